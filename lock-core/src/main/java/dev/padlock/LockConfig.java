@@ -1,0 +1,149 @@
+package dev.padlock;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+import dev.padlock.internal.Require;
+
+/**
+ * Immutable settings of a {@link LockClient}, made by {@link #builder()}.
+ *
+ * <pre>{@code
+ * LockConfig config = LockConfig.builder()
+ *         .redisUri("redis://127.0.0.1:6379")
+ *         .watchdogTimeout(Duration.ofSeconds(30))
+ *         .commandTimeout(Duration.ofSeconds(3))
+ *         .build();
+ * }</pre>
+ */
+public final class LockConfig {
+    /** The lease of {@code lock()} and the other methods that take no lease. */
+    public static final Duration DEFAULT_WATCHDOG_TIMEOUT = Duration.ofSeconds(30);
+    /** The bound on one Redis round trip. */
+    public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(3);
+
+    private final String redisUri;
+    private final List<String> clusterUris;
+    private final Duration watchdogTimeout;
+    private final Duration commandTimeout;
+    private final LeaseLostListener leaseLostListener;
+
+    private LockConfig(Builder b) {
+        this.redisUri = b.redisUri;
+        this.clusterUris = b.clusterUris;
+        this.watchdogTimeout = b.watchdogTimeout;
+        this.commandTimeout = b.commandTimeout;
+        this.leaseLostListener = b.leaseLostListener;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The single-server or Sentinel URI; empty when the client is configured for a Cluster. */
+    public Optional<String> redisUri() {
+        return Optional.ofNullable(redisUri);
+    }
+
+    /** The Cluster seed URIs; empty when the client talks to a single server or Sentinel. */
+    public List<String> clusterUris() {
+        return clusterUris;
+    }
+
+    public Duration watchdogTimeout() {
+        return watchdogTimeout;
+    }
+
+    public Duration commandTimeout() {
+        return commandTimeout;
+    }
+
+    public Optional<LeaseLostListener> leaseLostListener() {
+        return Optional.ofNullable(leaseLostListener);
+    }
+
+    @Override
+    public String toString() {
+        return "LockConfig{" + (redisUri != null ? "redisUri=" + redactPassword(redisUri) : "clusterUris=" + clusterUris.size() + " seeds")
+                + ", watchdogTimeout=" + watchdogTimeout + ", commandTimeout=" + commandTimeout + '}';
+    }
+
+    private static String redactPassword(String uri) {
+        return uri.replaceAll("//[^@/]*@", "//***@");
+    }
+
+    /** Builds a {@link LockConfig}. Not thread-safe. */
+    public static final class Builder {
+        private String redisUri;
+        private List<String> clusterUris = List.of();
+        private Duration watchdogTimeout = DEFAULT_WATCHDOG_TIMEOUT;
+        private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
+        private LeaseLostListener leaseLostListener;
+
+        private Builder() {
+        }
+
+        /**
+         * One Redis server ({@code redis://}, {@code rediss://} for TLS) or a Sentinel-managed one
+         * ({@code redis-sentinel://host:port[,host:port]#masterName}), as Lettuce reads URIs.
+         */
+        public Builder redisUri(String uri) {
+            requireNonNull(uri, "uri");
+            Require.argument(!uri.isBlank(), "redisUri must not be blank");
+            this.redisUri = uri;
+            return this;
+        }
+
+        /** Seed nodes of a Redis Cluster, each a {@code redis://} or {@code rediss://} URI. */
+        public Builder clusterUris(String... uris) {
+            requireNonNull(uris, "uris");
+            Require.argument(uris.length > 0, "clusterUris needs at least one seed URI");
+            for (String uri : uris) {
+                requireNonNull(uri, "clusterUris element");
+                Require.argument(!uri.isBlank(), "clusterUris must not contain a blank URI");
+            }
+            this.clusterUris = List.of(uris);
+            return this;
+        }
+
+        /**
+         * The lease given when none is asked for; the watchdog renews such leases every third of
+         * it until unlock. Default 30 s; at least 30 ms.
+         */
+        public Builder watchdogTimeout(Duration timeout) {
+            requireNonNull(timeout, "timeout");
+            Require.argument(timeout.toMillis() >= 30, "watchdogTimeout must be at least 30 ms, was %s", timeout);
+            this.watchdogTimeout = timeout;
+            return this;
+        }
+
+        /** The bound on one Redis round trip; default 3 s. */
+        public Builder commandTimeout(Duration timeout) {
+            requireNonNull(timeout, "timeout");
+            Require.argument(timeout.toMillis() > 0, "commandTimeout must be positive, was %s", timeout);
+            this.commandTimeout = timeout;
+            return this;
+        }
+
+        /** Called when the watchdog finds a renewed lease lost; see {@link LeaseLostListener}. */
+        public Builder leaseLostListener(LeaseLostListener listener) {
+            this.leaseLostListener = requireNonNull(listener, "listener");
+            return this;
+        }
+
+        /**
+         * @throws IllegalArgumentException when neither or both of {@code redisUri} and
+         *     {@code clusterUris} were given
+         */
+        public LockConfig build() {
+            Require.argument(redisUri == null || clusterUris.isEmpty(),
+                    "give either redisUri or clusterUris, not both");
+            Require.argument(redisUri != null || !clusterUris.isEmpty(),
+                    "give redisUri (one server or Sentinel) or clusterUris (Cluster seeds)");
+            return new LockConfig(this);
+        }
+    }
+}

@@ -1,0 +1,20 @@
+package dev.padlock;
+
+/**
+ * The root of Padlock's unchecked exceptions: something went wrong talking to Redis.
+ *
+ * <p>"Not acquired in time" is never an exception (the {@code tryLock} methods return
+ * {@code false}); a misuse such as unlocking a lock the caller does not hold is an
+ * {@link IllegalMonitorStateException}, as for {@link java.util.concurrent.locks.ReentrantLock}.
+ */
+public class PadlockException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    public PadlockException(String message) {
+        super(message);
+    }
+
+    public PadlockException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

@@ -1,0 +1,127 @@
+package dev.padlock;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * A reentrant lock held on Redis, shared by every client that uses the same name.
+ *
+ * <p>Ownership belongs to a client ({@link LockClient#getId()}) and an owner id: the calling
+ * thread's id for the blocking methods, an explicit {@code threadId} for the asynchronous ones.
+ * Each acquisition carries a lease. A lease given explicitly ({@code leaseTime > 0}) expires by
+ * itself and is never renewed; without one, the lease is the client's watchdog timeout and the
+ * watchdog renews it every third of that until the last unlock.
+ *
+ * <p>Waiting does not poll: a waiter wakes on the lock's unlock message, or at the latest when
+ * the holder's lease runs out.
+ *
+ * <p>Arguments are checked before anything reaches Redis: a {@code null} unit gives a
+ * {@link NullPointerException}, a negative wait time an {@link IllegalArgumentException}. A
+ * Redis that cannot be reached gives a {@link RedisUnavailableException}; no call blocks longer
+ * than the wait it asked for plus twice the command timeout. Instances are thread-safe.
+ */
+public interface RLock extends Lock {
+
+    /** The name given to {@link LockClient#getLock(String)}; also the lock's Redis key. */
+    String getName();
+
+    /**
+     * Acquires the lock, waiting as long as it takes, with a fixed lease.
+     *
+     * <p>Not interruptible: an interrupt during the wait is kept and re-asserted on return.
+     *
+     * @param leaseTime how long the lock is held unless unlocked first; {@code <= 0} means a
+     *     watchdog lease
+     */
+    void lock(long leaseTime, TimeUnit unit);
+
+    /**
+     * As {@link #lock(long, TimeUnit)}, but an interrupt ends the wait with
+     * {@link InterruptedException} and leaves nothing behind on Redis.
+     */
+    void lockInterruptibly(long leaseTime, TimeUnit unit) throws InterruptedException;
+
+    /**
+     * Tries to acquire the lock within {@code waitTime}.
+     *
+     * @param waitTime how long to wait at most; {@code 0} means one attempt
+     * @param leaseTime the lease; {@code <= 0} means a watchdog lease
+     * @return whether the lock was acquired
+     * @throws InterruptedException when interrupted before or while waiting; nothing is left
+     *     behind on Redis
+     */
+    boolean tryLock(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException;
+
+    /**
+     * Drops one hold of the calling thread; the last one deletes the lock and wakes waiters.
+     *
+     * @throws IllegalMonitorStateException when the calling thread does not hold the lock,
+     *     including when its lease ran out
+     */
+    @Override
+    void unlock();
+
+    /** Deletes the lock whoever holds it and wakes waiters; returns whether it was held. */
+    boolean forceUnlock();
+
+    /** Whether any owner holds the lock now. One Redis read. */
+    boolean isLocked();
+
+    /** Whether the calling thread holds the lock now. One Redis read. */
+    boolean isHeldByCurrentThread();
+
+    /** Whether the owner id {@code threadId} of this client holds the lock now. One Redis read. */
+    boolean isHeldByThread(long threadId);
+
+    /** The calling thread's hold count, 0 when it does not hold the lock. One Redis read. */
+    int getHoldCount();
+
+    /**
+     * Milliseconds left on the lease: {@code -2} when the lock is not held, {@code -1} when it is
+     * held without expiry. One Redis read.
+     */
+    long remainTimeToLive();
+
+    /**
+     * Not supported: a condition would need a distributed wait set.
+     *
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    Condition newCondition();
+
+    /**
+     * Acquires the lock for owner {@code threadId}, waiting as long as it takes. Cancelling the
+     * future stops the wait and undoes an acquisition that lands after the cancel.
+     *
+     * @param leaseTime the lease; {@code <= 0} means a watchdog lease
+     */
+    CompletableFuture<Void> lockAsync(long leaseTime, TimeUnit unit, long threadId);
+
+    /**
+     * Tries to acquire the lock for owner {@code threadId} within {@code waitTime}.
+     *
+     * @return a future of whether it was acquired
+     */
+    CompletableFuture<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit, long threadId);
+
+    /**
+     * Drops one hold of owner {@code threadId}. The future completes exceptionally with
+     * {@link IllegalMonitorStateException} when that owner does not hold the lock.
+     */
+    CompletableFuture<Void> unlockAsync(long threadId);
+
+    /** Deletes the lock whoever holds it; the future tells whether it was held. */
+    CompletableFuture<Boolean> forceUnlockAsync();
+
+    /** As {@link #isLocked()}, without blocking. */
+    CompletableFuture<Boolean> isLockedAsync();
+
+    /** As {@link #getHoldCount()}, for owner {@code threadId}, without blocking. */
+    CompletableFuture<Integer> getHoldCountAsync(long threadId);
+
+    /** As {@link #remainTimeToLive()}, without blocking. */
+    CompletableFuture<Long> remainTimeToLiveAsync();
+}

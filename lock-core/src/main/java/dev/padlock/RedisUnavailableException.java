@@ -1,0 +1,14 @@
+package dev.padlock;
+
+/**
+ * Redis could not be reached, or did not answer within the command timeout. The message names
+ * the server address and the operation that failed. The lock state on Redis is unknown to the
+ * caller: an acquire may or may not have landed (a lease then expires by itself).
+ */
+public final class RedisUnavailableException extends PadlockException {
+    private static final long serialVersionUID = 1L;
+
+    public RedisUnavailableException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

@@ -1,0 +1,51 @@
+package dev.padlock.internal;
+
+import io.lettuce.core.ScriptOutputType;
+import java.util.concurrent.CompletableFuture;
+
+/** The reentrant exclusive lock of {@code RLock}: Redisson's hash-with-hold-count format. */
+public final class ExclusiveLockProtocol implements LockProtocol {
+    private final String name;
+    private final String clientId;
+    private final ScriptRunner scripts;
+    private final String[] lockKey;
+    private final String[] lockAndChannel;
+
+    public ExclusiveLockProtocol(String name, String clientId, ScriptRunner scripts) {
+        this.name = name;
+        this.clientId = clientId;
+        this.scripts = scripts;
+        this.lockKey = new String[] {name};
+        this.lockAndChannel = new String[] {name, LockKeys.unlockChannel(name)};
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public String unlockChannel() {
+        return lockAndChannel[1];
+    }
+
+    @Override
+    public CompletableFuture<Long> tryAcquire(long leaseMillis, long threadId) {
+        return scripts.run(LuaScript.LOCK_ACQUIRE, ScriptOutputType.INTEGER, lockKey,
+                Long.toString(leaseMillis), LockKeys.ownerField(clientId, threadId));
+    }
+
+    @Override
+    public CompletableFuture<ReleaseOutcome> release(long threadId, long rearmLeaseMillis) {
+        return scripts.<Long>run(LuaScript.LOCK_RELEASE, ScriptOutputType.INTEGER, lockAndChannel,
+                        LockKeys.UNLOCK_MESSAGE, Long.toString(rearmLeaseMillis), LockKeys.ownerField(clientId, threadId))
+                .thenApply(ReleaseOutcome::fromScript);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> forceRelease() {
+        return scripts.<Long>run(LuaScript.LOCK_FORCE_RELEASE, ScriptOutputType.INTEGER, lockAndChannel,
+                        LockKeys.UNLOCK_MESSAGE)
+                .thenApply(deleted -> deleted != null && deleted == 1L);
+    }
+}

@@ -1,0 +1,203 @@
+package dev.padlock.internal;
+
+import dev.padlock.internal.WakeUpRegistry.Subscription;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One acquisition in progress: the wait loop shared by the blocking and asynchronous API.
+ *
+ * <h2>Implementation notes</h2>
+ * The loop runs as a chain of future callbacks, one step at a time:
+ * <ol>
+ *   <li>attempt; acquired: done. Free wait left: go on, else done with {@code false};</li>
+ *   <li>first failure only: subscribe to the unlock channel, wait (bounded) for Redis to confirm,
+ *       and attempt again, so an unlock between the first attempt and the subscription is not
+ *       missed;</li>
+ *   <li>park until an unlock message, the holder's lease ends, or the wait budget runs out,
+ *       whichever comes first, then attempt again.</li>
+ * </ol>
+ * The wait budget is a {@link System#nanoTime()} deadline. While the subscription is not
+ * confirmed (pub/sub connection down), parks are capped so waiters still make progress.
+ *
+ * <p>{@link #result()} may be cancelled at any time (interrupt, {@code Future.cancel}): a parked
+ * loop wakes at once, and an acquisition that lands after the cancel is released again, so
+ * nothing is left on Redis. {@link #settled()} completes once the loop has stopped and cleaned
+ * up. Fields without a note are confined to the step running now; steps never overlap.
+ */
+final class LockAcquisition {
+    private static final Logger log = LoggerFactory.getLogger(LockAcquisition.class);
+
+    /** A wait without deadline. */
+    static final long FOREVER = Long.MAX_VALUE;
+    /** Park bound while the unlock channel's subscription is not confirmed. */
+    private static final long UNCONFIRMED_PARK_MILLIS = 100;
+
+    private final LockProtocol protocol;
+    private final WakeUpRegistry registry;
+    private final Watchdog watchdog;
+    private final long leaseMillis;
+    private final boolean watchdogLease;
+    private final long threadId;
+    private final long deadlineNanos;
+    private final boolean forever;
+    private final boolean oneAttempt;
+    private final long commandTimeoutMillis;
+    private final CompletableFuture<Boolean> result = new CompletableFuture<>();
+    private final CompletableFuture<Void> settled = new CompletableFuture<>();
+    private Subscription subscription;
+    private boolean finished;
+    /** The park in progress, if any; written by the loop, completed early by a cancel. */
+    private volatile CompletableFuture<Boolean> parked;
+
+    private LockAcquisition(LockProtocol protocol, WakeUpRegistry registry, Watchdog watchdog,
+            long leaseMillis, boolean watchdogLease, long threadId, long waitNanos, long commandTimeoutMillis) {
+        this.protocol = protocol;
+        this.registry = registry;
+        this.watchdog = watchdog;
+        this.leaseMillis = leaseMillis;
+        this.watchdogLease = watchdogLease;
+        this.threadId = threadId;
+        this.forever = waitNanos >= Long.MAX_VALUE / 4;
+        this.oneAttempt = waitNanos <= 0;
+        this.deadlineNanos = forever ? 0 : System.nanoTime() + waitNanos;
+        this.commandTimeoutMillis = commandTimeoutMillis;
+        result.whenComplete((acquired, failure) -> {
+            CompletableFuture<Boolean> park = parked;
+            if (result.isCancelled() && park != null) {
+                park.complete(false);
+            }
+        });
+    }
+
+    /**
+     * Starts acquiring.
+     *
+     * @param leaseMillis the lease set on Redis (the watchdog timeout for watchdog leases)
+     * @param waitNanos the wait budget; {@code 0} for one attempt, {@link #FOREVER} for no bound
+     */
+    static LockAcquisition start(LockProtocol protocol, WakeUpRegistry registry, Watchdog watchdog,
+            long leaseMillis, boolean watchdogLease, long threadId, long waitNanos, long commandTimeoutMillis) {
+        LockAcquisition acquisition = new LockAcquisition(protocol, registry, watchdog,
+                leaseMillis, watchdogLease, threadId, waitNanos, commandTimeoutMillis);
+        acquisition.attempt();
+        return acquisition;
+    }
+
+    /** Whether the lock was acquired; cancel it to stop waiting. */
+    CompletableFuture<Boolean> result() {
+        return result;
+    }
+
+    /** Completes when the loop has stopped and released whatever it had. */
+    CompletableFuture<Void> settled() {
+        return settled;
+    }
+
+    private void attempt() {
+        if (result.isDone()) {
+            finish();
+            return;
+        }
+        if (registry.isClosed()) {
+            fail(new IllegalStateException("the LockClient is closed"));
+            return;
+        }
+        protocol.tryAcquire(leaseMillis, threadId).whenComplete(this::onAttempt);
+    }
+
+    private void onAttempt(Long ttl, Throwable failure) {
+        if (failure != null) {
+            fail(failure);
+        } else if (ttl == null) {
+            onAcquired();
+        } else if (result.isDone()) {
+            finish();
+        } else if (oneAttempt || (!forever && deadlineNanos - System.nanoTime() <= 0)) {
+            result.complete(false);
+            finish();
+        } else if (subscription == null) {
+            subscribeThenAttempt();
+        } else {
+            park(ttl);
+        }
+    }
+
+    private void subscribeThenAttempt() {
+        try {
+            subscription = registry.subscribe(protocol.unlockChannel());
+        } catch (RuntimeException e) {
+            fail(e);
+            return;
+        }
+        CompletableFuture<Boolean> confirmed = new CompletableFuture<>();
+        subscription.ready().whenComplete((ignored, failure) -> confirmed.complete(failure == null));
+        confirmed.completeOnTimeout(false, Math.min(remainingMillis(), commandTimeoutMillis), TimeUnit.MILLISECONDS);
+        attemptWhenDone(confirmed);
+    }
+
+    private void park(long ttl) {
+        long millis = remainingMillis();
+        if (ttl >= 0) {
+            millis = Math.min(millis, Math.max(ttl, 1));
+        }
+        if (!subscription.isReady()) {
+            millis = Math.min(millis, UNCONFIRMED_PARK_MILLIS);
+        }
+        attemptWhenDone(subscription.park(millis));
+    }
+
+    /** Attempts again when {@code gate} completes; a cancel completes it early. */
+    private void attemptWhenDone(CompletableFuture<Boolean> gate) {
+        parked = gate;
+        if (result.isCancelled()) {
+            gate.complete(false);
+        }
+        gate.whenComplete((woken, failure) -> attempt());
+    }
+
+    private void onAcquired() {
+        if (!result.isDone()) {
+            watchdog.onAcquired(protocol.name(), threadId, watchdogLease);
+            if (result.complete(true)) {
+                finish();
+                return;
+            }
+            watchdog.beforeRelease(protocol.name(), threadId);
+        }
+        // cancelled while the acquisition was on its way: give it back
+        protocol.release(threadId, 0).whenComplete((outcome, failure) -> {
+            if (failure != null) {
+                log.warn("could not give back lock '{}' after its acquisition was cancelled; its lease will expire: {}",
+                        protocol.name(), failure.toString());
+            }
+            finish();
+        });
+    }
+
+    private void fail(Throwable failure) {
+        result.completeExceptionally(RedisErrors.unwrap(failure));
+        finish();
+    }
+
+    private void finish() {
+        if (finished) {
+            return;
+        }
+        finished = true;
+        if (subscription != null) {
+            subscription.close();
+        }
+        settled.complete(null);
+    }
+
+    private long remainingMillis() {
+        if (forever) {
+            return Long.MAX_VALUE;
+        }
+        long nanos = deadlineNanos - System.nanoTime();
+        return nanos <= 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(nanos + 999_999);
+    }
+}

@@ -1,0 +1,51 @@
+package dev.padlock.internal;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * How one kind of lock acquires and releases on Redis. The wait loop, the watchdog and the
+ * facade are shared by every kind; only this differs.
+ */
+public interface LockProtocol {
+
+    /** The lock's name, which is also its main key. */
+    String name();
+
+    /** The channel its waiters are woken on. */
+    String unlockChannel();
+
+    /**
+     * One acquisition attempt for {@code threadId}, re-entering when it already holds the lock.
+     *
+     * @return a future of {@code null} when acquired, else the holder's remaining lease in
+     *     milliseconds ({@code -1} when it has no expiry)
+     */
+    CompletableFuture<Long> tryAcquire(long leaseMillis, long threadId);
+
+    /**
+     * Drops one hold of {@code threadId}.
+     *
+     * @param rearmLeaseMillis the lease to set when holds remain; {@code 0} keeps the current one
+     */
+    CompletableFuture<ReleaseOutcome> release(long threadId, long rearmLeaseMillis);
+
+    /** Deletes the lock whoever holds it; whether it was held. */
+    CompletableFuture<Boolean> forceRelease();
+
+    /** What a release found. */
+    enum ReleaseOutcome {
+        /** The owner did not hold the lock; nothing changed. */
+        NOT_HELD,
+        /** One hold dropped; more remain. */
+        STILL_HELD,
+        /** The last hold dropped; the lock is free and its waiters were told. */
+        RELEASED;
+
+        static ReleaseOutcome fromScript(Long reply) {
+            if (reply == null) {
+                return NOT_HELD;
+            }
+            return reply == 0L ? STILL_HELD : RELEASED;
+        }
+    }
+}

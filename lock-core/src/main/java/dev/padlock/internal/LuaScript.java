@@ -1,0 +1,64 @@
+package dev.padlock.internal;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * The Lua scripts of the {@code lock-lua} jar, each read once from
+ * {@code dev/padlock/lua/<file>.lua} with its SHA1 computed here, so that the first call can
+ * already be an {@code EVALSHA}. Each file's header documents its KEYS, ARGV and result.
+ */
+public enum LuaScript {
+    LOCK_ACQUIRE("lock_acquire"),
+    LOCK_RELEASE("lock_release"),
+    LOCK_RENEW("lock_renew"),
+    LOCK_FORCE_RELEASE("lock_force_release");
+
+    private final String file;
+    private final String body;
+    private final String sha1;
+
+    LuaScript(String file) {
+        this.file = file;
+        this.body = read("/dev/padlock/lua/" + file + ".lua");
+        this.sha1 = sha1Hex(body);
+    }
+
+    /** The file name without {@code .lua}; used in error messages. */
+    public String file() {
+        return file;
+    }
+
+    public String body() {
+        return body;
+    }
+
+    public String sha1() {
+        return sha1;
+    }
+
+    private static String read(String resource) {
+        try (InputStream in = LuaScript.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("Lua script " + resource + " is missing: is the lock-lua jar on the class path?");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read Lua script " + resource, e);
+        }
+    }
+
+    private static String sha1Hex(String text) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("the JVM has no SHA-1", e);
+        }
+    }
+}

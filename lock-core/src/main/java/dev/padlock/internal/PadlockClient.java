@@ -1,0 +1,81 @@
+package dev.padlock.internal;
+
+import dev.padlock.LockClient;
+import dev.padlock.LockConfig;
+import dev.padlock.RLock;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The {@link LockClient}: wires the connections, the wake-up registry and the watchdog. */
+public final class PadlockClient implements LockClient {
+    private static final Logger log = LoggerFactory.getLogger(PadlockClient.class);
+
+    /** How long an unused unlock-channel subscription is kept for the next waiter. */
+    static final Duration SUBSCRIPTION_IDLE_TIMEOUT = Duration.ofSeconds(5);
+    /** How many unused subscriptions are kept at most. */
+    static final int MAX_IDLE_SUBSCRIPTIONS = 1024;
+
+    private final LockServices services;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private PadlockClient(LockServices services) {
+        this.services = services;
+    }
+
+    /**
+     * Connects as {@code config} says.
+     *
+     * @throws dev.padlock.RedisUnavailableException when Redis cannot be reached
+     */
+    public static PadlockClient open(LockConfig config) {
+        String clientId = UUID.randomUUID().toString();
+        RedisBackend backend = RedisBackend.open(config);
+        ScriptRunner scripts = new ScriptRunner(backend);
+        WakeUpRegistry wakeUps = new WakeUpRegistry(backend, SUBSCRIPTION_IDLE_TIMEOUT, MAX_IDLE_SUBSCRIPTIONS);
+        Watchdog watchdog = new Watchdog(scripts, backend.isCluster(), clientId, config.watchdogTimeout().toMillis(),
+                config.leaseLostListener().orElse(null), ForkJoinPool.commonPool());
+        log.debug("Padlock client {} connected to {}", clientId, backend.address());
+        return new PadlockClient(new LockServices(clientId, backend, scripts, wakeUps, watchdog,
+                config.commandTimeout().toMillis()));
+    }
+
+    @Override
+    public String getId() {
+        return services.clientId();
+    }
+
+    @Override
+    public RLock getLock(String name) {
+        Require.lockName(name);
+        Require.state(!closed.get(), "the LockClient is closed");
+        return new RedisLock(new ExclusiveLockProtocol(name, services.clientId(), services.scripts()), services);
+    }
+
+    /** Unlock channels subscribed now (in use or idle); for tests and metrics. */
+    public int subscribedChannels() {
+        return services.wakeUps().subscribedChannels();
+    }
+
+    /** Locks whose leases the watchdog renews now; for tests and metrics. */
+    public int renewedLocks() {
+        return services.watchdog().activeRenewals();
+    }
+
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            services.watchdog().close();
+            services.wakeUps().close();
+            services.backend().close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "LockClient[" + services.clientId() + " @ " + services.address() + "]";
+    }
+}

@@ -1,0 +1,166 @@
+package dev.padlock.internal;
+
+import dev.padlock.LockConfig;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * The Redis connections of one client: one multiplexed command connection, and one pub/sub
+ * connection opened on first use. The same code runs on a single server, a Sentinel-managed
+ * server and a Cluster; only this class knows which.
+ *
+ * <p>Lettuce reconnects both connections by itself after a drop and resubscribes the pub/sub
+ * channels; commands sent while disconnected wait for the reconnect, bounded by the command
+ * timeout.
+ */
+public final class RedisBackend implements AutoCloseable {
+    private final String address;
+    private final RedisClient client;                 // null on a Cluster
+    private final RedisClusterClient clusterClient;   // null on a single server
+    private final StatefulConnection<String, String> connection;
+    private final RedisClusterAsyncCommands<String, String> commands;
+    private final Object pubSubLock = new Object();
+    private volatile StatefulRedisPubSubConnection<String, String> pubSub; // guarded by pubSubLock for writes
+
+    private RedisBackend(String address, RedisClient client, RedisClusterClient clusterClient) {
+        this.address = address;
+        this.client = client;
+        this.clusterClient = clusterClient;
+        try {
+            if (client != null) {
+                var c = client.connect(io.lettuce.core.codec.StringCodec.UTF8);
+                this.connection = c;
+                this.commands = c.async();
+            } else {
+                var c = clusterClient.connect(io.lettuce.core.codec.StringCodec.UTF8);
+                this.connection = c;
+                this.commands = c.async();
+            }
+        } catch (RuntimeException e) {
+            shutdown();
+            throw RedisErrors.translate(e, "connect", address);
+        }
+    }
+
+    /** Connects as {@code config} says. */
+    public static RedisBackend open(LockConfig config) {
+        Duration timeout = config.commandTimeout();
+        SocketOptions socket = SocketOptions.builder().connectTimeout(timeout).keepAlive(true).build();
+        TimeoutOptions timeouts = TimeoutOptions.enabled(timeout);
+        if (config.redisUri().isPresent()) {
+            String uri = config.redisUri().get();
+            RedisURI redisUri = parse(uri);
+            RedisClient client = RedisClient.create(redisUri);
+            client.setOptions(ClientOptions.builder()
+                    .socketOptions(socket).timeoutOptions(timeouts).autoReconnect(true).build());
+            return new RedisBackend(redactPassword(uri), client, null);
+        }
+        List<RedisURI> seeds = new ArrayList<>();
+        for (String uri : config.clusterUris()) {
+            seeds.add(parse(uri));
+        }
+        RedisClusterClient cluster = RedisClusterClient.create(seeds);
+        cluster.setOptions(ClusterClientOptions.builder()
+                .socketOptions(socket).timeoutOptions(timeouts).autoReconnect(true)
+                .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+                        .enableAllAdaptiveRefreshTriggers().build())
+                .build());
+        String address = config.clusterUris().stream().map(RedisBackend::redactPassword)
+                .collect(Collectors.joining(",", "cluster[", "]"));
+        return new RedisBackend(address, null, cluster);
+    }
+
+    private static RedisURI parse(String uri) {
+        try {
+            return RedisURI.create(uri);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("not a Redis URI: " + redactPassword(uri) + " (" + e.getMessage() + ")", e);
+        }
+    }
+
+    private static String redactPassword(String uri) {
+        return uri.replaceAll("//[^@/]*@", "//***@");
+    }
+
+    /** The server address for messages, without credentials. */
+    public String address() {
+        return address;
+    }
+
+    /** The command connection's asynchronous API; thread-safe and multiplexed. */
+    public RedisClusterAsyncCommands<String, String> commands() {
+        return commands;
+    }
+
+    /** Whether keys of one multi-key call must share a Cluster slot. */
+    public boolean isCluster() {
+        return clusterClient != null;
+    }
+
+    /** The Cluster slot of {@code key}, for grouping batched calls. */
+    public static int slot(String key) {
+        return SlotHash.getSlot(key);
+    }
+
+    /**
+     * The pub/sub connection, opened on first call.
+     *
+     * @throws dev.padlock.RedisUnavailableException when it cannot be opened
+     */
+    public StatefulRedisPubSubConnection<String, String> pubSub() {
+        StatefulRedisPubSubConnection<String, String> c = pubSub;
+        if (c != null) {
+            return c;
+        }
+        synchronized (pubSubLock) {
+            if (pubSub == null) {
+                try {
+                    pubSub = client != null
+                            ? client.connectPubSub(io.lettuce.core.codec.StringCodec.UTF8)
+                            : clusterClient.connectPubSub(io.lettuce.core.codec.StringCodec.UTF8);
+                } catch (RuntimeException e) {
+                    throw RedisErrors.translate(e, "connect pub/sub", address);
+                }
+            }
+            return pubSub;
+        }
+    }
+
+    @Override
+    public void close() {
+        StatefulRedisPubSubConnection<String, String> c;
+        synchronized (pubSubLock) {
+            c = pubSub;
+        }
+        if (c != null) {
+            c.closeAsync();
+        }
+        if (connection != null) {
+            connection.closeAsync();
+        }
+        shutdown();
+    }
+
+    private void shutdown() {
+        if (client != null) {
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        }
+        if (clusterClient != null) {
+            clusterClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        }
+    }
+}

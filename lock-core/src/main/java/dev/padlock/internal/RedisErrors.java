@@ -1,0 +1,61 @@
+package dev.padlock.internal;
+
+import dev.padlock.PadlockException;
+import dev.padlock.RedisCommandException;
+import dev.padlock.RedisUnavailableException;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisCommandInterruptedException;
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisConnectionException;
+import io.lettuce.core.RedisException;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * The one place that turns Lettuce failures into Padlock exceptions whose message names the
+ * server address and the operation.
+ */
+public final class RedisErrors {
+    private RedisErrors() {
+    }
+
+    /**
+     * The exception to give a caller for {@code failure}, which happened during
+     * {@code operation} against {@code address}. Padlock's own exceptions and the lock misuse
+     * exceptions ({@link IllegalMonitorStateException}, {@link IllegalStateException}) pass as
+     * they are.
+     */
+    public static RuntimeException translate(Throwable failure, String operation, String address) {
+        Throwable cause = unwrap(failure);
+        if (cause instanceof PadlockException || cause instanceof IllegalMonitorStateException
+                || cause instanceof IllegalStateException || cause instanceof IllegalArgumentException
+                || cause instanceof CancellationException) {
+            return (RuntimeException) cause;
+        }
+        String where = operation + " at " + address;
+        if (cause instanceof RedisCommandTimeoutException) {
+            return new RedisUnavailableException(where + " timed out: " + cause.getMessage(), cause);
+        }
+        if (cause instanceof RedisConnectionException || cause instanceof RedisCommandInterruptedException
+                || cause instanceof java.io.IOException) {
+            return new RedisUnavailableException(where + " failed: cannot reach Redis: " + cause.getMessage(), cause);
+        }
+        if (cause instanceof RedisCommandExecutionException) {
+            return new RedisCommandException(where + " failed: Redis answered " + cause.getMessage(), cause);
+        }
+        if (cause instanceof RedisException) {
+            return new RedisUnavailableException(where + " failed: " + cause.getMessage(), cause);
+        }
+        return new PadlockException(where + " failed: " + cause, cause);
+    }
+
+    /** The cause inside {@link CompletionException} and {@link ExecutionException} wrappers. */
+    public static Throwable unwrap(Throwable failure) {
+        Throwable t = failure;
+        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+}

@@ -1,0 +1,353 @@
+package dev.padlock.internal;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.padlock.RLock;
+import dev.padlock.RedisUnavailableException;
+import dev.padlock.internal.LockProtocol.ReleaseOutcome;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.Condition;
+import java.util.function.Function;
+
+/**
+ * The {@link RLock} facade over a {@link LockProtocol}: argument checks, owner ids, the watchdog
+ * bookkeeping around acquire and release, and the blocking methods, which wait on the same
+ * asynchronous core as the asynchronous ones.
+ */
+public final class RedisLock implements RLock {
+    private final LockProtocol protocol;
+    private final LockServices services;
+
+    RedisLock(LockProtocol protocol, LockServices services) {
+        this.protocol = protocol;
+        this.services = services;
+    }
+
+    @Override
+    public String getName() {
+        return protocol.name();
+    }
+
+    // ---- blocking acquire
+
+    @Override
+    public void lock() {
+        lock(-1, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void lock(long leaseTime, TimeUnit unit) {
+        requireNonNull(unit, "unit");
+        awaitUninterruptibly(acquire(LockAcquisition.FOREVER, leaseTime, unit, currentThreadId()));
+    }
+
+    @Override
+    public void lockInterruptibly() throws InterruptedException {
+        lockInterruptibly(-1, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void lockInterruptibly(long leaseTime, TimeUnit unit) throws InterruptedException {
+        requireNonNull(unit, "unit");
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        await(acquire(LockAcquisition.FOREVER, leaseTime, unit, currentThreadId()), LockAcquisition.FOREVER);
+    }
+
+    @Override
+    public boolean tryLock() {
+        return awaitUninterruptibly(acquire(0, -1, TimeUnit.MILLISECONDS, currentThreadId()));
+    }
+
+    @Override
+    public boolean tryLock(long waitTime, TimeUnit unit) throws InterruptedException {
+        return tryLock(waitTime, -1, unit);
+    }
+
+    @Override
+    public boolean tryLock(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException {
+        requireNonNull(unit, "unit");
+        Require.waitTime(waitTime);
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        long waitNanos = unit.toNanos(waitTime);
+        return await(acquire(waitNanos, leaseTime, unit, currentThreadId()), waitNanos);
+    }
+
+    // ---- asynchronous acquire
+
+    @Override
+    public CompletableFuture<Void> lockAsync(long leaseTime, TimeUnit unit, long threadId) {
+        requireNonNull(unit, "unit");
+        return linked(acquire(LockAcquisition.FOREVER, leaseTime, unit, threadId).result(), acquired -> null);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit, long threadId) {
+        requireNonNull(unit, "unit");
+        Require.waitTime(waitTime);
+        return linked(acquire(unit.toNanos(waitTime), leaseTime, unit, threadId).result(), acquired -> acquired);
+    }
+
+    private LockAcquisition acquire(long waitNanos, long leaseTime, TimeUnit unit, long threadId) {
+        boolean watchdogLease = leaseTime <= 0;
+        long leaseMillis = watchdogLease ? services.watchdog().leaseMillis() : Math.max(1, unit.toMillis(leaseTime));
+        return LockAcquisition.start(protocol, services.wakeUps(), services.watchdog(),
+                leaseMillis, watchdogLease, threadId, waitNanos, services.commandTimeoutMillis());
+    }
+
+    // ---- release
+
+    @Override
+    public void unlock() {
+        join(unlockAsync(currentThreadId()), "unlock");
+    }
+
+    @Override
+    public CompletableFuture<Void> unlockAsync(long threadId) {
+        Require.state(!services.wakeUps().isClosed(), "the LockClient is closed");
+        boolean renewed = services.watchdog().beforeRelease(getName(), threadId);
+        long rearm = renewed ? services.watchdog().leaseMillis() : 0;
+        return settle(protocol.release(threadId, rearm), outcome -> {
+            if (outcome != ReleaseOutcome.STILL_HELD) {
+                services.watchdog().forget(getName(), threadId);
+            }
+            if (outcome == ReleaseOutcome.NOT_HELD) {
+                throw new IllegalMonitorStateException("lock '" + getName() + "' is not held by "
+                        + LockKeys.ownerField(services.clientId(), threadId)
+                        + " (never acquired, already unlocked, or its lease ran out)");
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public boolean forceUnlock() {
+        return join(forceUnlockAsync(), "forceUnlock");
+    }
+
+    @Override
+    public CompletableFuture<Boolean> forceUnlockAsync() {
+        Require.state(!services.wakeUps().isClosed(), "the LockClient is closed");
+        services.watchdog().cancel(getName());
+        return protocol.forceRelease();
+    }
+
+    // ---- state reads
+
+    @Override
+    public boolean isLocked() {
+        return join(isLockedAsync(), "isLocked");
+    }
+
+    @Override
+    public CompletableFuture<Boolean> isLockedAsync() {
+        return read("EXISTS", services.backend().commands().exists(getName()), count -> count > 0);
+    }
+
+    @Override
+    public boolean isHeldByCurrentThread() {
+        return isHeldByThread(currentThreadId());
+    }
+
+    @Override
+    public boolean isHeldByThread(long threadId) {
+        return join(read("HEXISTS", services.backend().commands()
+                .hexists(getName(), LockKeys.ownerField(services.clientId(), threadId)), held -> held), "isHeldByThread");
+    }
+
+    @Override
+    public int getHoldCount() {
+        return join(getHoldCountAsync(currentThreadId()), "getHoldCount");
+    }
+
+    @Override
+    public CompletableFuture<Integer> getHoldCountAsync(long threadId) {
+        return read("HGET", services.backend().commands().hget(getName(), LockKeys.ownerField(services.clientId(), threadId)),
+                count -> count == null ? 0 : Integer.parseInt(count));
+    }
+
+    @Override
+    public long remainTimeToLive() {
+        return join(remainTimeToLiveAsync(), "remainTimeToLive");
+    }
+
+    @Override
+    public CompletableFuture<Long> remainTimeToLiveAsync() {
+        return read("PTTL", services.backend().commands().pttl(getName()), ttl -> ttl);
+    }
+
+    /**
+     * Not supported.
+     *
+     * @throws UnsupportedOperationException always: a condition would need a distributed wait set
+     */
+    @Override
+    public Condition newCondition() {
+        throw new UnsupportedOperationException("RLock does not support conditions");
+    }
+
+    @Override
+    public String toString() {
+        return "RLock[" + getName() + "]";
+    }
+
+    // ---- helpers
+
+    private static long currentThreadId() {
+        return Thread.currentThread().getId();
+    }
+
+    private <T, R> CompletableFuture<R> read(String command, CompletionStage<T> reply, Function<T, R> map) {
+        Require.state(!services.wakeUps().isClosed(), "the LockClient is closed");
+        return settle(reply.toCompletableFuture().exceptionallyCompose(failure -> CompletableFuture.failedFuture(
+                RedisErrors.translate(failure, command + " on '" + getName() + "'", services.address()))), map);
+    }
+
+    /**
+     * A future completed from {@code source} through {@code map}, holding the bare exception
+     * (not a {@code CompletionException}), so callers see {@link IllegalMonitorStateException}
+     * and Padlock's exceptions as they are.
+     */
+    private static <T, R> CompletableFuture<R> settle(CompletableFuture<T> source, Function<T, R> map) {
+        CompletableFuture<R> out = new CompletableFuture<>();
+        source.whenComplete((value, failure) -> {
+            if (failure != null) {
+                out.completeExceptionally(RedisErrors.unwrap(failure));
+                return;
+            }
+            try {
+                out.complete(map.apply(value));
+            } catch (RuntimeException e) {
+                out.completeExceptionally(e);
+            }
+        });
+        return out;
+    }
+
+    /** As {@link #settle}, and cancelling the returned future cancels {@code source}. */
+    private static <T, R> CompletableFuture<R> linked(CompletableFuture<T> source, Function<T, R> map) {
+        CompletableFuture<R> out = settle(source, map);
+        out.whenComplete((value, failure) -> {
+            if (out.isCancelled()) {
+                source.cancel(false);
+            }
+        });
+        return out;
+    }
+
+    private boolean awaitUninterruptibly(LockAcquisition acquisition) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return acquisition.result().get();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    throw rethrow(e.getCause(), "lock");
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * Waits for an interruptible acquisition. On interrupt the acquisition is cancelled and its
+     * clean-up awaited (bounded), then {@link InterruptedException} is thrown; when the lock was
+     * acquired before the cancel took effect, it is returned as held and the interrupt is kept.
+     */
+    private boolean await(LockAcquisition acquisition, long waitNanos) throws InterruptedException {
+        CompletableFuture<Boolean> result = acquisition.result();
+        try {
+            if (waitNanos == LockAcquisition.FOREVER) {
+                return result.get();
+            }
+            long backstop = waitNanos + TimeUnit.MILLISECONDS.toNanos(2 * services.commandTimeoutMillis());
+            return result.get(backstop, TimeUnit.NANOSECONDS);
+        } catch (ExecutionException e) {
+            throw rethrow(e.getCause(), "tryLock");
+        } catch (TimeoutException e) {
+            cancelAndSettle(acquisition);
+            throw new RedisUnavailableException("tryLock on '" + getName() + "' at " + services.address()
+                    + " did not finish within its wait plus twice the command timeout", e);
+        } catch (InterruptedException e) {
+            if (cancelAndSettle(acquisition)) {
+                Thread.currentThread().interrupt();
+                return true;
+            }
+            throw e;
+        }
+    }
+
+    /** Cancels; true when the acquisition had already succeeded and the lock is held. */
+    private boolean cancelAndSettle(LockAcquisition acquisition) {
+        if (!acquisition.result().cancel(false) && acquisition.result().getNow(false)) {
+            return true;
+        }
+        boolean interrupted = false;
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(2 * services.commandTimeoutMillis());
+        try {
+            while (true) {
+                try {
+                    acquisition.settled().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    return false;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException | TimeoutException e) {
+                    return false;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private <T> T join(CompletableFuture<T> future, String operation) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return future.get(2 * services.commandTimeoutMillis(), TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    throw rethrow(e.getCause(), operation);
+                } catch (TimeoutException e) {
+                    throw new RedisUnavailableException(operation + " on '" + getName() + "' at " + services.address()
+                            + " got no answer within twice the command timeout", e);
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Rethrows a failure on the caller's thread; lock misuse keeps its type and message. */
+    private RuntimeException rethrow(Throwable failure, String operation) {
+        Throwable cause = RedisErrors.unwrap(failure);
+        if (cause instanceof IllegalMonitorStateException) {
+            IllegalMonitorStateException e = new IllegalMonitorStateException(cause.getMessage());
+            e.initCause(cause);
+            return e;
+        }
+        if (cause instanceof CancellationException) {
+            return (CancellationException) cause;
+        }
+        return RedisErrors.translate(cause, operation + " on '" + getName() + "'", services.address());
+    }
+}

@@ -1,0 +1,40 @@
+package dev.padlock.internal;
+
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.ScriptOutputType;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Runs {@link LuaScript}s with {@code EVALSHA}. When Redis does not know the script (a restart,
+ * a {@code SCRIPT FLUSH}), the same call is made once more with {@code EVAL}, which also loads it.
+ * Failures come back as Padlock exceptions naming the script, the first key and the address.
+ */
+public final class ScriptRunner {
+    private final RedisBackend backend;
+
+    public ScriptRunner(RedisBackend backend) {
+        this.backend = backend;
+    }
+
+    /**
+     * Runs {@code script} on {@code keys} and {@code args}.
+     *
+     * @param type how Redis's reply is read: {@code INTEGER} (nil is {@code null}) or
+     *     {@code MULTI} for arrays
+     */
+    public <T> CompletableFuture<T> run(LuaScript script, ScriptOutputType type, String[] keys, String... args) {
+        CompletableFuture<T> first = backend.commands().<T>evalsha(script.sha1(), type, keys, args).toCompletableFuture();
+        return first.exceptionallyCompose(failure -> {
+            if (RedisErrors.unwrap(failure) instanceof RedisNoScriptException) {
+                return backend.commands().<T>eval(script.body(), type, keys, args).toCompletableFuture();
+            }
+            return CompletableFuture.failedFuture(failure);
+        }).exceptionallyCompose(failure -> CompletableFuture.failedFuture(
+                RedisErrors.translate(failure, script.file() + " on '" + keys[0] + "'", backend.address())));
+    }
+
+    /** The address for messages. */
+    public String address() {
+        return backend.address();
+    }
+}

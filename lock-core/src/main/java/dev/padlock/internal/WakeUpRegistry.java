@@ -1,0 +1,260 @@
+package dev.padlock.internal;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.RemovalCause;
+import com.github.benmanes.caffeine.cache.Scheduler;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import java.time.Duration;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Pub/sub subscriptions to unlock channels, and the waiters parked on them.
+ *
+ * <h2>Implementation notes</h2>
+ * One subscription per channel per client, shared by every waiter of this client and counted:
+ * {@link #subscribe} takes a {@link Subscription}, {@link Subscription#close} gives it back. A
+ * channel nobody uses any more stays subscribed for an idle time, so a hot lock does not
+ * SUBSCRIBE and UNSUBSCRIBE for every wait; idle channels sit in a Caffeine cache that bounds
+ * their number and their time, and a channel evicted from it is unsubscribed. Channels in use
+ * are never evicted, so local state is bounded by the waits in progress plus the idle bound.
+ *
+ * <p>Each unlock message wakes one parked waiter of the channel, or, when none is parked, leaves
+ * one permit that the next waiter to park takes at once (a waiter between its failed attempt and
+ * its park cannot miss the message). When Lettuce resubscribes a channel after the pub/sub
+ * connection came back, messages may have been lost meanwhile, so every waiter of that channel is
+ * woken to try again.
+ *
+ * <p>A channel's lifecycle is guarded by its monitor: {@code users} counts open subscriptions,
+ * and a retired channel (unsubscribed and out of the map) is never handed out again. UNSUBSCRIBE
+ * is sent before the channel leaves the map, so a later SUBSCRIBE of the same name is always sent
+ * after it.
+ */
+public final class WakeUpRegistry implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(WakeUpRegistry.class);
+
+    private final RedisBackend backend;
+    private final ConcurrentHashMap<String, ChannelWaiters> channels = new ConcurrentHashMap<>();
+    private final Cache<String, ChannelWaiters> idle;
+    private final AtomicBoolean listening = new AtomicBoolean();
+    private volatile boolean closed;
+
+    public WakeUpRegistry(RedisBackend backend, Duration idleTimeout, int maxIdleChannels) {
+        this.backend = backend;
+        this.idle = Caffeine.newBuilder()
+                .expireAfterWrite(idleTimeout)
+                .maximumSize(maxIdleChannels)
+                .scheduler(Scheduler.systemScheduler())
+                .removalListener((String name, ChannelWaiters channel, RemovalCause cause) -> {
+                    if (cause.wasEvicted() && channel != null) {
+                        retireIfUnused(channel);
+                    }
+                })
+                .build();
+    }
+
+    /**
+     * Subscribes to {@code channel}, or shares the subscription this client already has.
+     *
+     * @throws IllegalStateException when the registry is closed
+     * @throws dev.padlock.RedisUnavailableException when the pub/sub connection cannot be opened
+     */
+    public Subscription subscribe(String channel) {
+        listen();
+        for (int spins = 0; ; spins++) {
+            Require.state(!closed, "the LockClient is closed");
+            ChannelWaiters waiters = channels.computeIfAbsent(channel, ChannelWaiters::new);
+            synchronized (waiters) {
+                if (waiters.retired) {
+                    continue; // it left the map before its monitor was released
+                }
+                if (waiters.users++ == 0) {
+                    idle.asMap().remove(channel, waiters);
+                }
+                if (waiters.ready == null || waiters.ready.isCompletedExceptionally()) {
+                    waiters.ready = backend.pubSub().async().subscribe(channel).toCompletableFuture();
+                }
+                return new Subscription(waiters);
+            }
+        }
+    }
+
+    /** Channels subscribed now, in use or idle; for tests and metrics. */
+    public int subscribedChannels() {
+        return channels.size();
+    }
+
+    private void listen() {
+        if (listening.compareAndSet(false, true)) {
+            backend.pubSub().addListener(new RedisPubSubAdapter<>() {
+                @Override
+                public void message(String channel, String message) {
+                    ChannelWaiters waiters = channels.get(channel);
+                    if (waiters != null) {
+                        waiters.wakeOne();
+                    }
+                }
+
+                @Override
+                public void subscribed(String channel, long count) {
+                    ChannelWaiters waiters = channels.get(channel);
+                    if (waiters != null) {
+                        waiters.onSubscribed();
+                    }
+                }
+            });
+        }
+    }
+
+    private void release(ChannelWaiters waiters) {
+        boolean retireNow;
+        synchronized (waiters) {
+            if (--waiters.users > 0) {
+                return;
+            }
+            retireNow = closed;
+            if (!retireNow) {
+                idle.put(waiters.name, waiters);
+            }
+        }
+        if (retireNow) {
+            retireIfUnused(waiters);
+        }
+    }
+
+    private void retireIfUnused(ChannelWaiters waiters) {
+        synchronized (waiters) {
+            if (waiters.users > 0 || waiters.retired) {
+                return;
+            }
+            waiters.retired = true;
+            if (!closed) {
+                backend.pubSub().async().unsubscribe(waiters.name);
+            }
+            channels.remove(waiters.name, waiters);
+        }
+    }
+
+    /** Wakes every parked waiter; later subscribes fail. The connection is the backend's to close. */
+    @Override
+    public void close() {
+        closed = true;
+        idle.invalidateAll();
+        for (ChannelWaiters waiters : channels.values()) {
+            waiters.wakeAll();
+        }
+    }
+
+    /** Whether {@link #close()} was called. */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /** A waiter's share of a channel subscription. Owned by one wait loop; close it once done. */
+    public final class Subscription implements AutoCloseable {
+        private final ChannelWaiters waiters;
+        private boolean closedHandle; // confined to the owning wait loop
+
+        private Subscription(ChannelWaiters waiters) {
+            this.waiters = waiters;
+        }
+
+        /** Completes when Redis confirmed the subscription. */
+        public CompletableFuture<Void> ready() {
+            synchronized (waiters) {
+                return waiters.ready;
+            }
+        }
+
+        /** Whether Redis confirmed the subscription, so unlock messages will arrive. */
+        public boolean isReady() {
+            CompletableFuture<Void> ready = ready();
+            return ready.isDone() && !ready.isCompletedExceptionally();
+        }
+
+        /**
+         * Parks until an unlock message or {@code timeoutMillis}. The future completes with
+         * {@code true} when woken by a message, {@code false} at the timeout; completing it early
+         * with {@code false} abandons the park.
+         */
+        public CompletableFuture<Boolean> park(long timeoutMillis) {
+            return waiters.park(timeoutMillis);
+        }
+
+        @Override
+        public void close() {
+            if (!closedHandle) {
+                closedHandle = true;
+                release(waiters);
+            }
+        }
+    }
+
+    /** The waiters of one channel. */
+    private static final class ChannelWaiters {
+        final String name;
+        final Queue<CompletableFuture<Boolean>> parked = new ConcurrentLinkedQueue<>();
+        /** One wake-up that arrived while nobody was parked. */
+        final AtomicBoolean permit = new AtomicBoolean();
+        /** Set by the first {@code subscribed} event; later ones are resubscriptions. */
+        volatile boolean confirmedOnce;
+        // guarded by this:
+        int users;
+        boolean retired;
+        CompletableFuture<Void> ready;
+
+        ChannelWaiters(String name) {
+            this.name = name;
+        }
+
+        CompletableFuture<Boolean> park(long timeoutMillis) {
+            if (permit.getAndSet(false)) {
+                return CompletableFuture.completedFuture(true);
+            }
+            CompletableFuture<Boolean> waiter = new CompletableFuture<>();
+            parked.add(waiter);
+            if (permit.getAndSet(false) && !waiter.complete(true)) {
+                wakeOne(); // the permit raced with a direct wake-up: pass it on
+            }
+            waiter.completeOnTimeout(false, timeoutMillis, TimeUnit.MILLISECONDS);
+            waiter.thenAccept(woken -> {
+                if (!woken) {
+                    parked.remove(waiter);
+                }
+            });
+            return waiter;
+        }
+
+        void wakeOne() {
+            for (CompletableFuture<Boolean> waiter; (waiter = parked.poll()) != null; ) {
+                if (waiter.complete(true)) {
+                    return;
+                }
+            }
+            permit.set(true);
+        }
+
+        void wakeAll() {
+            permit.set(true);
+            for (CompletableFuture<Boolean> waiter; (waiter = parked.poll()) != null; ) {
+                waiter.complete(true);
+            }
+        }
+
+        void onSubscribed() {
+            if (confirmedOnce) {
+                log.debug("resubscribed to {}: waking its waiters", name);
+                wakeAll();
+            } else {
+                confirmedOnce = true;
+            }
+        }
+    }
+}

@@ -1,0 +1,11 @@
+/**
+ * Padlock: distributed locks on Redis.
+ *
+ * <p>Start with {@link dev.padlock.LockClient#connect(String)} or
+ * {@link dev.padlock.LockClient#create(LockConfig)}, then take locks with
+ * {@link dev.padlock.LockClient#getLock(String)}. Locks use Redisson's on-Redis format, so a
+ * Padlock lock and a Redisson lock of the same name exclude each other.
+ *
+ * <p>Everything outside this package is internal and may change without notice.
+ */
+package dev.padlock;

@@ -1,0 +1,12 @@
+-- lock_force_release: delete a lock whoever holds it and wake its waiters.
+--
+-- KEYS[1]  the lock hash
+-- KEYS[2]  the unlock channel, redisson_lock__channel:{<name>}
+-- ARGV[1]  unlock message to publish (0 for an exclusive lock)
+--
+-- Returns  1 when the lock existed (it is deleted and ARGV[1] published), 0 otherwise.
+if redis.call('del', KEYS[1]) == 1 then
+    redis.call('publish', KEYS[2], ARGV[1])
+    return 1
+end
+return 0
