@@ -20,8 +20,7 @@ import dev.padlock.internal.PadlockClient;
  * }</pre>
  *
  * <p>A client is thread-safe and meant to be shared: one per application and Redis deployment.
- * It owns one command connection, one pub/sub connection (opened on the first wait) and one
- * watchdog timer thread.
+ * It owns one command connection, one pub/sub connection and one watchdog timer thread.
  */
 public interface LockClient extends AutoCloseable {
 

@@ -12,6 +12,7 @@ import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,8 +20,8 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * The Redis connections of one client: one multiplexed command connection, and one pub/sub
- * connection opened on first use. The same code runs on a single server, a Sentinel-managed
+ * The Redis connections of one client: one multiplexed command connection and one pub/sub
+ * connection, both opened at the start so that no Redis I/O thread ever waits for a connect. The same code runs on a single server, a Sentinel-managed
  * server and a Cluster; only this class knows which.
  *
  * <p>Lettuce reconnects both connections by itself after a drop and resubscribes the pub/sub
@@ -33,8 +34,7 @@ public final class RedisBackend implements AutoCloseable {
     private final RedisClusterClient clusterClient;   // null on a single server
     private final StatefulConnection<String, String> connection;
     private final RedisClusterAsyncCommands<String, String> commands;
-    private final Object pubSubLock = new Object();
-    private volatile StatefulRedisPubSubConnection<String, String> pubSub; // guarded by pubSubLock for writes
+    private final StatefulRedisPubSubConnection<String, String> pubSub;
 
     private RedisBackend(String address, RedisClient client, RedisClusterClient clusterClient) {
         this.address = address;
@@ -42,13 +42,15 @@ public final class RedisBackend implements AutoCloseable {
         this.clusterClient = clusterClient;
         try {
             if (client != null) {
-                var c = client.connect(io.lettuce.core.codec.StringCodec.UTF8);
+                var c = client.connect(StringCodec.UTF8);
                 this.connection = c;
                 this.commands = c.async();
+                this.pubSub = client.connectPubSub(StringCodec.UTF8);
             } else {
-                var c = clusterClient.connect(io.lettuce.core.codec.StringCodec.UTF8);
+                var c = clusterClient.connect(StringCodec.UTF8);
                 this.connection = c;
                 this.commands = c.async();
+                this.pubSub = clusterClient.connectPubSub(StringCodec.UTF8);
             }
         } catch (RuntimeException e) {
             shutdown();
@@ -116,43 +118,14 @@ public final class RedisBackend implements AutoCloseable {
         return SlotHash.getSlot(key);
     }
 
-    /**
-     * The pub/sub connection, opened on first call.
-     *
-     * @throws dev.padlock.RedisUnavailableException when it cannot be opened
-     */
+    /** The pub/sub connection; Lettuce resubscribes its channels after a reconnect. */
     public StatefulRedisPubSubConnection<String, String> pubSub() {
-        StatefulRedisPubSubConnection<String, String> c = pubSub;
-        if (c != null) {
-            return c;
-        }
-        synchronized (pubSubLock) {
-            if (pubSub == null) {
-                try {
-                    pubSub = client != null
-                            ? client.connectPubSub(io.lettuce.core.codec.StringCodec.UTF8)
-                            : clusterClient.connectPubSub(io.lettuce.core.codec.StringCodec.UTF8);
-                } catch (RuntimeException e) {
-                    throw RedisErrors.translate(e, "connect pub/sub", address);
-                }
-            }
-            return pubSub;
-        }
+        return pubSub;
     }
 
     @Override
     public void close() {
-        StatefulRedisPubSubConnection<String, String> c;
-        synchronized (pubSubLock) {
-            c = pubSub;
-        }
-        if (c != null) {
-            c.closeAsync();
-        }
-        if (connection != null) {
-            connection.closeAsync();
-        }
-        shutdown();
+        shutdown(); // closes both connections
     }
 
     private void shutdown() {

@@ -43,7 +43,6 @@ public final class WakeUpRegistry implements AutoCloseable {
     private final RedisBackend backend;
     private final ConcurrentHashMap<String, ChannelWaiters> channels = new ConcurrentHashMap<>();
     private final Cache<String, ChannelWaiters> idle;
-    private final AtomicBoolean listening = new AtomicBoolean();
     private volatile boolean closed;
 
     public WakeUpRegistry(RedisBackend backend, Duration idleTimeout, int maxIdleChannels) {
@@ -58,17 +57,16 @@ public final class WakeUpRegistry implements AutoCloseable {
                     }
                 })
                 .build();
+        backend.pubSub().addListener(new UnlockListener());
     }
 
     /**
      * Subscribes to {@code channel}, or shares the subscription this client already has.
      *
      * @throws IllegalStateException when the registry is closed
-     * @throws dev.padlock.RedisUnavailableException when the pub/sub connection cannot be opened
      */
     public Subscription subscribe(String channel) {
-        listen();
-        for (int spins = 0; ; spins++) {
+        while (true) {
             Require.state(!closed, "the LockClient is closed");
             ChannelWaiters waiters = channels.computeIfAbsent(channel, ChannelWaiters::new);
             synchronized (waiters) {
@@ -91,25 +89,22 @@ public final class WakeUpRegistry implements AutoCloseable {
         return channels.size();
     }
 
-    private void listen() {
-        if (listening.compareAndSet(false, true)) {
-            backend.pubSub().addListener(new RedisPubSubAdapter<>() {
-                @Override
-                public void message(String channel, String message) {
-                    ChannelWaiters waiters = channels.get(channel);
-                    if (waiters != null) {
-                        waiters.wakeOne();
-                    }
-                }
+    /** Routes pub/sub events, on a Lettuce I/O thread, to the channel's waiters. */
+    private final class UnlockListener extends RedisPubSubAdapter<String, String> {
+        @Override
+        public void message(String channel, String message) {
+            ChannelWaiters waiters = channels.get(channel);
+            if (waiters != null) {
+                waiters.wakeOne();
+            }
+        }
 
-                @Override
-                public void subscribed(String channel, long count) {
-                    ChannelWaiters waiters = channels.get(channel);
-                    if (waiters != null) {
-                        waiters.onSubscribed();
-                    }
-                }
-            });
+        @Override
+        public void subscribed(String channel, long count) {
+            ChannelWaiters waiters = channels.get(channel);
+            if (waiters != null) {
+                waiters.onSubscribed();
+            }
         }
     }
 
