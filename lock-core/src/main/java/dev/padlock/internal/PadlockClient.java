@@ -60,6 +60,11 @@ public final class PadlockClient implements LockClient {
         return services.wakeUps().subscribedChannels();
     }
 
+    /** Unlock channels with a waiter of this client now; for tests and metrics. */
+    public int channelsInUse() {
+        return services.wakeUps().channelsInUse();
+    }
+
     /** Locks whose leases the watchdog renews now; for tests and metrics. */
     public int renewedLocks() {
         return services.watchdog().activeRenewals();

@@ -89,6 +89,19 @@ public final class WakeUpRegistry implements AutoCloseable {
         return channels.size();
     }
 
+    /** Channels with at least one waiter now; for tests and metrics. */
+    public int channelsInUse() {
+        int inUse = 0;
+        for (ChannelWaiters waiters : channels.values()) {
+            synchronized (waiters) {
+                if (waiters.users > 0) {
+                    inUse++;
+                }
+            }
+        }
+        return inUse;
+    }
+
     /** Routes pub/sub events, on a Lettuce I/O thread, to the channel's waiters. */
     private final class UnlockListener extends RedisPubSubAdapter<String, String> {
         @Override
