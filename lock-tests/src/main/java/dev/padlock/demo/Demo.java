@@ -1,0 +1,170 @@
+package dev.padlock.demo;
+
+import dev.padlock.testing.CommandStats;
+import dev.padlock.testing.RedisAdmin;
+import dev.padlock.testing.RedisEndpoint;
+import dev.padlock.testing.RedisProvisioner;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.ToLongFunction;
+
+/**
+ * The demo's parent process: provisions Redis (or uses {@code --redis}), launches the worker
+ * JVMs, starts them together, prints progress once a second, and ends with the summary. Exits
+ * 0 when the counter is exact and every worker finished cleanly, 1 otherwise, 2 on bad usage.
+ */
+public final class Demo {
+
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+    /** Beyond the run time: a waiter may need a whole watchdog lease if a holder died. */
+    private static final Duration FINISH_GRACE = Duration.ofSeconds(45);
+    private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(10);
+
+    private final DemoOptions options;
+    private final PrintStream out;
+
+    private Demo(DemoOptions options, PrintStream out) {
+        this.options = options;
+        this.out = out;
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        if (Arrays.asList(args).contains("--help") || Arrays.asList(args).contains("-h")) {
+            System.out.println(DemoOptions.USAGE);
+            return;
+        }
+        DemoOptions options;
+        try {
+            options = DemoOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.err.println(DemoOptions.USAGE);
+            System.exit(2);
+            return;
+        }
+        System.exit(new Demo(options, System.out).run());
+    }
+
+    private int run() throws InterruptedException {
+        try (RedisEndpoint endpoint = provision(); RedisAdmin admin = endpoint.admin()) {
+            out.printf("Padlock demo: %d processes x %d threads on one lock for %d s; lease: %s%n",
+                    options.processes(), options.threads(), options.seconds(), options.leaseDescription());
+            out.printf("Redis %s at %s (%s)%n", admin.infoField("server", "redis_version"), endpoint.uri(),
+                    endpoint.source());
+            if (!endpoint.isControllable()) {
+                out.println("(a server others may use: their commands count in the per-acquisition figures too)");
+            }
+            admin.commands().del(DemoKeys.COUNTER, DemoKeys.RELEASED_AT);
+            try {
+                return runWorkers(endpoint.uri(), admin);
+            } finally {
+                admin.commands().del(DemoKeys.COUNTER, DemoKeys.RELEASED_AT);
+            }
+        }
+    }
+
+    private RedisEndpoint provision() {
+        return options.redisUri()
+                .map(RedisEndpoint::external)
+                .orElseGet(() -> RedisProvisioner.provisionControllable(List.of()));
+    }
+
+    private int runWorkers(String redisUri, RedisAdmin admin) throws InterruptedException {
+        List<WorkerProcess> workers = new ArrayList<>();
+        try {
+            for (int i = 0; i < options.processes(); i++) {
+                workers.add(WorkerProcess.launch(i, redisUri, options));
+            }
+            if (!allReady(workers)) {
+                printFailures(workers);
+                return 1;
+            }
+            CommandStats before = admin.commandStats();
+            long start = System.nanoTime();
+            workers.forEach(WorkerProcess::go);
+            boolean finished = showProgressUntilDone(workers, start);
+            double seconds = (System.nanoTime() - start) / 1e9;
+            boolean cleanExits = awaitExits(workers) && finished;
+            CommandStats after = admin.commandStats();
+
+            String counter = admin.commands().get(DemoKeys.COUNTER);
+            boolean lockKeyLeft = admin.commands().exists(DemoKeys.LOCK) > 0;
+            DemoReport report = new DemoReport(workers, counter == null ? 0 : Long.parseLong(counter), seconds,
+                    CommandReport.of(before, after, sum(workers, WorkerProcess::gets), sum(workers, WorkerProcess::sets),
+                            sumAcquisitions(workers)),
+                    lockKeyLeft);
+            report.print(out);
+            printFailures(workers);
+            return report.exact() && cleanExits ? 0 : 1;
+        } finally {
+            workers.forEach(WorkerProcess::destroy);
+        }
+    }
+
+    private boolean allReady(List<WorkerProcess> workers) throws InterruptedException {
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        for (WorkerProcess worker : workers) {
+            Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+            if (!worker.awaitReady(left)) {
+                out.printf("Worker %d did not get ready within %s%n", worker.index(), READY_TIMEOUT);
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Prints a line a second until every worker is done; false when the grace ran out. */
+    private boolean showProgressUntilDone(List<WorkerProcess> workers, long start) throws InterruptedException {
+        ProgressPrinter progress = new ProgressPrinter(workers, out, start);
+        long deadline = start + TimeUnit.SECONDS.toNanos(options.seconds()) + FINISH_GRACE.toNanos();
+        long nextTick = start + TimeUnit.SECONDS.toNanos(1);
+        while (true) {
+            boolean allDone = true;
+            for (WorkerProcess worker : workers) {
+                Duration untilTick = Duration.ofNanos(Math.max(0, nextTick - System.nanoTime()));
+                allDone &= worker.awaitDone(untilTick);
+            }
+            if (allDone) {
+                progress.finish();
+                return true;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                out.printf("Workers still running %s after the deadline; stopping them%n", FINISH_GRACE);
+                return false;
+            }
+            progress.tick();
+            nextTick += TimeUnit.SECONDS.toNanos(1);
+        }
+    }
+
+    private boolean awaitExits(List<WorkerProcess> workers) throws InterruptedException {
+        boolean clean = true;
+        for (WorkerProcess worker : workers) {
+            int status = worker.awaitExit(EXIT_TIMEOUT);
+            if (status != 0 || !worker.reportedDone()) {
+                out.printf("Worker %d exited with %d%s%n", worker.index(), status,
+                        worker.reportedDone() ? "" : " without reporting its totals");
+                clean = false;
+            }
+        }
+        return clean;
+    }
+
+    private void printFailures(List<WorkerProcess> workers) {
+        for (WorkerProcess worker : workers) {
+            worker.failures().forEach(failure -> out.printf("Worker %d: %s%n", worker.index(), failure));
+        }
+    }
+
+    private static long sumAcquisitions(List<WorkerProcess> workers) {
+        return sum(workers, WorkerProcess::acquisitions);
+    }
+
+    private static long sum(List<WorkerProcess> workers, ToLongFunction<WorkerProcess> value) {
+        return workers.stream().mapToLong(value).sum();
+    }
+}

@@ -1,0 +1,197 @@
+package dev.padlock.demo;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One worker JVM as the parent sees it: launched with the parent's own {@code java} and class
+ * path, its stdout read line by line on a thread of its own into the state below, its stderr
+ * passed through.
+ *
+ * <p>The reader thread writes the state; other threads read it. Counters are volatile;
+ * {@link #latencies()}, {@link #gets()}, {@link #sets()} are read after {@link #awaitDone}.
+ */
+final class WorkerProcess {
+
+    private final int index;
+    private final Process process;
+    private final CountDownLatch ready = new CountDownLatch(1);
+    private final CountDownLatch done = new CountDownLatch(1);
+    private final LongSamples latencies = new LongSamples();
+    private final List<String> failures = new ArrayList<>();
+
+    private volatile long acquisitions;
+    private volatile long gets;
+    private volatile long sets;
+    private volatile long leasesExpired;
+    private volatile boolean reportedDone;
+
+    private WorkerProcess(int index, Process process) {
+        this.index = index;
+        this.process = process;
+    }
+
+    /** Starts worker number {@code index}. */
+    static WorkerProcess launch(int index, String redisUri, DemoOptions options) {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        List<String> command = List.of(java.toString(),
+                "-cp", System.getProperty("java.class.path"),
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                Worker.class.getName(),
+                redisUri,
+                String.valueOf(options.threads()),
+                String.valueOf(options.seconds()),
+                String.valueOf(options.leaseMillis()));
+        try {
+            Process process = new ProcessBuilder(command)
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start();
+            WorkerProcess worker = new WorkerProcess(index, process);
+            Thread reader = new Thread(worker::readMessages, "demo-worker-" + index + "-reader");
+            reader.setDaemon(true);
+            reader.start();
+            return worker;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot start worker " + index, e);
+        }
+    }
+
+    private void readMessages() {
+        try (BufferedReader in = new BufferedReader(
+                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                handle(WorkerMessage.parse(line));
+            }
+        } catch (IOException | RuntimeException e) {
+            addFailure("unreadable output: " + e);
+        } finally {
+            ready.countDown();
+            done.countDown();
+        }
+    }
+
+    private void handle(WorkerMessage message) {
+        switch (message.type()) {
+            case READY:
+                ready.countDown();
+                break;
+            case COUNT:
+                acquisitions = message.number(0);
+                break;
+            case LATENCY:
+                synchronized (latencies) {
+                    latencies.addAll(message.numbers());
+                }
+                break;
+            case DONE:
+                acquisitions = message.number(0);
+                gets = message.number(1);
+                sets = message.number(2);
+                leasesExpired = message.number(3);
+                reportedDone = true;
+                done.countDown();
+                break;
+            case FAILED:
+                addFailure(message.text());
+                break;
+            default:
+                throw new IllegalStateException("Unknown message type " + message.type());
+        }
+    }
+
+    /** Waits until the worker said READY (or ended); returns whether it is ready. */
+    boolean awaitReady(Duration timeout) throws InterruptedException {
+        return ready.await(timeout.toMillis(), TimeUnit.MILLISECONDS) && process.isAlive() && failures().isEmpty();
+    }
+
+    /** Tells the worker to start its clock. */
+    void go() {
+        try {
+            OutputStream in = process.getOutputStream();
+            in.write((WorkerMessage.GO + "\n").getBytes(StandardCharsets.UTF_8));
+            in.flush();
+        } catch (IOException e) {
+            addFailure("cannot send GO: " + e);
+        }
+    }
+
+    /** Waits until the worker reported DONE or its output ended. */
+    boolean awaitDone(Duration timeout) throws InterruptedException {
+        return done.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Waits (bounded) for the process to exit; destroys it, forcibly if need be, when it does
+     * not. Returns its exit code, or -1 when it had to be destroyed.
+     */
+    int awaitExit(Duration timeout) throws InterruptedException {
+        if (process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            return process.exitValue();
+        }
+        addFailure("did not exit within " + timeout + "; destroyed");
+        process.destroy();
+        if (!process.waitFor(5, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            process.waitFor(5, TimeUnit.SECONDS);
+        }
+        return -1;
+    }
+
+    /** Destroys the process at once (on the way out after a failure). */
+    void destroy() {
+        process.destroyForcibly();
+    }
+
+    int index() {
+        return index;
+    }
+
+    long acquisitions() {
+        return acquisitions;
+    }
+
+    long gets() {
+        return gets;
+    }
+
+    long sets() {
+        return sets;
+    }
+
+    long leasesExpired() {
+        return leasesExpired;
+    }
+
+    boolean reportedDone() {
+        return reportedDone;
+    }
+
+    long[] latencies() {
+        synchronized (latencies) {
+            return latencies.toArray();
+        }
+    }
+
+    List<String> failures() {
+        synchronized (failures) {
+            return List.copyOf(failures);
+        }
+    }
+
+    private void addFailure(String failure) {
+        synchronized (failures) {
+            failures.add(failure);
+        }
+    }
+}
