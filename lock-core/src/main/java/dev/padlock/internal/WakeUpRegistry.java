@@ -127,6 +127,7 @@ public final class WakeUpRegistry implements AutoCloseable {
             if (--waiters.users > 0) {
                 return;
             }
+            waiters.permit.set(false); // a wake-up nobody took is stale for the next waiter
             retireNow = closed;
             if (!retireNow) {
                 idle.put(waiters.name, waiters);
