@@ -1,0 +1,124 @@
+package dev.padlock;
+
+import io.lettuce.core.KeyValue;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A worker JVM for {@link MultiProcessExclusionTest}: {@code threads} threads each do
+ * {@code iterations} non-atomic increments (GET, then SET value + 1) of a counter key inside
+ * {@code lock()}/{@code unlock()} of one Padlock lock.
+ *
+ * <p>Start protocol: after connecting, the worker {@code INCR}s {@code <readyKey>} and blocks in
+ * {@code BLPOP <goKey>} (bounded) until the test pushes one element per worker, so every process
+ * contends from the same moment. Exit codes: 0 done, 1 an error, 2 the go signal never came,
+ * 3 the work did not finish in time. Everything is bounded in time; the worker never waits forever.
+ *
+ * <p>Arguments: {@code <redisUri> <lockName> <counterKey> <readyKey> <goKey> <threads> <iterations>}.
+ */
+public final class CounterWorker {
+
+    static final int EXIT_OK = 0;
+    static final int EXIT_ERROR = 1;
+    static final int EXIT_NO_GO = 2;
+    static final int EXIT_TIMEOUT = 3;
+
+    private static final Duration GO_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration WORK_TIMEOUT = Duration.ofSeconds(60);
+
+    private CounterWorker() {
+    }
+
+    public static void main(String[] args) {
+        int code;
+        try {
+            code = run(args);
+        } catch (Throwable e) {
+            e.printStackTrace();
+            code = EXIT_ERROR;
+        }
+        System.out.flush();
+        System.err.flush();
+        // Exit explicitly: a non-daemon thread left by a library must not keep the JVM alive.
+        Runtime.getRuntime().halt(code);
+    }
+
+    private static int run(String[] args) throws Exception {
+        if (args.length != 7) {
+            throw new IllegalArgumentException("usage: CounterWorker <redisUri> <lockName> <counterKey> "
+                    + "<readyKey> <goKey> <threads> <iterations>; got " + args.length + " arguments");
+        }
+        String uri = args[0];
+        String lockName = args[1];
+        String counterKey = args[2];
+        String readyKey = args[3];
+        String goKey = args[4];
+        int threads = Integer.parseInt(args[5]);
+        int iterations = Integer.parseInt(args[6]);
+        long pid = ProcessHandle.current().pid();
+
+        RedisURI redisUri = RedisURI.create(uri);
+        redisUri.setTimeout(Duration.ofSeconds(GO_TIMEOUT.toSeconds() + 5));
+        RedisClient redis = RedisClient.create(redisUri);
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try (StatefulRedisConnection<String, String> connection = redis.connect();
+                LockClient padlock = LockClient.connect(uri)) {
+            RedisCommands<String, String> commands = connection.sync();
+            RLock lock = padlock.getLock(lockName);
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<Void>> running = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                String who = "pid " + pid + " thread " + t;
+                running.add(pool.submit(() -> {
+                    if (!go.await(GO_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+                        throw new IllegalStateException(who + ": no go signal");
+                    }
+                    for (int i = 0; i < iterations; i++) {
+                        lock.lock();
+                        try {
+                            long value = Long.parseLong(commands.get(counterKey));
+                            commands.set(counterKey, String.valueOf(value + 1));
+                        } finally {
+                            lock.unlock();
+                        }
+                    }
+                    return null;
+                }));
+            }
+
+            commands.incr(readyKey);
+            KeyValue<String, String> signal = commands.blpop(GO_TIMEOUT.toSeconds(), goKey);
+            if (signal == null || !signal.hasValue()) {
+                System.err.println("pid " + pid + ": no go signal on " + goKey + " within " + GO_TIMEOUT);
+                return EXIT_NO_GO;
+            }
+            long began = System.nanoTime();
+            go.countDown();
+            long deadline = began + WORK_TIMEOUT.toNanos();
+            for (Future<Void> thread : running) {
+                try {
+                    thread.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (java.util.concurrent.TimeoutException e) {
+                    System.err.println("pid " + pid + ": work not done within " + WORK_TIMEOUT);
+                    return EXIT_TIMEOUT;
+                }
+            }
+            System.out.printf("pid %d: %d threads x %d iterations in %d ms%n", pid, threads, iterations,
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began));
+            return EXIT_OK;
+        } finally {
+            pool.shutdownNow();
+            redis.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        }
+    }
+}
