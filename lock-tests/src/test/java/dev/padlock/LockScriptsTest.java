@@ -1,0 +1,360 @@
+package dev.padlock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.padlock.internal.LuaScript;
+import dev.padlock.testing.RedisAdmin;
+import dev.padlock.testing.RedisEndpoint;
+import dev.padlock.testing.RedisTest;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Each Lua script of {@code lock-lua} run on its own with {@code EVAL} against a real Redis, no
+ * Padlock client involved: the KEYS/ARGV/return contract of each file's header, the on-Redis
+ * state it leaves, and what it publishes.
+ *
+ * <p>"Nothing published" is checked without sleeping: after the script, the test publishes a
+ * marker on the same channel and waits for it; pub/sub keeps order on one connection, so whatever
+ * the script published arrives before the marker.
+ */
+@RedisTest
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class LockScriptsTest {
+    private static final String MESSAGE = "0";
+    private static final String OWNER = "client-a:1";
+    private static final String OTHER = "client-b:7";
+    private static final long LONG_LEASE = 60_000;
+    private static final long SHORT_LEASE = 5_000;
+
+    private RedisAdmin admin;
+    private RedisClient subscriberClient;
+
+    @BeforeAll
+    void connect(RedisEndpoint redis, RedisAdmin admin) {
+        this.admin = admin;
+        this.subscriberClient = RedisClient.create(redis.uri());
+    }
+
+    @AfterAll
+    void disconnect() {
+        subscriberClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    }
+
+    @Test
+    void eachSha1IsWhatRedisComputes() {
+        for (LuaScript script : LuaScript.values()) {
+            assertThat(admin.commands().scriptLoad(script.body()))
+                    .as("SHA1 of %s", script.file())
+                    .isEqualTo(script.sha1());
+        }
+        String[] sha1s = Arrays.stream(LuaScript.values()).map(LuaScript::sha1).toArray(String[]::new);
+        assertThat(admin.commands().scriptExists(sha1s)).containsOnly(true);
+    }
+
+    @Nested
+    class Acquire {
+        @Test
+        void aFreeLockIsTakenWithHoldCountOneAndTheLease() {
+            String key = uniqueKey();
+
+            assertThat(acquire(key, LONG_LEASE, OWNER)).isNull();
+
+            assertThat(admin.commands().hgetall(key)).isEqualTo(Map.of(OWNER, "1"));
+            assertThat(admin.commands().pttl(key)).isBetween(LONG_LEASE - 10_000, LONG_LEASE);
+        }
+
+        @Test
+        void aReentryCountsUpAndReArmsTheLease() {
+            String key = uniqueKey();
+            holdWith(key, OWNER, 1, SHORT_LEASE);
+
+            assertThat(acquire(key, LONG_LEASE, OWNER)).isNull();
+
+            assertThat(admin.commands().hgetall(key)).isEqualTo(Map.of(OWNER, "2"));
+            assertThat(admin.commands().pttl(key)).as("re-armed to the new lease").isGreaterThan(SHORT_LEASE);
+        }
+
+        @Test
+        void aLockHeldByAnotherOwnerGivesItsPttlAndIsLeftAlone() {
+            String key = uniqueKey();
+            holdWith(key, OTHER, 3, SHORT_LEASE);
+
+            Long ttl = acquire(key, LONG_LEASE, OWNER);
+
+            assertThat(ttl).isNotNull().isBetween(1L, SHORT_LEASE);
+            assertThat(admin.commands().hgetall(key)).isEqualTo(Map.of(OTHER, "3"));
+            long pttl = admin.commands().pttl(key);
+            assertThat(pttl).as("lease not touched").isBetween(1L, SHORT_LEASE).isLessThanOrEqualTo(ttl);
+        }
+
+        @Test
+        void aLockHeldWithoutExpiryGivesMinusOne() {
+            String key = uniqueKey();
+            admin.commands().hset(key, OTHER, "1");
+
+            assertThat(acquire(key, LONG_LEASE, OWNER)).isEqualTo(-1L);
+            assertThat(admin.commands().hgetall(key)).isEqualTo(Map.of(OTHER, "1"));
+            assertThat(admin.commands().pttl(key)).isEqualTo(-1L);
+        }
+
+        @Test
+        void publishesNothing() {
+            String key = uniqueKey();
+            try (Subscriber subscriber = subscribe(key)) {
+                assertThat(acquire(key, LONG_LEASE, OWNER)).isNull();
+                assertThat(acquire(key, LONG_LEASE, OWNER)).isNull();
+                assertThat(acquire(key, LONG_LEASE, OTHER)).isNotNull();
+                assertThat(subscriber.messagesSoFar()).isEmpty();
+            }
+        }
+    }
+
+    @Nested
+    class Release {
+        @Test
+        void aNonHolderGetsNilAndNothingChanges() {
+            String key = uniqueKey();
+            holdWith(key, OTHER, 2, SHORT_LEASE);
+            try (Subscriber subscriber = subscribe(key)) {
+
+                assertThat(release(key, LONG_LEASE, OWNER)).isNull();
+
+                assertThat(admin.commands().hgetall(key)).isEqualTo(Map.of(OTHER, "2"));
+                assertThat(admin.commands().pttl(key)).isBetween(1L, SHORT_LEASE);
+                assertThat(subscriber.messagesSoFar()).isEmpty();
+            }
+        }
+
+        @Test
+        void aMissingLockGivesNilAndIsNotCreated() {
+            String key = uniqueKey();
+            try (Subscriber subscriber = subscribe(key)) {
+
+                assertThat(release(key, LONG_LEASE, OWNER)).isNull();
+
+                assertThat(admin.commands().exists(key)).isZero();
+                assertThat(subscriber.messagesSoFar()).isEmpty();
+            }
+        }
+
+        @Test
+        void anInnerReleaseCountsDownAndReArmsAPositiveLease() {
+            String key = uniqueKey();
+            holdWith(key, OWNER, 2, SHORT_LEASE);
+            try (Subscriber subscriber = subscribe(key)) {
+
+                assertThat(release(key, LONG_LEASE, OWNER)).isZero();
+
+                assertThat(admin.commands().hgetall(key)).isEqualTo(Map.of(OWNER, "1"));
+                assertThat(admin.commands().pttl(key)).as("re-armed").isGreaterThan(SHORT_LEASE);
+                assertThat(subscriber.messagesSoFar()).isEmpty();
+            }
+        }
+
+        @Test
+        void anInnerReleaseWithLeaseZeroLeavesTheTtlAlone() {
+            String key = uniqueKey();
+            holdWith(key, OWNER, 2, SHORT_LEASE);
+            try (Subscriber subscriber = subscribe(key)) {
+
+                assertThat(release(key, 0, OWNER)).isZero();
+
+                assertThat(admin.commands().hgetall(key)).isEqualTo(Map.of(OWNER, "1"));
+                assertThat(admin.commands().pttl(key)).as("untouched").isBetween(1L, SHORT_LEASE);
+                assertThat(subscriber.messagesSoFar()).isEmpty();
+            }
+        }
+
+        @Test
+        void anInnerReleaseWithLeaseZeroKeepsNoExpiry() {
+            String key = uniqueKey();
+            admin.commands().hset(key, OWNER, "2");
+
+            assertThat(release(key, 0, OWNER)).isZero();
+
+            assertThat(admin.commands().hgetall(key)).isEqualTo(Map.of(OWNER, "1"));
+            assertThat(admin.commands().pttl(key)).isEqualTo(-1L);
+        }
+
+        @Test
+        void theLastReleaseDeletesTheKeyAndPublishesZero() {
+            String key = uniqueKey();
+            holdWith(key, OWNER, 1, SHORT_LEASE);
+            try (Subscriber subscriber = subscribe(key)) {
+
+                assertThat(release(key, LONG_LEASE, OWNER)).isEqualTo(1L);
+
+                assertThat(admin.commands().exists(key)).isZero();
+                assertThat(subscriber.messagesSoFar()).containsExactly(MESSAGE);
+            }
+        }
+
+        @Test
+        void theLastReleaseDeletesTheWholeHash() {
+            // Only one owner can hold an exclusive lock; a stray second field still goes with the
+            // key, as with Redisson's unlock script.
+            String key = uniqueKey();
+            holdWith(key, OWNER, 1, SHORT_LEASE);
+            admin.commands().hset(key, OTHER, "1");
+
+            assertThat(release(key, 0, OWNER)).isEqualTo(1L);
+            assertThat(admin.commands().exists(key)).isZero();
+        }
+    }
+
+    @Nested
+    class Renew {
+        @Test
+        void renewsExactlyTheLocksStillHeldByTheirOwner() {
+            String held = uniqueKey();
+            String heldByOther = uniqueKey();
+            String missing = uniqueKey();
+            String heldForever = uniqueKey();
+            String fieldOfFourth = "client-a:4";
+            holdWith(held, OWNER, 2, SHORT_LEASE);
+            holdWith(heldByOther, OTHER, 1, SHORT_LEASE);
+            admin.commands().hset(heldForever, fieldOfFourth, "1");
+
+            List<Long> renewed = admin.commands().eval(LuaScript.LOCK_RENEW.body(), ScriptOutputType.MULTI,
+                    new String[] {held, heldByOther, missing, heldForever},
+                    Long.toString(LONG_LEASE), OWNER, OWNER, OWNER, fieldOfFourth);
+
+            assertThat(renewed).containsExactly(1L, 0L, 0L, 1L);
+            assertThat(admin.commands().pttl(held)).isGreaterThan(SHORT_LEASE);
+            assertThat(admin.commands().hgetall(held)).as("hold count kept").isEqualTo(Map.of(OWNER, "2"));
+            assertThat(admin.commands().pttl(heldByOther)).as("not extended").isBetween(1L, SHORT_LEASE);
+            assertThat(admin.commands().hgetall(heldByOther)).isEqualTo(Map.of(OTHER, "1"));
+            assertThat(admin.commands().exists(missing)).as("not created").isZero();
+            assertThat(admin.commands().pttl(heldForever)).isBetween(LONG_LEASE - 10_000, LONG_LEASE);
+        }
+
+        @Test
+        void anEmptyBatchGivesAnEmptyArray() {
+            List<Long> renewed = admin.commands().eval(LuaScript.LOCK_RENEW.body(), ScriptOutputType.MULTI,
+                    new String[0], Long.toString(LONG_LEASE));
+
+            assertThat(renewed).isEmpty();
+        }
+    }
+
+    @Nested
+    class ForceRelease {
+        @Test
+        void anExistingLockIsDeletedWhoeverHoldsItAndZeroPublished() {
+            String key = uniqueKey();
+            holdWith(key, OTHER, 3, SHORT_LEASE);
+            try (Subscriber subscriber = subscribe(key)) {
+
+                assertThat(forceRelease(key)).isEqualTo(1L);
+
+                assertThat(admin.commands().exists(key)).isZero();
+                assertThat(subscriber.messagesSoFar()).containsExactly(MESSAGE);
+            }
+        }
+
+        @Test
+        void aMissingLockGivesZeroAndPublishesNothing() {
+            String key = uniqueKey();
+            try (Subscriber subscriber = subscribe(key)) {
+
+                assertThat(forceRelease(key)).isZero();
+
+                assertThat(admin.commands().exists(key)).isZero();
+                assertThat(subscriber.messagesSoFar()).isEmpty();
+            }
+        }
+    }
+
+    // ---- helpers
+
+    private static String uniqueKey() {
+        return "scripts:" + UUID.randomUUID();
+    }
+
+    /** The unlock channel of a name without braces, as the contract spells it. */
+    private static String channelOf(String key) {
+        return "redisson_lock__channel:{" + key + "}";
+    }
+
+    private void holdWith(String key, String field, int holds, long pttl) {
+        admin.commands().hset(key, field, Integer.toString(holds));
+        assertThat(admin.commands().pexpire(key, pttl)).isTrue();
+    }
+
+    private Long acquire(String key, long leaseMillis, String field) {
+        return admin.commands().eval(LuaScript.LOCK_ACQUIRE.body(), ScriptOutputType.INTEGER,
+                new String[] {key}, Long.toString(leaseMillis), field);
+    }
+
+    private Long release(String key, long rearmMillis, String field) {
+        return admin.commands().eval(LuaScript.LOCK_RELEASE.body(), ScriptOutputType.INTEGER,
+                new String[] {key, channelOf(key)}, MESSAGE, Long.toString(rearmMillis), field);
+    }
+
+    private Long forceRelease(String key) {
+        return admin.commands().eval(LuaScript.LOCK_FORCE_RELEASE.body(), ScriptOutputType.INTEGER,
+                new String[] {key, channelOf(key)}, MESSAGE);
+    }
+
+    private Subscriber subscribe(String key) {
+        return new Subscriber(subscriberClient.connectPubSub(), channelOf(key));
+    }
+
+    /** A pub/sub connection subscribed to one channel, recording what arrives on it. */
+    private final class Subscriber implements AutoCloseable {
+        private final StatefulRedisPubSubConnection<String, String> connection;
+        private final String channel;
+        private final String marker = "marker-" + UUID.randomUUID();
+        private final List<String> received = new ArrayList<>();
+
+        Subscriber(StatefulRedisPubSubConnection<String, String> connection, String channel) {
+            this.connection = connection;
+            this.channel = channel;
+            connection.addListener(new RedisPubSubAdapter<>() {
+                @Override
+                public void message(String from, String message) {
+                    if (from.equals(channel)) {
+                        synchronized (received) {
+                            received.add(message);
+                        }
+                    }
+                }
+            });
+            connection.sync().subscribe(channel); // returns once Redis confirmed
+        }
+
+        /** Everything published on the channel so far (publishes a marker and waits for it). */
+        List<String> messagesSoFar() {
+            assertThat(admin.commands().publish(channel, marker)).as("subscribers of %s", channel).isEqualTo(1L);
+            await().atMost(Duration.ofSeconds(5)).until(() -> snapshot().contains(marker));
+            List<String> messages = snapshot();
+            return messages.subList(0, messages.indexOf(marker));
+        }
+
+        private List<String> snapshot() {
+            synchronized (received) {
+                return new ArrayList<>(received);
+            }
+        }
+
+        @Override
+        public void close() {
+            connection.close();
+        }
+    }
+}
