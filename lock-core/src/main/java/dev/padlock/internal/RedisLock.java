@@ -3,6 +3,7 @@ package dev.padlock.internal;
 import static java.util.Objects.requireNonNull;
 
 import dev.padlock.RLock;
+import dev.padlock.RedisCommandException;
 import dev.padlock.RedisUnavailableException;
 import dev.padlock.internal.LockProtocol.ReleaseOutcome;
 import java.util.concurrent.CancellationException;
@@ -43,7 +44,7 @@ public final class RedisLock implements RLock {
     @Override
     public void lock(long leaseTime, TimeUnit unit) {
         requireNonNull(unit, "unit");
-        awaitUninterruptibly(acquire(LockAcquisition.FOREVER, leaseTime, unit, currentThreadId()));
+        awaitUninterruptibly(acquire(LockAcquisition.FOREVER, leaseTime, unit, currentThreadId()), "lock");
     }
 
     @Override
@@ -57,12 +58,13 @@ public final class RedisLock implements RLock {
         if (Thread.interrupted()) {
             throw new InterruptedException();
         }
-        await(acquire(LockAcquisition.FOREVER, leaseTime, unit, currentThreadId()), LockAcquisition.FOREVER);
+        await(acquire(LockAcquisition.FOREVER, leaseTime, unit, currentThreadId()), LockAcquisition.FOREVER,
+                "lockInterruptibly");
     }
 
     @Override
     public boolean tryLock() {
-        return awaitUninterruptibly(acquire(0, -1, TimeUnit.MILLISECONDS, currentThreadId()));
+        return awaitUninterruptibly(acquire(0, -1, TimeUnit.MILLISECONDS, currentThreadId()), "tryLock");
     }
 
     @Override
@@ -78,7 +80,7 @@ public final class RedisLock implements RLock {
             throw new InterruptedException();
         }
         long waitNanos = unit.toNanos(waitTime);
-        return await(acquire(waitNanos, leaseTime, unit, currentThreadId()), waitNanos);
+        return await(acquire(waitNanos, leaseTime, unit, currentThreadId()), waitNanos, "tryLock");
     }
 
     // ---- asynchronous acquire
@@ -243,7 +245,7 @@ public final class RedisLock implements RLock {
         return out;
     }
 
-    private boolean awaitUninterruptibly(LockAcquisition acquisition) {
+    private boolean awaitUninterruptibly(LockAcquisition acquisition, String operation) {
         boolean interrupted = false;
         try {
             while (true) {
@@ -252,7 +254,7 @@ public final class RedisLock implements RLock {
                 } catch (InterruptedException e) {
                     interrupted = true;
                 } catch (ExecutionException e) {
-                    throw rethrow(e.getCause(), "lock");
+                    throw rethrow(e.getCause(), operation);
                 }
             }
         } finally {
@@ -267,7 +269,7 @@ public final class RedisLock implements RLock {
      * clean-up awaited (bounded), then {@link InterruptedException} is thrown; when the lock was
      * acquired before the cancel took effect, it is returned as held and the interrupt is kept.
      */
-    private boolean await(LockAcquisition acquisition, long waitNanos) throws InterruptedException {
+    private boolean await(LockAcquisition acquisition, long waitNanos, String operation) throws InterruptedException {
         CompletableFuture<Boolean> result = acquisition.result();
         try {
             if (waitNanos == LockAcquisition.FOREVER) {
@@ -276,10 +278,10 @@ public final class RedisLock implements RLock {
             long backstop = waitNanos + TimeUnit.MILLISECONDS.toNanos(2 * services.commandTimeoutMillis());
             return result.get(backstop, TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {
-            throw rethrow(e.getCause(), "tryLock");
+            throw rethrow(e.getCause(), operation);
         } catch (TimeoutException e) {
             cancelAndSettle(acquisition);
-            throw new RedisUnavailableException("tryLock on '" + getName() + "' at " + services.address()
+            throw new RedisUnavailableException(operation + " on '" + getName() + "' at " + services.address()
                     + " did not finish within its wait plus twice the command timeout", e);
         } catch (InterruptedException e) {
             if (cancelAndSettle(acquisition)) {
@@ -337,13 +339,22 @@ public final class RedisLock implements RLock {
         }
     }
 
-    /** Rethrows a failure on the caller's thread; lock misuse keeps its type and message. */
+    /**
+     * A failure to throw on the caller's thread, with the caller's stack trace: lock misuse keeps
+     * its type and message; a Redis failure names the public operation before the failed step.
+     */
     private RuntimeException rethrow(Throwable failure, String operation) {
         Throwable cause = RedisErrors.unwrap(failure);
         if (cause instanceof IllegalMonitorStateException) {
             IllegalMonitorStateException e = new IllegalMonitorStateException(cause.getMessage());
             e.initCause(cause);
             return e;
+        }
+        if (cause instanceof RedisUnavailableException) {
+            return new RedisUnavailableException(operation + ": " + cause.getMessage(), cause);
+        }
+        if (cause instanceof RedisCommandException) {
+            return new RedisCommandException(operation + ": " + cause.getMessage(), cause);
         }
         if (cause instanceof CancellationException) {
             return (CancellationException) cause;
