@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
+import dev.padlock.internal.RedisUris;
 import dev.padlock.internal.Require;
 
 /**
@@ -24,6 +25,8 @@ public final class LockConfig {
     public static final Duration DEFAULT_WATCHDOG_TIMEOUT = Duration.ofSeconds(30);
     /** The bound on one Redis round trip. */
     public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(3);
+    /** The longest timeout accepted: {@code Integer.MAX_VALUE} milliseconds, about 24.8 days. */
+    public static final Duration MAX_TIMEOUT = Duration.ofMillis(Integer.MAX_VALUE);
 
     private final String redisUri;
     private final List<String> clusterUris;
@@ -67,12 +70,8 @@ public final class LockConfig {
 
     @Override
     public String toString() {
-        return "LockConfig{" + (redisUri != null ? "redisUri=" + redactPassword(redisUri) : "clusterUris=" + clusterUris.size() + " seeds")
+        return "LockConfig{" + (redisUri != null ? "redisUri=" + RedisUris.redact(redisUri) : "clusterUris=" + clusterUris.size() + " seeds")
                 + ", watchdogTimeout=" + watchdogTimeout + ", commandTimeout=" + commandTimeout + '}';
-    }
-
-    private static String redactPassword(String uri) {
-        return uri.replaceAll("//[^@/]*@", "//***@");
     }
 
     /** Builds a {@link LockConfig}. Not thread-safe. */
@@ -114,18 +113,27 @@ public final class LockConfig {
          * it until unlock. Default 30 s; at least 30 ms.
          */
         public Builder watchdogTimeout(Duration timeout) {
-            requireNonNull(timeout, "timeout");
-            Require.argument(timeout.toMillis() >= 30, "watchdogTimeout must be at least 30 ms, was %s", timeout);
+            requireMillis(timeout, 30, "watchdogTimeout");
             this.watchdogTimeout = timeout;
             return this;
         }
 
-        /** The bound on one Redis round trip; default 3 s. */
+        /**
+         * The bound on one Redis round trip, and on the connection handshake; default 3 s; at least
+         * 1 ms, at most {@link #MAX_TIMEOUT}.
+         */
         public Builder commandTimeout(Duration timeout) {
-            requireNonNull(timeout, "timeout");
-            Require.argument(timeout.toMillis() > 0, "commandTimeout must be positive, was %s", timeout);
+            requireMillis(timeout, 1, "commandTimeout");
             this.commandTimeout = timeout;
             return this;
+        }
+
+        private static void requireMillis(Duration timeout, long min, String name) {
+            requireNonNull(timeout, "timeout");
+            Require.argument(timeout.compareTo(Duration.ofMillis(min)) >= 0,
+                    "%s must be at least %d ms, was %s", name, min, timeout);
+            Require.argument(timeout.compareTo(MAX_TIMEOUT) <= 0,
+                    "%s must be at most %s, was %s", name, MAX_TIMEOUT, timeout);
         }
 
         /** Called when the watchdog finds a renewed lease lost; see {@link LeaseLostListener}. */

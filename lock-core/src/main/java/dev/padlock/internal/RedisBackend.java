@@ -65,15 +65,15 @@ public final class RedisBackend implements AutoCloseable {
         TimeoutOptions timeouts = TimeoutOptions.enabled(timeout);
         if (config.redisUri().isPresent()) {
             String uri = config.redisUri().get();
-            RedisURI redisUri = parse(uri);
+            RedisURI redisUri = RedisUris.parse(uri, timeout);
             RedisClient client = RedisClient.create(redisUri);
             client.setOptions(ClientOptions.builder()
                     .socketOptions(socket).timeoutOptions(timeouts).autoReconnect(true).build());
-            return new RedisBackend(redactPassword(uri), client, null);
+            return new RedisBackend(RedisUris.redact(uri), client, null);
         }
         List<RedisURI> seeds = new ArrayList<>();
         for (String uri : config.clusterUris()) {
-            seeds.add(parse(uri));
+            seeds.add(RedisUris.parse(uri, timeout));
         }
         RedisClusterClient cluster = RedisClusterClient.create(seeds);
         cluster.setOptions(ClusterClientOptions.builder()
@@ -81,21 +81,9 @@ public final class RedisBackend implements AutoCloseable {
                 .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
                         .enableAllAdaptiveRefreshTriggers().build())
                 .build());
-        String address = config.clusterUris().stream().map(RedisBackend::redactPassword)
+        String address = config.clusterUris().stream().map(RedisUris::redact)
                 .collect(Collectors.joining(",", "cluster[", "]"));
         return new RedisBackend(address, null, cluster);
-    }
-
-    private static RedisURI parse(String uri) {
-        try {
-            return RedisURI.create(uri);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("not a Redis URI: " + redactPassword(uri) + " (" + e.getMessage() + ")", e);
-        }
-    }
-
-    private static String redactPassword(String uri) {
-        return uri.replaceAll("//[^@/]*@", "//***@");
     }
 
     /** The server address for messages, without credentials. */
