@@ -48,7 +48,6 @@ final class LockAcquisition {
     private final CompletableFuture<Boolean> result = new CompletableFuture<>();
     private final CompletableFuture<Void> settled = new CompletableFuture<>();
     private Subscription subscription;
-    private boolean finished;
     /** The park in progress, if any; written by the loop, completed early by a cancel. */
     private volatile CompletableFuture<Boolean> parked;
 
@@ -98,7 +97,7 @@ final class LockAcquisition {
 
     private void attempt() {
         if (result.isDone()) {
-            finish();
+            settle();
             return;
         }
         if (registry.isClosed()) {
@@ -114,10 +113,11 @@ final class LockAcquisition {
         } else if (ttl == null) {
             onAcquired();
         } else if (result.isDone()) {
-            finish();
+            settle();
         } else if (oneAttempt || (!forever && deadlineNanos - System.nanoTime() <= 0)) {
+            unsubscribe();
             result.complete(false);
-            finish();
+            settle();
         } else if (subscription == null) {
             subscribeThenAttempt();
         } else {
@@ -159,10 +159,11 @@ final class LockAcquisition {
     }
 
     private void onAcquired() {
+        unsubscribe();
         if (!result.isDone()) {
             watchdog.onAcquired(protocol.name(), threadId, watchdogLease);
             if (result.complete(true)) {
-                finish();
+                settle();
                 return;
             }
             watchdog.beforeRelease(protocol.name(), threadId);
@@ -173,23 +174,26 @@ final class LockAcquisition {
                 log.warn("could not give back lock '{}' after its acquisition was cancelled; its lease will expire: {}",
                         protocol.name(), failure.toString());
             }
-            finish();
+            settle();
         });
     }
 
     private void fail(Throwable failure) {
+        unsubscribe();
         result.completeExceptionally(RedisErrors.unwrap(failure));
-        finish();
+        settle();
     }
 
-    private void finish() {
-        if (finished) {
-            return;
-        }
-        finished = true;
+    /** Gives the subscription back; done before the result completes, so a caller sees none left. */
+    private void unsubscribe() {
         if (subscription != null) {
             subscription.close();
+            subscription = null;
         }
+    }
+
+    private void settle() {
+        unsubscribe();
         settled.complete(null);
     }
 
