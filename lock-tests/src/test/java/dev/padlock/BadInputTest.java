@@ -11,9 +11,9 @@ import dev.padlock.testing.RedisTest;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -30,7 +30,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class BadInputTest {
     private static final long OWNER = 42;
 
-    private Clients clients;
+    @RegisterExtension
+    final Clients clients = new Clients();
     private LockClient client;
     private RedisAdmin admin;
     private RLock lock;
@@ -39,16 +40,10 @@ class BadInputTest {
     @BeforeEach
     void open(RedisEndpoint redis, RedisAdmin admin) {
         this.admin = admin;
-        clients = new Clients(redis);
         client = clients.open();
         lock = client.getLock(Clients.uniqueName("bad-input"));
         fence = client.getLock(Clients.uniqueName("bad-input-fence"));
         fence.isLocked(); // the connection is up and warm before the first snapshot
-    }
-
-    @AfterEach
-    void close() {
-        clients.close();
     }
 
     @Test

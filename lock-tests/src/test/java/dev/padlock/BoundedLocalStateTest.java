@@ -5,30 +5,19 @@ import static org.awaitility.Awaitility.await;
 
 import dev.padlock.internal.PadlockClient;
 import dev.padlock.testing.RedisAdmin;
-import dev.padlock.testing.RedisEndpoint;
 import dev.padlock.testing.RedisTest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** A client that touches many distinct names keeps bounded local state, and renews in batches. */
 @RedisTest
 class BoundedLocalStateTest {
-    private Clients clients;
-
-    @BeforeEach
-    void open(RedisEndpoint redis) {
-        clients = new Clients(redis);
-    }
-
-    @AfterEach
-    void close() {
-        clients.close();
-    }
+    @RegisterExtension
+    final Clients clients = new Clients();
 
     @Test
     void subscriptionsForManyDistinctNamesStayBounded() throws Exception {

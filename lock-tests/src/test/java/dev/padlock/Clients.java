@@ -1,19 +1,36 @@
 package dev.padlock;
 
 import dev.padlock.testing.RedisEndpoint;
+import dev.padlock.testing.RedisExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
-/** Opens Padlock clients for one test and closes them all after it. */
-final class Clients implements AutoCloseable {
-    private final RedisEndpoint redis;
+/**
+ * Opens Padlock clients on the test class's Redis and closes them all after each test. Register
+ * it on a {@code @RedisTest} class with {@code @RegisterExtension final Clients clients = new Clients();}.
+ */
+final class Clients implements BeforeEachCallback, AfterEachCallback {
     private final List<LockClient> open = new ArrayList<>();
+    private RedisEndpoint redis;
 
-    Clients(RedisEndpoint redis) {
-        this.redis = redis;
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        redis = RedisExtension.endpoint(context)
+                .orElseThrow(() -> new IllegalStateException("Clients needs a @RedisTest class"));
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        for (LockClient client : open) {
+            client.close();
+        }
+        open.clear();
     }
 
     LockClient open() {
@@ -31,13 +48,5 @@ final class Clients implements AutoCloseable {
     /** A lock name no other test uses. */
     static String uniqueName(String prefix) {
         return prefix + ":" + UUID.randomUUID();
-    }
-
-    @Override
-    public void close() {
-        for (LockClient client : open) {
-            client.close();
-        }
-        open.clear();
     }
 }

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 
 import dev.padlock.internal.PadlockClient;
 import dev.padlock.testing.RedisAdmin;
-import dev.padlock.testing.RedisEndpoint;
 import dev.padlock.testing.RedisTest;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -14,30 +13,25 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 @RedisTest
 class InterruptTest {
-    private Clients clients;
+    @RegisterExtension
+    final Clients clients = new Clients();
     private RLock holder;
     private LockClient waiterClient;
     private RLock waiter;
     private String name;
 
     @BeforeEach
-    void open(RedisEndpoint redis) {
-        clients = new Clients(redis);
+    void open() {
         name = Clients.uniqueName("interrupt");
         holder = clients.open().getLock(name);
         waiterClient = clients.open();
         waiter = waiterClient.getLock(name);
-    }
-
-    @AfterEach
-    void close() {
-        clients.close();
     }
 
     @Test

@@ -5,35 +5,29 @@ import static org.awaitility.Awaitility.await;
 
 import dev.padlock.internal.PadlockClient;
 import dev.padlock.testing.RedisAdmin;
-import dev.padlock.testing.RedisEndpoint;
 import dev.padlock.testing.RedisTest;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Leases with a short watchdog timeout (300 ms, renewed every 100 ms). */
 @RedisTest
 class LeaseAndWatchdogTest {
     private static final Duration WATCHDOG = Duration.ofMillis(300);
 
-    private Clients clients;
+    @RegisterExtension
+    final Clients clients = new Clients();
     private LockClient client;
     private final List<String> lost = new CopyOnWriteArrayList<>();
 
     @BeforeEach
-    void open(RedisEndpoint redis) {
-        clients = new Clients(redis);
+    void open() {
         client = clients.open(b -> b.watchdogTimeout(WATCHDOG)
                 .leaseLostListener((name, threadId) -> lost.add(name + "/" + threadId)));
-    }
-
-    @AfterEach
-    void close() {
-        clients.close();
     }
 
     @Test

@@ -11,24 +11,19 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 @RedisTest
 class OwnershipTest {
-    private Clients clients;
+    @RegisterExtension
+    final Clients clients = new Clients();
     private LockClient client;
 
     @BeforeEach
-    void open(RedisEndpoint redis) {
-        clients = new Clients(redis);
+    void open() {
         client = clients.open();
-    }
-
-    @AfterEach
-    void close() {
-        clients.close();
     }
 
     @Test

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.padlock.testing.RedisAdmin;
-import dev.padlock.testing.RedisEndpoint;
 import dev.padlock.testing.RedisServerProcess;
 import dev.padlock.testing.RedisTest;
 import java.time.Duration;
@@ -12,26 +11,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Script cache loss, pub/sub connection loss and a Redis restart: nothing hangs, locks work after. */
 @RedisTest(controllable = true)
 class RecoveryTest {
     private static final int WAITERS = 4;
 
-    private Clients clients;
-
-    @BeforeEach
-    void open(RedisEndpoint redis) {
-        clients = new Clients(redis);
-    }
-
-    @AfterEach
-    void close() {
-        clients.close();
-    }
+    @RegisterExtension
+    final Clients clients = new Clients();
 
     @Test
     void scriptFlushIsRecoveredByLoadingTheScriptAgain(RedisAdmin admin) {

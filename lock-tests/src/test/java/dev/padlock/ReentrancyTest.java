@@ -3,28 +3,22 @@ package dev.padlock;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.padlock.testing.RedisAdmin;
-import dev.padlock.testing.RedisEndpoint;
 import dev.padlock.testing.RedisTest;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 @RedisTest
 class ReentrancyTest {
-    private Clients clients;
+    @RegisterExtension
+    final Clients clients = new Clients();
     private LockClient client;
 
     @BeforeEach
-    void open(RedisEndpoint redis) {
-        clients = new Clients(redis);
+    void open() {
         client = clients.open();
-    }
-
-    @AfterEach
-    void close() {
-        clients.close();
     }
 
     @Test

@@ -3,32 +3,26 @@ package dev.padlock;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.padlock.testing.RedisAdmin;
-import dev.padlock.testing.RedisEndpoint;
 import dev.padlock.testing.RedisTest;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 @RedisTest
 class TryLockTest {
-    private Clients clients;
+    @RegisterExtension
+    final Clients clients = new Clients();
     private RLock mine;
     private RLock theirs;
     private String name;
 
     @BeforeEach
-    void open(RedisEndpoint redis) {
-        clients = new Clients(redis);
+    void open() {
         name = Clients.uniqueName("try");
         mine = clients.open().getLock(name);
         theirs = clients.open().getLock(name);
-    }
-
-    @AfterEach
-    void close() {
-        clients.close();
     }
 
     @Test

@@ -22,6 +22,7 @@ import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A Redis that does not answer (paused with SIGSTOP) or is not there: each call fails with
@@ -43,7 +44,8 @@ class UnreachableRedisTest {
     private RedisServerProcess server;
     private RedisAdmin admin;
     private String address;
-    private Clients clients;
+    @RegisterExtension
+    final Clients clients = new Clients();
     private LockClient client;
     private ExecutorService caller;
 
@@ -52,7 +54,6 @@ class UnreachableRedisTest {
         this.server = server;
         this.admin = admin;
         this.address = "127.0.0.1:" + server.port();
-        clients = new Clients(redis);
         client = clients.open(b -> b.commandTimeout(COMMAND_TIMEOUT));
         caller = Executors.newSingleThreadExecutor(r -> {
             Thread thread = new Thread(r, "unreachable-redis-caller");
@@ -68,12 +69,8 @@ class UnreachableRedisTest {
                 server.resume();
             }
         } finally {
-            try {
-                clients.close();
-            } finally {
-                caller.shutdownNow();
-                assertThat(caller.awaitTermination(10, TimeUnit.SECONDS)).as("caller thread stopped").isTrue();
-            }
+            caller.shutdownNow();
+            assertThat(caller.awaitTermination(10, TimeUnit.SECONDS)).as("caller thread stopped").isTrue();
         }
     }
 

@@ -14,23 +14,13 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 @RedisTest
 class WakeUpTest {
-    private Clients clients;
-
-    @BeforeEach
-    void open(RedisEndpoint redis) {
-        clients = new Clients(redis);
-    }
-
-    @AfterEach
-    void close() {
-        clients.close();
-    }
+    @RegisterExtension
+    final Clients clients = new Clients();
 
     @Test
     void aWaiterInAnotherClientAcquiresWellUnderASecondAfterTheUnlock(RedisAdmin admin) throws Exception {
