@@ -139,7 +139,7 @@ public final class RedisLock implements RLock {
     public CompletableFuture<Boolean> forceUnlockAsync() {
         Require.state(!services.wakeUps().isClosed(), "the LockClient is closed");
         services.watchdog().cancel(getName());
-        return protocol.forceRelease();
+        return settle(protocol.forceRelease(), released -> released);
     }
 
     // ---- state reads

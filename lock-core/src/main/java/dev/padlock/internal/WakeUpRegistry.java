@@ -76,11 +76,16 @@ public final class WakeUpRegistry implements AutoCloseable {
                 if (waiters.users++ == 0) {
                     idle.asMap().remove(channel, waiters);
                 }
-                if (waiters.ready == null || waiters.ready.isCompletedExceptionally()) {
-                    waiters.ready = backend.pubSub().async().subscribe(channel).toCompletableFuture();
-                }
+                subscribeIfNeeded(waiters);
                 return new Subscription(waiters);
             }
+        }
+    }
+
+    /** Sends SUBSCRIBE when it was never sent or failed (a timeout during an outage); under the channel's monitor. */
+    private void subscribeIfNeeded(ChannelWaiters waiters) {
+        if (waiters.ready == null || waiters.ready.isCompletedExceptionally()) {
+            waiters.ready = backend.pubSub().async().subscribe(waiters.name).toCompletableFuture();
         }
     }
 
@@ -182,10 +187,15 @@ public final class WakeUpRegistry implements AutoCloseable {
             }
         }
 
-        /** Whether Redis confirmed the subscription, so unlock messages will arrive. */
+        /**
+         * Whether Redis confirmed the subscription, so unlock messages will arrive. When the
+         * SUBSCRIBE failed, it is sent again, so a long wait does not poll for the rest of its time.
+         */
         public boolean isReady() {
-            CompletableFuture<Void> ready = ready();
-            return ready.isDone() && !ready.isCompletedExceptionally();
+            synchronized (waiters) {
+                subscribeIfNeeded(waiters);
+                return waiters.ready.isDone() && !waiters.ready.isCompletedExceptionally();
+            }
         }
 
         /**
