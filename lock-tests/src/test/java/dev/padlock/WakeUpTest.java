@@ -44,22 +44,31 @@ class WakeUpTest {
         RLock holder = holderClient.getLock(name);
         RLock waiter = waiterClient.getLock(name);
         holder.lock(30, TimeUnit.SECONDS);
-        CompletableFuture<Long> acquiredAt = CompletableFuture.supplyAsync(() -> {
+        CompletableFuture<Long> acquiredAt = new CompletableFuture<>();
+        Thread thread = new Thread(() -> {
             try {
                 assertThat(waiter.tryLock(20, 30, TimeUnit.SECONDS)).isTrue();
-                long at = System.nanoTime();
+                acquiredAt.complete(System.nanoTime());
                 waiter.unlock();
-                return at;
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
+            } catch (Throwable t) {
+                acquiredAt.completeExceptionally(t);
             }
         });
-        String channel = "redisson_lock__channel:{" + name + "}";
-        await().atMost(Duration.ofSeconds(5)).until(() -> admin.commands().pubsubNumsub(channel).get(channel) >= 1);
-        Thread.sleep(100); // past the waiter's second attempt, so it is parked; not asserted on
+        thread.start();
+        if (holderClient != waiterClient) {
+            // another client waits on the unlock channel
+            String channel = "redisson_lock__channel:{" + name + "}";
+            await().atMost(Duration.ofSeconds(5)).until(() -> admin.commands().pubsubNumsub(channel).get(channel) >= 1);
+        }
+        // parked (in another client after its post-subscribe attempt; in the same client, in the local queue)
+        await().atMost(Duration.ofSeconds(5)).until(() -> thread.getState() == Thread.State.WAITING
+                || thread.getState() == Thread.State.TIMED_WAITING);
+        Thread.sleep(50); // settle; nothing is asserted on it
         long unlockedAt = System.nanoTime();
         holder.unlock();
-        return acquiredAt.get(20, TimeUnit.SECONDS) - unlockedAt;
+        long latency = acquiredAt.get(20, TimeUnit.SECONDS) - unlockedAt;
+        thread.join(5_000);
+        return latency;
     }
 
     @Test

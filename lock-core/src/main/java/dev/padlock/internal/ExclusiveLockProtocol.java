@@ -43,6 +43,15 @@ public final class ExclusiveLockProtocol implements LockProtocol {
     }
 
     @Override
+    public CompletableFuture<ReleaseOutcome> handOff(long fromThreadId, long toThreadId, long leaseMillis,
+            long rearmLeaseMillis) {
+        return scripts.<Long>run(LuaScript.LOCK_HANDOFF, ScriptOutputType.INTEGER, lockKey,
+                        Long.toString(leaseMillis), LockKeys.ownerField(clientId, fromThreadId),
+                        LockKeys.ownerField(clientId, toThreadId), Long.toString(rearmLeaseMillis))
+                .thenApply(ReleaseOutcome::fromScript);
+    }
+
+    @Override
     public CompletableFuture<Boolean> forceRelease() {
         return scripts.<Long>run(LuaScript.LOCK_FORCE_RELEASE, ScriptOutputType.INTEGER, lockAndChannel,
                         LockKeys.UNLOCK_MESSAGE)

@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * nothing is left on Redis. {@link #settled()} completes once the loop has stopped and cleaned
  * up. Fields without a note are confined to the step running now; steps never overlap.
  */
-final class LockAcquisition {
+final class LockAcquisition implements PendingAcquire {
     private static final Logger log = LoggerFactory.getLogger(LockAcquisition.class);
 
     /** A wait without deadline. */
@@ -85,13 +85,13 @@ final class LockAcquisition {
         return acquisition;
     }
 
-    /** Whether the lock was acquired; cancel it to stop waiting. */
-    CompletableFuture<Boolean> result() {
+    @Override
+    public CompletableFuture<Boolean> result() {
         return result;
     }
 
-    /** Completes when the loop has stopped and released whatever it had. */
-    CompletableFuture<Void> settled() {
+    @Override
+    public CompletableFuture<Void> settled() {
         return settled;
     }
 

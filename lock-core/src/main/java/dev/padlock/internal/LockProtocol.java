@@ -32,6 +32,15 @@ public interface LockProtocol {
     /** Deletes the lock whoever holds it; whether it was held. */
     CompletableFuture<Boolean> forceRelease();
 
+    /**
+     * Passes the lock from {@code fromThreadId} to {@code toThreadId} of the same client in one
+     * call, waking nobody. {@link ReleaseOutcome#RELEASED} means handed over: the successor holds
+     * it once with {@code leaseMillis}.
+     *
+     * @param rearmLeaseMillis as for {@link #release}, when the holder still has holds
+     */
+    CompletableFuture<ReleaseOutcome> handOff(long fromThreadId, long toThreadId, long leaseMillis, long rearmLeaseMillis);
+
     /** What a release found. */
     enum ReleaseOutcome {
         /** The owner did not hold the lock; nothing changed. */
@@ -41,6 +50,7 @@ public interface LockProtocol {
         /** The last hold dropped; the lock is free and its waiters were told. */
         RELEASED;
 
+        /** Reads {@code lock_release} and {@code lock_handoff}: nil, 0, or 1 (released) / 2 (handed over). */
         static ReleaseOutcome fromScript(Long reply) {
             if (reply == null) {
                 return NOT_HELD;

@@ -1,8 +1,8 @@
 package dev.padlock.internal;
 
 /**
- * What every lock object of one client shares: who the client is, its connections, and its
- * wake-up and renewal machinery.
+ * What every lock object of one client shares: who the client is, its connections, its wake-up
+ * and renewal machinery, and its local queues.
  */
 record LockServices(
         String clientId,
@@ -10,6 +10,7 @@ record LockServices(
         ScriptRunner scripts,
         WakeUpRegistry wakeUps,
         Watchdog watchdog,
+        LocalQueues queues,
         long commandTimeoutMillis) {
 
     String address() {

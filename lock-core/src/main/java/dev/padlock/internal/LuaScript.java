@@ -17,7 +17,8 @@ public enum LuaScript {
     LOCK_ACQUIRE("lock_acquire"),
     LOCK_RELEASE("lock_release"),
     LOCK_RENEW("lock_renew"),
-    LOCK_FORCE_RELEASE("lock_force_release");
+    LOCK_FORCE_RELEASE("lock_force_release"),
+    LOCK_HANDOFF("lock_handoff");
 
     private final String file;
     private final String body;

@@ -36,10 +36,11 @@ public final class PadlockClient implements LockClient {
         RedisBackend backend = RedisBackend.open(config);
         ScriptRunner scripts = new ScriptRunner(backend);
         WakeUpRegistry wakeUps = new WakeUpRegistry(backend, SUBSCRIPTION_IDLE_TIMEOUT, MAX_IDLE_SUBSCRIPTIONS);
+        LocalQueues queues = new LocalQueues();
         Watchdog watchdog = new Watchdog(scripts, backend.isCluster(), clientId, config.watchdogTimeout().toMillis(),
-                config.leaseLostListener().orElse(null), ForkJoinPool.commonPool());
+                config.leaseLostListener().orElse(null), ForkJoinPool.commonPool(), queues::onLeaseLost);
         log.debug("Padlock client {} connected to {}", clientId, backend.address());
-        return new PadlockClient(new LockServices(clientId, backend, scripts, wakeUps, watchdog,
+        return new PadlockClient(new LockServices(clientId, backend, scripts, wakeUps, watchdog, queues,
                 config.commandTimeout().toMillis()));
     }
 
@@ -65,6 +66,11 @@ public final class PadlockClient implements LockClient {
         return services.wakeUps().channelsInUse();
     }
 
+    /** Locks this client holds or waits for now, each with its local queue; for tests and metrics. */
+    public int localQueues() {
+        return services.queues().size();
+    }
+
     /** Locks whose leases the watchdog renews now; for tests and metrics. */
     public int renewedLocks() {
         return services.watchdog().activeRenewals();
@@ -74,6 +80,7 @@ public final class PadlockClient implements LockClient {
     public void close() {
         if (closed.compareAndSet(false, true)) {
             services.watchdog().close();
+            services.queues().close();
             services.wakeUps().close();
             services.backend().close();
         }

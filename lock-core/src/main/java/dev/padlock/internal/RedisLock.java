@@ -98,11 +98,11 @@ public final class RedisLock implements RLock {
         return linked(acquire(unit.toNanos(waitTime), leaseTime, unit, threadId).result(), acquired -> acquired);
     }
 
-    private LockAcquisition acquire(long waitNanos, long leaseTime, TimeUnit unit, long threadId) {
+    private PendingAcquire acquire(long waitNanos, long leaseTime, TimeUnit unit, long threadId) {
+        Require.state(!services.wakeUps().isClosed(), "the LockClient is closed");
         boolean watchdogLease = leaseTime <= 0;
         long leaseMillis = watchdogLease ? services.watchdog().leaseMillis() : Math.max(1, unit.toMillis(leaseTime));
-        return LockAcquisition.start(protocol, services.wakeUps(), services.watchdog(),
-                leaseMillis, watchdogLease, threadId, waitNanos, services.commandTimeoutMillis());
+        return services.queues().acquire(protocol, services, threadId, leaseMillis, watchdogLease, waitNanos);
     }
 
     // ---- release
@@ -115,12 +115,7 @@ public final class RedisLock implements RLock {
     @Override
     public CompletableFuture<Void> unlockAsync(long threadId) {
         Require.state(!services.wakeUps().isClosed(), "the LockClient is closed");
-        boolean renewed = services.watchdog().beforeRelease(getName(), threadId);
-        long rearm = renewed ? services.watchdog().leaseMillis() : 0;
-        return settle(protocol.release(threadId, rearm), outcome -> {
-            if (outcome != ReleaseOutcome.STILL_HELD) {
-                services.watchdog().forget(getName(), threadId);
-            }
+        return settle(services.queues().release(protocol, services, threadId), outcome -> {
             if (outcome == ReleaseOutcome.NOT_HELD) {
                 throw new IllegalMonitorStateException("lock '" + getName() + "' is not held by "
                         + LockKeys.ownerField(services.clientId(), threadId)
@@ -245,7 +240,7 @@ public final class RedisLock implements RLock {
         return out;
     }
 
-    private boolean awaitUninterruptibly(LockAcquisition acquisition, String operation) {
+    private boolean awaitUninterruptibly(PendingAcquire acquisition, String operation) {
         boolean interrupted = false;
         try {
             while (true) {
@@ -269,7 +264,7 @@ public final class RedisLock implements RLock {
      * clean-up awaited (bounded), then {@link InterruptedException} is thrown; when the lock was
      * acquired before the cancel took effect, it is returned as held and the interrupt is kept.
      */
-    private boolean await(LockAcquisition acquisition, long waitNanos, String operation) throws InterruptedException {
+    private boolean await(PendingAcquire acquisition, long waitNanos, String operation) throws InterruptedException {
         CompletableFuture<Boolean> result = acquisition.result();
         try {
             if (waitNanos == LockAcquisition.FOREVER) {
@@ -293,7 +288,7 @@ public final class RedisLock implements RLock {
     }
 
     /** Cancels; true when the acquisition had already succeeded and the lock is held. */
-    private boolean cancelAndSettle(LockAcquisition acquisition) {
+    private boolean cancelAndSettle(PendingAcquire acquisition) {
         if (!acquisition.result().cancel(false) && acquisition.result().getNow(false)) {
             return true;
         }

@@ -16,6 +16,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,20 +48,25 @@ final class Watchdog implements AutoCloseable {
     private final long leaseMillis;
     private final LeaseLostListener listener;
     private final Executor listenerExecutor;
+    private final BiConsumer<String, Long> lossHook;
     private final Timer timer;
     private final ConcurrentHashMap<String, Renewal> renewals = new ConcurrentHashMap<>();
     /** Orders renewal sends before the release of a final unlock; see the class notes. */
     private final ReentrantLock dispatchLock = new ReentrantLock();
     private volatile boolean closed;
 
+    /**
+     * @param lossHook told first, on the I/O thread, of every lost lease (the local queues use it)
+     */
     Watchdog(ScriptRunner scripts, boolean cluster, String clientId, long leaseMillis,
-            LeaseLostListener listener, Executor listenerExecutor) {
+            LeaseLostListener listener, Executor listenerExecutor, BiConsumer<String, Long> lossHook) {
         this.scripts = scripts;
         this.cluster = cluster;
         this.clientId = clientId;
         this.leaseMillis = leaseMillis;
         this.listener = listener;
         this.listenerExecutor = listenerExecutor;
+        this.lossHook = lossHook;
         long period = periodMillis();
         long tick = Math.max(1, Math.min(100, period / 10));
         this.timer = new HashedWheelTimer(new DefaultThreadFactory("padlock-watchdog", true),
@@ -229,6 +235,7 @@ final class Watchdog implements AutoCloseable {
         }
         renewals.remove(renewal.name, renewal);
         for (long threadId : owners) {
+            lossHook.accept(renewal.name, threadId);
             log.warn("lease of lock '{}' held by {} was lost: the lock expired, was deleted or was taken "
                     + "before the watchdog could renew it", renewal.name, LockKeys.ownerField(clientId, threadId));
             if (listener != null) {

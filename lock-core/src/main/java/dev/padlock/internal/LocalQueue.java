@@ -1,0 +1,438 @@
+package dev.padlock.internal;
+
+import dev.padlock.internal.LockProtocol.ReleaseOutcome;
+import java.util.ArrayDeque;
+import java.util.Iterator;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The owners of one client that want one lock: a cohort in which at most one talks to Redis.
+ *
+ * <h2>Implementation notes</h2>
+ * Redisson-style waiting makes every thread of a JVM race the others through Redis, and an unlock
+ * wakes threads that mostly lose to the thread that just unlocked. Here, owners of one client
+ * queue locally instead:
+ * <ul>
+ *   <li>When nobody of this client holds or is acquiring the lock, the caller becomes the
+ *       <em>head</em>: it runs the {@link LockAcquisition} loop against Redis.</li>
+ *   <li>While this client holds the lock, or a head is acquiring it, other owners wait in a FIFO
+ *       queue and send nothing to Redis.</li>
+ *   <li>The holder's last unlock, with an owner queued, hands the lock over in one
+ *       {@code lock_handoff} call that replaces the holder's field with the successor's and
+ *       publishes nothing.</li>
+ *   <li>After {@value #MAX_LOCAL_HAND_OFFS} hand-offs in a row, or {@link #MAX_LOCAL_CHAIN_NANOS}
+ *       of them, the unlock is global instead (delete and publish), so waiters of other clients
+ *       get their chance; the next local owner then becomes head and competes like them.</li>
+ * </ul>
+ * Redis stays the arbiter: what this class knows (the holder, its hold count, its lease) only
+ * decides who of this client may talk to Redis next. When that knowledge is stale (the holder's
+ * fixed lease ended, the watchdog found the lease lost, an unlock found the lock gone), the holder
+ * is forgotten and the first queued owner becomes head, so a queue never waits longer than the
+ * holder's lease.
+ *
+ * <p>All state is guarded by this object's monitor. Work that talks to Redis or completes a
+ * caller's future is done outside the monitor. An idle queue (no holder, no head, nobody queued)
+ * is retired and leaves {@link LocalQueues}' map under the monitor; a retired queue is never used
+ * again, as with {@link WakeUpRegistry}'s channels.
+ */
+final class LocalQueue {
+    private static final Logger log = LoggerFactory.getLogger(LocalQueue.class);
+
+    static final long NONE = Long.MIN_VALUE;
+    static final int MAX_LOCAL_HAND_OFFS = 32;
+    static final long MAX_LOCAL_CHAIN_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+
+    private final LockProtocol protocol;
+    private final LockServices services;
+    private final LocalQueues queues;
+
+    // guarded by this:
+    private final ArrayDeque<LocalWaiter> waiters = new ArrayDeque<>();
+    private long holder = NONE;
+    private int holderHolds;
+    /** {@link System#nanoTime()} when the holder's fixed lease ends; 0 for a watchdog lease. */
+    private long holderLeaseEnd;
+    /** Changes with every holder, so a late lease check knows it is out of date. */
+    private long holderGeneration;
+    private boolean headRunning;
+    private int handOffs;
+    private long chainStart;
+    boolean retired;
+
+    LocalQueue(LockProtocol protocol, LockServices services, LocalQueues queues) {
+        this.protocol = protocol;
+        this.services = services;
+        this.queues = queues;
+    }
+
+    /** Starts an acquisition for {@code threadId}; called under this monitor by {@link LocalQueues}. */
+    PendingAcquire acquire(long threadId, long leaseMillis, boolean watchdogLease, long waitNanos) {
+        if (holder != NONE && holder != threadId && holderLeaseEnd != 0 && System.nanoTime() - holderLeaseEnd >= 0) {
+            forgetHolder(); // its fixed lease is over: Redis decides again
+        }
+        boolean idle = holder == NONE && !headRunning && waiters.isEmpty();
+        if (holder == threadId || idle || (waitNanos <= 0 && holder == NONE)) {
+            // a re-entry; the head; or a one-shot attempt, which may barge past a head still acquiring
+            boolean head = idle;
+            headRunning |= head;
+            LockAcquisition acquisition = start(threadId, leaseMillis, watchdogLease, waitNanos);
+            acquisition.result().whenComplete((acquired, failure) -> onAcquired(threadId, leaseMillis, watchdogLease,
+                    Boolean.TRUE.equals(acquired) && !acquisition.result().isCancelled(), head));
+            return acquisition;
+        }
+        if (waitNanos <= 0) {
+            return LocalWaiter.notAcquired(); // held by another owner of this client
+        }
+        LocalWaiter waiter = new LocalWaiter(threadId, leaseMillis, watchdogLease, waitNanos);
+        waiters.add(waiter);
+        watchHolderLease();
+        waiter.onGiveUp(() -> giveUp(waiter));
+        return waiter;
+    }
+
+    private LockAcquisition start(long threadId, long leaseMillis, boolean watchdogLease, long waitNanos) {
+        return LockAcquisition.start(protocol, services.wakeUps(), services.watchdog(), leaseMillis, watchdogLease,
+                threadId, waitNanos, services.commandTimeoutMillis());
+    }
+
+    /** An acquisition against Redis ended; {@code head} tells whether it was this queue's head. */
+    private void onAcquired(long threadId, long leaseMillis, boolean watchdogLease, boolean acquired, boolean head) {
+        LocalWaiter next;
+        synchronized (this) {
+            if (head) {
+                headRunning = false;
+            }
+            if (acquired) {
+                if (holder == threadId) {
+                    holderHolds++;
+                } else {
+                    becomeHolder(threadId, leaseMillis, watchdogLease);
+                    handOffs = 0;
+                    chainStart = System.nanoTime();
+                    watchHolderLease();
+                }
+            }
+            next = promoteIfFree();
+            retireIfIdle();
+        }
+        startHead(next);
+    }
+
+    /**
+     * Releases one hold of {@code threadId}: hands the lock to the first queued owner when this is
+     * the last hold and the local budget allows, else releases it on Redis.
+     */
+    CompletableFuture<ReleaseOutcome> release(long threadId) {
+        LocalWaiter successor = null;
+        synchronized (this) {
+            if (holder == threadId && holderHolds == 1 && !headRunning && withinBudget()) {
+                successor = claimFirst();
+            }
+        }
+        return successor != null ? handOff(threadId, successor) : releaseOnRedis(threadId);
+    }
+
+    private CompletableFuture<ReleaseOutcome> releaseOnRedis(long threadId) {
+        boolean renewed = services.watchdog().beforeRelease(protocol.name(), threadId);
+        long rearm = renewed ? services.watchdog().leaseMillis() : 0;
+        return protocol.release(threadId, rearm).whenComplete((outcome, failure) -> {
+            if (outcome == ReleaseOutcome.STILL_HELD) {
+                synchronized (this) {
+                    if (holder == threadId) {
+                        holderHolds--;
+                    }
+                }
+                return;
+            }
+            services.watchdog().forget(protocol.name(), threadId);
+            LocalWaiter next;
+            synchronized (this) {
+                if (holder == threadId) {
+                    forgetHolder(); // released, not held, or unknown after a failure: Redis decides
+                }
+                next = promoteIfFree();
+                retireIfIdle();
+            }
+            startHead(next);
+        });
+    }
+
+    private CompletableFuture<ReleaseOutcome> handOff(long threadId, LocalWaiter successor) {
+        services.watchdog().beforeRelease(protocol.name(), threadId);
+        return protocol.handOff(threadId, successor.threadId, successor.leaseMillis, 0)
+                .whenComplete((outcome, failure) -> {
+                    if (outcome == ReleaseOutcome.RELEASED) {
+                        handedOver(threadId, successor);
+                    } else if (outcome == ReleaseOutcome.STILL_HELD) {
+                        synchronized (this) {
+                            waiters.addFirst(successor);
+                        }
+                        successor.unclaim();
+                    } else {
+                        // not held any more, or unknown after a failure: the successor asks Redis
+                        services.watchdog().forget(protocol.name(), threadId);
+                        LocalWaiter head = successor;
+                        synchronized (this) {
+                            if (holder == threadId) {
+                                forgetHolder();
+                            }
+                            if (headRunning) {
+                                waiters.addFirst(successor);
+                                head = null;
+                            } else {
+                                headRunning = true;
+                            }
+                        }
+                        if (head == null) {
+                            successor.unclaim();
+                        }
+                        startHead(head);
+                    }
+                });
+    }
+
+    private void handedOver(long previous, LocalWaiter successor) {
+        services.watchdog().forget(protocol.name(), previous);
+        services.watchdog().onAcquired(protocol.name(), successor.threadId, successor.watchdogLease);
+        synchronized (this) {
+            becomeHolder(successor.threadId, successor.leaseMillis, successor.watchdogLease);
+            handOffs++;
+            watchHolderLease();
+        }
+        if (!successor.result.complete(true)) {
+            // the successor gave up while the lock was on its way: pass it on for it
+            release(successor.threadId).whenComplete((outcome, failure) -> {
+                if (failure != null) {
+                    log.warn("could not pass on lock '{}' after its local successor gave up; its lease will expire: {}",
+                            protocol.name(), failure.toString());
+                }
+            });
+        }
+        successor.settled.complete(null);
+    }
+
+    /** The watchdog found {@code threadId}'s lease lost: forget it, and let Redis decide again. */
+    void onLeaseLost(long threadId) {
+        LocalWaiter next;
+        synchronized (this) {
+            if (holder != threadId) {
+                return;
+            }
+            forgetHolder();
+            next = promoteIfFree();
+            retireIfIdle();
+        }
+        startHead(next);
+    }
+
+    /** Fails every queued owner: the client is closing. */
+    void close() {
+        LocalWaiter[] queued;
+        synchronized (this) {
+            queued = waiters.toArray(new LocalWaiter[0]);
+            waiters.clear();
+        }
+        for (LocalWaiter waiter : queued) {
+            waiter.fail(new IllegalStateException("the LockClient is closed"));
+        }
+    }
+
+    private void giveUp(LocalWaiter waiter) {
+        synchronized (this) {
+            waiters.remove(waiter);
+            retireIfIdle();
+        }
+    }
+
+    /**
+     * Schedules a check at the end of the holder's fixed lease when owners queue behind it, so
+     * they do not wait past it if the holder never unlocks; under the monitor (scheduling does not
+     * block).
+     */
+    private void watchHolderLease() {
+        if (holder == NONE || holderLeaseEnd == 0 || waiters.isEmpty()) {
+            return;
+        }
+        long generation = holderGeneration;
+        long delayNanos = Math.max(0, holderLeaseEnd - System.nanoTime()) + TimeUnit.MILLISECONDS.toNanos(1);
+        CompletableFuture.delayedExecutor(delayNanos, TimeUnit.NANOSECONDS).execute(() -> checkHolderLease(generation));
+    }
+
+    private void checkHolderLease(long generation) {
+        LocalWaiter next;
+        synchronized (this) {
+            if (generation != holderGeneration || holder == NONE || System.nanoTime() - holderLeaseEnd < 0) {
+                return;
+            }
+            forgetHolder();
+            next = promoteIfFree();
+            retireIfIdle();
+        }
+        startHead(next);
+    }
+
+    /** Makes the first queued owner head when nobody holds or acquires; under the monitor. */
+    private LocalWaiter promoteIfFree() {
+        if (holder != NONE || headRunning) {
+            return null;
+        }
+        LocalWaiter next = claimFirst();
+        headRunning = next != null;
+        return next;
+    }
+
+    /**
+     * Starts the Redis loop for a promoted owner; outside the monitor. One callback does the
+     * bookkeeping and then completes the owner's future; when that future was cancelled meanwhile,
+     * the lock it got is given back.
+     */
+    private void startHead(LocalWaiter waiter) {
+        if (waiter == null) {
+            return;
+        }
+        LockAcquisition acquisition = start(waiter.threadId, waiter.leaseMillis, waiter.watchdogLease,
+                waiter.remainingNanos());
+        waiter.result.whenComplete((acquired, failure) -> {
+            if (waiter.result.isCancelled()) {
+                acquisition.result().cancel(false);
+            }
+        });
+        acquisition.result().whenComplete((acquired, failure) -> {
+            boolean got = Boolean.TRUE.equals(acquired) && !acquisition.result().isCancelled();
+            onAcquired(waiter.threadId, waiter.leaseMillis, waiter.watchdogLease, got, true);
+            boolean delivered = failure != null
+                    ? waiter.result.completeExceptionally(RedisErrors.unwrap(failure))
+                    : waiter.result.complete(got);
+            if (got && !delivered) {
+                release(waiter.threadId);
+            }
+        });
+        acquisition.settled().whenComplete((ignored, failure) -> waiter.settled.complete(null));
+    }
+
+    private LocalWaiter claimFirst() {
+        for (Iterator<LocalWaiter> it = waiters.iterator(); it.hasNext(); ) {
+            LocalWaiter waiter = it.next();
+            it.remove();
+            if (waiter.claim()) {
+                return waiter;
+            }
+        }
+        return null;
+    }
+
+    private boolean withinBudget() {
+        return handOffs < MAX_LOCAL_HAND_OFFS && System.nanoTime() - chainStart < MAX_LOCAL_CHAIN_NANOS;
+    }
+
+    private void becomeHolder(long threadId, long leaseMillis, boolean watchdogLease) {
+        holder = threadId;
+        holderHolds = 1;
+        holderLeaseEnd = watchdogLease ? 0 : System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(leaseMillis);
+        holderGeneration++;
+    }
+
+    private void forgetHolder() {
+        holder = NONE;
+        holderHolds = 0;
+        holderLeaseEnd = 0;
+        holderGeneration++;
+    }
+
+    private void retireIfIdle() {
+        if (holder == NONE && !headRunning && waiters.isEmpty() && !retired) {
+            retired = true;
+            queues.remove(protocol.name(), this);
+        }
+    }
+
+    /** An owner waiting in the queue; its futures are the caller's. */
+    static final class LocalWaiter implements PendingAcquire {
+        private static final int WAITING = 0;
+        private static final int CLAIMED = 1;
+        private static final int GAVE_UP = 2;
+
+        final long threadId;
+        final long leaseMillis;
+        final boolean watchdogLease;
+        private final long deadlineNanos;
+        private final boolean forever;
+        final CompletableFuture<Boolean> result = new CompletableFuture<>();
+        final CompletableFuture<Void> settled = new CompletableFuture<>();
+        private final AtomicInteger state = new AtomicInteger(WAITING);
+
+        LocalWaiter(long threadId, long leaseMillis, boolean watchdogLease, long waitNanos) {
+            this.threadId = threadId;
+            this.leaseMillis = leaseMillis;
+            this.watchdogLease = watchdogLease;
+            this.forever = waitNanos >= LockAcquisition.FOREVER / 4;
+            this.deadlineNanos = forever ? 0 : System.nanoTime() + waitNanos;
+        }
+
+        /** A finished acquisition that did not get the lock. */
+        static PendingAcquire notAcquired() {
+            LocalWaiter waiter = new LocalWaiter(NONE, 0, false, 0);
+            waiter.state.set(GAVE_UP);
+            waiter.result.complete(false);
+            waiter.settled.complete(null);
+            return waiter;
+        }
+
+        /** Arms the wait's timeout and the caller's cancel; {@code leave} takes it out of the queue. */
+        void onGiveUp(Runnable leave) {
+            result.whenComplete((acquired, failure) -> {
+                if (state.compareAndSet(WAITING, GAVE_UP)) {
+                    leave.run();
+                    settled.complete(null);
+                }
+            });
+            if (!forever) {
+                CompletableFuture.delayedExecutor(remainingNanos(), TimeUnit.NANOSECONDS).execute(() -> {
+                    if (state.compareAndSet(WAITING, GAVE_UP)) {
+                        leave.run();
+                        result.complete(false);
+                        settled.complete(null);
+                    }
+                });
+            }
+        }
+
+        @Override
+        public CompletableFuture<Boolean> result() {
+            return result;
+        }
+
+        @Override
+        public CompletableFuture<Void> settled() {
+            return settled;
+        }
+
+        boolean claim() {
+            return state.compareAndSet(WAITING, CLAIMED);
+        }
+
+        /** Back in the queue after a hand-off that did not happen; gives up if its wait is over. */
+        void unclaim() {
+            state.set(WAITING);
+            if (!forever && remainingNanos() == 0 && state.compareAndSet(WAITING, GAVE_UP)) {
+                result.complete(false);
+                settled.complete(null);
+            }
+        }
+
+        long remainingNanos() {
+            return forever ? LockAcquisition.FOREVER : Math.max(0, deadlineNanos - System.nanoTime());
+        }
+
+        void fail(Throwable failure) {
+            if (state.compareAndSet(WAITING, GAVE_UP)) {
+                result.completeExceptionally(failure);
+                settled.complete(null);
+            }
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package dev.padlock.internal;
+
+import dev.padlock.internal.LockProtocol.ReleaseOutcome;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The {@link LocalQueue}s of one client, one per lock name while the lock is held or waited on by
+ * this client. A queue leaves the map when it goes idle, so the map is bounded by the locks in use.
+ */
+final class LocalQueues {
+    private final ConcurrentHashMap<String, LocalQueue> queues = new ConcurrentHashMap<>();
+
+    /** Acquires through the lock's queue: see {@link LocalQueue}. */
+    PendingAcquire acquire(LockProtocol protocol, LockServices services, long threadId, long leaseMillis,
+            boolean watchdogLease, long waitNanos) {
+        while (true) {
+            LocalQueue queue = queue(protocol, services);
+            synchronized (queue) {
+                if (!queue.retired) {
+                    return queue.acquire(threadId, leaseMillis, watchdogLease, waitNanos);
+                }
+            }
+        }
+    }
+
+    /** Releases one hold of {@code threadId}, handing the lock to a queued owner when it can. */
+    CompletableFuture<ReleaseOutcome> release(LockProtocol protocol, LockServices services, long threadId) {
+        while (true) {
+            LocalQueue queue = queue(protocol, services);
+            synchronized (queue) {
+                if (queue.retired) {
+                    continue;
+                }
+            }
+            return queue.release(threadId);
+        }
+    }
+
+    /** The watchdog found {@code threadId}'s lease of {@code name} lost. */
+    void onLeaseLost(String name, long threadId) {
+        LocalQueue queue = queues.get(name);
+        if (queue != null) {
+            queue.onLeaseLost(threadId);
+        }
+    }
+
+    /** Queues in use now; for tests and metrics. */
+    int size() {
+        return queues.size();
+    }
+
+    /** Fails every queued owner. */
+    void close() {
+        queues.values().forEach(LocalQueue::close);
+    }
+
+    void remove(String name, LocalQueue queue) {
+        queues.remove(name, queue);
+    }
+
+    private LocalQueue queue(LockProtocol protocol, LockServices services) {
+        return queues.computeIfAbsent(protocol.name(), name -> new LocalQueue(protocol, services, this));
+    }
+}

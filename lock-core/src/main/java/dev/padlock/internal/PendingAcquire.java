@@ -1,0 +1,13 @@
+package dev.padlock.internal;
+
+import java.util.concurrent.CompletableFuture;
+
+/** An acquisition in progress, however it waits: against Redis, or in the client's local queue. */
+interface PendingAcquire {
+
+    /** Whether the lock was acquired; cancel it to stop waiting. */
+    CompletableFuture<Boolean> result();
+
+    /** Completes once the acquisition has stopped and given back whatever it had. */
+    CompletableFuture<Void> settled();
+}
