@@ -197,7 +197,7 @@ class LockScriptsTest {
             holdWith(key, OWNER, 1, SHORT_LEASE);
             try (Subscriber subscriber = subscribe(key)) {
 
-                assertThat(release(key, LONG_LEASE, OWNER)).isEqualTo(1L);
+                assertThat(release(key, LONG_LEASE, OWNER)).as("1 + the one subscriber reached").isEqualTo(2L);
 
                 assertThat(admin.commands().exists(key)).isZero();
                 assertThat(subscriber.messagesSoFar()).containsExactly(MESSAGE);
@@ -212,7 +212,7 @@ class LockScriptsTest {
             holdWith(key, OWNER, 1, SHORT_LEASE);
             admin.commands().hset(key, OTHER, "1");
 
-            assertThat(release(key, 0, OWNER)).isEqualTo(1L);
+            assertThat(release(key, 0, OWNER)).as("1 + no subscriber").isEqualTo(1L);
             assertThat(admin.commands().exists(key)).isZero();
         }
     }
@@ -280,6 +280,48 @@ class LockScriptsTest {
         }
     }
 
+    @Nested
+    class HandOff {
+        @Test
+        void theLastHoldMovesToTheSuccessorWithItsLeaseAndNothingIsPublished() {
+            String key = uniqueKey();
+            holdWith(key, OWNER, 1, SHORT_LEASE);
+            try (Subscriber subscriber = subscribe(key)) {
+
+                assertThat(handOff(key, LONG_LEASE, OWNER, OTHER, 0)).isEqualTo(2L);
+
+                assertThat(admin.commands().hgetall(key)).isEqualTo(Map.of(OTHER, "1"));
+                assertThat(admin.commands().pttl(key)).isGreaterThan(SHORT_LEASE).isLessThanOrEqualTo(LONG_LEASE);
+                assertThat(subscriber.messagesSoFar()).isEmpty();
+            }
+        }
+
+        @Test
+        void aHolderWithMoreHoldsDropsOneAndKeepsTheLock() {
+            String key = uniqueKey();
+            holdWith(key, OWNER, 2, SHORT_LEASE);
+
+            assertThat(handOff(key, LONG_LEASE, OWNER, OTHER, 0)).isZero();
+
+            assertThat(admin.commands().hgetall(key)).isEqualTo(Map.of(OWNER, "1"));
+            assertThat(admin.commands().pttl(key)).as("0 keeps the TTL").isLessThanOrEqualTo(SHORT_LEASE);
+            holdWith(key, OWNER, 2, SHORT_LEASE);
+            assertThat(handOff(key, LONG_LEASE, OWNER, OTHER, LONG_LEASE)).isZero();
+            assertThat(admin.commands().pttl(key)).as("re-armed").isGreaterThan(SHORT_LEASE);
+        }
+
+        @Test
+        void aNonHolderChangesNothing() {
+            String key = uniqueKey();
+            holdWith(key, OTHER, 1, SHORT_LEASE);
+
+            assertThat(handOff(key, LONG_LEASE, OWNER, "client-a:2", 0)).isNull();
+
+            assertThat(admin.commands().hgetall(key)).isEqualTo(Map.of(OTHER, "1"));
+            assertThat(handOff(uniqueKey(), LONG_LEASE, OWNER, OTHER, 0)).as("missing lock").isNull();
+        }
+    }
+
     // ---- helpers
 
     private static String uniqueKey() {
@@ -304,6 +346,11 @@ class LockScriptsTest {
     private Long release(String key, long rearmMillis, String field) {
         return admin.commands().eval(LuaScript.LOCK_RELEASE.body(), ScriptOutputType.INTEGER,
                 new String[] {key, channelOf(key)}, MESSAGE, Long.toString(rearmMillis), field);
+    }
+
+    private Long handOff(String key, long leaseMillis, String from, String to, long rearmMillis) {
+        return admin.commands().eval(LuaScript.LOCK_HANDOFF.body(), ScriptOutputType.INTEGER,
+                new String[] {key}, Long.toString(leaseMillis), from, to, Long.toString(rearmMillis));
     }
 
     private Long forceRelease(String key) {

@@ -36,10 +36,10 @@ public final class ExclusiveLockProtocol implements LockProtocol {
     }
 
     @Override
-    public CompletableFuture<ReleaseOutcome> release(long threadId, long rearmLeaseMillis) {
+    public CompletableFuture<Release> release(long threadId, long rearmLeaseMillis) {
         return scripts.<Long>run(LuaScript.LOCK_RELEASE, ScriptOutputType.INTEGER, lockAndChannel,
                         LockKeys.UNLOCK_MESSAGE, Long.toString(rearmLeaseMillis), LockKeys.ownerField(clientId, threadId))
-                .thenApply(ReleaseOutcome::fromScript);
+                .thenApply(Release::fromScript);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.padlock.internal;
 
+import dev.padlock.internal.LockProtocol.Release;
 import dev.padlock.internal.LockProtocol.ReleaseOutcome;
 import java.util.ArrayDeque;
 import java.util.Iterator;
@@ -26,7 +27,10 @@ import org.slf4j.LoggerFactory;
  *       publishes nothing.</li>
  *   <li>After {@value #MAX_LOCAL_HAND_OFFS} hand-offs in a row, or {@link #MAX_LOCAL_CHAIN_NANOS}
  *       of them, the unlock is global instead (delete and publish), so waiters of other clients
- *       get their chance; the next local owner then becomes head and competes like them.</li>
+ *       get their chance; the next local owner then becomes head and competes like them. When
+ *       the unlock message reached waiters of other clients (the release script reports how
+ *       many subscribers it reached), that owner first yields about two round trips, so the waiter
+ *       it woke elsewhere is not beaten by a local owner that needs no pub/sub message.</li>
  * </ul>
  * Redis stays the arbiter: what this class knows (the holder, its hold count, its lease) only
  * decides who of this client may talk to Redis next. When that knowledge is stale (the holder's
@@ -45,6 +49,8 @@ final class LocalQueue {
     static final long NONE = Long.MIN_VALUE;
     static final int MAX_LOCAL_HAND_OFFS = 32;
     static final long MAX_LOCAL_CHAIN_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+    private static final long MIN_YIELD_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
+    private static final long MAX_YIELD_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
     private final LockProtocol protocol;
     private final LockServices services;
@@ -139,27 +145,56 @@ final class LocalQueue {
     private CompletableFuture<ReleaseOutcome> releaseOnRedis(long threadId) {
         boolean renewed = services.watchdog().beforeRelease(protocol.name(), threadId);
         long rearm = renewed ? services.watchdog().leaseMillis() : 0;
-        return protocol.release(threadId, rearm).whenComplete((outcome, failure) -> {
-            if (outcome == ReleaseOutcome.STILL_HELD) {
-                synchronized (this) {
-                    if (holder == threadId) {
-                        holderHolds--;
-                    }
-                }
-                return;
+        long sent = System.nanoTime();
+        return protocol.release(threadId, rearm).thenApply(release -> {
+            afterRelease(threadId, release.outcome(), yieldAfter(release, System.nanoTime() - sent));
+            return release.outcome();
+        }).whenComplete((outcome, failure) -> {
+            if (failure != null) {
+                afterRelease(threadId, null, 0);
             }
-            services.watchdog().forget(protocol.name(), threadId);
-            LocalWaiter next;
-            synchronized (this) {
-                if (holder == threadId) {
-                    forgetHolder(); // released, not held, or unknown after a failure: Redis decides
-                }
-                next = promoteIfFree();
-                retireIfIdle();
-            }
-            startHead(next);
         });
     }
+
+    /**
+     * How long the next local owner waits before it asks Redis, after a global release: when the
+     * unlock message reached waiters of other clients, about two round trips, so that the one it
+     * woke gets its chance before this client takes the lock again; otherwise no time at all.
+     */
+    private long yieldAfter(Release release, long roundTripNanos) {
+        long others = release.listeners() - (services.wakeUps().isSubscribed(protocol.unlockChannel()) ? 1 : 0);
+        if (others <= 0) {
+            return 0;
+        }
+        return Math.min(MAX_YIELD_NANOS, Math.max(MIN_YIELD_NANOS, 2 * roundTripNanos));
+    }
+
+    /** Bookkeeping after a release on Redis; {@code outcome} is null when it failed. */
+    private void afterRelease(long threadId, ReleaseOutcome outcome, long yieldNanos) {
+        if (outcome == ReleaseOutcome.STILL_HELD) {
+            synchronized (this) {
+                if (holder == threadId) {
+                    holderHolds--;
+                }
+            }
+            return;
+        }
+        services.watchdog().forget(protocol.name(), threadId);
+        LocalWaiter next;
+        synchronized (this) {
+            if (holder == threadId) {
+                forgetHolder(); // released, not held, or unknown after a failure: Redis decides
+            }
+            next = promoteIfFree();
+            retireIfIdle();
+        }
+        if (next != null && yieldNanos > 0) {
+            CompletableFuture.delayedExecutor(yieldNanos, TimeUnit.NANOSECONDS).execute(() -> startHead(next));
+        } else {
+            startHead(next);
+        }
+    }
+
 
     private CompletableFuture<ReleaseOutcome> handOff(long threadId, LocalWaiter successor) {
         services.watchdog().beforeRelease(protocol.name(), threadId);

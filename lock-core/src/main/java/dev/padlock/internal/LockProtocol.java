@@ -27,7 +27,7 @@ public interface LockProtocol {
      *
      * @param rearmLeaseMillis the lease to set when holds remain; {@code 0} keeps the current one
      */
-    CompletableFuture<ReleaseOutcome> release(long threadId, long rearmLeaseMillis);
+    CompletableFuture<Release> release(long threadId, long rearmLeaseMillis);
 
     /** Deletes the lock whoever holds it; whether it was held. */
     CompletableFuture<Boolean> forceRelease();
@@ -50,12 +50,24 @@ public interface LockProtocol {
         /** The last hold dropped; the lock is free and its waiters were told. */
         RELEASED;
 
-        /** Reads {@code lock_release} and {@code lock_handoff}: nil, 0, or 1 (released) / 2 (handed over). */
+        /** Reads {@code lock_release} and {@code lock_handoff}: nil, 0, or more (released or handed over). */
         static ReleaseOutcome fromScript(Long reply) {
             if (reply == null) {
                 return NOT_HELD;
             }
             return reply == 0L ? STILL_HELD : RELEASED;
+        }
+    }
+
+    /**
+     * What a release found, and how many pub/sub subscribers its unlock message reached (0 unless
+     * {@link ReleaseOutcome#RELEASED}); this client counts when it is subscribed to the channel.
+     */
+    record Release(ReleaseOutcome outcome, long listeners) {
+        /** Reads {@code lock_release}: nil, 0, or 1 + the subscribers its message reached. */
+        static Release fromScript(Long reply) {
+            ReleaseOutcome outcome = ReleaseOutcome.fromScript(reply);
+            return new Release(outcome, outcome == ReleaseOutcome.RELEASED ? reply - 1 : 0);
         }
     }
 }

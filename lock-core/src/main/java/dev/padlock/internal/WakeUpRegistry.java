@@ -94,6 +94,11 @@ public final class WakeUpRegistry implements AutoCloseable {
         return channels.size();
     }
 
+    /** Whether this client is subscribed to {@code channel} now, in use or idle. */
+    public boolean isSubscribed(String channel) {
+        return channels.containsKey(channel);
+    }
+
     /** Channels with at least one waiter now; for tests and metrics. */
     public int channelsInUse() {
         int inUse = 0;

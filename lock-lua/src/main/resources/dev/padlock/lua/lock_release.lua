@@ -8,7 +8,8 @@
 --
 -- Returns  nil when ARGV[3] does not hold the lock (nothing is changed),
 --          0 when holds remain (the lease is re-armed when ARGV[2] > 0),
---          1 when this was the last hold: the key is deleted and ARGV[1] published.
+--          1 + N when this was the last hold: the key is deleted and ARGV[1] published to
+--          N subscribers (clients with waiters, this one included when it is subscribed).
 if redis.call('hexists', KEYS[1], ARGV[3]) == 0 then
     return nil
 end
@@ -20,5 +21,4 @@ if remaining > 0 then
     return 0
 end
 redis.call('del', KEYS[1])
-redis.call('publish', KEYS[2], ARGV[1])
-return 1
+return 1 + redis.call('publish', KEYS[2], ARGV[1])
