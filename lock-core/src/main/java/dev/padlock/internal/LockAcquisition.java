@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
  *   <li>attempt; acquired: done. Free wait left: go on, else done with {@code false};</li>
  *   <li>first failure only: subscribe to the unlock channel, wait (bounded) for Redis to confirm,
  *       and attempt again, so an unlock between the first attempt and the subscription is not
- *       missed;</li>
+ *       missed. When this client's subscription was already confirmed before the first attempt
+ *       (a lock contended recently), it is taken before that attempt and this step is skipped;</li>
  *   <li>park until an unlock message, the holder's lease ends, or the wait budget runs out,
  *       whichever comes first, then attempt again.</li>
  * </ol>
@@ -81,6 +82,10 @@ final class LockAcquisition implements PendingAcquire {
             long leaseMillis, boolean watchdogLease, long threadId, long waitNanos, long commandTimeoutMillis) {
         LockAcquisition acquisition = new LockAcquisition(protocol, registry, watchdog,
                 leaseMillis, watchdogLease, threadId, waitNanos, commandTimeoutMillis);
+        if (!acquisition.oneAttempt) {
+            // a recently contended lock: already subscribed, so a failed first attempt can park at once
+            acquisition.subscription = registry.subscribeIfConfirmed(protocol.unlockChannel());
+        }
         acquisition.attempt();
         return acquisition;
     }

@@ -82,6 +82,28 @@ public final class WakeUpRegistry implements AutoCloseable {
         }
     }
 
+    /**
+     * Shares this client's subscription to {@code channel} when Redis has already confirmed it,
+     * else returns null without sending anything. A waiter that takes it before its first attempt
+     * cannot miss an unlock that follows the attempt, so it needs no second attempt.
+     */
+    public Subscription subscribeIfConfirmed(String channel) {
+        ChannelWaiters waiters = channels.get(channel);
+        if (waiters == null || closed) {
+            return null;
+        }
+        synchronized (waiters) {
+            if (waiters.retired || waiters.ready == null || !waiters.ready.isDone()
+                    || waiters.ready.isCompletedExceptionally()) {
+                return null;
+            }
+            if (waiters.users++ == 0) {
+                idle.asMap().remove(channel, waiters);
+            }
+            return new Subscription(waiters);
+        }
+    }
+
     /** Sends SUBSCRIBE when it was never sent or failed (a timeout during an outage); under the channel's monitor. */
     private void subscribeIfNeeded(ChannelWaiters waiters) {
         if (waiters.ready == null || waiters.ready.isCompletedExceptionally()) {
