@@ -1,0 +1,180 @@
+package dev.padlock.bench;
+
+import dev.padlock.testing.RedisAdmin;
+import dev.padlock.testing.RedisEndpoint;
+import dev.padlock.testing.RedisProvisioner;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The scenario runner: starts a Redis (or uses {@code --redis}), runs every selected
+ * {@link Scenario} for Padlock and Redisson in turn (alternating which goes first), optionally
+ * the JMH allocation benchmark, then prints the table and writes {@code bench.md} and
+ * {@code acquisitions.png}. Exits 0 when everything ran, 1 on any failure, 2 on bad usage; what
+ * it started (clients, worker JVMs, the server) is stopped either way.
+ */
+public final class Bench {
+
+    private static final Duration CALIBRATION = Duration.ofSeconds(1);
+
+    private final BenchOptions options;
+    private final PrintStream out;
+
+    private Bench(BenchOptions options, PrintStream out) {
+        this.options = options;
+        this.out = out;
+    }
+
+    public static void main(String[] args) {
+        System.setProperty("java.awt.headless", "true");
+        if (Arrays.asList(args).contains("--help") || Arrays.asList(args).contains("-h")) {
+            System.out.println(BenchOptions.USAGE);
+            return;
+        }
+        BenchOptions options;
+        try {
+            options = BenchOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.err.println(BenchOptions.USAGE);
+            System.exit(2);
+            return;
+        }
+        int status;
+        try {
+            new Bench(options, System.out).run();
+            status = 0;
+        } catch (Throwable e) {
+            System.err.println("bench: failed: " + e);
+            e.printStackTrace();
+            status = 1;
+        }
+        System.exit(status);
+    }
+
+    /** All scenarios, in the order they run. */
+    static List<Scenario> scenarios() {
+        return List.of(
+                new UncontendedScenario("1", UncontendedScenario.Pair.FIXED_LEASE),
+                new UncontendedScenario("1b", UncontendedScenario.Pair.WATCHDOG),
+                new UncontendedScenario("2", UncontendedScenario.Pair.TRY_LOCK),
+                new OneLockScenario("3", 4),
+                new OneLockScenario("3b", 16),
+                new TwoProcessScenario(),
+                new OwnLocksScenario(),
+                new WakeUpLatencyScenario("6a", true),
+                new WakeUpLatencyScenario("6b", false));
+    }
+
+    private void run() throws Exception {
+        List<Scenario> selected = scenarios().stream().filter(options::selects).collect(Collectors.toList());
+        if (selected.isEmpty()) {
+            throw new IllegalArgumentException("No scenario matches " + options.scenarioIds());
+        }
+        List<LockLibrary> libraries = LockLibrary.all();
+        List<String> names = libraries.stream().map(LockLibrary::name).collect(Collectors.toList());
+        Duration warmUp = Duration.ofSeconds(options.seconds() < 5 ? 1 : 2);
+
+        try (RedisEndpoint endpoint = provision(); RedisAdmin admin = endpoint.admin()) {
+            String header = header(endpoint, admin, warmUp);
+            out.print(header);
+            BenchContext context = new BenchContext(endpoint.uri(), admin, Duration.ofSeconds(options.seconds()),
+                    warmUp, CALIBRATION);
+            Map<Scenario, Map<String, ScenarioResult>> results = new LinkedHashMap<>();
+            for (int i = 0; i < selected.size(); i++) {
+                Scenario scenario = selected.get(i);
+                List<LockLibrary> order = new ArrayList<>(libraries);
+                if (i % 2 == 1) {
+                    java.util.Collections.reverse(order);
+                }
+                Map<String, ScenarioResult> byLibrary = new LinkedHashMap<>();
+                for (LockLibrary library : order) {
+                    out.printf("  %-3s %-9s %s ...", scenario.id(), library.name(), scenario.title());
+                    out.flush();
+                    ScenarioResult result = scenario.run(library, context);
+                    out.println(" " + summary(result));
+                    byLibrary.put(library.name(), result);
+                }
+                results.put(scenario, byLibrary);
+            }
+
+            ResultTable table = new ResultTable(names);
+            results.forEach(table::add);
+            if (options.jmh()) {
+                out.print("  JMH allocation per uncontended pair (GC profiler, 1 fork) ...");
+                out.flush();
+                Map<String, Double> bytes = JmhAllocation.bytesPerPair(endpoint.uri());
+                out.println(" " + bytes);
+                table.addAllocation(bytes);
+            }
+            out.println();
+            out.print(table.toText());
+            write(header, table, results, names);
+        }
+    }
+
+    private RedisEndpoint provision() {
+        return options.redisUri()
+                .map(RedisEndpoint::external)
+                .orElseGet(() -> RedisProvisioner.provisionControllable(List.of()));
+    }
+
+    private String header(RedisEndpoint endpoint, RedisAdmin admin, Duration warmUp) {
+        StringBuilder text = new StringBuilder();
+        text.append(String.format(Locale.ROOT, "Padlock vs Redisson %s, %s%n", redissonVersion(), LocalDate.now()));
+        text.append(String.format(Locale.ROOT, "Redis %s at %s (%s); Java %s; %d cores%n",
+                admin.infoField("server", "redis_version"), endpoint.uri(), endpoint.source(),
+                System.getProperty("java.version"), Runtime.getRuntime().availableProcessors()));
+        text.append(String.format(Locale.ROOT,
+                "%d s measured per scenario and library after %d s of warm-up; default settings for both%n",
+                options.seconds(), warmUp.toSeconds()));
+        if (!endpoint.isControllable()) {
+            text.append("(a server others may use: their commands count in the per-acquisition figures too)\n");
+        }
+        return text.toString();
+    }
+
+    private static String redissonVersion() {
+        String version = org.redisson.Redisson.class.getPackage().getImplementationVersion();
+        return version == null ? "(version unknown)" : version;
+    }
+
+    private static String summary(ScenarioResult result) {
+        String main = result.latency() != null
+                ? "p50 " + ResultTable.formatMicros(result.latency().p50Micros()) + ", p99 "
+                        + ResultTable.formatMicros(result.latency().p99Micros())
+                : String.format(Locale.ROOT, "%,.0f/s", result.acquisitionsPerSecond());
+        return String.format(Locale.ROOT, "%s, %.2f calls, %.2f round trips / acquisition", main,
+                result.cost().callsPerAcquisition(), result.roundTripsPerAcquisition());
+    }
+
+    private void write(String header, ResultTable table, Map<Scenario, Map<String, ScenarioResult>> results,
+            List<String> names) throws java.io.IOException {
+        Path dir = options.out();
+        Files.createDirectories(dir);
+        Path markdown = dir.resolve("bench.md");
+        Files.writeString(markdown, Markdown.of(header, table, results), StandardCharsets.UTF_8);
+        Map<String, String> titles = new LinkedHashMap<>();
+        results.keySet().forEach(scenario -> titles.put(scenario.id(), scenario.title()));
+        Map<String, double[]> throughputs = ResultTable.throughputs(results, names);
+        out.println();
+        out.println("Wrote " + markdown);
+        if (!throughputs.isEmpty()) {
+            Path chart = dir.resolve("acquisitions.png");
+            AcquisitionsChart.write(chart, "Acquisitions/s: " + names.get(0) + " vs " + names.get(1),
+                    names, titles, throughputs);
+            out.println("Wrote " + chart);
+        }
+    }
+}

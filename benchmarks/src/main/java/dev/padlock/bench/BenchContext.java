@@ -1,0 +1,48 @@
+package dev.padlock.bench;
+
+import dev.padlock.testing.RedisAdmin;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * What every scenario shares: the server, an admin connection to it, and the run's timing.
+ *
+ * @param redisUri the server both libraries use
+ * @param admin the bench's own connection (INFO, KEYS, ECHO)
+ * @param measured how long each scenario is measured per library
+ * @param warmUp how long each scenario runs before that, not measured
+ * @param calibration how long the {@code MONITOR} pass of a throughput scenario runs
+ */
+record BenchContext(String redisUri, RedisAdmin admin, Duration measured, Duration warmUp, Duration calibration) {
+
+    /**
+     * A tag unique to one scenario run of one library; every key that run creates contains
+     * it (lock names are {@code bench:<tag>...}, Redisson's latches contain the lock name).
+     */
+    static String newTag(String scenarioId, LockLibrary library) {
+        return scenarioId + "-" + library.name().toLowerCase() + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    /** The name of lock {@code index} of the run tagged {@code tag}. */
+    static String lockName(String tag, int index) {
+        return "bench:" + tag + ":" + index;
+    }
+
+    /** Keys containing {@code tag} other than the lock keys given ({@code KEYS}: a bench server only). */
+    long keysLeft(String tag, Collection<String> lockNames) {
+        List<String> keys = admin.commands().keys("*" + tag + "*");
+        return keys.stream().filter(key -> !lockNames.contains(key)).count();
+    }
+
+    /** Sleeps for {@code duration}. */
+    static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted", e);
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package dev.padlock.bench;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The command line of {@link Bench}. Immutable.
+ *
+ * @param seconds measured seconds per scenario and library
+ * @param scenarioIds the scenarios to run, empty for all
+ * @param out where {@code bench.md} and {@code acquisitions.png} go
+ * @param redisUri a server to use instead of starting one
+ * @param jmh whether to run the JMH allocation benchmark
+ */
+record BenchOptions(int seconds, List<String> scenarioIds, Path out, Optional<String> redisUri, boolean jmh) {
+
+    static final String USAGE = String.join("\n",
+            "Usage: bench.sh [--seconds N] [--scenarios 1,1b,2,3,3b,4,5,6a,6b] [--out DIR] [--redis URI] [--no-jmh]",
+            "  --seconds N      measured seconds per scenario and library (default 5; plus 1-2 s of warm-up)",
+            "  --scenarios IDS  comma-separated scenario ids; '3' also selects 3b, '6' selects 6a and 6b (default all)",
+            "  --out DIR        where bench.md and acquisitions.png are written (default benchmarks/target/bench)",
+            "  --redis URI      use this Redis instead of starting one (its other clients skew the figures)",
+            "  --jmh / --no-jmh run the JMH allocation benchmark (about 20 s; default on)");
+
+    /**
+     * Parses {@code args}.
+     *
+     * @throws IllegalArgumentException on anything it does not understand
+     */
+    static BenchOptions parse(String... args) {
+        int seconds = 5;
+        List<String> scenarios = new ArrayList<>();
+        Path out = Path.of("benchmarks", "target", "bench");
+        String redis = null;
+        boolean jmh = true;
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            switch (arg) {
+                case "--seconds":
+                    seconds = positive(arg, value(args, ++i, arg));
+                    break;
+                case "--scenarios":
+                    Arrays.stream(value(args, ++i, arg).split(",")).map(String::trim).filter(s -> !s.isEmpty())
+                            .forEach(scenarios::add);
+                    break;
+                case "--out":
+                    out = Path.of(value(args, ++i, arg));
+                    break;
+                case "--redis":
+                    redis = value(args, ++i, arg);
+                    break;
+                case "--jmh":
+                    jmh = true;
+                    break;
+                case "--no-jmh":
+                    jmh = false;
+                    break;
+                default:
+                    throw new IllegalArgumentException("Unknown option '" + arg + "'");
+            }
+        }
+        return new BenchOptions(seconds, List.copyOf(scenarios), out, Optional.ofNullable(redis), jmh);
+    }
+
+    /** Whether {@code scenario} was asked for: by its id, or by its number without the letter. */
+    boolean selects(Scenario scenario) {
+        return scenarioIds.isEmpty() || scenarioIds.contains(scenario.id())
+                || scenarioIds.contains(scenario.id().replaceAll("[a-z]+$", ""));
+    }
+
+    private static String value(String[] args, int index, String option) {
+        if (index >= args.length) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return args[index];
+    }
+
+    private static int positive(String option, String value) {
+        try {
+            int number = Integer.parseInt(value);
+            if (number > 0) {
+                return number;
+            }
+        } catch (NumberFormatException e) {
+            // Reported below.
+        }
+        throw new IllegalArgumentException(option + " needs a positive whole number, got '" + value + "'");
+    }
+}

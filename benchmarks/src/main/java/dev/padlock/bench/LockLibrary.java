@@ -1,0 +1,41 @@
+package dev.padlock.bench;
+
+import java.util.List;
+
+/** A lock library under measurement: a name and a way to connect a client of it. */
+interface LockLibrary {
+
+    /** Both libraries, Padlock first. */
+    static List<LockLibrary> all() {
+        return List.of(new PadlockLibrary(), new RedissonLibrary());
+    }
+
+    /**
+     * The library called {@code name} ({@link #name()}, case-insensitive).
+     *
+     * @throws IllegalArgumentException for an unknown name
+     */
+    static LockLibrary byName(String name) {
+        for (LockLibrary library : all()) {
+            if (library.name().equalsIgnoreCase(name)) {
+                return library;
+            }
+        }
+        throw new IllegalArgumentException("Unknown library '" + name + "', expected padlock or redisson");
+    }
+
+    /** The name shown in the table, e.g. {@code Padlock}. */
+    String name();
+
+    /** A new client connected to {@code redisUri} with the library's default settings. */
+    Client connect(String redisUri);
+
+    /** One connected client; hands out locks by name. Close it when done. */
+    interface Client extends AutoCloseable {
+
+        BenchLock lock(String name);
+
+        @Override
+        void close();
+    }
+}

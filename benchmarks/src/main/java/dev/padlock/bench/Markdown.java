@@ -1,0 +1,61 @@
+package dev.padlock.bench;
+
+import java.util.Comparator;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The text of {@code bench.md}: the run's header, the table, what each metric means, and the
+ * Redis calls of each run broken down by command.
+ */
+final class Markdown {
+
+    private Markdown() {
+    }
+
+    static String of(String header, ResultTable table, Map<Scenario, Map<String, ScenarioResult>> results) {
+        StringBuilder text = new StringBuilder();
+        text.append("# Padlock vs Redisson\n\n");
+        for (String line : header.strip().split("\n")) {
+            text.append(line).append("  \n");
+        }
+        text.append('\n').append(table.toMarkdown()).append('\n');
+        text.append(String.join("\n",
+                "- Ratios are Padlock / Redisson whatever the metric: above 1 is better for acquisitions/s,",
+                "  below 1 is better for calls, round trips, CPU, latency and allocation.",
+                "- *Redis calls*: the delta of all `INFO commandstats` calls over the measured window (the",
+                "  runner's own `INFO` excluded), which counts the `redis.call`s inside scripts too.",
+                "- *Round trips*: top-level client commands, counted with `MONITOR` in a separate 1 s pass",
+                "  (lines from scripts, `[0 lua]`, left out); `INFO stats total_commands_processed` cannot be",
+                "  used since Redis 7.0 counts script-internal calls there too. Pipelined commands count one each.",
+                "- *(UN)SUBSCRIBE*: SUBSCRIBE, UNSUBSCRIBE and their sharded and pattern forms.",
+                "- *Redis CPU*: the delta of `used_cpu_sys` + `used_cpu_user`.",
+                "- *Keys left*: keys of the run other than the locks themselves, right after it (Redisson's",
+                "  unlock writes `redisson_unlock_latch` keys).",
+                "- Wake-up latency (6a, 6b): from just before the holder's `unlock()` to the waiter's return from",
+                "  `tryLock(10 s, 30 s)`; 300 samples after 30 of warm-up. In 6a the waiter uses a second client",
+                "  and is woken through pub/sub, as a waiter in another JVM is. Acquisitions there count both the",
+                "  holder's and the waiter's.",
+                "  Redis CPU there includes the server's idle housekeeping while the waiter is parked.",
+                "- Bytes allocated: JMH `gc.alloc.rate.norm` of one uncontended `lock(30 s)` + `unlock()`.",
+                "",
+                "![acquisitions/s](acquisitions.png)",
+                "",
+                "## Redis calls per acquisition, by command",
+                "",
+                ""));
+        results.forEach((scenario, byLibrary) -> byLibrary.forEach((library, result) ->
+                text.append("- ").append(scenario.id()).append(' ').append(library).append(": ")
+                        .append(breakdown(result.cost())).append('\n')));
+        return text.toString();
+    }
+
+    private static String breakdown(ServerCost cost) {
+        return cost.commands().asMap().entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()))
+                .map(entry -> String.format(Locale.ROOT, "%s %.2f", entry.getKey(),
+                        (double) entry.getValue() / cost.acquisitions()))
+                .collect(Collectors.joining(", "));
+    }
+}

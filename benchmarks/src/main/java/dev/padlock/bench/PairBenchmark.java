@@ -1,0 +1,54 @@
+package dev.padlock.bench;
+
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * JMH: one uncontended {@code lock(30 s)} + {@code unlock()} pair per operation, one thread, for
+ * each library. Run by {@link JmhAllocation} with the GC profiler for the bytes allocated per
+ * pair; it needs {@code redisUri} as a parameter.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+public class PairBenchmark {
+
+    @Param({"Padlock", "Redisson"})
+    public String library;
+
+    @Param({""})
+    public String redisUri;
+
+    private LockLibrary.Client client;
+    private BenchLock lock;
+
+    @Setup(Level.Trial)
+    public void connect() {
+        if (redisUri.isEmpty()) {
+            throw new IllegalArgumentException("Set the JMH parameter redisUri");
+        }
+        client = LockLibrary.byName(library).connect(redisUri);
+        lock = client.lock("bench:jmh-" + library.toLowerCase() + "-" + UUID.randomUUID());
+    }
+
+    @TearDown(Level.Trial)
+    public void close() {
+        client.close();
+    }
+
+    @Benchmark
+    public void lockAndUnlock() {
+        lock.lock(UncontendedScenario.LEASE_MILLIS);
+        lock.unlock();
+    }
+}

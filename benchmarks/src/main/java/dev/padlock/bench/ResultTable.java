@@ -1,0 +1,147 @@
+package dev.padlock.bench;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The one table of a run: a row per scenario and metric, a column per library and their ratio
+ * (first library / second, whatever the metric). Renders as aligned text and as Markdown.
+ */
+final class ResultTable {
+
+    /** One row; {@code ratio} is empty where a ratio means nothing. */
+    record Row(String scenario, String metric, String first, String second, String ratio) {
+    }
+
+    private final List<String> libraries;
+    private final List<Row> rows = new ArrayList<>();
+
+    ResultTable(List<String> libraries) {
+        if (libraries.size() != 2) {
+            throw new IllegalArgumentException("The table compares two libraries, got " + libraries);
+        }
+        this.libraries = List.copyOf(libraries);
+    }
+
+    /** Adds the rows of one scenario, {@code results} keyed by library name. */
+    void add(Scenario scenario, Map<String, ScenarioResult> results) {
+        String label = scenario.id() + "  " + scenario.title();
+        ScenarioResult a = results.get(libraries.get(0));
+        ScenarioResult b = results.get(libraries.get(1));
+        if (scenario.measuresThroughput()) {
+            number(label, "acquisitions/s", a.acquisitionsPerSecond(), b.acquisitionsPerSecond(), "%,.0f");
+        } else {
+            micros(label, "wake-up p50", a.latency().p50Micros(), b.latency().p50Micros());
+            micros(label, "wake-up p99", a.latency().p99Micros(), b.latency().p99Micros());
+        }
+        number(label, "Redis calls / acquisition", a.cost().callsPerAcquisition(), b.cost().callsPerAcquisition(), "%.2f");
+        number(label, "round trips / acquisition", a.roundTripsPerAcquisition(), b.roundTripsPerAcquisition(), "%.2f");
+        number(label, "(UN)SUBSCRIBE / acquisition", a.cost().subscriptionsPerAcquisition(),
+                b.cost().subscriptionsPerAcquisition(), "%.3f");
+        number(label, "Redis CPU ms / 1000 acq.", a.cost().cpuMillisPer1000(), b.cost().cpuMillisPer1000(), "%.1f");
+        if (scenario.measuresThroughput() && a.perThread().length > 1) {
+            rows.add(new Row(label, "fewest / most per thread (ratio)", fairness(a), fairness(b), ""));
+        }
+        rows.add(new Row(label, "keys left besides the locks", Long.toString(a.keysLeft()),
+                Long.toString(b.keysLeft()), ""));
+    }
+
+    /** Adds the JMH row: bytes allocated per uncontended pair. */
+    void addAllocation(Map<String, Double> bytesPerPair) {
+        number("JMH  uncontended lock(30 s) + unlock", "bytes allocated / pair",
+                bytesPerPair.get(libraries.get(0)), bytesPerPair.get(libraries.get(1)), "%,.0f");
+    }
+
+    List<Row> rows() {
+        return List.copyOf(rows);
+    }
+
+    String toText() {
+        List<String[]> cells = new ArrayList<>();
+        cells.add(new String[] {"scenario", "metric", libraries.get(0), libraries.get(1), ratioHeader()});
+        String previous = null;
+        for (Row row : rows) {
+            String scenario = row.scenario().equals(previous) ? "" : row.scenario();
+            previous = row.scenario();
+            cells.add(new String[] {scenario, row.metric(), row.first(), row.second(), row.ratio()});
+        }
+        int[] widths = new int[5];
+        for (String[] line : cells) {
+            for (int i = 0; i < 5; i++) {
+                widths[i] = Math.max(widths[i], line[i].length());
+            }
+        }
+        StringBuilder text = new StringBuilder();
+        for (String[] line : cells) {
+            text.append(String.format("%-" + widths[0] + "s  %-" + widths[1] + "s  %" + widths[2] + "s  %"
+                    + widths[3] + "s  %" + widths[4] + "s", (Object[]) line).stripTrailing()).append('\n');
+        }
+        return text.toString();
+    }
+
+    String toMarkdown() {
+        StringBuilder text = new StringBuilder();
+        text.append("| scenario | metric | ").append(libraries.get(0)).append(" | ").append(libraries.get(1))
+                .append(" | ").append(ratioHeader()).append(" |\n");
+        text.append("| --- | --- | ---: | ---: | ---: |\n");
+        for (Row row : rows) {
+            text.append("| ").append(row.scenario()).append(" | ").append(row.metric()).append(" | ")
+                    .append(row.first()).append(" | ").append(row.second()).append(" | ").append(row.ratio())
+                    .append(" |\n");
+        }
+        return text.toString();
+    }
+
+    /** Acquisitions/s of every throughput scenario, for the chart: label to value per library. */
+    static Map<String, double[]> throughputs(Map<Scenario, Map<String, ScenarioResult>> results, List<String> libraries) {
+        Map<String, double[]> values = new LinkedHashMap<>();
+        results.forEach((scenario, byLibrary) -> {
+            if (scenario.measuresThroughput()) {
+                values.put(scenario.id(), libraries.stream()
+                        .map(byLibrary::get)
+                        .map(ScenarioResult::acquisitionsPerSecond)
+                        .mapToDouble(Double::doubleValue)
+                        .toArray());
+            }
+        });
+        return values;
+    }
+
+    private String ratioHeader() {
+        return libraries.get(0) + "/" + libraries.get(1);
+    }
+
+    private void number(String label, String metric, Double a, Double b, String format) {
+        Function<Double, String> text = value -> value == null ? "n/a" : String.format(Locale.ROOT, format, value);
+        rows.add(new Row(label, metric, text.apply(a), text.apply(b), ratio(a, b)));
+    }
+
+    private void micros(String label, String metric, long a, long b) {
+        rows.add(new Row(label, metric, formatMicros(a), formatMicros(b), ratio((double) a, (double) b)));
+    }
+
+    private static String ratio(Double a, Double b) {
+        if (a == null || b == null || b == 0) {
+            return a != null && b != null && a == 0 ? "=" : "n/a";
+        }
+        return String.format(Locale.ROOT, "%.2fx", a / b);
+    }
+
+    private static String fairness(ScenarioResult result) {
+        long fewest = result.fewestPerThread();
+        long most = result.mostPerThread();
+        return String.format(Locale.ROOT, "%,d / %,d (%.2f)", fewest, most, most == 0 ? 0.0 : (double) fewest / most);
+    }
+
+    /** Microseconds written for people: {@code 840 us}, {@code 1.92 ms}. */
+    static String formatMicros(long micros) {
+        if (micros < 1_000) {
+            return micros + " us";
+        }
+        return String.format(Locale.ROOT, "%.2f ms", micros / 1_000.0);
+    }
+}

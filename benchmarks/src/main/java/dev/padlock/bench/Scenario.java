@@ -1,0 +1,19 @@
+package dev.padlock.bench;
+
+/** One measured situation, written once and run for every {@link LockLibrary}. */
+interface Scenario {
+
+    /** The id used by {@code --scenarios}, e.g. {@code 3b}. */
+    String id();
+
+    /** A short description for the table, e.g. {@code one lock, 16 threads}. */
+    String title();
+
+    /** Whether the scenario measures acquisitions/s (and belongs in the chart). */
+    default boolean measuresThroughput() {
+        return true;
+    }
+
+    /** Runs the scenario for {@code library} and cleans up after itself. */
+    ScenarioResult run(LockLibrary library, BenchContext context) throws Exception;
+}

@@ -1,0 +1,136 @@
+package dev.padlock.bench;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Scenarios 6a and 6b: how long after an unlock the waiter returns from {@code tryLock}. The
+ * holder takes the lock (30 s lease), the waiter starts {@code tryLock(10 s, 30 s)} on a thread
+ * of its own and is given {@value #PARK_MILLIS} ms to subscribe and park; then the time runs from
+ * just before {@code unlock()} to the waiter's return. In 6a the waiter uses a second client
+ * (which wakes through pub/sub, as a waiter in another JVM does); in 6b the holder's own.
+ */
+final class WakeUpLatencyScenario implements Scenario {
+
+    private static final int WARM_UP_SAMPLES = 30;
+    private static final int SAMPLES = 300;
+    private static final int CALIBRATION_SAMPLES = 50;
+    private static final long PARK_MILLIS = 10;
+    private static final long WAIT_MILLIS = 10_000;
+    private static final Duration SAMPLE_TIMEOUT = Duration.ofSeconds(20);
+
+    private final String id;
+    private final boolean otherClient;
+
+    WakeUpLatencyScenario(String id, boolean otherClient) {
+        this.id = id;
+        this.otherClient = otherClient;
+    }
+
+    @Override
+    public String id() {
+        return id;
+    }
+
+    @Override
+    public String title() {
+        return otherClient
+                ? "wake-up latency, waiter in another client (pub/sub, as across JVMs)"
+                : "wake-up latency, waiter in the same client";
+    }
+
+    @Override
+    public boolean measuresThroughput() {
+        return false;
+    }
+
+    @Override
+    public ScenarioResult run(LockLibrary library, BenchContext context) throws Exception {
+        String tag = BenchContext.newTag(id, library);
+        String name = BenchContext.lockName(tag, 0);
+        ExecutorService waiterThread = Executors.newSingleThreadExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "bench-waiter");
+            thread.setDaemon(true);
+            return thread;
+        });
+        try (LockLibrary.Client holderClient = library.connect(context.redisUri());
+                LockLibrary.Client waiterClient = otherClient ? library.connect(context.redisUri()) : null) {
+            BenchLock holder = holderClient.lock(name);
+            BenchLock waiter = (otherClient ? waiterClient : holderClient).lock(name);
+            Sampler sampler = new Sampler(holder, waiter, waiterThread);
+
+            sampler.samples(WARM_UP_SAMPLES);
+            ServerSnapshot before = ServerSnapshot.take(context.admin());
+            long[] micros = sampler.samples(SAMPLES);
+            ServerSnapshot after = ServerSnapshot.take(context.admin());
+            ServerCost cost = ServerSnapshot.cost(before, after, 2L * SAMPLES);
+
+            double roundTrips;
+            try (MonitorCounter monitor = MonitorCounter.start(context.redisUri())) {
+                sampler.samples(CALIBRATION_SAMPLES);
+                roundTrips = (double) monitor.finish(context.admin()) / (2L * CALIBRATION_SAMPLES);
+            }
+            Arrays.sort(micros);
+            ScenarioResult.Latency latency = new ScenarioResult.Latency(percentile(micros, 50),
+                    percentile(micros, 99), micros.length);
+            return new ScenarioResult(null, null, cost, roundTrips, context.keysLeft(tag, List.of(name)), latency);
+        } finally {
+            waiterThread.shutdownNow();
+        }
+    }
+
+    /** Nearest rank of a sorted sample. */
+    static long percentile(long[] sorted, double percent) {
+        int rank = (int) Math.ceil(percent / 100.0 * sorted.length);
+        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+    }
+
+    /** Takes samples: two acquisitions each, one by the holder and one by the waiter. */
+    private static final class Sampler {
+
+        private final BenchLock holder;
+        private final BenchLock waiter;
+        private final ExecutorService waiterThread;
+
+        Sampler(BenchLock holder, BenchLock waiter, ExecutorService waiterThread) {
+            this.holder = holder;
+            this.waiter = waiter;
+            this.waiterThread = waiterThread;
+        }
+
+        long[] samples(int count) throws Exception {
+            long[] micros = new long[count];
+            for (int i = 0; i < count; i++) {
+                micros[i] = TimeUnit.NANOSECONDS.toMicros(sample());
+            }
+            return micros;
+        }
+
+        private long sample() throws Exception {
+            holder.lock(UncontendedScenario.LEASE_MILLIS);
+            CountDownLatch started = new CountDownLatch(1);
+            Future<Long> returned = waiterThread.submit(() -> {
+                started.countDown();
+                if (!waiter.tryLock(WAIT_MILLIS, UncontendedScenario.LEASE_MILLIS)) {
+                    throw new IllegalStateException("The waiter was not woken within " + WAIT_MILLIS + " ms");
+                }
+                long acquiredAt = System.nanoTime();
+                waiter.unlock();
+                return acquiredAt;
+            });
+            if (!started.await(SAMPLE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException("The waiter thread did not start within " + SAMPLE_TIMEOUT);
+            }
+            Thread.sleep(PARK_MILLIS);
+            long unlockAt = System.nanoTime();
+            holder.unlock();
+            return returned.get(SAMPLE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS) - unlockAt;
+        }
+    }
+}
