@@ -74,7 +74,7 @@ public final class WakeUpRegistry implements AutoCloseable {
                     continue; // it left the map before its monitor was released
                 }
                 if (waiters.users++ == 0) {
-                    idle.asMap().remove(channel, waiters);
+                    revive(waiters);
                 }
                 subscribeIfNeeded(waiters);
                 return new Subscription(waiters);
@@ -98,10 +98,19 @@ public final class WakeUpRegistry implements AutoCloseable {
                 return null;
             }
             if (waiters.users++ == 0) {
-                idle.asMap().remove(channel, waiters);
+                revive(waiters);
             }
             return new Subscription(waiters);
         }
+    }
+
+    /**
+     * An idle channel gets its first waiter again; under its monitor. Unlock messages that came
+     * while it was idle are stale for the new waiter, which has yet to make its attempt.
+     */
+    private void revive(ChannelWaiters waiters) {
+        idle.asMap().remove(waiters.name, waiters);
+        waiters.permit.set(false);
     }
 
     /** Sends SUBSCRIBE when it was never sent or failed (a timeout during an outage); under the channel's monitor. */
@@ -159,7 +168,6 @@ public final class WakeUpRegistry implements AutoCloseable {
             if (--waiters.users > 0) {
                 return;
             }
-            waiters.permit.set(false); // a wake-up nobody took is stale for the next waiter
             retireNow = closed;
             if (!retireNow) {
                 idle.put(waiters.name, waiters);
