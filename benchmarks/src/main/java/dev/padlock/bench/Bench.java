@@ -31,7 +31,7 @@ public final class Bench {
     private final BenchOptions options;
     private final PrintStream out;
 
-    private Bench(BenchOptions options, PrintStream out) {
+    Bench(BenchOptions options, PrintStream out) {
         this.options = options;
         this.out = out;
     }
@@ -77,7 +77,7 @@ public final class Bench {
                 new WakeUpLatencyScenario("6b", false));
     }
 
-    private void run() throws Exception {
+    void run() throws Exception {
         List<Scenario> selected = scenarios().stream().filter(options::selects).collect(Collectors.toList());
         if (selected.isEmpty()) {
             throw new IllegalArgumentException("No scenario matches " + options.scenarioIds());

@@ -34,7 +34,8 @@ final class Markdown {
                 "- *Keys left*: keys of the run other than the locks themselves, right after it (Redisson's",
                 "  unlock writes `redisson_unlock_latch` keys).",
                 "- Wake-up latency (6a, 6b): from just before the holder's `unlock()` to the waiter's return from",
-                "  `tryLock(10 s, 30 s)`; 300 samples after 30 of warm-up. In 6a the waiter uses a second client",
+                "  `tryLock(10 s, 30 s)`; " + WakeUpLatencyScenario.SAMPLES + " samples after "
+                        + WakeUpLatencyScenario.WARM_UP_SAMPLES + " of warm-up. In 6a the waiter uses a second client",
                 "  and is woken through pub/sub, as a waiter in another JVM is. Acquisitions there count both the",
                 "  holder's and the waiter's.",
                 "  Redis CPU there includes the server's idle housekeeping while the waiter is parked.",

@@ -18,8 +18,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class WakeUpLatencyScenario implements Scenario {
 
-    private static final int WARM_UP_SAMPLES = 100;
-    private static final int SAMPLES = 1_000;
+    static final int WARM_UP_SAMPLES = 100;
+    static final int SAMPLES = 1_000;
     private static final int CALIBRATION_SAMPLES = 50;
     private static final long PARK_MILLIS = 10;
     private static final long WAIT_MILLIS = 10_000;
