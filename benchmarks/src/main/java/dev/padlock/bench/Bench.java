@@ -99,11 +99,13 @@ public final class Bench {
                     java.util.Collections.reverse(order);
                 }
                 Map<String, ScenarioResult> byLibrary = new LinkedHashMap<>();
+                out.printf("  %-3s %s ...%n", scenario.id(), scenario.title());
+                Map<String, ScenarioResult> interleaved = scenario.runInterleaved(order, context);
                 for (LockLibrary library : order) {
-                    out.printf("  %-3s %-9s %s ...", scenario.id(), library.name(), scenario.title());
-                    out.flush();
-                    ScenarioResult result = scenario.run(library, context);
-                    out.println(" " + summary(result));
+                    ScenarioResult result = interleaved != null
+                            ? interleaved.get(library.name())
+                            : scenario.run(library, context);
+                    out.printf("      %-9s %s%n", library.name(), summary(result));
                     byLibrary.put(library.name(), result);
                 }
                 results.put(scenario, byLibrary);

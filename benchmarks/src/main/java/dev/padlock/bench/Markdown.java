@@ -35,7 +35,9 @@ final class Markdown {
                 "  unlock writes `redisson_unlock_latch` keys).",
                 "- Wake-up latency (6a, 6b): from just before the holder's `unlock()` to the waiter's return from",
                 "  `tryLock(10 s, 30 s)`; " + WakeUpLatencyScenario.SAMPLES + " samples after "
-                        + WakeUpLatencyScenario.WARM_UP_SAMPLES + " of warm-up. In 6a the waiter uses a second client",
+                        + WakeUpLatencyScenario.WARM_UP_SAMPLES + " of warm-up, alternating between the libraries sample"
+                        + " by sample so that both see the same machine (cost and round trips are then measured for each"
+                        + " alone). In 6a the waiter uses a second client",
                 "  and is woken through pub/sub, as a waiter in another JVM is. Acquisitions there count both the",
                 "  holder's and the waiter's.",
                 "  Redis CPU there includes the server's idle housekeeping while the waiter is parked.",

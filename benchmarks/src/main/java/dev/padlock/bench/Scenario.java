@@ -1,5 +1,8 @@
 package dev.padlock.bench;
 
+import java.util.List;
+import java.util.Map;
+
 /** One measured situation, written once and run for every {@link LockLibrary}. */
 interface Scenario {
 
@@ -16,4 +19,14 @@ interface Scenario {
 
     /** Runs the scenario for {@code library} and cleans up after itself. */
     ScenarioResult run(LockLibrary library, BenchContext context) throws Exception;
+
+    /**
+     * Runs the scenario for all {@code libraries} at once, alternating between them sample by
+     * sample so that both see the same machine; null when the scenario measures one library at a
+     * time.
+     */
+    default Map<String, ScenarioResult> runInterleaved(List<LockLibrary> libraries, BenchContext context)
+            throws Exception {
+        return null;
+    }
 }

@@ -1,8 +1,11 @@
 package dev.padlock.bench;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -21,6 +24,7 @@ final class WakeUpLatencyScenario implements Scenario {
     static final int WARM_UP_SAMPLES = 100;
     static final int SAMPLES = 1_000;
     private static final int CALIBRATION_SAMPLES = 50;
+    private static final int COST_SAMPLES = 200;
     private static final long PARK_MILLIS = 10;
     private static final long WAIT_MILLIS = 10_000;
     private static final Duration SAMPLE_TIMEOUT = Duration.ofSeconds(20);
@@ -52,36 +56,101 @@ final class WakeUpLatencyScenario implements Scenario {
 
     @Override
     public ScenarioResult run(LockLibrary library, BenchContext context) throws Exception {
-        String tag = BenchContext.newTag(id, library);
-        String name = BenchContext.lockName(tag, 0);
-        ExecutorService waiterThread = Executors.newSingleThreadExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "bench-waiter");
-            thread.setDaemon(true);
-            return thread;
-        });
-        try (LockLibrary.Client holderClient = library.connect(context.redisUri());
-                LockLibrary.Client waiterClient = otherClient ? library.connect(context.redisUri()) : null) {
+        return runInterleaved(List.of(library), context).get(library.name());
+    }
+
+    /**
+     * Latency samples alternate between the libraries one at a time (the order flips every
+     * sample), so a noisy moment on the machine hits both alike; the server cost and the round
+     * trips are then measured for each library alone, since they come from server-wide counters.
+     */
+    @Override
+    public Map<String, ScenarioResult> runInterleaved(List<LockLibrary> libraries, BenchContext context)
+            throws Exception {
+        List<Rig> rigs = new ArrayList<>();
+        try {
+            for (LockLibrary library : libraries) {
+                rigs.add(new Rig(library, context));
+            }
+            sampleAlternately(rigs, WARM_UP_SAMPLES);
+            long[][] micros = sampleAlternately(rigs, SAMPLES);
+            Map<String, ScenarioResult> results = new LinkedHashMap<>();
+            for (int r = 0; r < rigs.size(); r++) {
+                results.put(rigs.get(r).library.name(), rigs.get(r).result(micros[r], context));
+            }
+            return results;
+        } finally {
+            for (Rig rig : rigs) {
+                rig.close();
+            }
+        }
+    }
+
+    private static long[][] sampleAlternately(List<Rig> rigs, int count) throws Exception {
+        long[][] micros = new long[rigs.size()][count];
+        for (int i = 0; i < count; i++) {
+            for (int k = 0; k < rigs.size(); k++) {
+                int r = i % 2 == 0 ? k : rigs.size() - 1 - k;
+                micros[r][i] = TimeUnit.NANOSECONDS.toMicros(rigs.get(r).sampler.sample());
+            }
+        }
+        return micros;
+    }
+
+    /** One library's holder, waiter and waiter thread for this scenario. */
+    private final class Rig implements AutoCloseable {
+        final LockLibrary library;
+        final String tag;
+        final String name;
+        final LockLibrary.Client holderClient;
+        final LockLibrary.Client waiterClient;
+        final ExecutorService waiterThread;
+        final Sampler sampler;
+
+        Rig(LockLibrary library, BenchContext context) {
+            this.library = library;
+            this.tag = BenchContext.newTag(id, library);
+            this.name = BenchContext.lockName(tag, 0);
+            this.waiterThread = Executors.newSingleThreadExecutor(runnable -> {
+                Thread thread = new Thread(runnable, "bench-waiter-" + library.name());
+                thread.setDaemon(true);
+                return thread;
+            });
+            this.holderClient = library.connect(context.redisUri());
+            this.waiterClient = otherClient ? library.connect(context.redisUri()) : null;
             BenchLock holder = holderClient.lock(name);
             BenchLock waiter = (otherClient ? waiterClient : holderClient).lock(name);
-            Sampler sampler = new Sampler(holder, waiter, waiterThread);
+            this.sampler = new Sampler(holder, waiter, waiterThread);
+        }
 
-            sampler.samples(WARM_UP_SAMPLES);
+        /** The result with {@code micros}, and this library's server cost and round trips measured alone. */
+        ScenarioResult result(long[] micros, BenchContext context) throws Exception {
             ServerSnapshot before = ServerSnapshot.take(context.admin());
-            long[] micros = sampler.samples(SAMPLES);
+            sampler.samples(COST_SAMPLES);
             ServerSnapshot after = ServerSnapshot.take(context.admin());
-            ServerCost cost = ServerSnapshot.cost(before, after, 2L * SAMPLES);
-
+            ServerCost cost = ServerSnapshot.cost(before, after, 2L * COST_SAMPLES);
             double roundTrips;
             try (MonitorCounter monitor = MonitorCounter.start(context.redisUri())) {
                 sampler.samples(CALIBRATION_SAMPLES);
                 roundTrips = (double) monitor.finish(context.admin()) / (2L * CALIBRATION_SAMPLES);
             }
-            Arrays.sort(micros);
-            ScenarioResult.Latency latency = new ScenarioResult.Latency(percentile(micros, 50),
-                    percentile(micros, 99), micros.length);
+            long[] sorted = micros.clone();
+            Arrays.sort(sorted);
+            ScenarioResult.Latency latency = new ScenarioResult.Latency(percentile(sorted, 50),
+                    percentile(sorted, 99), sorted.length);
             return new ScenarioResult(null, null, cost, roundTrips, context.keysLeft(tag, List.of(name)), latency);
-        } finally {
-            waiterThread.shutdownNow();
+        }
+
+        @Override
+        public void close() throws Exception {
+            try {
+                if (waiterClient != null) {
+                    waiterClient.close();
+                }
+                holderClient.close();
+            } finally {
+                waiterThread.shutdownNow();
+            }
         }
     }
 
