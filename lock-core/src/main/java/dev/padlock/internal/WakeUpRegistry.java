@@ -252,9 +252,9 @@ public final class WakeUpRegistry implements AutoCloseable {
     }
 
     /** The waiters of one channel. */
-    private static final class ChannelWaiters {
+    static final class ChannelWaiters {
         final String name;
-        final Queue<CompletableFuture<Boolean>> parked = new ConcurrentLinkedQueue<>();
+        final Queue<CompletableFuture<Boolean>> parked;
         /** One wake-up that arrived while nobody was parked. */
         final AtomicBoolean permit = new AtomicBoolean();
         /** Set by the first {@code subscribed} event; later ones are resubscriptions. */
@@ -265,7 +265,13 @@ public final class WakeUpRegistry implements AutoCloseable {
         CompletableFuture<Void> ready;
 
         ChannelWaiters(String name) {
+            this(name, new ConcurrentLinkedQueue<>());
+        }
+
+        /** With the queue of parked waiters given: tests use it to force an interleaving. */
+        ChannelWaiters(String name, Queue<CompletableFuture<Boolean>> parked) {
             this.name = name;
+            this.parked = parked;
         }
 
         CompletableFuture<Boolean> park(long timeoutMillis) {
@@ -286,13 +292,24 @@ public final class WakeUpRegistry implements AutoCloseable {
             return waiter;
         }
 
+        /**
+         * Wakes one parked waiter, or leaves the permit. {@link #park} adds its waiter and then
+         * looks for the permit; this sets the permit and then looks for a waiter, so a waiter that
+         * parked between this poll and this set is not left asleep with the permit unused (a lost
+         * wake-up that lasted until the holder's lease ran out).
+         */
         void wakeOne() {
-            for (CompletableFuture<Boolean> waiter; (waiter = parked.poll()) != null; ) {
-                if (waiter.complete(true)) {
-                    return;
+            while (true) {
+                for (CompletableFuture<Boolean> waiter; (waiter = parked.poll()) != null; ) {
+                    if (waiter.complete(true)) {
+                        return;
+                    }
+                }
+                permit.set(true);
+                if (parked.isEmpty() || !permit.getAndSet(false)) {
+                    return; // nobody parked meanwhile, or a parker took the permit itself
                 }
             }
-            permit.set(true);
         }
 
         void wakeAll() {
