@@ -24,7 +24,10 @@ import org.slf4j.LoggerFactory;
  *       queue and send nothing to Redis.</li>
  *   <li>The holder's last unlock, with an owner queued, hands the lock over in one
  *       {@code lock_handoff} call that replaces the holder's field with the successor's and
- *       publishes nothing.</li>
+ *       publishes nothing. The successor starts as soon as that call is sent, when the holder's
+ *       lease cannot end before it lands (a watchdog lease, or a fixed one with time to spare):
+ *       commands on one connection run in order, so whatever the successor sends next runs after
+ *       the hand-off.</li>
  *   <li>After {@value #MAX_LOCAL_HAND_OFFS} hand-offs in a row, or {@link #MAX_LOCAL_CHAIN_NANOS}
  *       of them, the unlock is global instead (delete and publish), so waiters of other clients
  *       get their chance; the next local owner then becomes head and competes like them. When
@@ -134,12 +137,22 @@ final class LocalQueue {
      */
     CompletableFuture<ReleaseOutcome> release(long threadId) {
         LocalWaiter successor = null;
+        boolean early = false;
         synchronized (this) {
             if (holder == threadId && holderHolds == 1 && !headRunning && withinBudget()) {
                 successor = claimFirst();
+                early = holderLeaseEnd == 0 || holderLeaseEnd - System.nanoTime() > earlyHandOffMarginNanos();
             }
         }
-        return successor != null ? handOff(threadId, successor) : releaseOnRedis(threadId);
+        return successor != null ? handOff(threadId, successor, early) : releaseOnRedis(threadId);
+    }
+
+    /**
+     * How much of a fixed lease must be left for the successor to start before Redis confirms the
+     * hand-off: the hand-off must land well before the lease could end.
+     */
+    private long earlyHandOffMarginNanos() {
+        return Math.max(TimeUnit.SECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(2 * services.commandTimeoutMillis()));
     }
 
     private CompletableFuture<ReleaseOutcome> releaseOnRedis(long threadId) {
@@ -189,17 +202,31 @@ final class LocalQueue {
             retireIfIdle();
         }
         if (next != null && yieldNanos > 0) {
-            CompletableFuture.delayedExecutor(yieldNanos, TimeUnit.NANOSECONDS).execute(() -> startHead(next));
+            later(yieldNanos, () -> startHead(next));
         } else {
             startHead(next);
         }
     }
 
 
-    private CompletableFuture<ReleaseOutcome> handOff(long threadId, LocalWaiter successor) {
+    /**
+     * Hands the lock from {@code threadId} to {@code successor}. With {@code early}, the successor
+     * starts as soon as the script is sent: every command it sends later runs after the hand-off on
+     * the same connection, and the holder's lease cannot end before the hand-off lands. The holder
+     * still waits for the reply, so its unlock reports what Redis found.
+     */
+    private CompletableFuture<ReleaseOutcome> handOff(long threadId, LocalWaiter successor, boolean early) {
         services.watchdog().beforeRelease(protocol.name(), threadId);
-        return protocol.handOff(threadId, successor.threadId, successor.leaseMillis, 0)
-                .whenComplete((outcome, failure) -> {
+        CompletableFuture<ReleaseOutcome> reply = protocol.handOff(threadId, successor.threadId, successor.leaseMillis, 0);
+        if (early) {
+            handedOver(threadId, successor);
+            return reply.whenComplete((outcome, failure) -> {
+                if (outcome != ReleaseOutcome.RELEASED) {
+                    earlyHandOffFailed(successor.threadId, outcome, failure);
+                }
+            });
+        }
+        return reply.whenComplete((outcome, failure) -> {
                     if (outcome == ReleaseOutcome.RELEASED) {
                         handedOver(threadId, successor);
                     } else if (outcome == ReleaseOutcome.STILL_HELD) {
@@ -250,6 +277,26 @@ final class LocalQueue {
         successor.settled.complete(null);
     }
 
+    /**
+     * Redis did not confirm an early hand-off (the holder had lost the lock, or the call failed):
+     * the successor holds nothing, like a holder whose lease ran out. Its unlock will say so, and
+     * a watchdog lease is reported lost; the local queue forgets it and asks Redis again.
+     */
+    private void earlyHandOffFailed(long successorThreadId, ReleaseOutcome outcome, Throwable failure) {
+        log.warn("lock '{}' was handed to {} before Redis confirmed it, and Redis {}: that owner does not hold it",
+                protocol.name(), LockKeys.ownerField(services.clientId(), successorThreadId),
+                failure != null ? "failed: " + failure : "found it " + outcome);
+        LocalWaiter next;
+        synchronized (this) {
+            if (holder == successorThreadId) {
+                forgetHolder();
+            }
+            next = promoteIfFree();
+            retireIfIdle();
+        }
+        startHead(next);
+    }
+
     /** The watchdog found {@code threadId}'s lease lost: forget it, and let Redis decide again. */
     void onLeaseLost(long threadId) {
         LocalWaiter next;
@@ -294,7 +341,7 @@ final class LocalQueue {
         }
         long generation = holderGeneration;
         long delayNanos = Math.max(0, holderLeaseEnd - System.nanoTime()) + TimeUnit.MILLISECONDS.toNanos(1);
-        CompletableFuture.delayedExecutor(delayNanos, TimeUnit.NANOSECONDS).execute(() -> checkHolderLease(generation));
+        later(delayNanos, () -> checkHolderLease(generation));
     }
 
     private void checkHolderLease(long generation) {
@@ -308,6 +355,15 @@ final class LocalQueue {
             retireIfIdle();
         }
         startHead(next);
+    }
+
+    /**
+     * Runs {@code task} after {@code nanos} on the JDK's delay thread itself, not on the common
+     * pool: an application that blocks common-pool threads must not delay Padlock's timeouts.
+     * The tasks are short and never block.
+     */
+    static void later(long nanos, Runnable task) {
+        CompletableFuture.delayedExecutor(nanos, TimeUnit.NANOSECONDS, Runnable::run).execute(task);
     }
 
     /** Makes the first queued owner head when nobody holds or acquires; under the monitor. */
@@ -426,7 +482,7 @@ final class LocalQueue {
                 }
             });
             if (!forever) {
-                CompletableFuture.delayedExecutor(remainingNanos(), TimeUnit.NANOSECONDS).execute(() -> {
+                later(remainingNanos(), () -> {
                     if (state.compareAndSet(WAITING, GAVE_UP)) {
                         leave.run();
                         result.complete(false);
