@@ -92,21 +92,27 @@ public final class Bench {
             BenchContext context = new BenchContext(endpoint.uri(), admin, Duration.ofSeconds(options.seconds()),
                     warmUp, CALIBRATION);
             Map<Scenario, Map<String, ScenarioResult>> results = new LinkedHashMap<>();
-            for (int i = 0; i < selected.size(); i++) {
-                Scenario scenario = selected.get(i);
-                List<LockLibrary> order = new ArrayList<>(libraries);
-                if (i % 2 == 1) {
-                    java.util.Collections.reverse(order);
+            int round = 0;
+            for (Scenario scenario : selected) {
+                out.printf("  %-3s %s ...%n", scenario.id(), scenario.title());
+                Map<String, List<ScenarioResult>> rounds = new LinkedHashMap<>();
+                for (int r = 0; r < options.rounds(); r++, round++) {
+                    List<LockLibrary> order = new ArrayList<>(libraries);
+                    if (round % 2 == 1) {
+                        java.util.Collections.reverse(order);
+                    }
+                    Map<String, ScenarioResult> interleaved = scenario.runInterleaved(order, context);
+                    for (LockLibrary library : order) {
+                        ScenarioResult result = interleaved != null
+                                ? interleaved.get(library.name())
+                                : scenario.run(library, context);
+                        out.printf("      round %d  %-9s %s%n", r + 1, library.name(), summary(result));
+                        rounds.computeIfAbsent(library.name(), n -> new ArrayList<>()).add(result);
+                    }
                 }
                 Map<String, ScenarioResult> byLibrary = new LinkedHashMap<>();
-                out.printf("  %-3s %s ...%n", scenario.id(), scenario.title());
-                Map<String, ScenarioResult> interleaved = scenario.runInterleaved(order, context);
-                for (LockLibrary library : order) {
-                    ScenarioResult result = interleaved != null
-                            ? interleaved.get(library.name())
-                            : scenario.run(library, context);
-                    out.printf("      %-9s %s%n", library.name(), summary(result));
-                    byLibrary.put(library.name(), result);
+                for (String library : names) {
+                    byLibrary.put(library, median(rounds.get(library)));
                 }
                 results.put(scenario, byLibrary);
             }
@@ -126,6 +132,18 @@ public final class Bench {
         }
     }
 
+    /**
+     * The round in the middle: by acquisitions/s for a throughput scenario, by p99 for a latency
+     * one; its other figures come with it, so a row of the table is one real run.
+     */
+    static ScenarioResult median(List<ScenarioResult> rounds) {
+        List<ScenarioResult> sorted = new ArrayList<>(rounds);
+        sorted.sort(java.util.Comparator.comparingDouble(result -> result.acquisitionsPerSecond() != null
+                ? result.acquisitionsPerSecond()
+                : (double) result.latency().p99Micros()));
+        return sorted.get(sorted.size() / 2);
+    }
+
     private RedisEndpoint provision() {
         return options.redisUri()
                 .map(RedisEndpoint::external)
@@ -139,8 +157,10 @@ public final class Bench {
                 admin.infoField("server", "redis_version"), endpoint.uri(), endpoint.source(),
                 System.getProperty("java.version"), Runtime.getRuntime().availableProcessors()));
         text.append(String.format(Locale.ROOT,
-                "%d s measured per scenario and library after %d s of warm-up; default settings for both%n",
-                options.seconds(), warmUp.toSeconds()));
+                "%d rounds per scenario, the libraries' order flipping every round; each round %d s measured per"
+                        + " library after %d s of warm-up; the median round of each library is reported;"
+                        + " default settings for both%n",
+                options.rounds(), options.seconds(), warmUp.toSeconds()));
         if (!endpoint.isControllable()) {
             text.append("(a server others may use: their commands count in the per-acquisition figures too)\n");
         }

@@ -14,12 +14,17 @@ import java.util.Optional;
  * @param out where {@code bench.md} and {@code acquisitions.png} go
  * @param redisUri a server to use instead of starting one
  * @param jmh whether to run the JMH allocation benchmark
+ * @param rounds how often each scenario runs per library, the order of the libraries flipping
+ *     every round; the median round is reported
  */
-record BenchOptions(int seconds, List<String> scenarioIds, Path out, Optional<String> redisUri, boolean jmh) {
+record BenchOptions(int seconds, int rounds, List<String> scenarioIds, Path out, Optional<String> redisUri,
+        boolean jmh) {
 
     static final String USAGE = String.join("\n",
-            "Usage: bench.sh [--seconds N] [--scenarios 1,1b,2,3,3b,4,5,6a,6b] [--out DIR] [--redis URI] [--no-jmh]",
-            "  --seconds N      measured seconds per scenario and library (default 5; plus 1-2 s of warm-up)",
+            "Usage: bench.sh [--seconds N] [--rounds N] [--scenarios 1,1b,2,3,3b,4,5,6a,6b] [--out DIR] [--redis URI] [--no-jmh]",
+            "  --seconds N      measured seconds per scenario, library and round (default 3; plus 1-2 s of warm-up)",
+            "  --rounds N       rounds per scenario, the libraries' order flipping each round; the median round",
+            "                   of each library is reported (default 3)",
             "  --scenarios IDS  comma-separated scenario ids; '3' also selects 3b, '6' selects 6a and 6b (default all)",
             "  --out DIR        where bench.md and acquisitions.png are written (default benchmarks/target/bench)",
             "  --redis URI      use this Redis instead of starting one (its other clients skew the figures)",
@@ -31,7 +36,8 @@ record BenchOptions(int seconds, List<String> scenarioIds, Path out, Optional<St
      * @throws IllegalArgumentException on anything it does not understand
      */
     static BenchOptions parse(String... args) {
-        int seconds = 5;
+        int seconds = 3;
+        int rounds = 3;
         List<String> scenarios = new ArrayList<>();
         Path out = Path.of("benchmarks", "target", "bench");
         String redis = null;
@@ -41,6 +47,9 @@ record BenchOptions(int seconds, List<String> scenarioIds, Path out, Optional<St
             switch (arg) {
                 case "--seconds":
                     seconds = positive(arg, value(args, ++i, arg));
+                    break;
+                case "--rounds":
+                    rounds = positive(arg, value(args, ++i, arg));
                     break;
                 case "--scenarios":
                     Arrays.stream(value(args, ++i, arg).split(",")).map(String::trim).filter(s -> !s.isEmpty())
@@ -62,7 +71,7 @@ record BenchOptions(int seconds, List<String> scenarioIds, Path out, Optional<St
                     throw new IllegalArgumentException("Unknown option '" + arg + "'");
             }
         }
-        return new BenchOptions(seconds, List.copyOf(scenarios), out, Optional.ofNullable(redis), jmh);
+        return new BenchOptions(seconds, rounds, List.copyOf(scenarios), out, Optional.ofNullable(redis), jmh);
     }
 
     /** Whether {@code scenario} was asked for: by its id, or by its number without the letter. */

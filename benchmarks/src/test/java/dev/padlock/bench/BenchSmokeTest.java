@@ -22,7 +22,7 @@ class BenchSmokeTest {
     @Test
     void aShortRunWritesTheTableAndTheChart(@TempDir Path out) throws Exception {
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        BenchOptions options = new BenchOptions(1, List.of("1", "4", "6b"), out, Optional.empty(), false);
+        BenchOptions options = new BenchOptions(1, 1, List.of("1", "4", "6b"), out, Optional.empty(), false);
 
         new Bench(options, new PrintStream(printed, true, StandardCharsets.UTF_8)).run();
 
