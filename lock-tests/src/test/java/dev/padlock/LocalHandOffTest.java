@@ -195,6 +195,19 @@ class LocalHandOffTest {
         lock.unlockAsync(1L).join();
     }
 
+    @Test
+    void tryLockWithoutWaitAsksRedisOnceTheLocalHoldersFixedLeaseIsOver(RedisAdmin admin) {
+        LockClient client = clients.open();
+        String name = Clients.uniqueName("stale-holder");
+        RLock lock = client.getLock(name);
+        lock.lockAsync(300, TimeUnit.MILLISECONDS, 1L).join(); // never unlocked
+        assertThat(lock.tryLockAsync(0, 10, TimeUnit.SECONDS, 2L).join()).as("held: refused").isFalse();
+        await().atMost(Duration.ofSeconds(5)).until(() -> admin.commands().exists(name) == 0);
+        assertThat(lock.tryLockAsync(0, 10, TimeUnit.SECONDS, 2L).join()).as("lease over: acquired").isTrue();
+        assertThat(lock.isHeldByThread(2L)).isTrue();
+        lock.unlockAsync(2L).join();
+    }
+
     private static void runThreads(int threads, Runnable body) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {

@@ -80,11 +80,11 @@ final class LocalQueue {
 
     /** Starts an acquisition for {@code threadId}; called under this monitor by {@link LocalQueues}. */
     PendingAcquire acquire(long threadId, long leaseMillis, boolean watchdogLease, long waitNanos) {
-        if (holder != NONE && holder != threadId && holderLeaseEnd != 0 && System.nanoTime() - holderLeaseEnd >= 0) {
-            forgetHolder(); // its fixed lease is over: Redis decides again
-        }
+        // a holder whose fixed lease is over is forgotten by checkHolderLease, which also promotes
+        // the queue; until it runs, only a one-shot attempt asks Redis past it
+        boolean holderStale = holder != NONE && holderLeaseEnd != 0 && System.nanoTime() - holderLeaseEnd >= 0;
         boolean idle = holder == NONE && !headRunning && waiters.isEmpty();
-        if (holder == threadId || idle || (waitNanos <= 0 && holder == NONE)) {
+        if (holder == threadId || idle || (waitNanos <= 0 && (holder == NONE || holderStale))) {
             // a re-entry; the head; or a one-shot attempt, which may barge past a head still acquiring
             boolean head = idle;
             headRunning |= head;
@@ -118,6 +118,9 @@ final class LocalQueue {
             if (acquired) {
                 if (holder == threadId) {
                     holderHolds++;
+                    if (holderLeaseEnd != 0) {
+                        reArmHolderLease(leaseMillis, watchdogLease); // a re-entry sets the lease again
+                    }
                 } else {
                     becomeHolder(threadId, leaseMillis, watchdogLease);
                     handOffs = 0;
@@ -425,6 +428,13 @@ final class LocalQueue {
         holderHolds = 1;
         holderLeaseEnd = watchdogLease ? 0 : System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(leaseMillis);
         holderGeneration++;
+    }
+
+    /** The holder re-entered: Redis has its new lease (a watchdog one is renewed from now on). */
+    private void reArmHolderLease(long leaseMillis, boolean watchdogLease) {
+        holderLeaseEnd = watchdogLease ? 0 : System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(leaseMillis);
+        holderGeneration++;
+        watchHolderLease();
     }
 
     private void forgetHolder() {
