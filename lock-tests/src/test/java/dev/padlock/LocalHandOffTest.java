@@ -208,6 +208,31 @@ class LocalHandOffTest {
         lock.unlockAsync(2L).join();
     }
 
+    /**
+     * Regression: a successor that starts before Redis confirms the hand-off relies on the
+     * hand-off running before its own commands. After a SCRIPT FLUSH, EVALSHA was answered NOSCRIPT
+     * and its EVAL retry ran after the successor's unlock, which then found the lock not held.
+     */
+    @Test
+    void aHandOffRightAfterAScriptFlushStillRunsBeforeTheSuccessorsUnlock(RedisAdmin admin) throws Exception {
+        LockClient client = clients.open();
+        for (int round = 0; round < 5; round++) {
+            RLock lock = client.getLock(Clients.uniqueName("flushed-hand-off"));
+            lock.lockAsync(30, TimeUnit.SECONDS, 1L).get(5, TimeUnit.SECONDS);
+            CompletableFuture<Void> successor = lock.lockAsync(30, TimeUnit.SECONDS, 2L);
+            admin.scriptFlush();
+            // acquire and release are loaded again, the hand-off script is not
+            RLock other = client.getLock(Clients.uniqueName("warm-up"));
+            other.lockAsync(30, TimeUnit.SECONDS, 3L).get(5, TimeUnit.SECONDS);
+            other.unlockAsync(3L).get(5, TimeUnit.SECONDS);
+            CompletableFuture<Void> released = lock.unlockAsync(1L); // its reply is not waited for:
+            successor.get(5, TimeUnit.SECONDS);                      // the successor acts at once
+            lock.unlockAsync(2L).get(5, TimeUnit.SECONDS); // threw IllegalMonitorStateException
+            released.get(5, TimeUnit.SECONDS);
+            assertThat(lock.isLocked()).isFalse();
+        }
+    }
+
     private static void runThreads(int threads, Runnable body) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {

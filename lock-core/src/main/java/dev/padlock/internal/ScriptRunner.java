@@ -6,7 +6,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Runs {@link LuaScript}s with {@code EVALSHA}. When Redis does not know the script (a restart,
- * a {@code SCRIPT FLUSH}), the same call is made once more with {@code EVAL}, which also loads it.
+ * a {@code SCRIPT FLUSH}), the same call is made once more with {@code EVAL}, which also loads it;
+ * that second call runs after whatever was sent meanwhile, so calls whose order matters use
+ * {@link #runInOrder}.
  * Failures come back as Padlock exceptions naming the script, the first key and the address.
  */
 public final class ScriptRunner {
@@ -31,6 +33,20 @@ public final class ScriptRunner {
             return CompletableFuture.failedFuture(failure);
         }).exceptionallyCompose(failure -> CompletableFuture.failedFuture(
                 RedisErrors.translate(failure, script.file() + " on '" + keys[0] + "'", backend.address())));
+    }
+
+    /**
+     * Runs {@code script} with {@code EVAL}, body included: there is no {@code NOSCRIPT} answer and
+     * no second attempt, so the call runs exactly in the order it was sent among this connection's
+     * commands. For calls that later commands rely on having run first (a hand-off the successor
+     * acts on before the reply, a renewal that must land before a release): with {@link #run}, a
+     * {@code NOSCRIPT} retry would run after commands sent meanwhile. Costs the script's bytes on
+     * the wire; Redis keeps the compiled script cached either way.
+     */
+    public <T> CompletableFuture<T> runInOrder(LuaScript script, ScriptOutputType type, String[] keys, String... args) {
+        return backend.commands().<T>eval(script.body(), type, keys, args).toCompletableFuture()
+                .exceptionallyCompose(failure -> CompletableFuture.failedFuture(
+                        RedisErrors.translate(failure, script.file() + " on '" + keys[0] + "'", backend.address())));
     }
 
     /** The address for messages. */

@@ -213,7 +213,8 @@ final class Watchdog implements AutoCloseable {
             owners[i] = renewal.anyOwner();
             args[i + 1] = LockKeys.ownerField(clientId, owners[i]);
         }
-        scripts.<List<Object>>run(LuaScript.LOCK_RENEW, ScriptOutputType.MULTI, keys, args)
+        // in order: the class notes' guarantee (a renewal never lands after a final unlock) needs it
+        scripts.<List<Object>>runInOrder(LuaScript.LOCK_RENEW, ScriptOutputType.MULTI, keys, args)
                 .whenComplete((renewed, failure) -> {
                     if (failure != null) {
                         log.warn("could not renew {} lock lease(s) ({}...): {}; trying again in {} ms",
