@@ -3,9 +3,11 @@ package dev.padlock.internal;
 import dev.padlock.LockClient;
 import dev.padlock.LockConfig;
 import dev.padlock.RLock;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.time.Duration;
 import java.util.UUID;
-import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,10 +22,12 @@ public final class PadlockClient implements LockClient {
     static final int MAX_IDLE_SUBSCRIPTIONS = 1024;
 
     private final LockServices services;
+    private final ExecutorService listenerExecutor;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private PadlockClient(LockServices services) {
+    private PadlockClient(LockServices services, ExecutorService listenerExecutor) {
         this.services = services;
+        this.listenerExecutor = listenerExecutor;
     }
 
     /**
@@ -37,11 +41,15 @@ public final class PadlockClient implements LockClient {
         ScriptRunner scripts = new ScriptRunner(backend);
         WakeUpRegistry wakeUps = new WakeUpRegistry(backend, SUBSCRIPTION_IDLE_TIMEOUT, MAX_IDLE_SUBSCRIPTIONS);
         LocalQueues queues = new LocalQueues();
+        // the listener's own thread, started at the first loss: not the common pool, which an
+        // application may saturate, and not an I/O or timer thread, which the listener could block
+        ExecutorService listenerExecutor = Executors.newSingleThreadExecutor(
+                new DefaultThreadFactory("padlock-lease-lost", true));
         Watchdog watchdog = new Watchdog(scripts, backend.isCluster(), clientId, config.watchdogTimeout().toMillis(),
-                config.leaseLostListener().orElse(null), ForkJoinPool.commonPool(), queues::onLeaseLost);
+                config.leaseLostListener().orElse(null), listenerExecutor, queues::onLeaseLost);
         log.debug("Padlock client {} connected to {}", clientId, backend.address());
         return new PadlockClient(new LockServices(clientId, backend, scripts, wakeUps, watchdog, queues,
-                config.commandTimeout().toMillis()));
+                config.commandTimeout().toMillis()), listenerExecutor);
     }
 
     @Override
@@ -83,6 +91,7 @@ public final class PadlockClient implements LockClient {
             services.queues().close();
             services.wakeUps().close();
             services.backend().close();
+            listenerExecutor.shutdown(); // lets a listener call already queued finish
         }
     }
 
