@@ -8,7 +8,6 @@ import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
-import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
@@ -76,10 +75,9 @@ public final class RedisBackend implements AutoCloseable {
             seeds.add(RedisUris.parse(uri, timeout));
         }
         RedisClusterClient cluster = RedisClusterClient.create(seeds);
+        // Lettuce 7 refreshes the Cluster topology adaptively by default (MOVED, ASK, reconnects)
         cluster.setOptions(ClusterClientOptions.builder()
                 .socketOptions(socket).timeoutOptions(timeouts).autoReconnect(true)
-                .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
-                        .enableAllAdaptiveRefreshTriggers().build())
                 .build());
         String address = config.clusterUris().stream().map(RedisUris::redact)
                 .collect(Collectors.joining(",", "cluster[", "]"));
