@@ -57,6 +57,17 @@ public interface LockClient extends AutoCloseable {
     RLock getLock(String name);
 
     /**
+     * A reentrant, non-fair lock that waits by polling with exponential back-off and jitter
+     * instead of pub/sub, for setups where pub/sub is not available (a proxy that does not pass
+     * it, an ACL without channel rights). Same format on Redis as {@link #getLock(String)}, so the
+     * two exclude each other; a waiter wakes up to 128 ms after an unlock.
+     *
+     * @throws NullPointerException when {@code name} is null
+     * @throws IllegalArgumentException when {@code name} is empty
+     */
+    RLock getSpinLock(String name);
+
+    /**
      * Stops the watchdog (held locks then expire with their leases), fails pending waits and
      * closes the connections. Idempotent. Locks used after close throw
      * {@link IllegalStateException}.

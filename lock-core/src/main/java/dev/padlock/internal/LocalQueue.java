@@ -58,6 +58,7 @@ final class LocalQueue {
     private final LockProtocol protocol;
     private final LockServices services;
     private final LocalQueues queues;
+    private final boolean spin;
 
     // guarded by this:
     private final ArrayDeque<LocalWaiter> waiters = new ArrayDeque<>();
@@ -72,10 +73,20 @@ final class LocalQueue {
     private long chainStart;
     boolean retired;
 
-    LocalQueue(LockProtocol protocol, LockServices services, LocalQueues queues) {
+    /** @param spin whether the head waits by back-off (the spin lock) rather than on pub/sub */
+    LocalQueue(LockProtocol protocol, LockServices services, LocalQueues queues, boolean spin) {
         this.protocol = protocol;
         this.services = services;
         this.queues = queues;
+        this.spin = spin;
+    }
+
+    String name() {
+        return protocol.name();
+    }
+
+    boolean spins() {
+        return spin;
     }
 
     /** Starts an acquisition for {@code threadId}; called under this monitor by {@link LocalQueues}. */
@@ -105,7 +116,7 @@ final class LocalQueue {
 
     private LockAcquisition start(long threadId, long leaseMillis, boolean watchdogLease, long waitNanos) {
         return LockAcquisition.start(protocol, services.wakeUps(), services.watchdog(), leaseMillis, watchdogLease,
-                threadId, waitNanos, services.commandTimeoutMillis());
+                threadId, waitNanos, services.commandTimeoutMillis(), spin);
     }
 
     /** An acquisition against Redis ended; {@code head} tells whether it was this queue's head. */
@@ -447,7 +458,7 @@ final class LocalQueue {
     private void retireIfIdle() {
         if (holder == NONE && !headRunning && waiters.isEmpty() && !retired) {
             retired = true;
-            queues.remove(protocol.name(), this);
+            queues.remove(this);
         }
     }
 

@@ -5,17 +5,21 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The {@link LocalQueue}s of one client, one per lock name while the lock is held or waited on by
- * this client. A queue leaves the map when it goes idle, so the map is bounded by the locks in use.
+ * The {@link LocalQueue}s of one client, one per lock name and way of waiting (pub/sub, or spinning
+ * for the spin lock) while the lock is held or waited on by this client. A queue leaves the map
+ * when it goes idle, so the map is bounded by the locks in use.
  */
 final class LocalQueues {
-    private final ConcurrentHashMap<String, LocalQueue> queues = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Key, LocalQueue> queues = new ConcurrentHashMap<>();
+
+    private record Key(String name, boolean spin) {
+    }
 
     /** Acquires through the lock's queue: see {@link LocalQueue}. */
-    PendingAcquire acquire(LockProtocol protocol, LockServices services, long threadId, long leaseMillis,
-            boolean watchdogLease, long waitNanos) {
+    PendingAcquire acquire(LockProtocol protocol, LockServices services, boolean spin, long threadId,
+            long leaseMillis, boolean watchdogLease, long waitNanos) {
         while (true) {
-            LocalQueue queue = queue(protocol, services);
+            LocalQueue queue = queue(protocol, services, spin);
             synchronized (queue) {
                 if (!queue.retired) {
                     return queue.acquire(threadId, leaseMillis, watchdogLease, waitNanos);
@@ -25,9 +29,10 @@ final class LocalQueues {
     }
 
     /** Releases one hold of {@code threadId}, handing the lock to a queued owner when it can. */
-    CompletableFuture<ReleaseOutcome> release(LockProtocol protocol, LockServices services, long threadId) {
+    CompletableFuture<ReleaseOutcome> release(LockProtocol protocol, LockServices services, boolean spin,
+            long threadId) {
         while (true) {
-            LocalQueue queue = queue(protocol, services);
+            LocalQueue queue = queue(protocol, services, spin);
             synchronized (queue) {
                 if (queue.retired) {
                     continue;
@@ -39,9 +44,11 @@ final class LocalQueues {
 
     /** The watchdog found {@code threadId}'s lease of {@code name} lost. */
     void onLeaseLost(String name, long threadId) {
-        LocalQueue queue = queues.get(name);
-        if (queue != null) {
-            queue.onLeaseLost(threadId);
+        for (boolean spin : new boolean[] {false, true}) {
+            LocalQueue queue = queues.get(new Key(name, spin));
+            if (queue != null) {
+                queue.onLeaseLost(threadId);
+            }
         }
     }
 
@@ -55,11 +62,12 @@ final class LocalQueues {
         queues.values().forEach(LocalQueue::close);
     }
 
-    void remove(String name, LocalQueue queue) {
-        queues.remove(name, queue);
+    void remove(LocalQueue queue) {
+        queues.remove(new Key(queue.name(), queue.spins()), queue);
     }
 
-    private LocalQueue queue(LockProtocol protocol, LockServices services) {
-        return queues.computeIfAbsent(protocol.name(), name -> new LocalQueue(protocol, services, this));
+    private LocalQueue queue(LockProtocol protocol, LockServices services, boolean spin) {
+        return queues.computeIfAbsent(new Key(protocol.name(), spin),
+                key -> new LocalQueue(protocol, services, this, spin));
     }
 }

@@ -21,7 +21,9 @@ import org.slf4j.LoggerFactory;
  *       whichever comes first, then attempt again.</li>
  * </ol>
  * The wait budget is a {@link System#nanoTime()} deadline. While the subscription is not
- * confirmed (pub/sub connection down), parks are capped so waiters still make progress.
+ * confirmed (pub/sub connection down), parks are capped so waiters still make progress. A spinning
+ * acquisition (the spin lock, for setups without pub/sub) skips steps 2 and 3 and waits by
+ * exponential back-off with jitter between attempts instead.
  *
  * <p>{@link #result()} may be cancelled at any time (interrupt, {@code Future.cancel}): a parked
  * loop wakes at once, and an acquisition that lands after the cancel is released again, so
@@ -35,6 +37,9 @@ final class LockAcquisition implements PendingAcquire {
     static final long FOREVER = Long.MAX_VALUE;
     /** Park bound while the unlock channel's subscription is not confirmed. */
     private static final long UNCONFIRMED_PARK_MILLIS = 100;
+    /** First and largest back-off of a spinning wait. */
+    private static final long MIN_BACK_OFF_MILLIS = 1;
+    private static final long MAX_BACK_OFF_MILLIS = 128;
 
     private final LockProtocol protocol;
     private final WakeUpRegistry registry;
@@ -45,15 +50,18 @@ final class LockAcquisition implements PendingAcquire {
     private final long deadlineNanos;
     private final boolean forever;
     private final boolean oneAttempt;
+    private final boolean spin;
     private final long commandTimeoutMillis;
     private final CompletableFuture<Boolean> result = new CompletableFuture<>();
     private final CompletableFuture<Void> settled = new CompletableFuture<>();
     private Subscription subscription;
+    private long backOffMillis = MIN_BACK_OFF_MILLIS;
     /** The park in progress, if any; written by the loop, completed early by a cancel. */
     private volatile CompletableFuture<Boolean> parked;
 
     private LockAcquisition(LockProtocol protocol, WakeUpRegistry registry, Watchdog watchdog,
-            long leaseMillis, boolean watchdogLease, long threadId, long waitNanos, long commandTimeoutMillis) {
+            long leaseMillis, boolean watchdogLease, long threadId, long waitNanos, long commandTimeoutMillis,
+            boolean spin) {
         this.protocol = protocol;
         this.registry = registry;
         this.watchdog = watchdog;
@@ -64,6 +72,7 @@ final class LockAcquisition implements PendingAcquire {
         this.oneAttempt = waitNanos <= 0;
         this.deadlineNanos = forever ? 0 : System.nanoTime() + waitNanos;
         this.commandTimeoutMillis = commandTimeoutMillis;
+        this.spin = spin;
         result.whenComplete((acquired, failure) -> {
             CompletableFuture<Boolean> park = parked;
             if (result.isCancelled() && park != null) {
@@ -77,12 +86,14 @@ final class LockAcquisition implements PendingAcquire {
      *
      * @param leaseMillis the lease set on Redis (the watchdog timeout for watchdog leases)
      * @param waitNanos the wait budget; {@code 0} for one attempt, {@link #FOREVER} for no bound
+     * @param spin wait by back-off between attempts instead of on the unlock channel: no pub/sub
      */
     static LockAcquisition start(LockProtocol protocol, WakeUpRegistry registry, Watchdog watchdog,
-            long leaseMillis, boolean watchdogLease, long threadId, long waitNanos, long commandTimeoutMillis) {
+            long leaseMillis, boolean watchdogLease, long threadId, long waitNanos, long commandTimeoutMillis,
+            boolean spin) {
         LockAcquisition acquisition = new LockAcquisition(protocol, registry, watchdog,
-                leaseMillis, watchdogLease, threadId, waitNanos, commandTimeoutMillis);
-        if (!acquisition.oneAttempt) {
+                leaseMillis, watchdogLease, threadId, waitNanos, commandTimeoutMillis, spin);
+        if (!acquisition.oneAttempt && !spin) {
             // a recently contended lock: already subscribed, so a failed first attempt can park at once
             acquisition.subscription = registry.subscribeIfConfirmed(protocol.unlockChannel());
         }
@@ -123,11 +134,31 @@ final class LockAcquisition implements PendingAcquire {
             unsubscribe();
             result.complete(false);
             settle();
+        } else if (spin) {
+            backOff(ttl);
         } else if (subscription == null) {
             subscribeThenAttempt();
         } else {
             park(ttl);
         }
+    }
+
+    /**
+     * A spinning wait: the next attempt after an exponential back-off with jitter (a random time
+     * in the upper half of the current step, so spinning clients spread out), bounded by the
+     * holder's lease and the wait left. Sends nothing but the attempts.
+     */
+    private void backOff(long ttl) {
+        long step = backOffMillis;
+        backOffMillis = Math.min(MAX_BACK_OFF_MILLIS, backOffMillis * 2);
+        long millis = step / 2 + java.util.concurrent.ThreadLocalRandom.current().nextLong(step / 2 + 1);
+        if (ttl >= 0) {
+            millis = Math.min(millis, Math.max(ttl, 1));
+        }
+        millis = Math.max(1, Math.min(millis, remainingMillis()));
+        CompletableFuture<Boolean> gate = new CompletableFuture<>();
+        gate.completeOnTimeout(false, millis, TimeUnit.MILLISECONDS);
+        attemptWhenDone(gate);
     }
 
     private void subscribeThenAttempt() {

@@ -59,9 +59,18 @@ public final class PadlockClient implements LockClient {
 
     @Override
     public RLock getLock(String name) {
+        return exclusive(name, false);
+    }
+
+    @Override
+    public RLock getSpinLock(String name) {
+        return exclusive(name, true);
+    }
+
+    private RLock exclusive(String name, boolean spin) {
         Require.lockName(name);
         Require.state(!closed.get(), "the LockClient is closed");
-        return new RedisLock(new ExclusiveLockProtocol(name, services.clientId(), services.scripts()), services);
+        return new RedisLock(new ExclusiveLockProtocol(name, services.clientId(), services.scripts()), services, spin);
     }
 
     /** Unlock channels subscribed now (in use or idle); for tests and metrics. */

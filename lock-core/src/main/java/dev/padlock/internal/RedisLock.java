@@ -23,10 +23,13 @@ import java.util.function.Function;
 public final class RedisLock implements RLock {
     private final LockProtocol protocol;
     private final LockServices services;
+    private final boolean spin;
 
-    RedisLock(LockProtocol protocol, LockServices services) {
+    /** @param spin wait by back-off between attempts (the spin lock) instead of on pub/sub */
+    RedisLock(LockProtocol protocol, LockServices services, boolean spin) {
         this.protocol = protocol;
         this.services = services;
+        this.spin = spin;
     }
 
     @Override
@@ -102,7 +105,7 @@ public final class RedisLock implements RLock {
         Require.state(!services.wakeUps().isClosed(), "the LockClient is closed");
         boolean watchdogLease = leaseTime <= 0;
         long leaseMillis = watchdogLease ? services.watchdog().leaseMillis() : Math.max(1, unit.toMillis(leaseTime));
-        return services.queues().acquire(protocol, services, threadId, leaseMillis, watchdogLease, waitNanos);
+        return services.queues().acquire(protocol, services, spin, threadId, leaseMillis, watchdogLease, waitNanos);
     }
 
     // ---- release
@@ -115,7 +118,7 @@ public final class RedisLock implements RLock {
     @Override
     public CompletableFuture<Void> unlockAsync(long threadId) {
         Require.state(!services.wakeUps().isClosed(), "the LockClient is closed");
-        return settle(services.queues().release(protocol, services, threadId), outcome -> {
+        return settle(services.queues().release(protocol, services, spin, threadId), outcome -> {
             if (outcome == ReleaseOutcome.NOT_HELD) {
                 throw new IllegalMonitorStateException("lock '" + getName() + "' is not held by "
                         + LockKeys.ownerField(services.clientId(), threadId)
@@ -193,7 +196,7 @@ public final class RedisLock implements RLock {
 
     @Override
     public String toString() {
-        return "RLock[" + getName() + "]";
+        return (spin ? "RLock(spin)[" : "RLock[") + getName() + "]";
     }
 
     // ---- helpers
