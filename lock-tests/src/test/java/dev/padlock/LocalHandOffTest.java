@@ -36,7 +36,7 @@ class LocalHandOffTest {
         int[] counter = {0};
         AtomicInteger inside = new AtomicInteger();
         CommandStats before = admin.commandStats();
-        runThreads(threads, () -> {
+        Contention.run(Executors.newFixedThreadPool(threads), threads, task -> {
             for (int i = 0; i < rounds; i++) {
                 lock.lock();
                 try {
@@ -230,21 +230,6 @@ class LocalHandOffTest {
             lock.unlockAsync(2L).get(5, TimeUnit.SECONDS); // threw IllegalMonitorStateException
             released.get(5, TimeUnit.SECONDS);
             assertThat(lock.isLocked()).isFalse();
-        }
-    }
-
-    private static void runThreads(int threads, Runnable body) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try {
-            List<Future<?>> done = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                done.add(pool.submit(body));
-            }
-            for (Future<?> future : done) {
-                future.get(60, TimeUnit.SECONDS);
-            }
-        } finally {
-            pool.shutdownNow();
         }
     }
 }

@@ -5,12 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.padlock.testing.CommandStats;
 import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.RedisTest;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -30,30 +26,17 @@ class SpinLockTest {
         int threads = 6;
         int rounds = 30;
         CommandStats before = admin.commandStats();
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try {
-            List<Future<?>> done = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                RLock lock = t % 2 == 0 ? first : second;
-                done.add(pool.submit(() -> {
-                    for (int i = 0; i < rounds; i++) {
-                        lock.lock();
-                        try {
-                            String value = admin.commands().get(counter);
-                            admin.commands().set(counter, Integer.toString(value == null ? 1 : Integer.parseInt(value) + 1));
-                        } finally {
-                            lock.unlock();
-                        }
-                    }
-                    return null;
-                }));
+        Contention.run(Executors.newFixedThreadPool(threads), threads, task -> {
+            RLock lock = task % 2 == 0 ? first : second;
+            for (int i = 0; i < rounds; i++) {
+                lock.lock();
+                try {
+                    Contention.incrementNonAtomically(admin.commands(), counter);
+                } finally {
+                    lock.unlock();
+                }
             }
-            for (Future<?> future : done) {
-                future.get(60, TimeUnit.SECONDS);
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+        });
         CommandStats used = CommandStats.delta(before, admin.commandStats());
         assertThat(admin.commands().get(counter)).isEqualTo(Integer.toString(threads * rounds));
         assertThat(used.calls("subscribe") + used.calls("ssubscribe") + used.calls("psubscribe"))

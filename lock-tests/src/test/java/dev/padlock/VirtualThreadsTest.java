@@ -5,12 +5,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.RedisTest;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -29,31 +25,19 @@ class VirtualThreadsTest {
         String name = Clients.uniqueName("virtual");
         String counter = name + ":counter";
         RLock lock = clients.open().getLock(name);
-        List<Future<?>> done = new ArrayList<>();
         ExecutorService virtual = (ExecutorService) Executors.class
                 .getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
-        try {
-            for (int t = 0; t < THREADS; t++) {
-                done.add(virtual.submit(() -> {
-                    for (int i = 0; i < ROUNDS; i++) {
-                        lock.lock();
-                        try {
-                            assertThat(lock.getHoldCount()).isEqualTo(1);
-                            String value = admin.commands().get(counter);
-                            admin.commands().set(counter, Integer.toString(value == null ? 1 : Integer.parseInt(value) + 1));
-                        } finally {
-                            lock.unlock();
-                        }
-                    }
-                    return null;
-                }));
+        Contention.run(virtual, THREADS, task -> {
+            for (int i = 0; i < ROUNDS; i++) {
+                lock.lock();
+                try {
+                    assertThat(lock.getHoldCount()).isEqualTo(1);
+                    Contention.incrementNonAtomically(admin.commands(), counter);
+                } finally {
+                    lock.unlock();
+                }
             }
-            for (Future<?> future : done) {
-                future.get(60, TimeUnit.SECONDS);
-            }
-        } finally {
-            virtual.shutdownNow();
-        }
+        });
         assertThat(admin.commands().get(counter)).isEqualTo(Integer.toString(THREADS * ROUNDS));
         assertThat(admin.commands().exists(name)).isZero();
         admin.commands().del(counter);
