@@ -68,6 +68,54 @@ public interface LockClient extends AutoCloseable {
     RLock getSpinLock(String name);
 
     /**
+     * A reentrant lock granted first come, first served across the threads of every client. A
+     * waiter that gives up leaves the queue at once; one that dies is dropped once it stops
+     * checking in (within {@link LockConfig#fairWaiterTimeout()} of the holder's lease), so it
+     * cannot block the queue for ever. An unlock wakes only the next waiter's client.
+     *
+     * @throws NullPointerException when {@code name} is null
+     * @throws IllegalArgumentException when {@code name} is empty
+     */
+    RLock getFairLock(String name);
+
+    /**
+     * A read-write lock: many readers or one writer, both reentrant.
+     *
+     * @throws NullPointerException when {@code name} is null
+     * @throws IllegalArgumentException when {@code name} is empty
+     */
+    RReadWriteLock getReadWriteLock(String name);
+
+    /**
+     * A reentrant lock whose acquisitions return fencing tokens; same format on Redis as
+     * {@link #getLock(String)}, plus the token counter.
+     *
+     * @throws NullPointerException when {@code name} is null
+     * @throws IllegalArgumentException when {@code name} is empty
+     */
+    RFencedLock getFencedLock(String name);
+
+    /**
+     * A lock held only when all of {@code locks} are held: they are taken in one fixed order
+     * (by name), so two multi locks over the same names cannot deadlock, and a partial
+     * acquisition is rolled back. The locks may come from any client.
+     *
+     * @throws NullPointerException when {@code locks} or one of them is null
+     * @throws IllegalArgumentException when {@code locks} is empty or names one lock twice
+     */
+    RLock getMultiLock(RLock... locks);
+
+    /**
+     * The Redlock algorithm over locks on independent Redis servers (each from its own client):
+     * held when a majority was acquired within the validity time (lease minus the time taken
+     * minus clock drift), and released everywhere otherwise.
+     *
+     * @throws NullPointerException when {@code locks} or one of them is null
+     * @throws IllegalArgumentException when {@code locks} is empty or names one lock object twice
+     */
+    RLock getRedLock(RLock... locks);
+
+    /**
      * Stops the watchdog (held locks then expire with their leases), fails pending waits and
      * closes the connections. Idempotent. Locks used after close throw
      * {@link IllegalStateException}.

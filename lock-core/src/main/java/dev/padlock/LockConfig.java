@@ -25,6 +25,8 @@ public final class LockConfig {
     public static final Duration DEFAULT_WATCHDOG_TIMEOUT = Duration.ofSeconds(30);
     /** The bound on one Redis round trip. */
     public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(3);
+    /** How long past the holder's lease a silent fair-lock waiter keeps its place. */
+    public static final Duration DEFAULT_FAIR_WAITER_TIMEOUT = Duration.ofSeconds(5);
     /** The longest timeout accepted: {@code Integer.MAX_VALUE} milliseconds, about 24.8 days. */
     public static final Duration MAX_TIMEOUT = Duration.ofMillis(Integer.MAX_VALUE);
 
@@ -32,6 +34,7 @@ public final class LockConfig {
     private final List<String> clusterUris;
     private final Duration watchdogTimeout;
     private final Duration commandTimeout;
+    private final Duration fairWaiterTimeout;
     private final LeaseLostListener leaseLostListener;
 
     private LockConfig(Builder b) {
@@ -39,6 +42,7 @@ public final class LockConfig {
         this.clusterUris = b.clusterUris;
         this.watchdogTimeout = b.watchdogTimeout;
         this.commandTimeout = b.commandTimeout;
+        this.fairWaiterTimeout = b.fairWaiterTimeout;
         this.leaseLostListener = b.leaseLostListener;
     }
 
@@ -64,6 +68,10 @@ public final class LockConfig {
         return commandTimeout;
     }
 
+    public Duration fairWaiterTimeout() {
+        return fairWaiterTimeout;
+    }
+
     public Optional<LeaseLostListener> leaseLostListener() {
         return Optional.ofNullable(leaseLostListener);
     }
@@ -71,7 +79,7 @@ public final class LockConfig {
     @Override
     public String toString() {
         return "LockConfig{" + (redisUri != null ? "redisUri=" + RedisUris.redact(redisUri) : "clusterUris=" + clusterUris.size() + " seeds")
-                + ", watchdogTimeout=" + watchdogTimeout + ", commandTimeout=" + commandTimeout + '}';
+                + ", watchdogTimeout=" + watchdogTimeout + ", commandTimeout=" + commandTimeout + ", fairWaiterTimeout=" + fairWaiterTimeout + '}';
     }
 
     /** Builds a {@link LockConfig}. Not thread-safe. */
@@ -80,6 +88,7 @@ public final class LockConfig {
         private List<String> clusterUris = List.of();
         private Duration watchdogTimeout = DEFAULT_WATCHDOG_TIMEOUT;
         private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
+        private Duration fairWaiterTimeout = DEFAULT_FAIR_WAITER_TIMEOUT;
         private LeaseLostListener leaseLostListener;
 
         private Builder() {
@@ -125,6 +134,18 @@ public final class LockConfig {
         public Builder commandTimeout(Duration timeout) {
             requireMillis(timeout, 1, "commandTimeout");
             this.commandTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * How long a fair-lock waiter keeps its place in the queue without checking in, counted
+         * from when the lock's current lease would end. Live waiters check in at least every half
+         * of it; a waiter that died (its process gone) is dropped once it passes, so it cannot
+         * block the queue. Default 5 s; at least 10 ms.
+         */
+        public Builder fairWaiterTimeout(Duration timeout) {
+            requireMillis(timeout, 10, "fairWaiterTimeout");
+            this.fairWaiterTimeout = timeout;
             return this;
         }
 

@@ -2,7 +2,9 @@ package dev.padlock.internal;
 
 import dev.padlock.LockClient;
 import dev.padlock.LockConfig;
+import dev.padlock.RFencedLock;
 import dev.padlock.RLock;
+import dev.padlock.RReadWriteLock;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.time.Duration;
 import java.util.UUID;
@@ -65,6 +67,31 @@ public final class PadlockClient implements LockClient {
     @Override
     public RLock getSpinLock(String name) {
         return exclusive(name, true);
+    }
+
+    @Override
+    public RLock getFairLock(String name) {
+        throw new UnsupportedOperationException("not yet");
+    }
+
+    @Override
+    public RReadWriteLock getReadWriteLock(String name) {
+        throw new UnsupportedOperationException("not yet");
+    }
+
+    @Override
+    public RFencedLock getFencedLock(String name) {
+        throw new UnsupportedOperationException("not yet");
+    }
+
+    @Override
+    public RLock getMultiLock(RLock... locks) {
+        return MultiLock.of(locks);
+    }
+
+    @Override
+    public RLock getRedLock(RLock... locks) {
+        return RedLock.of(locks);
     }
 
     private RLock exclusive(String name, boolean spin) {

@@ -1,0 +1,39 @@
+package dev.padlock;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * An {@link RLock} whose every acquisition also returns a fencing token: a number that strictly
+ * increases from one holder of the name to the next, across all clients, and survives the lock's
+ * expiry and deletion. Pass it to the resource the lock guards, and let the resource reject a
+ * writer whose token is older than one it has seen: a holder paused past its lease can then do no
+ * harm. A reentrant acquisition keeps the token it has.
+ *
+ * <p>The counter is the key {@code redisson_lock_token:{<name>}}, which never expires.
+ */
+public interface RFencedLock extends RLock {
+
+    /**
+     * As {@link #lock()}, returning the token of this acquisition.
+     */
+    long lockAndGetToken();
+
+    /**
+     * As {@link #tryLock(long, long, TimeUnit)}, returning the token of this acquisition, or
+     * {@code null} when the lock was not acquired.
+     */
+    Long tryLockAndGetToken(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException;
+
+    /** The current holder's token, or {@code null} when the lock is free. One Redis call. */
+    Long getToken();
+
+    /** As {@link #lockAndGetToken()} for owner {@code threadId}, with a lease as in {@link #lockAsync}. */
+    CompletableFuture<Long> lockAndGetTokenAsync(long leaseTime, TimeUnit unit, long threadId);
+
+    /** As {@link #tryLockAndGetToken} for owner {@code threadId}; a future of {@code null} when not acquired. */
+    CompletableFuture<Long> tryLockAndGetTokenAsync(long waitTime, long leaseTime, TimeUnit unit, long threadId);
+
+    /** As {@link #getToken()}, without blocking. */
+    CompletableFuture<Long> getTokenAsync();
+}

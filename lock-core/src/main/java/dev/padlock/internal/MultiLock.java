@@ -1,0 +1,13 @@
+package dev.padlock.internal;
+
+import dev.padlock.RLock;
+
+/** Placeholder: being written. */
+final class MultiLock {
+    private MultiLock() {
+    }
+
+    static RLock of(RLock... locks) {
+        throw new UnsupportedOperationException("not yet");
+    }
+}
