@@ -4,17 +4,19 @@ import io.lettuce.core.ScriptOutputType;
 import java.util.concurrent.CompletableFuture;
 
 /** The reentrant exclusive lock of {@code RLock}: Redisson's hash-with-hold-count format. */
-public final class ExclusiveLockProtocol implements LockProtocol {
+final class ExclusiveLockProtocol implements LockProtocol {
     private final String name;
     private final String clientId;
     private final ScriptRunner scripts;
+    private final RedisBackend backend;
     private final String[] lockKey;
     private final String[] lockAndChannel;
 
-    public ExclusiveLockProtocol(String name, String clientId, ScriptRunner scripts) {
+    ExclusiveLockProtocol(String name, LockServices services) {
         this.name = name;
-        this.clientId = clientId;
-        this.scripts = scripts;
+        this.clientId = services.clientId();
+        this.scripts = services.scripts();
+        this.backend = services.backend();
         this.lockKey = new String[] {name};
         this.lockAndChannel = new String[] {name, LockKeys.unlockChannel(name)};
     }
@@ -25,14 +27,29 @@ public final class ExclusiveLockProtocol implements LockProtocol {
     }
 
     @Override
-    public String unlockChannel() {
+    public String ownerField(long threadId) {
+        return LockKeys.ownerField(clientId, threadId);
+    }
+
+    @Override
+    public String unlockChannel(long threadId) {
         return lockAndChannel[1];
     }
 
     @Override
-    public CompletableFuture<Long> tryAcquire(long leaseMillis, long threadId) {
-        return scripts.run(LuaScript.LOCK_ACQUIRE, ScriptOutputType.INTEGER, lockKey,
-                Long.toString(leaseMillis), LockKeys.ownerField(clientId, threadId));
+    public boolean handsOffLocally() {
+        return true;
+    }
+
+    @Override
+    public CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait) {
+        return scripts.<Long>run(LuaScript.LOCK_ACQUIRE, ScriptOutputType.INTEGER, lockKey,
+                Long.toString(leaseMillis), LockKeys.ownerField(clientId, threadId)).thenApply(Attempt::fromTtl);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> isLocked() {
+        return backend.commands().exists(name).thenApply(count -> count > 0).toCompletableFuture();
     }
 
     @Override

@@ -81,8 +81,8 @@ final class LocalQueue {
         this.spin = spin;
     }
 
-    String name() {
-        return protocol.name();
+    String localKey() {
+        return protocol.localKey();
     }
 
     boolean spins() {
@@ -170,7 +170,7 @@ final class LocalQueue {
     }
 
     private CompletableFuture<ReleaseOutcome> releaseOnRedis(long threadId) {
-        boolean renewed = services.watchdog().beforeRelease(protocol.name(), threadId);
+        boolean renewed = services.watchdog().beforeRelease(protocol, threadId);
         long rearm = renewed ? services.watchdog().leaseMillis() : 0;
         long sent = System.nanoTime();
         return protocol.release(threadId, rearm).thenApply(release -> {
@@ -189,7 +189,7 @@ final class LocalQueue {
      * woke gets its chance before this client takes the lock again; otherwise no time at all.
      */
     private long yieldAfter(Release release, long roundTripNanos) {
-        long others = release.listeners() - (services.wakeUps().isSubscribed(protocol.unlockChannel()) ? 1 : 0);
+        long others = release.listeners() - (services.wakeUps().isSubscribed(protocol.unlockChannel(NONE)) ? 1 : 0);
         if (others <= 0) {
             return 0;
         }
@@ -206,7 +206,7 @@ final class LocalQueue {
             }
             return;
         }
-        services.watchdog().forget(protocol.name(), threadId);
+        services.watchdog().forget(protocol, threadId);
         LocalWaiter next;
         synchronized (this) {
             if (holder == threadId) {
@@ -230,7 +230,7 @@ final class LocalQueue {
      * still waits for the reply, so its unlock reports what Redis found.
      */
     private CompletableFuture<ReleaseOutcome> handOff(long threadId, LocalWaiter successor, boolean early) {
-        services.watchdog().beforeRelease(protocol.name(), threadId);
+        services.watchdog().beforeRelease(protocol, threadId);
         CompletableFuture<ReleaseOutcome> reply = protocol.handOff(threadId, successor.threadId, successor.leaseMillis, 0);
         if (early) {
             handedOver(threadId, successor);
@@ -250,7 +250,7 @@ final class LocalQueue {
                         successor.unclaim();
                     } else {
                         // not held any more, or unknown after a failure: the successor asks Redis
-                        services.watchdog().forget(protocol.name(), threadId);
+                        services.watchdog().forget(protocol, threadId);
                         LocalWaiter head = successor;
                         synchronized (this) {
                             if (holder == threadId) {
@@ -272,8 +272,8 @@ final class LocalQueue {
     }
 
     private void handedOver(long previous, LocalWaiter successor) {
-        services.watchdog().forget(protocol.name(), previous);
-        services.watchdog().onAcquired(protocol.name(), successor.threadId, successor.watchdogLease);
+        services.watchdog().forget(protocol, previous);
+        services.watchdog().onAcquired(protocol, successor.threadId, successor.watchdogLease);
         synchronized (this) {
             becomeHolder(successor.threadId, successor.leaseMillis, successor.watchdogLease);
             handOffs++;

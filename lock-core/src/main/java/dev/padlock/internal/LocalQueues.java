@@ -12,7 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 final class LocalQueues {
     private final ConcurrentHashMap<Key, LocalQueue> queues = new ConcurrentHashMap<>();
 
-    private record Key(String name, boolean spin) {
+    private record Key(String localKey, boolean spin) {
     }
 
     /** Acquires through the lock's queue: see {@link LocalQueue}. */
@@ -42,10 +42,10 @@ final class LocalQueues {
         }
     }
 
-    /** The watchdog found {@code threadId}'s lease of {@code name} lost. */
-    void onLeaseLost(String name, long threadId) {
+    /** The watchdog found {@code threadId}'s lease of the lock known as {@code localKey} lost. */
+    void onLeaseLost(String localKey, long threadId) {
         for (boolean spin : new boolean[] {false, true}) {
-            LocalQueue queue = queues.get(new Key(name, spin));
+            LocalQueue queue = queues.get(new Key(localKey, spin));
             if (queue != null) {
                 queue.onLeaseLost(threadId);
             }
@@ -63,11 +63,11 @@ final class LocalQueues {
     }
 
     void remove(LocalQueue queue) {
-        queues.remove(new Key(queue.name(), queue.spins()), queue);
+        queues.remove(new Key(queue.localKey(), queue.spins()), queue);
     }
 
     private LocalQueue queue(LockProtocol protocol, LockServices services, boolean spin) {
-        return queues.computeIfAbsent(new Key(protocol.name(), spin),
+        return queues.computeIfAbsent(new Key(protocol.localKey(), spin),
                 key -> new LocalQueue(protocol, services, this, spin));
     }
 }

@@ -1,5 +1,6 @@
 package dev.padlock.internal;
 
+import dev.padlock.internal.LockProtocol.Attempt;
 import dev.padlock.internal.WakeUpRegistry.Subscription;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -56,6 +57,10 @@ final class LockAcquisition implements PendingAcquire {
     private final CompletableFuture<Void> settled = new CompletableFuture<>();
     private Subscription subscription;
     private long backOffMillis = MIN_BACK_OFF_MILLIS;
+    /** Whether an attempt that may have queued the owner on Redis (a fair lock) was sent and not yet answered "acquired". */
+    private boolean mayBeQueued;
+    /** The fencing token of the acquisition, once acquired, for kinds that have one. */
+    private volatile long token = Attempt.NO_TOKEN;
     /** The park in progress, if any; written by the loop, completed early by a cancel. */
     private volatile CompletableFuture<Boolean> parked;
 
@@ -95,7 +100,7 @@ final class LockAcquisition implements PendingAcquire {
                 leaseMillis, watchdogLease, threadId, waitNanos, commandTimeoutMillis, spin);
         if (!acquisition.oneAttempt && !spin) {
             // a recently contended lock: already subscribed, so a failed first attempt can park at once
-            acquisition.subscription = registry.subscribeIfConfirmed(protocol.unlockChannel());
+            acquisition.subscription = registry.subscribeIfConfirmed(protocol.unlockChannel(threadId));
         }
         acquisition.attempt();
         return acquisition;
@@ -111,6 +116,11 @@ final class LockAcquisition implements PendingAcquire {
         return settled;
     }
 
+    /** The fencing token this acquisition got; {@link Attempt#NO_TOKEN} unless acquired by a kind with tokens. */
+    long token() {
+        return token;
+    }
+
     private void attempt() {
         if (result.isDone()) {
             settle();
@@ -120,20 +130,24 @@ final class LockAcquisition implements PendingAcquire {
             fail(new IllegalStateException("the LockClient is closed"));
             return;
         }
-        protocol.tryAcquire(leaseMillis, threadId).whenComplete(this::onAttempt);
+        mayBeQueued |= !oneAttempt;
+        protocol.tryAcquire(leaseMillis, threadId, !oneAttempt).whenComplete(this::onAttempt);
     }
 
-    private void onAttempt(Long ttl, Throwable failure) {
+    private void onAttempt(Attempt attempt, Throwable failure) {
         if (failure != null) {
             fail(failure);
-        } else if (ttl == null) {
+            return;
+        }
+        long ttl = attempt.ttl();
+        if (attempt.acquired()) {
+            mayBeQueued = false;
+            token = attempt.token();
             onAcquired();
         } else if (result.isDone()) {
             settle();
         } else if (oneAttempt || (!forever && deadlineNanos - System.nanoTime() <= 0)) {
-            unsubscribe();
-            result.complete(false);
-            settle();
+            stop(() -> result.complete(false));
         } else if (spin) {
             backOff(ttl);
         } else if (subscription == null) {
@@ -163,7 +177,7 @@ final class LockAcquisition implements PendingAcquire {
 
     private void subscribeThenAttempt() {
         try {
-            subscription = registry.subscribe(protocol.unlockChannel());
+            subscription = registry.subscribe(protocol.unlockChannel(threadId));
         } catch (RuntimeException e) {
             fail(e);
             return;
@@ -175,7 +189,7 @@ final class LockAcquisition implements PendingAcquire {
     }
 
     private void park(long ttl) {
-        long millis = remainingMillis();
+        long millis = Math.min(remainingMillis(), protocol.maxParkMillis());
         if (ttl >= 0) {
             millis = Math.min(millis, Math.max(ttl, 1));
         }
@@ -197,12 +211,12 @@ final class LockAcquisition implements PendingAcquire {
     private void onAcquired() {
         unsubscribe();
         if (!result.isDone()) {
-            watchdog.onAcquired(protocol.name(), threadId, watchdogLease);
+            watchdog.onAcquired(protocol, threadId, watchdogLease);
             if (result.complete(true)) {
                 settle();
                 return;
             }
-            watchdog.beforeRelease(protocol.name(), threadId);
+            watchdog.beforeRelease(protocol, threadId);
         }
         // cancelled while the acquisition was on its way: give it back
         protocol.release(threadId, 0).whenComplete((outcome, failure) -> {
@@ -215,9 +229,7 @@ final class LockAcquisition implements PendingAcquire {
     }
 
     private void fail(Throwable failure) {
-        unsubscribe();
-        result.completeExceptionally(RedisErrors.unwrap(failure));
-        settle();
+        stop(() -> result.completeExceptionally(RedisErrors.unwrap(failure)));
     }
 
     /** Gives the subscription back; done before the result completes, so a caller sees none left. */
@@ -229,8 +241,30 @@ final class LockAcquisition implements PendingAcquire {
     }
 
     private void settle() {
+        stop(() -> { });
+    }
+
+    /**
+     * Stops without the lock: gives back the subscription and any place in a queue on Redis,
+     * then runs {@code complete} (which settles the result), then completes {@link #settled}.
+     * Leaving the queue comes first, so a caller that tries again at once is queued anew.
+     */
+    private void stop(Runnable complete) {
         unsubscribe();
-        settled.complete(null);
+        if (!mayBeQueued) {
+            complete.run();
+            settled.complete(null);
+            return;
+        }
+        mayBeQueued = false;
+        protocol.leaveQueue(threadId).whenComplete((ignored, failure) -> {
+            if (failure != null) {
+                log.debug("could not leave the queue of lock '{}'; the entry expires by itself: {}",
+                        protocol.name(), failure.toString());
+            }
+            complete.run();
+            settled.complete(null);
+        });
     }
 
     private long remainingMillis() {

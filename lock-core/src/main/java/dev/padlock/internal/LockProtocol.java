@@ -3,24 +3,57 @@ package dev.padlock.internal;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * How one kind of lock acquires and releases on Redis. The wait loop, the watchdog and the
- * facade are shared by every kind; only this differs.
+ * How one kind of lock acquires, releases and renews on Redis. The wait loop, the watchdog and
+ * the facade are shared by every kind; only this differs.
  */
 public interface LockProtocol {
 
     /** The lock's name, which is also its main key. */
     String name();
 
-    /** The channel its waiters are woken on. */
-    String unlockChannel();
+    /**
+     * What the watchdog and the local queues know this lock by: the name, plus the side for the
+     * two locks of a read-write lock, which share one name.
+     */
+    default String localKey() {
+        return name();
+    }
+
+    /** The hash field of owner {@code threadId}: {@code <clientId>:<threadId>}, or a kind's variant. */
+    String ownerField(long threadId);
+
+    /** The channel owner {@code threadId} waits on for a wake-up. */
+    String unlockChannel(long threadId);
+
+    /**
+     * Whether owners of one client may queue locally and pass the lock on with {@link #handOff}
+     * (see {@link LocalQueue}); kinds that keep their own order or hand out tokens acquire on
+     * Redis every time.
+     */
+    default boolean handsOffLocally() {
+        return false;
+    }
 
     /**
      * One acquisition attempt for {@code threadId}, re-entering when it already holds the lock.
      *
-     * @return a future of {@code null} when acquired, else the holder's remaining lease in
-     *     milliseconds ({@code -1} when it has no expiry)
+     * @param willWait whether a failed attempt will be followed by a wait (a fair lock then
+     *     queues the owner; a one-shot attempt must not)
      */
-    CompletableFuture<Long> tryAcquire(long leaseMillis, long threadId);
+    CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait);
+
+    /**
+     * An acquisition of {@code threadId} that attempted with {@code willWait} stopped without the
+     * lock: forget any place it holds in a queue on Redis.
+     */
+    default CompletableFuture<Void> leaveQueue(long threadId) {
+        return CompletableFuture.completedFuture(null);
+    }
+
+    /** The longest a waiter may park between attempts, whatever the holder's lease. */
+    default long maxParkMillis() {
+        return Long.MAX_VALUE;
+    }
 
     /**
      * Drops one hold of {@code threadId}.
@@ -32,14 +65,55 @@ public interface LockProtocol {
     /** Deletes the lock whoever holds it; whether it was held. */
     CompletableFuture<Boolean> forceRelease();
 
+    /** Whether anyone holds this lock now. */
+    CompletableFuture<Boolean> isLocked();
+
     /**
      * Passes the lock from {@code fromThreadId} to {@code toThreadId} of the same client in one
      * call, waking nobody. {@link ReleaseOutcome#RELEASED} means handed over: the successor holds
-     * it once with {@code leaseMillis}.
+     * it once with {@code leaseMillis}. Only called when {@link #handsOffLocally()}.
      *
      * @param rearmLeaseMillis as for {@link #release}, when the holder still has holds
      */
-    CompletableFuture<ReleaseOutcome> handOff(long fromThreadId, long toThreadId, long leaseMillis, long rearmLeaseMillis);
+    default CompletableFuture<ReleaseOutcome> handOff(long fromThreadId, long toThreadId, long leaseMillis,
+            long rearmLeaseMillis) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " does not hand off locally");
+    }
+
+    /** The script that renews watchdog leases of this kind, many locks a call. */
+    default LuaScript renewScript() {
+        return LuaScript.LOCK_RENEW;
+    }
+
+    /**
+     * The keys one lock adds to a {@link #renewScript()} call for owner {@code threadId}; its
+     * owner field goes in ARGV.
+     */
+    default String[] renewKeys(long threadId) {
+        return new String[] {name()};
+    }
+
+    /** What an attempt found. */
+    record Attempt(boolean acquired, long ttl, long token) {
+        static final long NO_TOKEN = Long.MIN_VALUE;
+        /** Acquired, by a kind without tokens. */
+        static final Attempt ACQUIRED = new Attempt(true, 0, NO_TOKEN);
+
+        /**
+         * Not acquired.
+         *
+         * @param ttl how long to wait at most before the next attempt: the holder's remaining
+         *     lease in milliseconds, {@code -1} when it has none
+         */
+        static Attempt notAcquired(long ttl) {
+            return new Attempt(false, ttl, NO_TOKEN);
+        }
+
+        /** Reads the scripts' usual reply: nil when acquired, else the TTL. */
+        static Attempt fromTtl(Long ttl) {
+            return ttl == null ? ACQUIRED : notAcquired(ttl);
+        }
+    }
 
     /** What a release found. */
     enum ReleaseOutcome {
@@ -47,7 +121,7 @@ public interface LockProtocol {
         NOT_HELD,
         /** One hold dropped; more remain. */
         STILL_HELD,
-        /** The last hold dropped; the lock is free and its waiters were told. */
+        /** The owner's last hold dropped (the lock is free unless other owners share it). */
         RELEASED;
 
         /** Reads {@code lock_release} and {@code lock_handoff}: nil, 0, or more (released or handed over). */
@@ -64,7 +138,7 @@ public interface LockProtocol {
      * {@link ReleaseOutcome#RELEASED}); this client counts when it is subscribed to the channel.
      */
     record Release(ReleaseOutcome outcome, long listeners) {
-        /** Reads {@code lock_release}: nil, 0, or 1 + the subscribers its message reached. */
+        /** Reads the release scripts: nil, 0, or 1 + the subscribers its message reached. */
         static Release fromScript(Long reply) {
             ReleaseOutcome outcome = ReleaseOutcome.fromScript(reply);
             return new Release(outcome, outcome == ReleaseOutcome.RELEASED ? reply - 1 : 0);

@@ -47,7 +47,7 @@ public final class PadlockClient implements LockClient {
         // application may saturate, and not an I/O or timer thread, which the listener could block
         ExecutorService listenerExecutor = Executors.newSingleThreadExecutor(
                 new DefaultThreadFactory("padlock-lease-lost", true));
-        Watchdog watchdog = new Watchdog(scripts, backend.isCluster(), clientId, config.watchdogTimeout().toMillis(),
+        Watchdog watchdog = new Watchdog(scripts, backend.isCluster(), config.watchdogTimeout().toMillis(),
                 config.leaseLostListener().orElse(null), listenerExecutor, queues::onLeaseLost);
         log.debug("Padlock client {} connected to {}", clientId, backend.address());
         return new PadlockClient(new LockServices(clientId, backend, scripts, wakeUps, watchdog, queues,
@@ -97,7 +97,7 @@ public final class PadlockClient implements LockClient {
     private RLock exclusive(String name, boolean spin) {
         Require.lockName(name);
         Require.state(!closed.get(), "the LockClient is closed");
-        return new RedisLock(new ExclusiveLockProtocol(name, services.clientId(), services.scripts()), services, spin);
+        return new RedisLock(new ExclusiveLockProtocol(name, services), services, spin, spin ? "spin" : "lock");
     }
 
     /** Unlock channels subscribed now (in use or idle); for tests and metrics. */

@@ -24,12 +24,17 @@ public final class RedisLock implements RLock {
     private final LockProtocol protocol;
     private final LockServices services;
     private final boolean spin;
+    private final String kind;
 
-    /** @param spin wait by back-off between attempts (the spin lock) instead of on pub/sub */
-    RedisLock(LockProtocol protocol, LockServices services, boolean spin) {
+    /**
+     * @param spin wait by back-off between attempts (the spin lock) instead of on pub/sub
+     * @param kind what {@link #toString()} calls this lock: {@code lock}, {@code fair}, ...
+     */
+    RedisLock(LockProtocol protocol, LockServices services, boolean spin, String kind) {
         this.protocol = protocol;
         this.services = services;
         this.spin = spin;
+        this.kind = kind;
     }
 
     @Override
@@ -101,11 +106,19 @@ public final class RedisLock implements RLock {
         return linked(acquire(unit.toNanos(waitTime), leaseTime, unit, threadId).result(), acquired -> acquired);
     }
 
-    private PendingAcquire acquire(long waitNanos, long leaseTime, TimeUnit unit, long threadId) {
+    /**
+     * Starts an acquisition: through the client's local queue for kinds that hand off locally,
+     * else straight against Redis (then always a {@link LockAcquisition}).
+     */
+    PendingAcquire acquire(long waitNanos, long leaseTime, TimeUnit unit, long threadId) {
         Require.state(!services.wakeUps().isClosed(), "the LockClient is closed");
         boolean watchdogLease = leaseTime <= 0;
         long leaseMillis = watchdogLease ? services.watchdog().leaseMillis() : Math.max(1, unit.toMillis(leaseTime));
-        return services.queues().acquire(protocol, services, spin, threadId, leaseMillis, watchdogLease, waitNanos);
+        if (protocol.handsOffLocally()) {
+            return services.queues().acquire(protocol, services, spin, threadId, leaseMillis, watchdogLease, waitNanos);
+        }
+        return LockAcquisition.start(protocol, services.wakeUps(), services.watchdog(), leaseMillis, watchdogLease,
+                threadId, waitNanos, services.commandTimeoutMillis(), spin);
     }
 
     // ---- release
@@ -118,14 +131,28 @@ public final class RedisLock implements RLock {
     @Override
     public CompletableFuture<Void> unlockAsync(long threadId) {
         Require.state(!services.wakeUps().isClosed(), "the LockClient is closed");
-        return settle(services.queues().release(protocol, services, spin, threadId), outcome -> {
+        CompletableFuture<ReleaseOutcome> release = protocol.handsOffLocally()
+                ? services.queues().release(protocol, services, spin, threadId)
+                : releaseOnRedis(threadId);
+        return settle(release, outcome -> {
             if (outcome == ReleaseOutcome.NOT_HELD) {
                 throw new IllegalMonitorStateException("lock '" + getName() + "' is not held by "
-                        + LockKeys.ownerField(services.clientId(), threadId)
+                        + protocol.ownerField(threadId)
                         + " (never acquired, already unlocked, or its lease ran out)");
             }
             return null;
         });
+    }
+
+    /** A release without local queue: the watchdog's bookkeeping around one release call. */
+    private CompletableFuture<ReleaseOutcome> releaseOnRedis(long threadId) {
+        Watchdog watchdog = services.watchdog();
+        long rearm = watchdog.beforeRelease(protocol, threadId) ? watchdog.leaseMillis() : 0;
+        return protocol.release(threadId, rearm).whenComplete((release, failure) -> {
+            if (failure != null || release.outcome() != ReleaseOutcome.STILL_HELD) {
+                watchdog.forget(protocol, threadId); // released, not held, or unknown: Redis decides
+            }
+        }).thenApply(LockProtocol.Release::outcome);
     }
 
     @Override
@@ -136,7 +163,7 @@ public final class RedisLock implements RLock {
     @Override
     public CompletableFuture<Boolean> forceUnlockAsync() {
         Require.state(!services.wakeUps().isClosed(), "the LockClient is closed");
-        services.watchdog().cancel(getName());
+        services.watchdog().cancel(protocol);
         return settle(protocol.forceRelease(), released -> released);
     }
 
@@ -149,7 +176,7 @@ public final class RedisLock implements RLock {
 
     @Override
     public CompletableFuture<Boolean> isLockedAsync() {
-        return read("EXISTS", services.backend().commands().exists(getName()), count -> count > 0);
+        return read("isLocked", protocol.isLocked(), locked -> locked);
     }
 
     @Override
@@ -160,7 +187,7 @@ public final class RedisLock implements RLock {
     @Override
     public boolean isHeldByThread(long threadId) {
         return join(read("HEXISTS", services.backend().commands()
-                .hexists(getName(), LockKeys.ownerField(services.clientId(), threadId)), held -> held), "isHeldByThread");
+                .hexists(getName(), protocol.ownerField(threadId)), held -> held), "isHeldByThread");
     }
 
     @Override
@@ -170,7 +197,7 @@ public final class RedisLock implements RLock {
 
     @Override
     public CompletableFuture<Integer> getHoldCountAsync(long threadId) {
-        return read("HGET", services.backend().commands().hget(getName(), LockKeys.ownerField(services.clientId(), threadId)),
+        return read("HGET", services.backend().commands().hget(getName(), protocol.ownerField(threadId)),
                 count -> count == null ? 0 : Integer.parseInt(count));
     }
 
@@ -196,7 +223,7 @@ public final class RedisLock implements RLock {
 
     @Override
     public String toString() {
-        return (spin ? "RLock(spin)[" : "RLock[") + getName() + "]";
+        return "RLock(" + kind + ")[" + getName() + "]";
     }
 
     // ---- helpers
@@ -205,7 +232,7 @@ public final class RedisLock implements RLock {
         return Thread.currentThread().getId();
     }
 
-    private <T, R> CompletableFuture<R> read(String command, CompletionStage<T> reply, Function<T, R> map) {
+    <T, R> CompletableFuture<R> read(String command, CompletionStage<T> reply, Function<T, R> map) {
         Require.state(!services.wakeUps().isClosed(), "the LockClient is closed");
         return settle(reply.toCompletableFuture().exceptionallyCompose(failure -> CompletableFuture.failedFuture(
                 RedisErrors.translate(failure, command + " on '" + getName() + "'", services.address()))), map);
@@ -216,7 +243,7 @@ public final class RedisLock implements RLock {
      * (not a {@code CompletionException}), so callers see {@link IllegalMonitorStateException}
      * and Padlock's exceptions as they are.
      */
-    private static <T, R> CompletableFuture<R> settle(CompletableFuture<T> source, Function<T, R> map) {
+    static <T, R> CompletableFuture<R> settle(CompletableFuture<T> source, Function<T, R> map) {
         CompletableFuture<R> out = new CompletableFuture<>();
         source.whenComplete((value, failure) -> {
             if (failure != null) {
@@ -233,7 +260,7 @@ public final class RedisLock implements RLock {
     }
 
     /** As {@link #settle}, and cancelling the returned future cancels {@code source}. */
-    private static <T, R> CompletableFuture<R> linked(CompletableFuture<T> source, Function<T, R> map) {
+    static <T, R> CompletableFuture<R> linked(CompletableFuture<T> source, Function<T, R> map) {
         CompletableFuture<R> out = settle(source, map);
         out.whenComplete((value, failure) -> {
             if (out.isCancelled()) {
@@ -243,7 +270,7 @@ public final class RedisLock implements RLock {
         return out;
     }
 
-    private boolean awaitUninterruptibly(PendingAcquire acquisition, String operation) {
+    boolean awaitUninterruptibly(PendingAcquire acquisition, String operation) {
         boolean interrupted = false;
         try {
             while (true) {
@@ -267,7 +294,7 @@ public final class RedisLock implements RLock {
      * clean-up awaited (bounded), then {@link InterruptedException} is thrown; when the lock was
      * acquired before the cancel took effect, it is returned as held and the interrupt is kept.
      */
-    private boolean await(PendingAcquire acquisition, long waitNanos, String operation) throws InterruptedException {
+    boolean await(PendingAcquire acquisition, long waitNanos, String operation) throws InterruptedException {
         CompletableFuture<Boolean> result = acquisition.result();
         try {
             if (waitNanos == LockAcquisition.FOREVER) {
@@ -315,7 +342,7 @@ public final class RedisLock implements RLock {
         }
     }
 
-    private <T> T join(CompletableFuture<T> future, String operation) {
+    <T> T join(CompletableFuture<T> future, String operation) {
         boolean interrupted = false;
         try {
             while (true) {

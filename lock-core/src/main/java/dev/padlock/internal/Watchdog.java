@@ -25,9 +25,10 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Implementation notes</h2>
  * One Netty {@link HashedWheelTimer} per client runs one renewal round every third of the
- * watchdog timeout. A round sends the {@code lock_renew} script for every lock this client holds
- * with a watchdog lease, up to {@value #BATCH} locks a call (grouped by Cluster slot on a
- * Cluster). There is one {@link Renewal} per lock name; it counts the holds of each owner thread
+ * watchdog timeout. A round sends each kind's renewal script ({@link LockProtocol#renewScript()})
+ * for every lock this client holds with a watchdog lease, up to {@value #BATCH} locks a call
+ * (grouped by script, and by Cluster slot on a Cluster). There is one {@link Renewal} per lock
+ * ({@link LockProtocol#localKey()}); it counts the holds of each owner thread
  * of this client and goes {@code ACTIVE -> CANCELLED} at the last unlock (or a force unlock, or
  * close) and {@code ACTIVE -> LOST} when the script says the lock is no longer ours; then the
  * loss is logged at WARN and the {@link LeaseLostListener} is told, off the lock owner's thread.
@@ -44,7 +45,6 @@ final class Watchdog implements AutoCloseable {
 
     private final ScriptRunner scripts;
     private final boolean cluster;
-    private final String clientId;
     private final long leaseMillis;
     private final LeaseLostListener listener;
     private final Executor listenerExecutor;
@@ -56,13 +56,13 @@ final class Watchdog implements AutoCloseable {
     private volatile boolean closed;
 
     /**
-     * @param lossHook told first, on the I/O thread, of every lost lease (the local queues use it)
+     * @param lossHook told first, on the I/O thread, of every lost lease by the lock's
+     *     {@link LockProtocol#localKey()} (the local queues use it)
      */
-    Watchdog(ScriptRunner scripts, boolean cluster, String clientId, long leaseMillis,
+    Watchdog(ScriptRunner scripts, boolean cluster, long leaseMillis,
             LeaseLostListener listener, Executor listenerExecutor, BiConsumer<String, Long> lossHook) {
         this.scripts = scripts;
         this.cluster = cluster;
-        this.clientId = clientId;
         this.leaseMillis = leaseMillis;
         this.listener = listener;
         this.listenerExecutor = listenerExecutor;
@@ -88,15 +88,15 @@ final class Watchdog implements AutoCloseable {
      * renewal; a fixed-lease re-entry of a renewed lock is counted too, so that the renewal ends
      * at the last unlock.
      */
-    void onAcquired(String name, long threadId, boolean watchdogLease) {
-        renewals.compute(name, (n, existing) -> {
+    void onAcquired(LockProtocol protocol, long threadId, boolean watchdogLease) {
+        renewals.compute(protocol.localKey(), (key, existing) -> {
             if (existing != null && existing.tryHold(threadId, watchdogLease)) {
                 return existing;
             }
             if (!watchdogLease || closed) {
                 return null;
             }
-            Renewal renewal = new Renewal(n);
+            Renewal renewal = new Renewal(protocol);
             renewal.tryHold(threadId, true);
             return renewal;
         });
@@ -109,8 +109,9 @@ final class Watchdog implements AutoCloseable {
      * @return whether the hold was renewed by the watchdog (an inner release then re-arms the
      *     watchdog lease)
      */
-    boolean beforeRelease(String name, long threadId) {
-        Renewal renewal = renewals.get(name);
+    boolean beforeRelease(LockProtocol protocol, long threadId) {
+        String key = protocol.localKey();
+        Renewal renewal = renewals.get(key);
         if (renewal == null) {
             return false;
         }
@@ -118,7 +119,7 @@ final class Watchdog implements AutoCloseable {
         try {
             Renewal.Unhold unhold = renewal.unhold(threadId);
             if (unhold == Renewal.Unhold.LAST) {
-                renewals.remove(name, renewal);
+                renewals.remove(key, renewal);
             }
             return unhold != Renewal.Unhold.NOT_HELD;
         } finally {
@@ -127,13 +128,14 @@ final class Watchdog implements AutoCloseable {
     }
 
     /** Forgets {@code threadId}'s holds after Redis said it holds the lock no more. */
-    void forget(String name, long threadId) {
-        Renewal renewal = renewals.get(name);
+    void forget(LockProtocol protocol, long threadId) {
+        String key = protocol.localKey();
+        Renewal renewal = renewals.get(key);
         if (renewal != null) {
             dispatchLock.lock();
             try {
                 if (renewal.forget(threadId)) {
-                    renewals.remove(name, renewal);
+                    renewals.remove(key, renewal);
                 }
             } finally {
                 dispatchLock.unlock();
@@ -142,13 +144,14 @@ final class Watchdog implements AutoCloseable {
     }
 
     /** Cancels the lock's renewal for every thread: a force unlock is coming. */
-    void cancel(String name) {
-        Renewal renewal = renewals.get(name);
+    void cancel(LockProtocol protocol) {
+        String key = protocol.localKey();
+        Renewal renewal = renewals.get(key);
         if (renewal != null) {
             dispatchLock.lock();
             try {
                 renewal.cancel();
-                renewals.remove(name, renewal);
+                renewals.remove(key, renewal);
             } finally {
                 dispatchLock.unlock();
             }
@@ -181,13 +184,14 @@ final class Watchdog implements AutoCloseable {
         }
         dispatchLock.lock();
         try {
-            Map<Integer, List<Renewal>> batches = new HashMap<>();
+            Map<Group, List<Renewal>> batches = new HashMap<>();
             for (Renewal renewal : renewals.values()) {
                 long owner = renewal.anyOwner();
                 if (owner == Renewal.NO_OWNER) {
                     continue;
                 }
-                int group = cluster ? RedisBackend.slot(renewal.name) : 0;
+                Group group = new Group(cluster ? RedisBackend.slot(renewal.protocol.name()) : 0,
+                        renewal.protocol.renewScript());
                 List<Renewal> batch = batches.computeIfAbsent(group, g -> new ArrayList<>());
                 batch.add(renewal);
                 if (batch.size() == BATCH) {
@@ -201,27 +205,33 @@ final class Watchdog implements AutoCloseable {
         }
     }
 
+    /** Renewals sent in one call: one script, one Cluster slot. */
+    private record Group(int slot, LuaScript script) {
+    }
+
     /** Sends one renewal call; runs under {@link #dispatchLock}. */
     private void send(List<Renewal> batch) {
-        String[] keys = new String[batch.size()];
+        List<String> keys = new ArrayList<>(batch.size());
         String[] args = new String[batch.size() + 1];
         long[] owners = new long[batch.size()];
         args[0] = Long.toString(leaseMillis);
-        for (int i = 0; i < keys.length; i++) {
+        for (int i = 0; i < batch.size(); i++) {
             Renewal renewal = batch.get(i);
-            keys[i] = renewal.name;
             owners[i] = renewal.anyOwner();
-            args[i + 1] = LockKeys.ownerField(clientId, owners[i]);
+            keys.addAll(List.of(renewal.protocol.renewKeys(owners[i])));
+            args[i + 1] = renewal.protocol.ownerField(owners[i]);
         }
+        String first = batch.get(0).protocol.name();
         // in order: the class notes' guarantee (a renewal never lands after a final unlock) needs it
-        scripts.<List<Object>>runInOrder(LuaScript.LOCK_RENEW, ScriptOutputType.MULTI, keys, args)
+        scripts.<List<Object>>runInOrder(batch.get(0).protocol.renewScript(), ScriptOutputType.MULTI,
+                        keys.toArray(String[]::new), args)
                 .whenComplete((renewed, failure) -> {
                     if (failure != null) {
                         log.warn("could not renew {} lock lease(s) ({}...): {}; trying again in {} ms",
-                                keys.length, keys[0], failure.getMessage(), periodMillis());
+                                batch.size(), first, failure.getMessage(), periodMillis());
                         return;
                     }
-                    for (int i = 0; i < keys.length; i++) {
+                    for (int i = 0; i < batch.size(); i++) {
                         if (Long.valueOf(0L).equals(renewed.get(i))) {
                             lost(batch.get(i), owners[i]);
                         }
@@ -234,17 +244,17 @@ final class Watchdog implements AutoCloseable {
         if (owners.isEmpty()) {
             return; // cancelled meanwhile
         }
-        renewals.remove(renewal.name, renewal);
+        renewals.remove(renewal.protocol.localKey(), renewal);
         for (long threadId : owners) {
-            lossHook.accept(renewal.name, threadId);
+            lossHook.accept(renewal.protocol.localKey(), threadId);
             log.warn("lease of lock '{}' held by {} was lost: the lock expired, was deleted or was taken "
-                    + "before the watchdog could renew it", renewal.name, LockKeys.ownerField(clientId, threadId));
+                    + "before the watchdog could renew it", renewal.protocol.name(), renewal.protocol.ownerField(threadId));
             if (listener != null) {
                 listenerExecutor.execute(() -> {
                     try {
-                        listener.onLeaseLost(renewal.name, threadId);
+                        listener.onLeaseLost(renewal.protocol.name(), threadId);
                     } catch (Throwable t) {
-                        log.error("lease-lost listener failed for lock '{}'", renewal.name, t);
+                        log.error("lease-lost listener failed for lock '{}'", renewal.protocol.name(), t);
                     }
                 });
             }
@@ -279,13 +289,13 @@ final class Watchdog implements AutoCloseable {
 
         enum Unhold { NOT_HELD, INNER, LAST }
 
-        final String name;
+        final LockProtocol protocol;
         final AtomicReference<State> state = new AtomicReference<>(State.ACTIVE);
         /** Owner thread -> local hold count; guarded by this. */
         private final Map<Long, Integer> holds = new LinkedHashMap<>();
 
-        Renewal(String name) {
-            this.name = name;
+        Renewal(LockProtocol protocol) {
+            this.protocol = protocol;
         }
 
         /**
