@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,9 +29,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Each unlock message wakes one parked waiter of the channel, or, when none is parked, leaves
  * one permit that the next waiter to park takes at once (a waiter between its failed attempt and
- * its park cannot miss the message). When Lettuce resubscribes a channel after the pub/sub
- * connection came back, messages may have been lost meanwhile, so every waiter of that channel is
- * woken to try again.
+ * its park cannot miss the message). The message {@code 1} (a read-write lock let someone in)
+ * wakes every waiter instead, and so does a resubscription after the pub/sub connection came back,
+ * since messages may have been lost meanwhile. Such a broadcast is counted, and a waiter that parks
+ * after it without having seen it returns at once, so no waiter of the channel misses it.
  *
  * <p>A channel's lifecycle is guarded by its monitor: {@code users} counts open subscriptions,
  * and a retired channel (unsubscribed and out of the map) is never handed out again. UNSUBSCRIBE
@@ -148,7 +150,12 @@ public final class WakeUpRegistry implements AutoCloseable {
         @Override
         public void message(String channel, String message) {
             ChannelWaiters waiters = channels.get(channel);
-            if (waiters != null) {
+            if (waiters == null) {
+                return;
+            }
+            if (LockKeys.READ_UNLOCK_MESSAGE.equals(message)) {
+                waiters.wakeAll(); // a read-write lock let someone in: every waiter may go
+            } else {
                 waiters.wakeOne();
             }
         }
@@ -210,9 +217,12 @@ public final class WakeUpRegistry implements AutoCloseable {
     public final class Subscription implements AutoCloseable {
         private final ChannelWaiters waiters;
         private boolean closedHandle; // confined to the owning wait loop
+        /** The channel's broadcast count this waiter has seen; written on an I/O thread too. */
+        private volatile long seenBroadcasts;
 
         private Subscription(ChannelWaiters waiters) {
             this.waiters = waiters;
+            this.seenBroadcasts = waiters.broadcasts.get();
         }
 
         /** Completes when Redis confirmed the subscription. */
@@ -239,7 +249,15 @@ public final class WakeUpRegistry implements AutoCloseable {
          * with {@code false} abandons the park.
          */
         public CompletableFuture<Boolean> park(long timeoutMillis) {
-            return waiters.park(timeoutMillis);
+            CompletableFuture<Boolean> parked = waiters.park(timeoutMillis, seenBroadcasts);
+            CompletableFuture<Boolean> out = new CompletableFuture<>();
+            parked.whenComplete((woken, failure) -> {
+                // before the waiter's next attempt is sent: a broadcast after this read is not lost
+                seenBroadcasts = waiters.broadcasts.get();
+                out.complete(Boolean.TRUE.equals(woken));
+            });
+            out.whenComplete((woken, failure) -> parked.complete(false)); // abandoned early
+            return out;
         }
 
         @Override
@@ -257,6 +275,12 @@ public final class WakeUpRegistry implements AutoCloseable {
         final Queue<CompletableFuture<Boolean>> parked;
         /** One wake-up that arrived while nobody was parked. */
         final AtomicBoolean permit = new AtomicBoolean();
+        /**
+         * How many times every waiter was woken at once. A waiter parks with the count it has seen
+         * and returns at once when it moved, so a broadcast between its attempt and its park is
+         * not lost, for each waiter (a permit would serve only one).
+         */
+        final AtomicLong broadcasts = new AtomicLong();
         /** Set by the first {@code subscribed} event; later ones are resubscriptions. */
         volatile boolean confirmedOnce;
         // guarded by this:
@@ -274,14 +298,19 @@ public final class WakeUpRegistry implements AutoCloseable {
             this.parked = parked;
         }
 
-        CompletableFuture<Boolean> park(long timeoutMillis) {
-            if (permit.getAndSet(false)) {
+        /** Parks one waiter; {@code seenBroadcasts} is the {@link #broadcasts} count it has seen. */
+        CompletableFuture<Boolean> park(long timeoutMillis, long seenBroadcasts) {
+            if (broadcasts.get() != seenBroadcasts || permit.getAndSet(false)) {
                 return CompletableFuture.completedFuture(true);
             }
             CompletableFuture<Boolean> waiter = new CompletableFuture<>();
             parked.add(waiter);
-            if (permit.getAndSet(false) && !waiter.complete(true)) {
-                wakeOne(); // the permit raced with a direct wake-up: pass it on
+            if (permit.getAndSet(false)) {
+                if (!waiter.complete(true)) {
+                    wakeOne(); // the permit raced with a direct wake-up: pass it on
+                }
+            } else if (broadcasts.get() != seenBroadcasts) {
+                waiter.complete(true); // a broadcast polled the queue before this waiter joined it
             }
             waiter.completeOnTimeout(false, timeoutMillis, TimeUnit.MILLISECONDS);
             waiter.thenAccept(woken -> {
@@ -313,7 +342,7 @@ public final class WakeUpRegistry implements AutoCloseable {
         }
 
         void wakeAll() {
-            permit.set(true);
+            broadcasts.incrementAndGet();
             for (CompletableFuture<Boolean> waiter; (waiter = parked.poll()) != null; ) {
                 waiter.complete(true);
             }

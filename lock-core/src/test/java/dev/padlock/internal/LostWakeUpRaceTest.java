@@ -27,7 +27,7 @@ class LostWakeUpRaceTest {
             public CompletableFuture<Boolean> poll() {
                 CompletableFuture<Boolean> head = super.poll();
                 if (head == null && parkedMeanwhile.get() == null) {
-                    parkedMeanwhile.set(channel.get().park(60_000));
+                    parkedMeanwhile.set(channel.get().park(60_000, 0));
                 }
                 return head;
             }
@@ -45,10 +45,23 @@ class LostWakeUpRaceTest {
         WakeUpRegistry.ChannelWaiters channel = new WakeUpRegistry.ChannelWaiters("permit");
         channel.wakeOne();
         channel.wakeOne();
-        assertThat(channel.park(60_000)).isCompletedWithValue(true);
-        CompletableFuture<Boolean> second = channel.park(60_000);
+        assertThat(channel.park(60_000, 0)).isCompletedWithValue(true);
+        CompletableFuture<Boolean> second = channel.park(60_000, 0);
         assertThat(second).as("permits do not add up").isNotDone();
         channel.wakeOne();
         assertThat(second).isCompletedWithValue(true);
+    }
+
+    @Test
+    void aBroadcastBeforeTheParkReachesEveryWaiterThatHadNotSeenIt() {
+        WakeUpRegistry.ChannelWaiters channel = new WakeUpRegistry.ChannelWaiters("broadcast");
+        long seen = channel.broadcasts.get();
+        channel.wakeAll(); // nobody parked yet: both waiters are between their attempt and their park
+        assertThat(channel.park(60_000, seen)).isCompletedWithValue(true);
+        assertThat(channel.park(60_000, seen)).isCompletedWithValue(true);
+        CompletableFuture<Boolean> caughtUp = channel.park(60_000, channel.broadcasts.get());
+        assertThat(caughtUp).as("a waiter that saw the broadcast parks").isNotDone();
+        channel.wakeAll();
+        assertThat(caughtUp).isCompletedWithValue(true);
     }
 }
