@@ -10,7 +10,10 @@ public final class LockKeys {
 
     /** Published on the unlock channel at the final unlock of an exclusive lock. */
     public static final String UNLOCK_MESSAGE = "0";
-    /** Published on the unlock channel at the final unlock of a read lock. */
+    /**
+     * Published on a read-write lock's channel at every unlock that lets someone in (a read or
+     * a write unlock): it wakes every waiter, since several readers may go at once.
+     */
     public static final String READ_UNLOCK_MESSAGE = "1";
 
     private LockKeys() {
@@ -19,6 +22,44 @@ public final class LockKeys {
     /** The channel a lock's waiters listen on: {@code redisson_lock__channel:{<name>}}. */
     public static String unlockChannel(String lockName) {
         return suffixed(UNLOCK_CHANNEL_PREFIX, lockName);
+    }
+
+    /** The channel of one fair-lock waiter: {@code redisson_lock__channel:{<name>}:<ownerField>}. */
+    static String fairWaiterChannel(String lockName, String ownerField) {
+        return unlockChannel(lockName) + ':' + ownerField;
+    }
+
+    /** A fair lock's queue of waiters: {@code redisson_lock_queue:{<name>}}. */
+    static String fairQueue(String lockName) {
+        return suffixed("redisson_lock_queue", lockName);
+    }
+
+    /** A fair lock's waiter deadlines: {@code redisson_lock_timeout:{<name>}}. */
+    static String fairTimeouts(String lockName) {
+        return suffixed("redisson_lock_timeout", lockName);
+    }
+
+    /** A fenced lock's token counter: {@code redisson_lock_token:{<name>}}. */
+    static String fencingTokens(String lockName) {
+        return suffixed("redisson_lock_token", lockName);
+    }
+
+    /** A read-write lock's channel: {@code redisson_rwlock:{<name>}}. */
+    static String readWriteChannel(String lockName) {
+        return suffixed("redisson_rwlock", lockName);
+    }
+
+    /**
+     * The base of a read-write lock's reader lease keys: {@code {<name>}}, or the name itself when
+     * it has a brace. Reader {@code f}'s hold {@code n} has the key {@code <base>:f:rwlock_timeout:n}.
+     */
+    static String readLeaseBase(String lockName) {
+        return lockName.indexOf('{') >= 0 ? lockName : '{' + lockName + '}';
+    }
+
+    /** One reader's lease prefix: {@code {<name>}:<readerField>:rwlock_timeout}. */
+    static String readLeasePrefix(String lockName, String readerField) {
+        return readLeaseBase(lockName) + ':' + readerField + ":rwlock_timeout";
     }
 
     /** The hash field of an owner: {@code <clientId>:<threadId>}. */

@@ -18,7 +18,19 @@ public enum LuaScript {
     LOCK_RELEASE("lock_release"),
     LOCK_RENEW("lock_renew"),
     LOCK_FORCE_RELEASE("lock_force_release"),
-    LOCK_HANDOFF("lock_handoff");
+    LOCK_HANDOFF("lock_handoff"),
+    FAIR_ACQUIRE("fair_acquire"),
+    FAIR_RELEASE("fair_release"),
+    FAIR_LEAVE("fair_leave"),
+    FAIR_FORCE_RELEASE("fair_force_release"),
+    RW_READ_ACQUIRE("rw_read_acquire"),
+    RW_READ_RELEASE("rw_read_release"),
+    RW_READ_RENEW("rw_read_renew"),
+    RW_WRITE_ACQUIRE("rw_write_acquire"),
+    RW_WRITE_RELEASE("rw_write_release"),
+    RW_FORCE_RELEASE("rw_force_release"),
+    FENCED_ACQUIRE("fenced_acquire"),
+    FENCED_TOKEN("fenced_token");
 
     private final String file;
     private final String body;

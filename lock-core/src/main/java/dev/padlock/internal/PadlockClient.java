@@ -25,11 +25,13 @@ public final class PadlockClient implements LockClient {
 
     private final LockServices services;
     private final ExecutorService listenerExecutor;
+    private final long fairWaiterTimeoutMillis;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private PadlockClient(LockServices services, ExecutorService listenerExecutor) {
+    private PadlockClient(LockServices services, ExecutorService listenerExecutor, long fairWaiterTimeoutMillis) {
         this.services = services;
         this.listenerExecutor = listenerExecutor;
+        this.fairWaiterTimeoutMillis = fairWaiterTimeoutMillis;
     }
 
     /**
@@ -51,7 +53,7 @@ public final class PadlockClient implements LockClient {
                 config.leaseLostListener().orElse(null), listenerExecutor, queues::onLeaseLost);
         log.debug("Padlock client {} connected to {}", clientId, backend.address());
         return new PadlockClient(new LockServices(clientId, backend, scripts, wakeUps, watchdog, queues,
-                config.commandTimeout().toMillis()), listenerExecutor);
+                config.commandTimeout().toMillis()), listenerExecutor, config.fairWaiterTimeout().toMillis());
     }
 
     @Override
@@ -71,17 +73,20 @@ public final class PadlockClient implements LockClient {
 
     @Override
     public RLock getFairLock(String name) {
-        throw new UnsupportedOperationException("not yet");
+        checkName(name);
+        return new RedisLock(new FairLockProtocol(name, services, fairWaiterTimeoutMillis), services, false, "fair");
     }
 
     @Override
     public RReadWriteLock getReadWriteLock(String name) {
-        throw new UnsupportedOperationException("not yet");
+        checkName(name);
+        return new RedisReadWriteLock(name, services);
     }
 
     @Override
     public RFencedLock getFencedLock(String name) {
-        throw new UnsupportedOperationException("not yet");
+        checkName(name);
+        return new RedisFencedLock(name, services);
     }
 
     @Override
@@ -95,9 +100,13 @@ public final class PadlockClient implements LockClient {
     }
 
     private RLock exclusive(String name, boolean spin) {
+        checkName(name);
+        return new RedisLock(new ExclusiveLockProtocol(name, services), services, spin, spin ? "spin" : "lock");
+    }
+
+    private void checkName(String name) {
         Require.lockName(name);
         Require.state(!closed.get(), "the LockClient is closed");
-        return new RedisLock(new ExclusiveLockProtocol(name, services), services, spin, spin ? "spin" : "lock");
     }
 
     /** Unlock channels subscribed now (in use or idle); for tests and metrics. */

@@ -1,0 +1,66 @@
+package dev.padlock.internal;
+
+import io.lettuce.core.ScriptOutputType;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The fenced lock: RLock's hash and release, plus a token counter
+ * ({@code redisson_lock_token:{name}}, never expiring) that every new holder increments. No local
+ * hand-off: each holder's token comes from Redis.
+ */
+final class FencedLockProtocol implements LockProtocol {
+    private final ExclusiveLockProtocol lock;
+    private final ScriptRunner scripts;
+    private final String[] keys;
+
+    FencedLockProtocol(String name, LockServices services) {
+        this.lock = new ExclusiveLockProtocol(name, services);
+        this.scripts = services.scripts();
+        this.keys = new String[] {name, LockKeys.fencingTokens(name)};
+    }
+
+    @Override
+    public String name() {
+        return lock.name();
+    }
+
+    @Override
+    public String ownerField(long threadId) {
+        return lock.ownerField(threadId);
+    }
+
+    @Override
+    public String unlockChannel(long threadId) {
+        return lock.unlockChannel(threadId);
+    }
+
+    @Override
+    public CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait) {
+        return scripts.<List<Long>>run(LuaScript.FENCED_ACQUIRE, ScriptOutputType.MULTI, keys,
+                        Long.toString(leaseMillis), ownerField(threadId))
+                .thenApply(reply -> reply.get(0) == 1L
+                        ? new Attempt(true, 0, reply.get(1))
+                        : Attempt.notAcquired(reply.get(1)));
+    }
+
+    /** The current holder's token, or {@code null} when the lock is free. */
+    CompletableFuture<Long> token() {
+        return scripts.run(LuaScript.FENCED_TOKEN, ScriptOutputType.INTEGER, keys);
+    }
+
+    @Override
+    public CompletableFuture<Release> release(long threadId, long rearmLeaseMillis) {
+        return lock.release(threadId, rearmLeaseMillis);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> forceRelease() {
+        return lock.forceRelease();
+    }
+
+    @Override
+    public CompletableFuture<Boolean> isLocked() {
+        return lock.isLocked();
+    }
+}

@@ -1,0 +1,10 @@
+-- fenced_token: the fencing token of a fenced lock's current holder.
+--
+-- KEYS[1]  the lock hash
+-- KEYS[2]  the token counter, redisson_lock_token:{<name>}
+--
+-- Returns  the counter's value while the lock is held (the holder's token), nil when it is free.
+if redis.call('exists', KEYS[1]) == 1 then
+    return tonumber(redis.call('get', KEYS[2])) or 0
+end
+return nil

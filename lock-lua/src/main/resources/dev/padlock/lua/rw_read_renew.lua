@@ -1,0 +1,28 @@
+-- rw_read_renew: extend the leases of read locks this client still holds, many in one call.
+--
+-- KEYS[2i-1]  a read-write lock hash, for i = 1..n (all in one Cluster slot when on a Cluster)
+-- KEYS[2i]    the reader's lease prefix, {<name>}:<clientId>:<threadId>:rwlock_timeout
+-- ARGV[1]     lease in milliseconds to set on every hold of each reader
+-- ARGV[i+1]   the reader field, <clientId>:<threadId>
+--
+-- Returns  an array of n integers: 1 where the reader still had a live hold (its holds' leases
+--          are set, and the hash lives at least as long), 0 where it did not (the lease was lost).
+-- Publishes nothing. Only this reader's leases move: other readers keep their own.
+local lease = tonumber(ARGV[1])
+local renewed = {}
+for i = 1, #ARGV - 1 do
+    local hash, prefix = KEYS[2 * i - 1], KEYS[2 * i]
+    local holds = tonumber(redis.call('hget', hash, ARGV[i + 1]))
+    renewed[i] = 0
+    if holds then
+        for n = 1, holds do
+            if redis.call('pexpire', prefix .. ':' .. n, lease) == 1 then
+                renewed[i] = 1
+            end
+        end
+    end
+    if renewed[i] == 1 then
+        redis.call('pexpire', hash, math.max(redis.call('pttl', hash), lease))
+    end
+end
+return renewed
