@@ -9,6 +9,8 @@ import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.RedisEndpoint;
 import dev.padlock.testing.RedisTest;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.BeforeEach;
@@ -102,6 +104,55 @@ class BadInputTest {
             Throwable thrown = assertNothingSent("tryLock(-1, .., null)", call);
             assertThat(thrown).isInstanceOfAny(NullPointerException.class, IllegalArgumentException.class);
         }
+    }
+
+    @Test
+    void everyKindsFactoryRejectsABadNameBeforeRedis() {
+        assertRejectedLocally(NullPointerException.class, "getFairLock(null)", () -> client.getFairLock(null));
+        assertRejectedLocally(IllegalArgumentException.class, "getFairLock(\"\")", () -> client.getFairLock(""));
+        assertRejectedLocally(NullPointerException.class, "getReadWriteLock(null)", () -> client.getReadWriteLock(null));
+        assertRejectedLocally(IllegalArgumentException.class, "getReadWriteLock(\"\")", () -> client.getReadWriteLock(""));
+        assertRejectedLocally(NullPointerException.class, "getFencedLock(null)", () -> client.getFencedLock(null));
+        assertRejectedLocally(IllegalArgumentException.class, "getFencedLock(\"\")", () -> client.getFencedLock(""));
+        assertRejectedLocally(NullPointerException.class, "getSpinLock(null)", () -> client.getSpinLock(null));
+        assertRejectedLocally(NullPointerException.class, "getMultiLock(null)", () -> client.getMultiLock((RLock[]) null));
+        assertRejectedLocally(NullPointerException.class, "getMultiLock(lock, null)", () -> client.getMultiLock(lock, null));
+        assertRejectedLocally(IllegalArgumentException.class, "getMultiLock()", () -> client.getMultiLock());
+        assertRejectedLocally(NullPointerException.class, "getRedLock(lock, null)", () -> client.getRedLock(lock, null));
+        assertRejectedLocally(IllegalArgumentException.class, "getRedLock()", () -> client.getRedLock());
+    }
+
+    @Test
+    void everyKindRejectsANullUnitAndANegativeWaitBeforeRedis() {
+        String name = Clients.uniqueName("bad-input-kinds");
+        RReadWriteLock readWrite = client.getReadWriteLock(name + ":rw");
+        RFencedLock fenced = client.getFencedLock(name + ":fenced");
+        Map<String, RLock> kinds = new LinkedHashMap<>();
+        kinds.put("fair", client.getFairLock(name + ":fair"));
+        kinds.put("read", readWrite.readLock());
+        kinds.put("write", readWrite.writeLock());
+        kinds.put("fenced", fenced);
+        kinds.put("spin", client.getSpinLock(name + ":spin"));
+        kinds.put("multi", client.getMultiLock(client.getLock(name + ":m1"), client.getLock(name + ":m2")));
+        kinds.put("red", client.getRedLock(client.getLock(name + ":r1"), client.getLock(name + ":r2"),
+                client.getLock(name + ":r3")));
+        kinds.forEach((kind, each) -> {
+            assertRejectedLocally(NullPointerException.class, kind + ".lock(10, null)", () -> each.lock(10, null));
+            assertRejectedLocally(NullPointerException.class, kind + ".tryLock(1, null)", () -> each.tryLock(1, null));
+            assertRejectedLocally(NullPointerException.class, kind + ".tryLockAsync(1, 10, null, id)",
+                    () -> each.tryLockAsync(1, 10, null, OWNER));
+            assertRejectedLocally(IllegalArgumentException.class, kind + ".tryLock(-1, SECONDS)",
+                    () -> each.tryLock(-1, TimeUnit.SECONDS));
+            assertRejectedLocally(IllegalArgumentException.class, kind + ".tryLockAsync(-1, 10, SECONDS, id)",
+                    () -> each.tryLockAsync(-1, 10, TimeUnit.SECONDS, OWNER));
+            assertRejectedLocally(UnsupportedOperationException.class, kind + ".newCondition()", each::newCondition);
+        });
+        assertRejectedLocally(IllegalArgumentException.class, "tryLockAndGetToken(-1, 10, SECONDS)",
+                () -> fenced.tryLockAndGetToken(-1, 10, TimeUnit.SECONDS));
+        assertRejectedLocally(NullPointerException.class, "tryLockAndGetTokenAsync(1, 10, null, id)",
+                () -> fenced.tryLockAndGetTokenAsync(1, 10, null, OWNER));
+        assertRejectedLocally(NullPointerException.class, "lockAndGetTokenAsync(10, null, id)",
+                () -> fenced.lockAndGetTokenAsync(10, null, OWNER));
     }
 
     @Test

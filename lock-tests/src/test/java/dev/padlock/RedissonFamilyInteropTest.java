@@ -1,0 +1,155 @@
+package dev.padlock;
+
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.padlock.testing.RedisEndpoint;
+import dev.padlock.testing.RedisTest;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.redisson.Redisson;
+import org.redisson.api.RFencedLock;
+import org.redisson.api.RLock;
+import org.redisson.api.RReadWriteLock;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
+
+/**
+ * The lock family against a real Redisson on the same names: read-write, fenced and fair locks
+ * share Redisson's formats, so each library's locks exclude the other's and tokens keep rising.
+ */
+@RedisTest
+class RedissonFamilyInteropTest {
+    @RegisterExtension
+    final Clients clients = new Clients();
+
+    private static RedissonClient redisson;
+    private final ExecutorService pool = Executors.newCachedThreadPool();
+
+    @BeforeAll
+    static void startRedisson(RedisEndpoint redis) {
+        Config config = new Config();
+        config.useSingleServer().setAddress(redis.uri()).setConnectionMinimumIdleSize(2)
+                .setSubscriptionConnectionMinimumIdleSize(1);
+        redisson = Redisson.create(config);
+    }
+
+    @AfterAll
+    static void stopRedisson() {
+        if (redisson != null) {
+            redisson.shutdown(0, 5, SECONDS);
+        }
+    }
+
+    @AfterEach
+    void stopPool() {
+        pool.shutdownNow();
+    }
+
+    @Test
+    void readersOfBothLibrariesShareTheLockAndExcludeEachOthersWriters() throws Exception {
+        String name = Clients.uniqueName("interop-rw");
+        RReadWriteLock theirs = redisson.getReadWriteLock(name);
+        dev.padlock.RReadWriteLock ours = clients.open().getReadWriteLock(name);
+
+        theirs.readLock().lock();
+        assertThat(ours.readLock().tryLock()).as("readers share").isTrue();
+        assertThat(onOtherThread(() -> ours.writeLock().tryLock())).as("their reader excludes our writer").isFalse();
+        assertThat(onOtherThread(() -> theirs.writeLock().tryLock())).isFalse();
+        theirs.readLock().unlock();
+        ours.readLock().unlock();
+        assertThat(ours.readLock().isLocked()).isFalse();
+
+        ours.writeLock().lock();
+        assertThat(onOtherThread(() -> theirs.readLock().tryLock())).as("our writer excludes their reader").isFalse();
+        assertThat(onOtherThread(() -> theirs.writeLock().tryLock())).isFalse();
+        ours.writeLock().unlock();
+        assertThat(onOtherThread(() -> {
+            boolean taken = theirs.writeLock().tryLock();
+            theirs.writeLock().unlock();
+            return taken;
+        })).isTrue();
+    }
+
+    @Test
+    void aRedissonWritersUnlockWakesOurReader() throws Exception {
+        String name = Clients.uniqueName("interop-rw-wake");
+        RReadWriteLock theirs = redisson.getReadWriteLock(name);
+        dev.padlock.RLock ourReader = clients.open().getReadWriteLock(name).readLock();
+        theirs.writeLock().lock(30, SECONDS);
+        CompletableFuture<Long> readAt = CompletableFuture.supplyAsync(() -> {
+            try {
+                assertThat(ourReader.tryLock(20, SECONDS)).isTrue();
+                long at = System.nanoTime();
+                ourReader.unlock();
+                return at;
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        }, pool);
+        Thread.sleep(300);
+        long unlockedAt = System.nanoTime();
+        theirs.writeLock().unlock();
+        assertThat(TimeUnit.NANOSECONDS.toMillis(readAt.get(10, SECONDS) - unlockedAt)).isLessThan(5_000);
+    }
+
+    @Test
+    void fencingTokensRiseAcrossBothLibraries() throws Exception {
+        String name = Clients.uniqueName("interop-fenced");
+        RFencedLock theirs = redisson.getFencedLock(name);
+        dev.padlock.RFencedLock ours = clients.open().getFencedLock(name);
+        long theirToken = onOtherThread(() -> {
+            Long token = theirs.lockAndGetToken();
+            assertThat(ours.getToken()).as("we read their holder's token").isEqualTo(token);
+            theirs.unlock();
+            return token;
+        });
+        long ourToken = ours.lockAndGetToken();
+        assertThat(ourToken).isGreaterThan(theirToken);
+        assertThat(onOtherThread(() -> theirs.tryLock())).as("they are excluded").isFalse();
+        ours.unlock();
+        long next = onOtherThread(() -> {
+            Long token = theirs.lockAndGetToken();
+            theirs.unlock();
+            return token;
+        });
+        assertThat(next).isGreaterThan(ourToken);
+    }
+
+    @Test
+    void aRedissonFairUnlockWakesOurQueuedWaiter() throws Exception {
+        String name = Clients.uniqueName("interop-fair");
+        RLock theirs = redisson.getFairLock(name);
+        dev.padlock.RLock ours = clients.open().getFairLock(name);
+        onOtherThread(() -> {
+            theirs.lock(30, SECONDS);
+            return null;
+        });
+        CompletableFuture<Long> ourAt = CompletableFuture.supplyAsync(() -> {
+            try {
+                assertThat(ours.tryLock(20, SECONDS)).isTrue();
+                long at = System.nanoTime();
+                ours.unlock();
+                return at;
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        }, pool);
+        Thread.sleep(300); // queued
+        long unlockedAt = System.nanoTime();
+        assertThat(theirs.forceUnlock()).isTrue();
+        assertThat(TimeUnit.NANOSECONDS.toMillis(ourAt.get(10, SECONDS) - unlockedAt))
+                .as("woken on its own channel by Redisson's unlock").isLessThan(5_000);
+    }
+
+    private <T> T onOtherThread(java.util.concurrent.Callable<T> task) throws Exception {
+        return pool.submit(task).get(30, SECONDS);
+    }
+}
