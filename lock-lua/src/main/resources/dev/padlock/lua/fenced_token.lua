@@ -2,6 +2,7 @@
 --
 -- KEYS[1]  the lock hash
 -- KEYS[2]  the token counter, redisson_lock_token:{<name>}
+-- ARGV     none
 --
 -- Returns  the counter's value while the lock is held (the holder's token), nil when it is free.
 if redis.call('exists', KEYS[1]) == 1 then
