@@ -345,7 +345,7 @@ class LockScriptsTest {
 
     private Long release(String key, long rearmMillis, String field) {
         return admin.commands().eval(LuaScript.LOCK_RELEASE.body(), ScriptOutputType.INTEGER,
-                new String[] {key, channelOf(key)}, MESSAGE, Long.toString(rearmMillis), field);
+                new String[] {key, channelOf(key)}, MESSAGE, Long.toString(rearmMillis), field, "publish");
     }
 
     private Long handOff(String key, long leaseMillis, String from, String to, long rearmMillis) {
@@ -355,7 +355,7 @@ class LockScriptsTest {
 
     private Long forceRelease(String key) {
         return admin.commands().eval(LuaScript.LOCK_FORCE_RELEASE.body(), ScriptOutputType.INTEGER,
-                new String[] {key, channelOf(key)}, MESSAGE);
+                new String[] {key, channelOf(key)}, MESSAGE, "publish");
     }
 
     private Subscriber subscribe(String key) {

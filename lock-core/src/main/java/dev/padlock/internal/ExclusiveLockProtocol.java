@@ -55,7 +55,8 @@ final class ExclusiveLockProtocol implements LockProtocol {
     @Override
     public CompletableFuture<Release> release(long threadId, long rearmLeaseMillis) {
         return scripts.<Long>run(LuaScript.LOCK_RELEASE, ScriptOutputType.INTEGER, lockAndChannel,
-                        LockKeys.UNLOCK_MESSAGE, Long.toString(rearmLeaseMillis), LockKeys.ownerField(clientId, threadId))
+                        LockKeys.UNLOCK_MESSAGE, Long.toString(rearmLeaseMillis), LockKeys.ownerField(clientId, threadId),
+                        backend.publishCommand())
                 .thenApply(Release::fromScript);
     }
 
@@ -72,7 +73,7 @@ final class ExclusiveLockProtocol implements LockProtocol {
     @Override
     public CompletableFuture<Boolean> forceRelease() {
         return scripts.<Long>run(LuaScript.LOCK_FORCE_RELEASE, ScriptOutputType.INTEGER, lockAndChannel,
-                        LockKeys.UNLOCK_MESSAGE)
+                        LockKeys.UNLOCK_MESSAGE, backend.publishCommand())
                 .thenApply(deleted -> deleted != null && deleted == 1L);
     }
 }

@@ -55,20 +55,21 @@ final class FairLockProtocol implements LockProtocol {
     @Override
     public CompletableFuture<Void> leaveQueue(long threadId) {
         return scripts.<Long>run(LuaScript.FAIR_LEAVE, ScriptOutputType.INTEGER, queueKeys,
-                LockKeys.UNLOCK_MESSAGE, ownerField(threadId)).thenApply(removed -> null);
+                LockKeys.UNLOCK_MESSAGE, ownerField(threadId), backend.publishCommand()).thenApply(removed -> null);
     }
 
     @Override
     public CompletableFuture<Release> release(long threadId, long rearmLeaseMillis) {
         return scripts.<Long>run(LuaScript.FAIR_RELEASE, ScriptOutputType.INTEGER, queueKeys,
-                        LockKeys.UNLOCK_MESSAGE, Long.toString(rearmLeaseMillis), ownerField(threadId))
+                        LockKeys.UNLOCK_MESSAGE, Long.toString(rearmLeaseMillis), ownerField(threadId),
+                        backend.publishCommand())
                 .thenApply(Release::fromScript);
     }
 
     @Override
     public CompletableFuture<Boolean> forceRelease() {
         return scripts.<Long>run(LuaScript.FAIR_FORCE_RELEASE, ScriptOutputType.INTEGER, queueKeys,
-                        LockKeys.UNLOCK_MESSAGE)
+                        LockKeys.UNLOCK_MESSAGE, backend.publishCommand())
                 .thenApply(deleted -> deleted != null && deleted == 1L);
     }
 

@@ -98,17 +98,18 @@ final class ReadWriteLockProtocol implements LockProtocol {
     public CompletableFuture<Release> release(long threadId, long rearmLeaseMillis) {
         CompletableFuture<Long> reply = write
                 ? scripts.run(LuaScript.RW_WRITE_RELEASE, ScriptOutputType.INTEGER, new String[] {name, channel, leaseBase},
-                        LockKeys.READ_UNLOCK_MESSAGE, Long.toString(rearmLeaseMillis), writerField(threadId))
+                        LockKeys.READ_UNLOCK_MESSAGE, Long.toString(rearmLeaseMillis), writerField(threadId),
+                        backend.publishCommand())
                 : scripts.run(LuaScript.RW_READ_RELEASE, ScriptOutputType.INTEGER,
                         new String[] {name, channel, leasePrefix(threadId), leaseBase},
-                        LockKeys.READ_UNLOCK_MESSAGE, readerField(threadId));
+                        LockKeys.READ_UNLOCK_MESSAGE, readerField(threadId), backend.publishCommand());
         return reply.thenApply(Release::fromScript);
     }
 
     @Override
     public CompletableFuture<Boolean> forceRelease() {
         return scripts.<Long>run(LuaScript.RW_FORCE_RELEASE, ScriptOutputType.INTEGER, new String[] {name, channel},
-                        LockKeys.READ_UNLOCK_MESSAGE, mode())
+                        LockKeys.READ_UNLOCK_MESSAGE, mode(), backend.publishCommand())
                 .thenApply(deleted -> deleted != null && deleted == 1L);
     }
 

@@ -11,11 +11,14 @@ import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 
 /**
@@ -26,6 +29,10 @@ import java.util.stream.Collectors;
  * <p>Lettuce reconnects both connections by itself after a drop and resubscribes the pub/sub
  * channels; commands sent while disconnected wait for the reconnect, bounded by the command
  * timeout.
+ *
+ * <p>Pub/sub is classic ({@code SUBSCRIBE}/{@code PUBLISH}) except on a Redis 7 Cluster, where it
+ * is sharded ({@code SSUBSCRIBE}/{@code SPUBLISH}): a message then stays on the shard that owns
+ * the lock's slot instead of being broadcast to every node.
  */
 public final class RedisBackend implements AutoCloseable {
     private final String address;
@@ -34,6 +41,7 @@ public final class RedisBackend implements AutoCloseable {
     private final StatefulConnection<String, String> connection;
     private final RedisClusterAsyncCommands<String, String> commands;
     private final StatefulRedisPubSubConnection<String, String> pubSub;
+    private final boolean sharded;
 
     private RedisBackend(String address, RedisClient client, RedisClusterClient clusterClient) {
         this.address = address;
@@ -49,8 +57,13 @@ public final class RedisBackend implements AutoCloseable {
                 var c = clusterClient.connect(StringCodec.UTF8);
                 this.connection = c;
                 this.commands = c.async();
-                this.pubSub = clusterClient.connectPubSub(StringCodec.UTF8);
+                StatefulRedisClusterPubSubConnection<String, String> clusterPubSub =
+                        clusterClient.connectPubSub(StringCodec.UTF8);
+                // sharded subscriptions live on the node of their slot: hear those nodes too
+                clusterPubSub.setNodeMessagePropagation(true);
+                this.pubSub = clusterPubSub;
             }
+            this.sharded = clusterClient != null && majorVersion(connection) >= 7;
         } catch (RuntimeException e) {
             shutdown();
             throw RedisErrors.translate(e, "connect", address);
@@ -104,9 +117,82 @@ public final class RedisBackend implements AutoCloseable {
         return SlotHash.getSlot(key);
     }
 
-    /** The pub/sub connection; Lettuce resubscribes its channels after a reconnect. */
-    public StatefulRedisPubSubConnection<String, String> pubSub() {
-        return pubSub;
+    /** Whether pub/sub is sharded: a Redis 7 Cluster. */
+    public boolean isSharded() {
+        return sharded;
+    }
+
+    /** The command the release scripts publish with: {@code spublish} when sharded, else {@code publish}. */
+    public String publishCommand() {
+        return sharded ? "spublish" : "publish";
+    }
+
+    /** Subscribes to {@code channel} (sharded when {@link #isSharded()}); completes when Redis confirmed. */
+    public CompletableFuture<Void> subscribe(String channel) {
+        return (sharded ? pubSub.async().ssubscribe(channel) : pubSub.async().subscribe(channel)).toCompletableFuture();
+    }
+
+    /** Unsubscribes from {@code channel}. */
+    public void unsubscribe(String channel) {
+        if (sharded) {
+            pubSub.async().sunsubscribe(channel);
+        } else {
+            pubSub.async().unsubscribe(channel);
+        }
+    }
+
+    /**
+     * Tells {@code events} of every message and every (re)subscription on the pub/sub
+     * connection, classic or sharded, on a Lettuce I/O thread.
+     */
+    public void listen(PubSubEvents events) {
+        pubSub.addListener(new RedisPubSubAdapter<>() {
+            @Override
+            public void message(String channel, String message) {
+                events.message(channel, message);
+            }
+
+            @Override
+            public void smessage(String channel, String message) {
+                events.message(channel, message);
+            }
+
+            @Override
+            public void subscribed(String channel, long count) {
+                events.subscribed(channel);
+            }
+
+            @Override
+            public void ssubscribed(String channel, long count) {
+                events.subscribed(channel);
+            }
+        });
+    }
+
+    /** What the pub/sub connection reports. */
+    public interface PubSubEvents {
+        void message(String channel, String message);
+
+        void subscribed(String channel);
+    }
+
+    /** The server's major version, from {@code INFO server}; 0 when it cannot be read. */
+    private static int majorVersion(StatefulConnection<String, String> connection) {
+        String info = connection instanceof io.lettuce.core.cluster.api.StatefulRedisClusterConnection<String, String> c
+                ? c.sync().info("server")
+                : ((io.lettuce.core.api.StatefulRedisConnection<String, String>) connection).sync().info("server");
+        for (String line : info.split("\\r?\\n")) {
+            if (line.startsWith("redis_version:")) {
+                String version = line.substring("redis_version:".length()).trim();
+                int dot = version.indexOf('.');
+                try {
+                    return Integer.parseInt(dot < 0 ? version : version.substring(0, dot));
+                } catch (NumberFormatException e) {
+                    return 0;
+                }
+            }
+        }
+        return 0;
     }
 
     @Override

@@ -4,7 +4,6 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import com.github.benmanes.caffeine.cache.Scheduler;
-import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import java.time.Duration;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
@@ -59,7 +58,7 @@ public final class WakeUpRegistry implements AutoCloseable {
                     }
                 })
                 .build();
-        backend.pubSub().addListener(new UnlockListener());
+        backend.listen(new UnlockListener());
     }
 
     /**
@@ -118,7 +117,7 @@ public final class WakeUpRegistry implements AutoCloseable {
     /** Sends SUBSCRIBE when it was never sent or failed (a timeout during an outage); under the channel's monitor. */
     private void subscribeIfNeeded(ChannelWaiters waiters) {
         if (waiters.ready == null || waiters.ready.isCompletedExceptionally()) {
-            waiters.ready = backend.pubSub().async().subscribe(waiters.name).toCompletableFuture();
+            waiters.ready = backend.subscribe(waiters.name);
         }
     }
 
@@ -146,7 +145,7 @@ public final class WakeUpRegistry implements AutoCloseable {
     }
 
     /** Routes pub/sub events, on a Lettuce I/O thread, to the channel's waiters. */
-    private final class UnlockListener extends RedisPubSubAdapter<String, String> {
+    private final class UnlockListener implements RedisBackend.PubSubEvents {
         @Override
         public void message(String channel, String message) {
             ChannelWaiters waiters = channels.get(channel);
@@ -161,7 +160,7 @@ public final class WakeUpRegistry implements AutoCloseable {
         }
 
         @Override
-        public void subscribed(String channel, long count) {
+        public void subscribed(String channel) {
             ChannelWaiters waiters = channels.get(channel);
             if (waiters != null) {
                 waiters.onSubscribed();
@@ -192,7 +191,7 @@ public final class WakeUpRegistry implements AutoCloseable {
             }
             waiters.retired = true;
             if (!closed) {
-                backend.pubSub().async().unsubscribe(waiters.name);
+                backend.unsubscribe(waiters.name);
             }
             channels.remove(waiters.name, waiters);
         }

@@ -9,6 +9,7 @@
 -- ARGV[1]  unlock message to publish (0)
 -- ARGV[2]  lease in milliseconds to re-arm after an inner release; 0 keeps the current TTL
 -- ARGV[3]  owner field, <clientId>:<threadId>
+-- ARGV[4]  the publish command: publish, or spublish (sharded) on a Redis 7 Cluster
 --
 -- Returns  nil when ARGV[3] does not hold the lock (nothing is changed),
 --          0 when holds remain (the lease is re-armed when ARGV[2] > 0),
@@ -34,7 +35,7 @@ while true do
     end
     local deadline = redis.call('zscore', KEYS[3], first)
     if deadline and tonumber(deadline) > now then
-        return 1 + redis.call('publish', KEYS[4] .. ':' .. first, ARGV[1])
+        return 1 + redis.call(ARGV[4], KEYS[4] .. ':' .. first, ARGV[1])
     end
     redis.call('lpop', KEYS[2])
     redis.call('zrem', KEYS[3], first)

@@ -5,6 +5,7 @@
 -- ARGV[1]  unlock message to publish (0 for an exclusive lock)
 -- ARGV[2]  lease in milliseconds to re-arm after an inner release; 0 keeps the current TTL
 -- ARGV[3]  owner field, <clientId>:<threadId>
+-- ARGV[4]  the publish command: publish, or spublish (sharded) on a Redis 7 Cluster
 --
 -- Returns  nil when ARGV[3] does not hold the lock (nothing is changed),
 --          0 when holds remain (the lease is re-armed when ARGV[2] > 0),
@@ -21,4 +22,4 @@ if remaining > 0 then
     return 0
 end
 redis.call('del', KEYS[1])
-return 1 + redis.call('publish', KEYS[2], ARGV[1])
+return 1 + redis.call(ARGV[4], KEYS[2], ARGV[1])

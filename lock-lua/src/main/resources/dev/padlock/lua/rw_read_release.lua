@@ -7,6 +7,7 @@
 -- KEYS[4]  the readers' lease base, {<name>}
 -- ARGV[1]  unlock message to publish (1: wake all)
 -- ARGV[2]  reader field, <clientId>:<threadId>
+-- ARGV[3]  the publish command: publish, or spublish (sharded) on a Redis 7 Cluster
 --
 -- Returns  nil when ARGV[2] holds no read lock, or its every hold's lease is over (its field is
 --          dropped then),
@@ -58,5 +59,5 @@ if longest > 0 then
     return result
 end
 redis.call('del', KEYS[1])
-local woken = redis.call('publish', KEYS[2], ARGV[1])
+local woken = redis.call(ARGV[3], KEYS[2], ARGV[1])
 return released and 1 + woken or nil

@@ -7,6 +7,7 @@
 -- ARGV[1]  unlock message to publish (1: wake all)
 -- ARGV[2]  lease in milliseconds to re-arm after an inner release; 0 keeps the current TTL
 -- ARGV[3]  writer field, <clientId>:<threadId>:write
+-- ARGV[4]  the publish command: publish, or spublish (sharded) on a Redis 7 Cluster
 --
 -- Returns  nil when ARGV[3] does not hold the write lock (nothing is changed),
 --          0 when write holds remain (the lease is re-armed when ARGV[2] > 0),
@@ -45,4 +46,4 @@ if longest > 0 then
 else
     redis.call('del', KEYS[1])
 end
-return 1 + redis.call('publish', KEYS[2], ARGV[1])
+return 1 + redis.call(ARGV[4], KEYS[2], ARGV[1])
