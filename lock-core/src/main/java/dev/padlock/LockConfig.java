@@ -35,6 +35,8 @@ public final class LockConfig {
     private final Duration watchdogTimeout;
     private final Duration commandTimeout;
     private final Duration fairWaiterTimeout;
+    private final int acknowledgingReplicas;
+    private final Duration acknowledgementTimeout;
     private final LeaseLostListener leaseLostListener;
 
     private LockConfig(Builder b) {
@@ -43,6 +45,8 @@ public final class LockConfig {
         this.watchdogTimeout = b.watchdogTimeout;
         this.commandTimeout = b.commandTimeout;
         this.fairWaiterTimeout = b.fairWaiterTimeout;
+        this.acknowledgingReplicas = b.acknowledgingReplicas;
+        this.acknowledgementTimeout = b.acknowledgementTimeout;
         this.leaseLostListener = b.leaseLostListener;
     }
 
@@ -72,6 +76,16 @@ public final class LockConfig {
         return fairWaiterTimeout;
     }
 
+    /** How many replicas must acknowledge an acquisition; 0 (the default) when none must. */
+    public int acknowledgingReplicas() {
+        return acknowledgingReplicas;
+    }
+
+    /** How long an acquisition waits for its replica acknowledgements; zero when none are asked for. */
+    public Duration acknowledgementTimeout() {
+        return acknowledgementTimeout;
+    }
+
     public Optional<LeaseLostListener> leaseLostListener() {
         return Optional.ofNullable(leaseLostListener);
     }
@@ -79,7 +93,9 @@ public final class LockConfig {
     @Override
     public String toString() {
         return "LockConfig{" + (redisUri != null ? "redisUri=" + RedisUris.redact(redisUri) : "clusterUris=" + clusterUris.size() + " seeds")
-                + ", watchdogTimeout=" + watchdogTimeout + ", commandTimeout=" + commandTimeout + ", fairWaiterTimeout=" + fairWaiterTimeout + '}';
+                + ", watchdogTimeout=" + watchdogTimeout + ", commandTimeout=" + commandTimeout + ", fairWaiterTimeout=" + fairWaiterTimeout
+                + (acknowledgingReplicas > 0 ? ", acknowledgingReplicas=" + acknowledgingReplicas
+                        + ", acknowledgementTimeout=" + acknowledgementTimeout : "") + '}';
     }
 
     /** Builds a {@link LockConfig}. Not thread-safe. */
@@ -89,6 +105,8 @@ public final class LockConfig {
         private Duration watchdogTimeout = DEFAULT_WATCHDOG_TIMEOUT;
         private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
         private Duration fairWaiterTimeout = DEFAULT_FAIR_WAITER_TIMEOUT;
+        private int acknowledgingReplicas;
+        private Duration acknowledgementTimeout = Duration.ZERO;
         private LeaseLostListener leaseLostListener;
 
         private Builder() {
@@ -146,6 +164,30 @@ public final class LockConfig {
         public Builder fairWaiterTimeout(Duration timeout) {
             requireMillis(timeout, 10, "fairWaiterTimeout");
             this.fairWaiterTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * Makes every acquisition wait until {@code replicas} replicas of the lock's master have
+         * acknowledged it (Redis {@code WAIT}), at most {@code timeout}, before it counts as held.
+         * When fewer acknowledge in time, the acquisition is released again and the call fails
+         * with {@link ReplicaAcknowledgementException}. A lock so acquired survives a failover to
+         * any of the acknowledging replicas. It costs one more round trip per acquisition, during
+         * which this client's other commands to that master wait behind the {@code WAIT}; locks
+         * then always ask Redis, with no local hand-off between owners of one client.
+         *
+         * <p>Not a guarantee of linearizability: Redis replication stays asynchronous, a failover
+         * may still promote a replica that had not acknowledged, and a lease can still run out
+         * while its holder is paused. Fenced tokens are the answer to that.
+         *
+         * @param replicas at least 1
+         * @param timeout at least 1 ms, at most {@link #MAX_TIMEOUT}
+         */
+        public Builder replicaAcknowledgement(int replicas, Duration timeout) {
+            Require.argument(replicas >= 1, "replicas must be at least 1, was %d", replicas);
+            requireMillis(timeout, 1, "acknowledgement timeout");
+            this.acknowledgingReplicas = replicas;
+            this.acknowledgementTimeout = timeout;
             return this;
         }
 

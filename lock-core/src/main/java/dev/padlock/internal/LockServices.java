@@ -2,7 +2,8 @@ package dev.padlock.internal;
 
 /**
  * What every lock object of one client shares: who the client is, its connections, its wake-up
- * and renewal machinery, and its local queues.
+ * and renewal machinery, its local queues, and its replica acknowledgement setting (with it,
+ * {@code scripts} is {@link ScriptRunner#pinned()}).
  */
 record LockServices(
         String clientId,
@@ -11,9 +12,17 @@ record LockServices(
         WakeUpRegistry wakeUps,
         Watchdog watchdog,
         LocalQueues queues,
-        long commandTimeoutMillis) {
+        long commandTimeoutMillis,
+        int acknowledgingReplicas,
+        long acknowledgementTimeoutMillis) {
 
     String address() {
         return backend.address();
+    }
+
+    /** {@code kind}, made to wait for replica acknowledgements when the client asks for them. */
+    LockProtocol withAcknowledgements(LockProtocol kind) {
+        return acknowledgingReplicas == 0 ? kind
+                : new AcknowledgedLockProtocol(kind, scripts, acknowledgingReplicas, acknowledgementTimeoutMillis);
     }
 }

@@ -42,7 +42,8 @@ public final class PadlockClient implements LockClient {
     public static PadlockClient open(LockConfig config) {
         String clientId = UUID.randomUUID().toString();
         RedisBackend backend = RedisBackend.open(config);
-        ScriptRunner scripts = new ScriptRunner(backend);
+        int replicas = config.acknowledgingReplicas();
+        ScriptRunner scripts = replicas > 0 ? new ScriptRunner(backend).pinned() : new ScriptRunner(backend);
         WakeUpRegistry wakeUps = new WakeUpRegistry(backend, SUBSCRIPTION_IDLE_TIMEOUT, MAX_IDLE_SUBSCRIPTIONS);
         LocalQueues queues = new LocalQueues();
         // the listener's own thread, started at the first loss: not the common pool, which an
@@ -53,7 +54,8 @@ public final class PadlockClient implements LockClient {
                 config.leaseLostListener().orElse(null), listenerExecutor, queues::onLeaseLost);
         log.debug("Padlock client {} connected to {}", clientId, backend.address());
         return new PadlockClient(new LockServices(clientId, backend, scripts, wakeUps, watchdog, queues,
-                config.commandTimeout().toMillis()), listenerExecutor, config.fairWaiterTimeout().toMillis());
+                config.commandTimeout().toMillis(), replicas, config.acknowledgementTimeout().toMillis()),
+                listenerExecutor, config.fairWaiterTimeout().toMillis());
     }
 
     @Override

@@ -117,6 +117,26 @@ public final class RedisBackend implements AutoCloseable {
         return SlotHash.getSlot(key);
     }
 
+    /**
+     * The commands of the one connection that reaches the master of {@code key}'s slot: on a
+     * single server the command connection itself; on a Cluster, Lettuce's connection to that
+     * node, which does not follow redirects. Calls that must share a connection (a write and the
+     * {@code WAIT} that counts its replicas) go through it.
+     */
+    public CompletableFuture<RedisClusterAsyncCommands<String, String>> commandsFor(String key) {
+        if (clusterClient == null) {
+            return CompletableFuture.completedFuture(commands);
+        }
+        var cluster = (io.lettuce.core.cluster.api.StatefulRedisClusterConnection<String, String>) connection;
+        var master = cluster.getPartitions().getMasterBySlot(slot(key));
+        if (master == null) {
+            return CompletableFuture.failedFuture(new io.lettuce.core.RedisConnectionException(
+                    "no master known for the slot of '" + key + "'"));
+        }
+        return cluster.getConnectionAsync(master.getNodeId())
+                .thenApply(node -> (RedisClusterAsyncCommands<String, String>) node.async());
+    }
+
     /** Whether pub/sub is sharded: a Redis 7 Cluster. */
     public boolean isSharded() {
         return sharded;

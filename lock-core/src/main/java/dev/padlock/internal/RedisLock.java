@@ -31,7 +31,7 @@ public final class RedisLock implements RLock {
      * @param kind what {@link #toString()} calls this lock: {@code lock}, {@code fair}, ...
      */
     RedisLock(LockProtocol protocol, LockServices services, boolean spin, String kind) {
-        this.protocol = protocol;
+        this.protocol = services.withAcknowledgements(protocol);
         this.services = services;
         this.spin = spin;
         this.kind = kind;

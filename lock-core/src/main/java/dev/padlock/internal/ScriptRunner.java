@@ -2,6 +2,7 @@ package dev.padlock.internal;
 
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -13,9 +14,38 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class ScriptRunner {
     private final RedisBackend backend;
+    private final boolean pinned;
 
     public ScriptRunner(RedisBackend backend) {
+        this(backend, false);
+    }
+
+    private ScriptRunner(RedisBackend backend, boolean pinned) {
         this.backend = backend;
+        this.pinned = pinned;
+    }
+
+    /**
+     * A runner that sends each call on the connection to the master of its first key's slot
+     * ({@link RedisBackend#commandsFor}), so that {@link #waitForReplicas} counts the
+     * acknowledgements of exactly those calls. The same as this one on a single server.
+     */
+    public ScriptRunner pinned() {
+        return backend.isCluster() ? new ScriptRunner(backend, true) : this;
+    }
+
+    private CompletableFuture<RedisClusterAsyncCommands<String, String>> commands(String key) {
+        return pinned ? backend.commandsFor(key) : CompletableFuture.completedFuture(backend.commands());
+    }
+
+    /**
+     * Sends {@code WAIT replicas timeout} on the connection that {@code key}'s calls use: the
+     * number of replicas that acknowledged every write this connection sent before it.
+     */
+    public CompletableFuture<Long> waitForReplicas(String key, int replicas, long timeoutMillis) {
+        return commands(key).thenCompose(c -> c.waitForReplication(replicas, timeoutMillis).toCompletableFuture())
+                .exceptionallyCompose(failure -> CompletableFuture.failedFuture(
+                        RedisErrors.translate(failure, "WAIT on '" + key + "'", backend.address())));
     }
 
     /**
@@ -25,10 +55,11 @@ public final class ScriptRunner {
      *     {@code MULTI} for arrays
      */
     public <T> CompletableFuture<T> run(LuaScript script, ScriptOutputType type, String[] keys, String... args) {
-        CompletableFuture<T> first = backend.commands().<T>evalsha(script.sha1(), type, keys, args).toCompletableFuture();
+        CompletableFuture<RedisClusterAsyncCommands<String, String>> commands = commands(keys[0]);
+        CompletableFuture<T> first = commands.thenCompose(c -> c.<T>evalsha(script.sha1(), type, keys, args).toCompletableFuture());
         return first.exceptionallyCompose(failure -> {
             if (RedisErrors.unwrap(failure) instanceof RedisNoScriptException) {
-                return backend.commands().<T>eval(script.body(), type, keys, args).toCompletableFuture();
+                return commands.thenCompose(c -> c.<T>eval(script.body(), type, keys, args).toCompletableFuture());
             }
             return CompletableFuture.failedFuture(failure);
         }).exceptionallyCompose(failure -> CompletableFuture.failedFuture(
@@ -44,7 +75,7 @@ public final class ScriptRunner {
      * the wire; Redis keeps the compiled script cached either way.
      */
     public <T> CompletableFuture<T> runInOrder(LuaScript script, ScriptOutputType type, String[] keys, String... args) {
-        return backend.commands().<T>eval(script.body(), type, keys, args).toCompletableFuture()
+        return commands(keys[0]).thenCompose(c -> c.<T>eval(script.body(), type, keys, args).toCompletableFuture())
                 .exceptionallyCompose(failure -> CompletableFuture.failedFuture(
                         RedisErrors.translate(failure, script.file() + " on '" + keys[0] + "'", backend.address())));
     }
