@@ -1,10 +1,14 @@
 package dev.padlock;
 
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +28,9 @@ import java.util.concurrent.TimeUnit;
  * contends from the same moment. Exit codes: 0 done, 1 an error, 2 the go signal never came,
  * 3 the work did not finish in time. Everything is bounded in time; the worker never waits forever.
  *
- * <p>Arguments: {@code <redisUri> <lockName> <counterKey> <readyKey> <goKey> <threads> <iterations>}.
+ * <p>Arguments: {@code <topology> <lockName> <counterKey> <readyKey> <goKey> <threads> <iterations>},
+ * where {@code <topology>} is a {@code redis://} or {@code redis-sentinel://} URI, or
+ * {@code cluster:} followed by comma-separated seed URIs.
  */
 public final class CounterWorker {
 
@@ -32,6 +38,8 @@ public final class CounterWorker {
     static final int EXIT_ERROR = 1;
     static final int EXIT_NO_GO = 2;
     static final int EXIT_TIMEOUT = 3;
+    /** Starts a {@code <topology>} argument that lists Cluster seeds. */
+    static final String CLUSTER_PREFIX = "cluster:";
 
     private static final Duration GO_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration WORK_TIMEOUT = Duration.ofSeconds(60);
@@ -55,7 +63,7 @@ public final class CounterWorker {
 
     private static int run(String[] args) throws Exception {
         if (args.length != 7) {
-            throw new IllegalArgumentException("usage: CounterWorker <redisUri> <lockName> <counterKey> "
+            throw new IllegalArgumentException("usage: CounterWorker <topology> <lockName> <counterKey> "
                     + "<readyKey> <goKey> <threads> <iterations>; got " + args.length + " arguments");
         }
         String uri = args[0];
@@ -67,13 +75,26 @@ public final class CounterWorker {
         int iterations = Integer.parseInt(args[6]);
         long pid = ProcessHandle.current().pid();
 
-        RedisURI redisUri = RedisURI.create(uri);
-        redisUri.setTimeout(Duration.ofSeconds(GO_TIMEOUT.toSeconds() + 5));
-        RedisClient redis = RedisClient.create(redisUri);
+        boolean cluster = uri.startsWith(CLUSTER_PREFIX);
+        List<RedisURI> seeds = new ArrayList<>();
+        for (String each : (cluster ? uri.substring(CLUSTER_PREFIX.length()) : uri).split(",(?=redis)")) {
+            RedisURI redisUri = RedisURI.create(each);
+            redisUri.setTimeout(Duration.ofSeconds(GO_TIMEOUT.toSeconds() + 5));
+            seeds.add(redisUri);
+        }
+        AbstractRedisClient redis = cluster ? RedisClusterClient.create(seeds) : RedisClient.create(seeds.get(0));
+        LockConfig.Builder config = LockConfig.builder();
+        if (cluster) {
+            config.clusterUris(uri.substring(CLUSTER_PREFIX.length()).split(","));
+        } else {
+            config.redisUri(uri);
+        }
         ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try (StatefulRedisConnection<String, String> connection = redis.connect();
-                LockClient padlock = LockClient.connect(uri)) {
-            RedisCommands<String, String> commands = connection.sync();
+        try (StatefulConnection<String, String> connection = cluster
+                        ? ((RedisClusterClient) redis).connect() : ((RedisClient) redis).connect();
+                LockClient padlock = LockClient.create(config.build())) {
+            RedisClusterCommands<String, String> commands = connection instanceof StatefulRedisClusterConnection<String, String> c
+                    ? c.sync() : ((StatefulRedisConnection<String, String>) connection).sync();
             RLock lock = padlock.getLock(lockName);
             CountDownLatch go = new CountDownLatch(1);
             List<Future<Void>> running = new ArrayList<>();
