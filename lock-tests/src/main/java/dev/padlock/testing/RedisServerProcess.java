@@ -12,8 +12,10 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -28,8 +30,10 @@ import org.slf4j.LoggerFactory;
  * which leaves a window in which another process can take it; a start that fails because the
  * port is taken is retried on a new port, a bounded number of times. A restart must keep its
  * port, so it retries on that same port until it frees, again bounded. Readiness is a
- * {@code PING} over a plain socket ({@link RespProbe}). Every process still running when the JVM
- * exits is stopped by one shutdown hook.
+ * {@code PING} over a plain socket ({@link RespProbe}), after the log says so (a Sentinel logs its
+ * ID instead of "Ready to accept connections"). Every process still running when the JVM exits
+ * is stopped by one shutdown hook. {@link RedisLaunchOptions} add a configuration file (passed
+ * first, as a Sentinel needs) and a port choice that leaves room for a cluster bus port.
  *
  * <p>All methods are thread-safe (synchronized on this object). Every blocking method is
  * bounded: see the constants below.
@@ -45,6 +49,8 @@ public final class RedisServerProcess implements AutoCloseable {
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
     private static final Duration PROBE_TIMEOUT = Duration.ofMillis(500);
     private static final int NEW_PORT_ATTEMPTS = 5;
+    private static final int BUS_PORT_CANDIDATES = 50;
+    private static final int LOWEST_RANDOM_PORT = 10_000;
     private static final Duration SAME_PORT_BUDGET = Duration.ofSeconds(15);
 
     private static final Set<RedisServerProcess> LIVE = ConcurrentHashMap.newKeySet();
@@ -57,6 +63,7 @@ public final class RedisServerProcess implements AutoCloseable {
     private final Path binary;
     private final String version;
     private final List<String> extraArgs;
+    private final RedisLaunchOptions options;
     private final Path directory;
 
     /** Guarded by {@code this}; fixed after the first successful start. */
@@ -68,11 +75,22 @@ public final class RedisServerProcess implements AutoCloseable {
     /** Guarded by {@code this}. */
     private boolean closed;
 
-    private RedisServerProcess(Path binary, List<String> extraArgs) throws IOException {
+    private RedisServerProcess(Path binary, List<String> extraArgs, RedisLaunchOptions options)
+            throws IOException {
         this.binary = binary;
         this.version = RedisBinary.version(binary);
         this.extraArgs = List.copyOf(extraArgs);
+        this.options = options;
         this.directory = Files.createTempDirectory("padlock-redis-");
+        try {
+            if (options.configFileName().isPresent()) {
+                Files.writeString(directory.resolve(options.configFileName().get()),
+                        options.configText().orElse(""), StandardCharsets.UTF_8);
+            }
+        } catch (IOException e) {
+            deleteDirectory();
+            throw e;
+        }
     }
 
     /** Starts a server from {@link RedisBinary#locate()} with no extra arguments. */
@@ -95,11 +113,22 @@ public final class RedisServerProcess implements AutoCloseable {
      * @throws IllegalStateException when it does not come up within the bounded attempts
      */
     public static RedisServerProcess start(Path binary, List<String> extraArgs) {
+        return start(binary, extraArgs, RedisLaunchOptions.defaults());
+    }
+
+    /**
+     * Starts {@code binary} as {@link #start(Path, List)} does, launched as {@code options} say
+     * (e.g. with a configuration file, or as a cluster node that needs a free bus port).
+     *
+     * @throws IllegalStateException when it does not come up within the bounded attempts
+     */
+    public static RedisServerProcess start(Path binary, List<String> extraArgs, RedisLaunchOptions options) {
         Objects.requireNonNull(binary, "binary");
         Objects.requireNonNull(extraArgs, "extraArgs");
+        Objects.requireNonNull(options, "options");
         RedisServerProcess server;
         try {
-            server = new RedisServerProcess(binary, extraArgs);
+            server = new RedisServerProcess(binary, extraArgs, options);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot create a directory for redis-server", e);
         }
@@ -146,6 +175,14 @@ public final class RedisServerProcess implements AutoCloseable {
     /** The server's log file. */
     public Path logFile() {
         return directory.resolve("redis.log");
+    }
+
+    /**
+     * The configuration file from {@link RedisLaunchOptions#withConfigFile}, in
+     * {@link #directory()}; empty when started without one.
+     */
+    public Optional<Path> configFile() {
+        return options.configFileName().map(directory::resolve);
     }
 
     /** Whether the process is alive (a paused process is alive). */
@@ -254,7 +291,7 @@ public final class RedisServerProcess implements AutoCloseable {
 
     private void startOnNewPort() {
         for (int attempt = 1; attempt <= NEW_PORT_ATTEMPTS; attempt++) {
-            int candidate = freePort();
+            int candidate = options.clusterBusPort() ? freePortWithBusPort() : freePort();
             StartResult result = launch(candidate);
             if (result == StartResult.STARTED) {
                 port = candidate;
@@ -272,7 +309,9 @@ public final class RedisServerProcess implements AutoCloseable {
     }
 
     private StartResult launch(int candidatePort) {
-        List<String> command = new ArrayList<>(List.of(binary.toString(),
+        List<String> command = new ArrayList<>(List.of(binary.toString()));
+        configFile().ifPresent(file -> command.add(file.toString()));
+        command.addAll(List.of(
                 "--port", String.valueOf(candidatePort),
                 "--bind", HOST,
                 "--save", "",
@@ -318,6 +357,33 @@ public final class RedisServerProcess implements AutoCloseable {
             return socket.getLocalPort();
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot find a free port on " + HOST, e);
+        }
+    }
+
+    /**
+     * A free port whose bus port (+ 10000) is at most 65535 and free too: an ephemeral port when
+     * it fits, else a random one below the limit; a bounded number of candidates.
+     */
+    private static int freePortWithBusPort() {
+        int highest = 65_535 - RedisLaunchOptions.CLUSTER_BUS_OFFSET;
+        for (int attempt = 0; attempt < BUS_PORT_CANDIDATES; attempt++) {
+            int candidate = attempt % 2 == 0
+                    ? freePort()
+                    : ThreadLocalRandom.current().nextInt(LOWEST_RANDOM_PORT, highest + 1);
+            if (candidate <= highest && candidate != 6379 && isFree(candidate)
+                    && isFree(candidate + RedisLaunchOptions.CLUSTER_BUS_OFFSET)) {
+                return candidate;
+            }
+        }
+        throw new IllegalStateException("No free port on " + HOST + " with a free cluster bus port after "
+                + BUS_PORT_CANDIDATES + " candidates");
+    }
+
+    private static boolean isFree(int candidate) {
+        try (ServerSocket socket = new ServerSocket(candidate, 1, InetAddress.getByName(HOST))) {
+            return socket.getLocalPort() == candidate;
+        } catch (IOException e) {
+            return false;
         }
     }
 
@@ -430,8 +496,12 @@ public final class RedisServerProcess implements AutoCloseable {
 
     private boolean logSaysReady() {
         try {
-            return Files.exists(logFile())
-                    && Files.readString(logFile(), StandardCharsets.UTF_8).contains("Ready to accept connections");
+            if (!Files.exists(logFile())) {
+                return false;
+            }
+            String log = Files.readString(logFile(), StandardCharsets.UTF_8);
+            // A Sentinel logs its ID once it listens, and never "Ready to accept connections".
+            return log.contains("Ready to accept connections") || log.contains("Sentinel ID is");
         } catch (IOException | UncheckedIOException e) {
             return false;
         }
