@@ -8,8 +8,10 @@ import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.event.ClusterTopologyChangedEvent;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.codec.StringCodec;
@@ -20,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
+import reactor.core.Disposable;
 
 /**
  * The Redis connections of one client: one multiplexed command connection and one pub/sub
@@ -42,6 +45,7 @@ public final class RedisBackend implements AutoCloseable {
     private final RedisClusterAsyncCommands<String, String> commands;
     private final StatefulRedisPubSubConnection<String, String> pubSub;
     private final boolean sharded;
+    private volatile Disposable topologyEvents;
 
     private RedisBackend(String address, RedisClient client, RedisClusterClient clusterClient) {
         this.address = address;
@@ -88,9 +92,17 @@ public final class RedisBackend implements AutoCloseable {
             seeds.add(RedisUris.parse(uri, timeout));
         }
         RedisClusterClient cluster = RedisClusterClient.create(seeds);
-        // Lettuce 7 refreshes the Cluster topology adaptively by default (MOVED, ASK, reconnects)
+        // a failover must be noticed fast: refresh on the first failed reconnect to a node (not the
+        // fifth), on MOVED/ASK, and every 30 s in case no command happens to trip over it
+        ClusterTopologyRefreshOptions refresh = ClusterTopologyRefreshOptions.builder()
+                .enableAllAdaptiveRefreshTriggers()
+                .refreshTriggersReconnectAttempts(1)
+                .adaptiveRefreshTriggersTimeout(Duration.ofMillis(500))
+                .enablePeriodicRefresh(Duration.ofSeconds(30))
+                .build();
         cluster.setOptions(ClusterClientOptions.builder()
                 .socketOptions(socket).timeoutOptions(timeouts).autoReconnect(true)
+                .topologyRefreshOptions(refresh)
                 .build());
         String address = config.clusterUris().stream().map(RedisUris::redact)
                 .collect(Collectors.joining(",", "cluster[", "]"));
@@ -187,6 +199,11 @@ public final class RedisBackend implements AutoCloseable {
                 events.subscribed(channel);
             }
         });
+        if (clusterClient != null) {
+            topologyEvents = clusterClient.getResources().eventBus().get()
+                    .filter(ClusterTopologyChangedEvent.class::isInstance)
+                    .subscribe(event -> events.topologyChanged());
+        }
     }
 
     /** What the pub/sub connection reports. */
@@ -194,6 +211,12 @@ public final class RedisBackend implements AutoCloseable {
         void message(String channel, String message);
 
         void subscribed(String channel);
+
+        /**
+         * The Cluster's slot map changed (a failover, a resharding): sharded subscriptions of
+         * moved slots are gone with their old node and must be sent again.
+         */
+        void topologyChanged();
     }
 
     /** The server's major version, from {@code INFO server}; 0 when it cannot be read. */
@@ -217,6 +240,10 @@ public final class RedisBackend implements AutoCloseable {
 
     @Override
     public void close() {
+        Disposable events = topologyEvents;
+        if (events != null) {
+            events.dispose();
+        }
         shutdown(); // closes both connections
     }
 

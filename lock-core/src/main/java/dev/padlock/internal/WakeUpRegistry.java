@@ -30,7 +30,9 @@ import org.slf4j.LoggerFactory;
  * one permit that the next waiter to park takes at once (a waiter between its failed attempt and
  * its park cannot miss the message). The message {@code 1} (a read-write lock let someone in)
  * wakes every waiter instead, and so does a resubscription after the pub/sub connection came back,
- * since messages may have been lost meanwhile. Such a broadcast is counted, and a waiter that parks
+ * since messages may have been lost meanwhile; so does a change of the Cluster's slot map, once
+ * every channel's new subscription is confirmed (sharded subscriptions live on the node that owned
+ * the slot). Such a broadcast is counted, and a waiter that parks
  * after it without having seen it returns at once, so no waiter of the channel misses it.
  *
  * <p>A channel's lifecycle is guarded by its monitor: {@code users} counts open subscriptions,
@@ -156,6 +158,28 @@ public final class WakeUpRegistry implements AutoCloseable {
                 waiters.wakeAll(); // a read-write lock let someone in: every waiter may go
             } else {
                 waiters.wakeOne();
+            }
+        }
+
+        /**
+         * Subscribes every channel again, to its slot's owner now. Waiters stay parked (their
+         * attempts would only reach a node that is down) until the new subscription is confirmed,
+         * then all are woken, since messages may have been lost with the old node; at worst they
+         * wake at the holder's lease, as always.
+         */
+        @Override
+        public void topologyChanged() {
+            for (ChannelWaiters waiters : channels.values()) {
+                if (!waiters.retired) {
+                    backend.subscribe(waiters.name).whenComplete((ok, failure) -> {
+                        if (failure == null) {
+                            waiters.wakeAll();
+                        } else {
+                            log.debug("could not subscribe {} again after a topology change: {}", waiters.name,
+                                    failure.toString());
+                        }
+                    });
+                }
             }
         }
 
