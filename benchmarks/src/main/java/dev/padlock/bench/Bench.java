@@ -65,7 +65,7 @@ public final class Bench {
 
     /** All scenarios, in the order they run. */
     static List<Scenario> scenarios() {
-        return List.of(
+        List<Scenario> scenarios = new ArrayList<>(List.of(
                 new UncontendedScenario("1", UncontendedScenario.Pair.FIXED_LEASE),
                 new UncontendedScenario("1b", UncontendedScenario.Pair.WATCHDOG),
                 new UncontendedScenario("2", UncontendedScenario.Pair.TRY_LOCK),
@@ -74,7 +74,9 @@ public final class Bench {
                 new TwoProcessScenario(),
                 new OwnLocksScenario(),
                 new WakeUpLatencyScenario("6a", true),
-                new WakeUpLatencyScenario("6b", false));
+                new WakeUpLatencyScenario("6b", false)));
+        scenarios.addAll(LockFamilyScenario.all());
+        return List.copyOf(scenarios);
     }
 
     void run() throws Exception {

@@ -21,11 +21,13 @@ record BenchOptions(int seconds, int rounds, List<String> scenarioIds, Path out,
         boolean jmh) {
 
     static final String USAGE = String.join("\n",
-            "Usage: bench.sh [--seconds N] [--rounds N] [--scenarios 1,1b,2,3,3b,4,5,6a,6b] [--out DIR] [--redis URI] [--no-jmh]",
+            "Usage: bench.sh [--seconds N] [--rounds N] [--scenarios 1,1b,2,3,3b,4,5,6a,6b,7] [--out DIR] [--redis URI] [--no-jmh]",
             "  --seconds N      measured seconds per scenario, library and round (default 3; plus 1-2 s of warm-up)",
             "  --rounds N       rounds per scenario, the libraries' order flipping each round; the median round",
             "                   of each library is reported (default 3)",
-            "  --scenarios IDS  comma-separated scenario ids; '3' also selects 3b, '6' selects 6a and 6b (default all)",
+            "  --scenarios IDS  comma-separated scenario ids; '3' also selects 3b, '6' selects 6a and 6b, '7' selects",
+            "                   the lock family 7a-7i: lock, fair, read, write, fenced, spin, multi, red, fair x 4 threads",
+            "                   (default all)",
             "  --out DIR        where bench.md and acquisitions.png are written (default benchmarks/target/bench)",
             "  --redis URI      use this Redis instead of starting one (its other clients skew the figures)",
             "  --jmh / --no-jmh run the JMH allocation benchmark (about 20 s; default on)");

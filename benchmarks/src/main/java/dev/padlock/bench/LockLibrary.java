@@ -33,7 +33,18 @@ interface LockLibrary {
     /** One connected client; hands out locks by name. Close it when done. */
     interface Client extends AutoCloseable {
 
-        BenchLock lock(String name);
+        /** The plain reentrant lock {@code name} ({@code getLock}). */
+        default BenchLock lock(String name) {
+            return lock(LockKind.LOCK, List.of(name));
+        }
+
+        /**
+         * A lock of {@code kind} over {@code names}: {@link LockKind#locks()} of them, the
+         * components of a multi or red lock, else the one lock's name.
+         *
+         * @throws IllegalArgumentException when {@code names} does not have the size the kind needs
+         */
+        BenchLock lock(LockKind kind, List<String> names);
 
         @Override
         void close();

@@ -1,7 +1,10 @@
 package dev.padlock.bench;
 
 import dev.padlock.LockClient;
+import dev.padlock.RFencedLock;
 import dev.padlock.RLock;
+import java.util.List;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 
 /** Padlock with its default configuration ({@link LockClient#connect(String)}). */
@@ -17,8 +20,35 @@ final class PadlockLibrary implements LockLibrary {
         LockClient client = LockClient.connect(redisUri);
         return new Client() {
             @Override
-            public BenchLock lock(String name) {
-                return new PadlockLock(client.getLock(name));
+            public BenchLock lock(LockKind kind, List<String> names) {
+                if (names.size() != kind.locks()) {
+                    throw new IllegalArgumentException(kind + " needs " + kind.locks() + " names, got " + names);
+                }
+                String name = names.get(0);
+                switch (kind) {
+                    case LOCK:
+                        return new PadlockLock(client.getLock(name));
+                    case FAIR:
+                        return new PadlockLock(client.getFairLock(name));
+                    case READ:
+                        return new PadlockLock(client.getReadWriteLock(name).readLock());
+                    case WRITE:
+                        return new PadlockLock(client.getReadWriteLock(name).writeLock());
+                    case FENCED:
+                        return new PadlockFencedLock(client.getFencedLock(name));
+                    case SPIN:
+                        return new PadlockLock(client.getSpinLock(name));
+                    case MULTI:
+                        return new PadlockLock(client.getMultiLock(components(names)));
+                    case RED:
+                        return new PadlockLock(client.getRedLock(components(names)));
+                    default:
+                        throw new IllegalArgumentException("Unknown kind " + kind);
+                }
+            }
+
+            private RLock[] components(List<String> names) {
+                return names.stream().map(client::getLock).toArray(RLock[]::new);
             }
 
             @Override
@@ -28,9 +58,9 @@ final class PadlockLibrary implements LockLibrary {
         };
     }
 
-    private static final class PadlockLock implements BenchLock {
+    private static class PadlockLock implements BenchLock {
 
-        private final RLock lock;
+        final RLock lock;
 
         PadlockLock(RLock lock) {
             this.lock = lock;
@@ -59,6 +89,35 @@ final class PadlockLibrary implements LockLibrary {
         @Override
         public void unlock() {
             lock.unlock();
+        }
+    }
+
+    /**
+     * The fenced lock, acquired with a token. {@link RFencedLock} has no blocking
+     * {@code lockAndGetToken(lease, unit)} (Redisson's has), so a fixed lease goes through the
+     * asynchronous twin for the calling thread, which is what the blocking methods wait on too.
+     */
+    private static final class PadlockFencedLock extends PadlockLock {
+
+        private final RFencedLock fenced;
+
+        PadlockFencedLock(RFencedLock lock) {
+            super(lock);
+            this.fenced = lock;
+        }
+
+        @Override
+        public void lock(long leaseMillis) {
+            try {
+                fenced.lockAndGetTokenAsync(leaseMillis, TimeUnit.MILLISECONDS, Thread.currentThread().getId()).join();
+            } catch (CompletionException e) {
+                throw e.getCause() instanceof RuntimeException cause ? cause : e;
+            }
+        }
+
+        @Override
+        public void lockWithWatchdog() {
+            fenced.lockAndGetToken();
         }
     }
 }

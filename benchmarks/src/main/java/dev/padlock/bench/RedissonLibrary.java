@@ -1,7 +1,9 @@
 package dev.padlock.bench;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.redisson.Redisson;
+import org.redisson.api.RFencedLock;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
@@ -24,8 +26,41 @@ final class RedissonLibrary implements LockLibrary {
         RedissonClient client = Redisson.create(config);
         return new Client() {
             @Override
-            public BenchLock lock(String name) {
-                return new RedissonLock(client.getLock(name));
+            public BenchLock lock(LockKind kind, List<String> names) {
+                if (names.size() != kind.locks()) {
+                    throw new IllegalArgumentException(kind + " needs " + kind.locks() + " names, got " + names);
+                }
+                String name = names.get(0);
+                switch (kind) {
+                    case LOCK:
+                        return new RedissonLock(client.getLock(name));
+                    case FAIR:
+                        return new RedissonLock(client.getFairLock(name));
+                    case READ:
+                        return new RedissonLock(client.getReadWriteLock(name).readLock());
+                    case WRITE:
+                        return new RedissonLock(client.getReadWriteLock(name).writeLock());
+                    case FENCED:
+                        return new RedissonFencedLock(client.getFencedLock(name));
+                    case SPIN:
+                        return new RedissonLock(client.getSpinLock(name));
+                    case MULTI:
+                        return new RedissonLock(client.getMultiLock(components(names)));
+                    case RED:
+                        return new RedissonLock(redLock(components(names)));
+                    default:
+                        throw new IllegalArgumentException("Unknown kind " + kind);
+                }
+            }
+
+            private RLock[] components(List<String> names) {
+                return names.stream().map(client::getLock).toArray(RLock[]::new);
+            }
+
+            /** Redisson deprecates its {@code RedissonRedLock}, but it is the equivalent measured. */
+            @SuppressWarnings("deprecation")
+            private RLock redLock(RLock[] locks) {
+                return client.getRedLock(locks);
             }
 
             @Override
@@ -35,9 +70,9 @@ final class RedissonLibrary implements LockLibrary {
         };
     }
 
-    private static final class RedissonLock implements BenchLock {
+    private static class RedissonLock implements BenchLock {
 
-        private final RLock lock;
+        final RLock lock;
 
         RedissonLock(RLock lock) {
             this.lock = lock;
@@ -66,6 +101,27 @@ final class RedissonLibrary implements LockLibrary {
         @Override
         public void unlock() {
             lock.unlock();
+        }
+    }
+
+    /** The fenced lock, acquired with a token. */
+    private static final class RedissonFencedLock extends RedissonLock {
+
+        private final RFencedLock fenced;
+
+        RedissonFencedLock(RFencedLock lock) {
+            super(lock);
+            this.fenced = lock;
+        }
+
+        @Override
+        public void lock(long leaseMillis) {
+            fenced.lockAndGetToken(leaseMillis, TimeUnit.MILLISECONDS);
+        }
+
+        @Override
+        public void lockWithWatchdog() {
+            fenced.lockAndGetToken();
         }
     }
 }

@@ -32,6 +32,15 @@ final class ResultTable {
         String label = scenario.id() + "  " + scenario.title();
         ScenarioResult a = results.get(libraries.get(0));
         ScenarioResult b = results.get(libraries.get(1));
+        if (scenario.compact()) {
+            number(label, "acquisitions/s", a.acquisitionsPerSecond(), b.acquisitionsPerSecond(), "%,.0f");
+            number(label, "Redis calls / acquisition", a.cost().callsPerAcquisition(), b.cost().callsPerAcquisition(), "%.2f");
+            number(label, "round trips / acquisition", a.roundTripsPerAcquisition(), b.roundTripsPerAcquisition(), "%.2f");
+            if (a.perThread().length > 1) {
+                rows.add(new Row(label, "fewest / most per thread (ratio)", fairness(a), fairness(b), ""));
+            }
+            return;
+        }
         if (scenario.measuresThroughput()) {
             number(label, "acquisitions/s", a.acquisitionsPerSecond(), b.acquisitionsPerSecond(), "%,.0f");
         } else {
@@ -96,11 +105,11 @@ final class ResultTable {
         return text.toString();
     }
 
-    /** Acquisitions/s of every throughput scenario, for the chart: label to value per library. */
+    /** Acquisitions/s of every charted scenario, for the chart: label to value per library. */
     static Map<String, double[]> throughputs(Map<Scenario, Map<String, ScenarioResult>> results, List<String> libraries) {
         Map<String, double[]> values = new LinkedHashMap<>();
         results.forEach((scenario, byLibrary) -> {
-            if (scenario.measuresThroughput()) {
+            if (scenario.charted()) {
                 values.put(scenario.id(), libraries.stream()
                         .map(byLibrary::get)
                         .map(ScenarioResult::acquisitionsPerSecond)

@@ -17,6 +17,19 @@ interface Scenario {
         return true;
     }
 
+    /**
+     * Whether the table shows only the headline rows: acquisitions/s, Redis calls and round
+     * trips per acquisition (and the per-thread spread with several threads).
+     */
+    default boolean compact() {
+        return false;
+    }
+
+    /** Whether the scenario's acquisitions/s belong in the chart. */
+    default boolean charted() {
+        return measuresThroughput();
+    }
+
     /** Runs the scenario for {@code library} and cleans up after itself. */
     ScenarioResult run(LockLibrary library, BenchContext context) throws Exception;
 

@@ -142,7 +142,7 @@ final class WakeUpLatencyScenario implements Scenario {
         }
 
         @Override
-        public void close() throws Exception {
+        public void close() {
             try {
                 if (waiterClient != null) {
                     waiterClient.close();

@@ -1,18 +1,21 @@
 package dev.padlock.demo;
 
-import dev.padlock.RLock;
 import io.lettuce.core.api.sync.RedisCommands;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One worker thread's job until the deadline: take the lock, read the counter, write it back
- * plus one (a race without the lock), note the time, unlock.
+ * plus one (a race without the lock), note the time, unlock. Under a read lock ({@code --kind
+ * rw}) it only reads the counter, twice, and counts a torn read when the two differ. Under a
+ * fenced lock it first reads the last token any holder wrote ({@link DemoKeys#TOKEN}), counts a
+ * violation unless its own token is larger, and writes its own.
  *
- * <p>Wake-up latency: just before unlocking, the holder writes the epoch microseconds to
- * {@link DemoKeys#RELEASED_AT}; the next holder reads it right after acquiring. When that time
- * is later than the moment this thread started waiting, the acquisition had to wait for that
- * unlock, and the difference is the time from the unlock to this acquire.
+ * <p>Wake-up latency: just before unlocking, an exclusive holder writes the epoch microseconds
+ * to {@link DemoKeys#RELEASED_AT}; the next holder reads it right after acquiring. When that
+ * time is later than the moment this thread started waiting, the acquisition had to wait for
+ * that unlock, and the difference is the time from the unlock to this acquire. Readers do not
+ * write it (several hold the lock at once), so with a read-write lock the latency is the one
+ * after a write unlock.
  *
  * <p>Every GET and SET this class sends is counted, so the parent can tell the demo's own
  * commands from the lock engine's. The counters are written by the loop's thread and read by
@@ -20,19 +23,22 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class CounterLoop implements Runnable {
 
-    private final RLock lock;
+    private final DemoLock lock;
     private final RedisCommands<String, String> redis;
     private final long leaseMillis;
     private final long deadlineNanos;
 
     private final AtomicLong acquisitions = new AtomicLong();
     private final LongSamples latencies = new LongSamples();
+    private long writes;
+    private long tornReads;
+    private long tokenViolations;
     private long gets;
     private long sets;
     private long leasesExpired;
     private volatile Throwable failure;
 
-    CounterLoop(RLock lock, RedisCommands<String, String> redis, long leaseMillis, long deadlineNanos) {
+    CounterLoop(DemoLock lock, RedisCommands<String, String> redis, long leaseMillis, long deadlineNanos) {
         this.lock = lock;
         this.redis = redis;
         this.leaseMillis = leaseMillis;
@@ -44,11 +50,15 @@ final class CounterLoop implements Runnable {
         try {
             while (System.nanoTime() - deadlineNanos < 0) {
                 long waitStart = Micros.now();
-                acquire();
+                DemoLock.Hold hold = lock.acquire(leaseMillis);
                 try {
-                    incrementInsideLock(waitStart);
+                    if (hold.exclusive()) {
+                        incrementInsideLock(waitStart, hold.token());
+                    } else {
+                        readInsideLock(waitStart);
+                    }
                 } finally {
-                    release();
+                    release(hold);
                 }
             }
         } catch (RuntimeException | Error e) {
@@ -56,18 +66,10 @@ final class CounterLoop implements Runnable {
         }
     }
 
-    private void acquire() {
-        if (leaseMillis > 0) {
-            lock.lock(leaseMillis, TimeUnit.MILLISECONDS);
-        } else {
-            lock.lock();
-        }
-    }
-
     /** A fixed lease can run out inside the lock: count it and go on, the counter will tell. */
-    private void release() {
+    private void release(DemoLock.Hold hold) {
         try {
-            lock.unlock();
+            hold.lock().unlock();
         } catch (IllegalMonitorStateException e) {
             if (leaseMillis <= 0) {
                 throw e;
@@ -76,19 +78,49 @@ final class CounterLoop implements Runnable {
         }
     }
 
-    private void incrementInsideLock(long waitStart) {
+    private void incrementInsideLock(long waitStart, long token) {
         long acquiredAt = Micros.now();
         String releasedAt = get(DemoKeys.RELEASED_AT);
+        if (token != DemoLock.NO_TOKEN) {
+            checkToken(token);
+        }
         String counter = get(DemoKeys.COUNTER);
         set(DemoKeys.COUNTER, Long.toString(counter == null ? 1 : Long.parseLong(counter) + 1));
+        writes++;
         acquisitions.incrementAndGet();
+        sample(waitStart, acquiredAt, releasedAt);
+        set(DemoKeys.RELEASED_AT, Long.toString(Micros.now()));
+    }
+
+    /** What a resource guarded by fencing tokens does: refuse a token not larger than the last. */
+    private void checkToken(long token) {
+        String last = get(DemoKeys.TOKEN);
+        if (last != null && token <= Long.parseLong(last)) {
+            tokenViolations++;
+            return;
+        }
+        set(DemoKeys.TOKEN, Long.toString(token));
+    }
+
+    private void readInsideLock(long waitStart) {
+        long acquiredAt = Micros.now();
+        String releasedAt = get(DemoKeys.RELEASED_AT);
+        String first = get(DemoKeys.COUNTER);
+        String second = get(DemoKeys.COUNTER);
+        if (first == null ? second != null : !first.equals(second)) {
+            tornReads++;
+        }
+        acquisitions.incrementAndGet();
+        sample(waitStart, acquiredAt, releasedAt);
+    }
+
+    private void sample(long waitStart, long acquiredAt, String releasedAt) {
         if (releasedAt != null) {
             long released = Long.parseLong(releasedAt);
             if (released > waitStart) {
                 latencies.add(acquiredAt - released);
             }
         }
-        set(DemoKeys.RELEASED_AT, Long.toString(Micros.now()));
     }
 
     private String get(String key) {
@@ -103,6 +135,21 @@ final class CounterLoop implements Runnable {
 
     long acquisitions() {
         return acquisitions.get();
+    }
+
+    /** Exclusive acquisitions, each of which incremented the counter; call after the thread ended. */
+    long writes() {
+        return writes;
+    }
+
+    /** Read-lock acquisitions that saw the counter change between two reads; call after the thread ended. */
+    long tornReads() {
+        return tornReads;
+    }
+
+    /** Fencing tokens not larger than the last one written; call after the thread ended. */
+    long tokenViolations() {
+        return tokenViolations;
     }
 
     /** Call after the thread ended. */

@@ -1,21 +1,19 @@
 package dev.padlock.demo;
 
 import dev.padlock.testing.CommandStats;
-import dev.padlock.testing.RedisAdmin;
-import dev.padlock.testing.RedisEndpoint;
-import dev.padlock.testing.RedisProvisioner;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.ToLongFunction;
 
 /**
- * The demo's parent process: provisions Redis (or uses {@code --redis}), launches the worker
- * JVMs, starts them together, prints progress once a second, and ends with the summary. Exits
- * 0 when the counter is exact and every worker finished cleanly, 1 otherwise, 2 on bad usage.
+ * The demo's parent process: provisions Redis (or uses {@code --redis}; three servers for
+ * {@code --kind red}), launches the worker JVMs, starts them together, prints progress once a
+ * second, and ends with the summary. Exits 0 when the counter is exact, no check inside the lock
+ * failed (torn reads, fencing tokens) and every worker finished cleanly; 1 otherwise, 2 on bad
+ * usage.
  */
 public final class Demo {
 
@@ -50,56 +48,50 @@ public final class Demo {
     }
 
     private int run() throws InterruptedException {
-        try (RedisEndpoint endpoint = provision(); RedisAdmin admin = endpoint.admin()) {
-            out.printf("Padlock demo: %d processes x %d threads on one lock for %d s; lease: %s%n",
-                    options.processes(), options.threads(), options.seconds(), options.leaseDescription());
-            out.printf("Redis %s at %s (%s)%n", admin.infoField("server", "redis_version"), endpoint.uri(),
-                    endpoint.source());
-            if (!endpoint.isControllable()) {
+        try (DemoServers servers = DemoServers.provision(options)) {
+            out.printf("Padlock demo, --kind %s (%s): %d processes x %d threads on one lock for %d s; lease: %s%n",
+                    options.kind().argument(), options.kind().description(), options.processes(), options.threads(),
+                    options.seconds(), options.leaseDescription());
+            out.println(servers.describe());
+            if (!servers.allControllable()) {
                 out.println("(a server others may use: their commands count in the per-acquisition figures too)");
             }
-            admin.commands().del(DemoKeys.COUNTER, DemoKeys.RELEASED_AT);
+            servers.deleteBookkeeping();
             try {
-                return runWorkers(endpoint.uri(), admin);
+                return runWorkers(servers);
             } finally {
-                admin.commands().del(DemoKeys.COUNTER, DemoKeys.RELEASED_AT);
+                servers.deleteBookkeeping();
             }
         }
     }
 
-    private RedisEndpoint provision() {
-        return options.redisUri()
-                .map(RedisEndpoint::external)
-                .orElseGet(() -> RedisProvisioner.provisionControllable(List.of()));
-    }
-
-    private int runWorkers(String redisUri, RedisAdmin admin) throws InterruptedException {
+    private int runWorkers(DemoServers servers) throws InterruptedException {
         List<WorkerProcess> workers = new ArrayList<>();
         try {
             for (int i = 0; i < options.processes(); i++) {
-                workers.add(WorkerProcess.launch(i, redisUri, options));
+                workers.add(WorkerProcess.launch(i, servers.uris(), options));
             }
             if (!allReady(workers)) {
                 printFailures(workers);
                 return 1;
             }
-            CommandStats before = admin.commandStats();
+            CommandStats before = servers.commandStats();
             long start = System.nanoTime();
             workers.forEach(WorkerProcess::go);
             boolean finished = showProgressUntilDone(workers, start);
             double seconds = (System.nanoTime() - start) / 1e9;
             boolean cleanExits = awaitExits(workers) && finished;
-            CommandStats after = admin.commandStats();
+            CommandStats after = servers.commandStats();
 
-            String counter = admin.commands().get(DemoKeys.COUNTER);
-            boolean lockKeyLeft = admin.commands().exists(DemoKeys.LOCK) > 0;
-            DemoReport report = new DemoReport(workers, counter == null ? 0 : Long.parseLong(counter), seconds,
-                    CommandReport.of(before, after, sum(workers, WorkerProcess::gets), sum(workers, WorkerProcess::sets),
-                            sumAcquisitions(workers)),
-                    lockKeyLeft);
+            String counter = servers.first().commands().get(DemoKeys.COUNTER);
+            WorkerTotals totals = total(workers);
+            DemoReport report = new DemoReport(options.kind(), workers, totals,
+                    counter == null ? 0 : Long.parseLong(counter), seconds,
+                    CommandReport.of(before, after, totals.gets(), totals.sets(), totals.acquisitions()),
+                    servers.size(), servers.lockKeysLeft());
             report.print(out);
             printFailures(workers);
-            return report.exact() && cleanExits ? 0 : 1;
+            return report.passed() && cleanExits ? 0 : 1;
         } finally {
             workers.forEach(WorkerProcess::destroy);
         }
@@ -160,11 +152,7 @@ public final class Demo {
         }
     }
 
-    private static long sumAcquisitions(List<WorkerProcess> workers) {
-        return sum(workers, WorkerProcess::acquisitions);
-    }
-
-    private static long sum(List<WorkerProcess> workers, ToLongFunction<WorkerProcess> value) {
-        return workers.stream().mapToLong(value).sum();
+    private static WorkerTotals total(List<WorkerProcess> workers) {
+        return workers.stream().map(WorkerProcess::totals).reduce(WorkerTotals.NONE, WorkerTotals::plus);
     }
 }

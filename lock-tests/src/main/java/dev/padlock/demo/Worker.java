@@ -1,7 +1,6 @@
 package dev.padlock.demo;
 
 import dev.padlock.LockClient;
-import dev.padlock.RLock;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.io.BufferedReader;
@@ -19,7 +18,10 @@ import java.util.concurrent.TimeUnit;
  * its {@link CounterLoop}s until the deadline while reporting counts, then reports its totals
  * (see {@link WorkerMessage}) and exits: 0 when every thread finished cleanly, 1 otherwise.
  *
- * <p>Arguments: {@code <redisUri> <threads> <seconds> <leaseMillis>}.
+ * <p>Arguments: {@code <kind> <redisUri>[,<redisUri>...] <threads> <seconds> <leaseMillis> <index>}: one
+ * {@link LockClient} per URI (three for the red lock, one otherwise); the counter lives on the
+ * first server. {@code index} is the worker's number, which picks each thread's order of the
+ * multi lock's names.
  */
 public final class Worker {
 
@@ -39,7 +41,8 @@ public final class Worker {
         Worker worker = new Worker(protocol);
         int status;
         try {
-            status = worker.run(args[0], Integer.parseInt(args[1]), Integer.parseInt(args[2]), Long.parseLong(args[3]));
+            status = worker.run(DemoKind.parse(args[0]), List.of(args[1].split(",")), Integer.parseInt(args[2]),
+                    Integer.parseInt(args[3]), Long.parseLong(args[4]), Integer.parseInt(args[5]));
         } catch (Exception e) {
             e.printStackTrace(System.err);
             worker.send(WorkerMessage.failed(e.toString()));
@@ -48,18 +51,25 @@ public final class Worker {
         System.exit(status);
     }
 
-    private int run(String redisUri, int threads, int seconds, long leaseMillis) throws Exception {
-        RedisClient bookkeepingClient = RedisClient.create(redisUri);
-        try (LockClient locks = LockClient.connect(redisUri);
-                StatefulRedisConnection<String, String> bookkeeping = bookkeepingClient.connect()) {
-            RLock lock = locks.getLock(DemoKeys.LOCK);
+    private int run(DemoKind kind, List<String> redisUris, int threads, int seconds, long leaseMillis, int index)
+            throws Exception {
+        List<LockClient> clients = new ArrayList<>();
+        RedisClient bookkeepingClient = RedisClient.create(redisUris.get(0));
+        try (StatefulRedisConnection<String, String> bookkeeping = bookkeepingClient.connect()) {
+            for (String uri : redisUris) {
+                clients.add(LockClient.connect(uri));
+            }
+            List<DemoLock> locks = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                locks.add(DemoLock.create(kind, clients, index * threads + i));
+            }
             send(WorkerMessage.ready());
             awaitGo();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
             List<CounterLoop> loops = new ArrayList<>();
             List<Thread> running = new ArrayList<>();
             for (int i = 0; i < threads; i++) {
-                CounterLoop loop = new CounterLoop(lock, bookkeeping.sync(), leaseMillis, deadline);
+                CounterLoop loop = new CounterLoop(locks.get(i), bookkeeping.sync(), leaseMillis, deadline);
                 Thread thread = new Thread(loop, "demo-worker-" + i);
                 loops.add(loop);
                 running.add(thread);
@@ -68,6 +78,7 @@ public final class Worker {
             reportUntilDone(loops, running);
             return report(loops);
         } finally {
+            clients.forEach(LockClient::close);
             bookkeepingClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
         }
     }
@@ -90,14 +101,8 @@ public final class Worker {
     }
 
     private int report(List<CounterLoop> loops) {
-        long gets = 0;
-        long sets = 0;
-        long expired = 0;
         int status = 0;
         for (CounterLoop loop : loops) {
-            gets += loop.gets();
-            sets += loop.sets();
-            expired += loop.leasesExpired();
             long[] latencies = loop.latencies();
             for (int from = 0; from < latencies.length; from += LATENCIES_PER_LINE) {
                 send(WorkerMessage.latency(latencies, from, Math.min(latencies.length, from + LATENCIES_PER_LINE)));
@@ -108,7 +113,7 @@ public final class Worker {
                 status = 1;
             }
         }
-        send(WorkerMessage.done(total(loops), gets, sets, expired));
+        send(WorkerMessage.done(WorkerTotals.of(loops)));
         return status;
     }
 

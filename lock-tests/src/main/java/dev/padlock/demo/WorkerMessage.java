@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
  * READY                                     connected, waiting for GO
  * COUNT &lt;acquisitions so far&gt;
  * LATENCY &lt;micros&gt; &lt;micros&gt; ...             wake-up latencies, sent in chunks at the end
- * DONE &lt;acquisitions&gt; &lt;gets&gt; &lt;sets&gt; &lt;expired&gt;  own GET/SET calls (exact), leases expired before unlock
+ * DONE &lt;acquisitions&gt; &lt;gets&gt; &lt;sets&gt; &lt;expired&gt; &lt;writes&gt; &lt;torn&gt; &lt;violations&gt;   see {@link WorkerTotals}
  * FAILED &lt;message&gt;
  * </pre>
  */
@@ -43,8 +43,9 @@ final class WorkerMessage {
                 .mapToObj(Long::toString).collect(Collectors.joining(" "));
     }
 
-    static String done(long acquisitions, long gets, long sets, long leasesExpired) {
-        return Type.DONE + " " + acquisitions + " " + gets + " " + sets + " " + leasesExpired;
+    static String done(WorkerTotals totals) {
+        return Type.DONE + " " + Arrays.stream(totals.toArray()).mapToObj(Long::toString)
+                .collect(Collectors.joining(" "));
     }
 
     static String failed(String message) {

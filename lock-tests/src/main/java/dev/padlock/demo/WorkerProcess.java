@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  * passed through.
  *
  * <p>The reader thread writes the state; other threads read it. Counters are volatile;
- * {@link #latencies()}, {@link #gets()}, {@link #sets()} are read after {@link #awaitDone}.
+ * {@link #latencies()} and {@link #totals()} are read after {@link #awaitDone}.
  */
 final class WorkerProcess {
 
@@ -31,9 +31,7 @@ final class WorkerProcess {
     private final List<String> failures = new ArrayList<>();
 
     private volatile long acquisitions;
-    private volatile long gets;
-    private volatile long sets;
-    private volatile long leasesExpired;
+    private volatile WorkerTotals totals = WorkerTotals.NONE;
     private volatile boolean reportedDone;
 
     private WorkerProcess(int index, Process process) {
@@ -41,17 +39,19 @@ final class WorkerProcess {
         this.process = process;
     }
 
-    /** Starts worker number {@code index}. */
-    static WorkerProcess launch(int index, String redisUri, DemoOptions options) {
+    /** Starts worker number {@code index} on {@code redisUris} (the counter is on the first). */
+    static WorkerProcess launch(int index, List<String> redisUris, DemoOptions options) {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         List<String> command = List.of(java.toString(),
                 "-cp", System.getProperty("java.class.path"),
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
                 Worker.class.getName(),
-                redisUri,
+                options.kind().argument(),
+                String.join(",", redisUris),
                 String.valueOf(options.threads()),
                 String.valueOf(options.seconds()),
-                String.valueOf(options.leaseMillis()));
+                String.valueOf(options.leaseMillis()),
+                String.valueOf(index));
         try {
             Process process = new ProcessBuilder(command)
                     .redirectError(ProcessBuilder.Redirect.INHERIT)
@@ -95,10 +95,8 @@ final class WorkerProcess {
                 }
                 break;
             case DONE:
-                acquisitions = message.number(0);
-                gets = message.number(1);
-                sets = message.number(2);
-                leasesExpired = message.number(3);
+                totals = WorkerTotals.fromArray(message.numbers());
+                acquisitions = totals.acquisitions();
                 reportedDone = true;
                 done.countDown();
                 break;
@@ -161,16 +159,9 @@ final class WorkerProcess {
         return acquisitions;
     }
 
-    long gets() {
-        return gets;
-    }
-
-    long sets() {
-        return sets;
-    }
-
-    long leasesExpired() {
-        return leasesExpired;
+    /** The worker's totals once it reported them; {@link WorkerTotals#NONE} before. */
+    WorkerTotals totals() {
+        return totals;
     }
 
     boolean reportedDone() {
