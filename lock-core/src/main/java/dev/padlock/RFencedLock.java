@@ -20,6 +20,13 @@ public interface RFencedLock extends RLock {
     long lockAndGetToken();
 
     /**
+     * As {@link #lock(long, TimeUnit)}, returning the token of this acquisition.
+     *
+     * @param leaseTime the lease; {@code <= 0} means a watchdog lease
+     */
+    long lockAndGetToken(long leaseTime, TimeUnit unit);
+
+    /**
      * As {@link #tryLock(long, long, TimeUnit)}, returning the token of this acquisition, or
      * {@code null} when the lock was not acquired.
      */

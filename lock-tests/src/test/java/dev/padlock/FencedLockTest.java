@@ -58,6 +58,8 @@ class FencedLockTest {
         RFencedLock lock = clients.open().getFencedLock(Clients.uniqueName("fenced-reentrant"));
         long token = lock.lockAndGetToken();
         assertThat(lock.tryLockAndGetToken(0, -1, TimeUnit.MILLISECONDS)).isEqualTo(token);
+        assertThat(lock.lockAndGetToken(30, TimeUnit.SECONDS)).isEqualTo(token);
+        lock.unlock();
         lock.lock();
         assertThat(lock.getHoldCount()).isEqualTo(3);
         assertThat(lock.getToken()).isEqualTo(token);

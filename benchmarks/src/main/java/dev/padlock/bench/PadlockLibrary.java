@@ -4,7 +4,6 @@ import dev.padlock.LockClient;
 import dev.padlock.RFencedLock;
 import dev.padlock.RLock;
 import java.util.List;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 
 /** Padlock with its default configuration ({@link LockClient#connect(String)}). */
@@ -108,11 +107,7 @@ final class PadlockLibrary implements LockLibrary {
 
         @Override
         public void lock(long leaseMillis) {
-            try {
-                fenced.lockAndGetTokenAsync(leaseMillis, TimeUnit.MILLISECONDS, Thread.currentThread().getId()).join();
-            } catch (CompletionException e) {
-                throw e.getCause() instanceof RuntimeException cause ? cause : e;
-            }
+            fenced.lockAndGetToken(leaseMillis, TimeUnit.MILLISECONDS);
         }
 
         @Override

@@ -22,7 +22,13 @@ final class RedisFencedLock implements RFencedLock {
 
     @Override
     public long lockAndGetToken() {
-        PendingAcquire acquisition = lock.acquire(LockAcquisition.FOREVER, -1, TimeUnit.MILLISECONDS, currentThreadId());
+        return lockAndGetToken(-1, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public long lockAndGetToken(long leaseTime, TimeUnit unit) {
+        requireNonNull(unit, "unit");
+        PendingAcquire acquisition = lock.acquire(LockAcquisition.FOREVER, leaseTime, unit, currentThreadId());
         lock.awaitUninterruptibly(acquisition, "lockAndGetToken");
         return token(acquisition);
     }

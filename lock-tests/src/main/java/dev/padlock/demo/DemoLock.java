@@ -6,7 +6,6 @@ import dev.padlock.RLock;
 import dev.padlock.RReadWriteLock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
@@ -108,15 +107,7 @@ interface DemoLock {
             if (leaseMillis <= 0) {
                 return new Hold(lock, true, lock.lockAndGetToken());
             }
-            // RFencedLock has no blocking lockAndGetToken(lease, unit): the asynchronous one, for
-            // this thread, then unlocked by the blocking unlock() of the same thread.
-            try {
-                long token = lock.lockAndGetTokenAsync(leaseMillis, TimeUnit.MILLISECONDS,
-                        Thread.currentThread().getId()).join();
-                return new Hold(lock, true, token);
-            } catch (CompletionException e) {
-                throw e.getCause() instanceof RuntimeException cause ? cause : e;
-            }
+            return new Hold(lock, true, lock.lockAndGetToken(leaseMillis, TimeUnit.MILLISECONDS));
         }
     }
 
