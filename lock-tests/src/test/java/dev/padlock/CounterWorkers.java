@@ -100,11 +100,16 @@ final class CounterWorkers implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         for (Process worker : workers) {
             if (worker.isAlive()) {
                 worker.destroyForcibly();
-                worker.waitFor(10, TimeUnit.SECONDS);
+                try {
+                    worker.waitFor(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
             }
         }
     }

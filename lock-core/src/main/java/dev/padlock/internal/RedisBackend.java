@@ -92,10 +92,10 @@ public final class RedisBackend implements AutoCloseable {
             seeds.add(RedisUris.parse(uri, timeout));
         }
         RedisClusterClient cluster = RedisClusterClient.create(seeds);
-        // a failover must be noticed fast: refresh on the first failed reconnect to a node (not the
-        // fifth), on MOVED/ASK, and every 30 s in case no command happens to trip over it
+        // a failover must be noticed fast: Lettuce 7's adaptive triggers (on by default: MOVED, ASK,
+        // reconnects, ...) fire at the first failed reconnect to a node instead of the fifth, and a
+        // periodic refresh every 30 s catches what no command trips over
         ClusterTopologyRefreshOptions refresh = ClusterTopologyRefreshOptions.builder()
-                .enableAllAdaptiveRefreshTriggers()
                 .refreshTriggersReconnectAttempts(1)
                 .adaptiveRefreshTriggersTimeout(Duration.ofMillis(500))
                 .enablePeriodicRefresh(Duration.ofSeconds(30))
