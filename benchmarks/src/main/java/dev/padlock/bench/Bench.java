@@ -1,8 +1,5 @@
 package dev.padlock.bench;
 
-import dev.padlock.testing.RedisAdmin;
-import dev.padlock.testing.RedisEndpoint;
-import dev.padlock.testing.RedisProvisioner;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,11 +15,12 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * The scenario runner: starts a Redis (or uses {@code --redis}), runs every selected
- * {@link Scenario} for Padlock and Redisson in turn (alternating which goes first), optionally
- * the JMH allocation benchmark, then prints the table and writes {@code bench.md} and
- * {@code acquisitions.png}. Exits 0 when everything ran, 1 on any failure, 2 on bad usage; what
- * it started (clients, worker JVMs, the server) is stopped either way.
+ * The scenario runner: starts a Redis (or uses {@code --redis}), or with {@code --topology cluster}
+ * a Redis Cluster, runs every selected {@link Scenario} for Padlock and Redisson in turn
+ * (alternating which goes first), optionally the JMH allocation benchmark, then prints the table
+ * and writes {@code bench.md} and the chart ({@link Topology#chartFileName()}). Exits 0 when
+ * everything ran, 1 on any failure, 2 on bad usage; what it started (clients, worker JVMs, the
+ * servers) is stopped either way.
  */
 public final class Bench {
 
@@ -63,8 +61,13 @@ public final class Bench {
         System.exit(status);
     }
 
-    /** All scenarios, in the order they run. */
+    /** All scenarios on one server, in the order they run. */
     static List<Scenario> scenarios() {
+        return scenarios(Topology.SINGLE);
+    }
+
+    /** All scenarios on {@code topology}, in the order they run. */
+    static List<Scenario> scenarios(Topology topology) {
         List<Scenario> scenarios = new ArrayList<>(List.of(
                 new UncontendedScenario("1", UncontendedScenario.Pair.FIXED_LEASE),
                 new UncontendedScenario("1b", UncontendedScenario.Pair.WATCHDOG),
@@ -75,12 +78,13 @@ public final class Bench {
                 new OwnLocksScenario(),
                 new WakeUpLatencyScenario("6a", true),
                 new WakeUpLatencyScenario("6b", false)));
-        scenarios.addAll(LockFamilyScenario.all());
+        scenarios.addAll(LockFamilyScenario.all(topology));
         return List.copyOf(scenarios);
     }
 
     void run() throws Exception {
-        List<Scenario> selected = scenarios().stream().filter(options::selects).collect(Collectors.toList());
+        List<Scenario> selected = scenarios(options.topology()).stream().filter(options::selects)
+                .collect(Collectors.toList());
         if (selected.isEmpty()) {
             throw new IllegalArgumentException("No scenario matches " + options.scenarioIds());
         }
@@ -88,11 +92,11 @@ public final class Bench {
         List<String> names = libraries.stream().map(LockLibrary::name).collect(Collectors.toList());
         Duration warmUp = Duration.ofSeconds(options.seconds() < 5 ? 1 : 2);
 
-        try (RedisEndpoint endpoint = provision(); RedisAdmin admin = endpoint.admin()) {
-            String header = header(endpoint, admin, warmUp);
+        try (BenchServers servers = BenchServers.start(options.topology(), options.redisUri())) {
+            String header = header(servers, warmUp);
             out.print(header);
-            BenchContext context = new BenchContext(endpoint.uri(), admin, Duration.ofSeconds(options.seconds()),
-                    warmUp, CALIBRATION);
+            BenchContext context = new BenchContext(servers, Duration.ofSeconds(options.seconds()), warmUp,
+                    CALIBRATION);
             Map<Scenario, Map<String, ScenarioResult>> results = new LinkedHashMap<>();
             int round = 0;
             for (Scenario scenario : selected) {
@@ -119,12 +123,12 @@ public final class Bench {
                 results.put(scenario, byLibrary);
             }
 
-            ResultTable table = new ResultTable(names);
+            ResultTable table = new ResultTable(names, options.topology());
             results.forEach(table::add);
             if (options.jmh()) {
                 out.print("  JMH allocation per uncontended pair (GC profiler, 1 fork) ...");
                 out.flush();
-                Map<String, Double> bytes = JmhAllocation.bytesPerPair(endpoint.uri());
+                Map<String, Double> bytes = JmhAllocation.bytesPerPair(servers.target());
                 out.println(" " + bytes);
                 table.addAllocation(bytes);
             }
@@ -146,24 +150,18 @@ public final class Bench {
         return sorted.get(sorted.size() / 2);
     }
 
-    private RedisEndpoint provision() {
-        return options.redisUri()
-                .map(RedisEndpoint::external)
-                .orElseGet(() -> RedisProvisioner.provisionControllable(List.of()));
-    }
-
-    private String header(RedisEndpoint endpoint, RedisAdmin admin, Duration warmUp) {
+    private String header(BenchServers servers, Duration warmUp) {
         StringBuilder text = new StringBuilder();
-        text.append(String.format(Locale.ROOT, "Padlock vs Redisson %s, %s%n", redissonVersion(), LocalDate.now()));
-        text.append(String.format(Locale.ROOT, "Redis %s at %s (%s); Java %s; %d cores%n",
-                admin.infoField("server", "redis_version"), endpoint.uri(), endpoint.source(),
+        text.append(String.format(Locale.ROOT, "Padlock vs Redisson %s, %s%s%n", redissonVersion(), LocalDate.now(),
+                options.topology() == Topology.SINGLE ? "" : ", on a " + options.topology().description()));
+        text.append(String.format(Locale.ROOT, "%s; Java %s; %d cores%n", servers.description(),
                 System.getProperty("java.version"), Runtime.getRuntime().availableProcessors()));
         text.append(String.format(Locale.ROOT,
                 "%d rounds per scenario, the libraries' order flipping every round; each round %d s measured per"
                         + " library after %d s of warm-up; the median round of each library is reported;"
                         + " default settings for both%n",
                 options.rounds(), options.seconds(), warmUp.toSeconds()));
-        if (!endpoint.isControllable()) {
+        if (!servers.isControllable()) {
             text.append("(a server others may use: their commands count in the per-acquisition figures too)\n");
         }
         return text.toString();
@@ -188,15 +186,16 @@ public final class Bench {
         Path dir = options.out();
         Files.createDirectories(dir);
         Path markdown = dir.resolve("bench.md");
-        Files.writeString(markdown, Markdown.of(header, table, results), StandardCharsets.UTF_8);
+        Files.writeString(markdown, Markdown.of(header, table, results, options.topology()), StandardCharsets.UTF_8);
         Map<String, String> titles = new LinkedHashMap<>();
         results.keySet().forEach(scenario -> titles.put(scenario.id(), scenario.title()));
         Map<String, double[]> throughputs = ResultTable.throughputs(results, names);
         out.println();
         out.println("Wrote " + markdown);
         if (!throughputs.isEmpty()) {
-            Path chart = dir.resolve("acquisitions.png");
-            AcquisitionsChart.write(chart, "Acquisitions/s: " + names.get(0) + " vs " + names.get(1),
+            Path chart = dir.resolve(options.topology().chartFileName());
+            String on = options.topology() == Topology.SINGLE ? "" : " on a " + options.topology().description();
+            AcquisitionsChart.write(chart, "Acquisitions/s" + on + ": " + names.get(0) + " vs " + names.get(1),
                     names, titles, throughputs);
             out.println("Wrote " + chart);
         }

@@ -7,15 +7,15 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * What every scenario shares: the server, an admin connection to it, and the run's timing.
+ * What every scenario shares: the servers, admin connections to them, and the run's timing.
  *
- * @param redisUri the server both libraries use
- * @param admin the bench's own connection (INFO, KEYS, ECHO)
+ * @param servers the server or cluster both libraries use, with an admin connection to each master
+ *     (INFO, KEYS, ECHO)
  * @param measured how long each scenario is measured per library
  * @param warmUp how long each scenario runs before that, not measured
  * @param calibration how long the {@code MONITOR} pass of a throughput scenario runs
  */
-record BenchContext(String redisUri, RedisAdmin admin, Duration measured, Duration warmUp, Duration calibration) {
+record BenchContext(BenchServers servers, Duration measured, Duration warmUp, Duration calibration) {
 
     /**
      * A tag unique to one scenario run of one library; every key that run creates contains
@@ -30,9 +30,30 @@ record BenchContext(String redisUri, RedisAdmin admin, Duration measured, Durati
         return "bench:" + tag + ":" + index;
     }
 
-    /** Keys containing {@code tag} other than the lock keys given ({@code KEYS}: a bench server only). */
+    /** What the libraries connect to. */
+    RedisTarget target() {
+        return servers.target();
+    }
+
+    /** One admin connection per master (one on a single server). */
+    List<RedisAdmin> admins() {
+        return servers.admins();
+    }
+
+    /**
+     * {@code count} lock names of the run tagged {@code tag}, spread evenly over a cluster's
+     * masters ({@link BenchServers#lockNames}); {@link #lockName} 0 to count - 1 on one server.
+     */
+    List<String> lockNames(String tag, int count) {
+        return servers.lockNames(tag, count);
+    }
+
+    /**
+     * Keys containing {@code tag} other than the lock keys given ({@code KEYS} on every master: a
+     * bench server only).
+     */
     long keysLeft(String tag, Collection<String> lockNames) {
-        List<String> keys = admin.commands().keys("*" + tag + "*");
+        List<String> keys = servers.keys("*" + tag + "*");
         return keys.stream().filter(key -> !lockNames.contains(key)).count();
     }
 

@@ -11,25 +11,32 @@ import java.util.Optional;
  *
  * @param seconds measured seconds per scenario and library
  * @param scenarioIds the scenarios to run, empty for all
- * @param out where {@code bench.md} and {@code acquisitions.png} go
- * @param redisUri a server to use instead of starting one
+ * @param out where {@code bench.md} and the chart go
+ * @param redisUri a server to use instead of starting one (single server only)
  * @param jmh whether to run the JMH allocation benchmark
  * @param rounds how often each scenario runs per library, the order of the libraries flipping
  *     every round; the median round is reported
+ * @param topology one server, or a Redis Cluster the runner starts
  */
 record BenchOptions(int seconds, int rounds, List<String> scenarioIds, Path out, Optional<String> redisUri,
-        boolean jmh) {
+        boolean jmh, Topology topology) {
 
     static final String USAGE = String.join("\n",
-            "Usage: bench.sh [--seconds N] [--rounds N] [--scenarios 1,1b,2,3,3b,4,5,6a,6b,7] [--out DIR] [--redis URI] [--no-jmh]",
+            "Usage: bench.sh [--topology single|cluster] [--seconds N] [--rounds N] [--scenarios 1,1b,2,3,3b,4,5,6a,6b,7]",
+            "                [--out DIR] [--redis URI] [--no-jmh]",
+            "  --topology T     single: one Redis server (default); cluster: a Redis Cluster of "
+                    + Topology.CLUSTER_MASTERS + " masters without",
+            "                   replicas that the runner starts; figures from the servers are summed over the masters",
             "  --seconds N      measured seconds per scenario, library and round (default 3; plus 1-2 s of warm-up)",
             "  --rounds N       rounds per scenario, the libraries' order flipping each round; the median round",
             "                   of each library is reported (default 3)",
             "  --scenarios IDS  comma-separated scenario ids; '3' also selects 3b, '6' selects 6a and 6b, '7' selects",
             "                   the lock family 7a-7i: lock, fair, read, write, fenced, spin, multi, red, fair x 4 threads",
             "                   (default all)",
-            "  --out DIR        where bench.md and acquisitions.png are written (default benchmarks/target/bench)",
-            "  --redis URI      use this Redis instead of starting one (its other clients skew the figures)",
+            "  --out DIR        where bench.md and the chart (acquisitions.png; acquisitions-cluster.png on a",
+            "                   cluster) are written (default benchmarks/target/bench; on a cluster its cluster/)",
+            "  --redis URI      use this Redis server instead of starting one (its other clients skew the figures;",
+            "                   not with --topology cluster)",
             "  --jmh / --no-jmh run the JMH allocation benchmark (about 20 s; default on)");
 
     /**
@@ -41,9 +48,10 @@ record BenchOptions(int seconds, int rounds, List<String> scenarioIds, Path out,
         int seconds = 3;
         int rounds = 3;
         List<String> scenarios = new ArrayList<>();
-        Path out = Path.of("benchmarks", "target", "bench");
+        Path out = null;
         String redis = null;
         boolean jmh = true;
+        Topology topology = Topology.SINGLE;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
@@ -69,11 +77,22 @@ record BenchOptions(int seconds, int rounds, List<String> scenarioIds, Path out,
                 case "--no-jmh":
                     jmh = false;
                     break;
+                case "--topology":
+                    topology = Topology.parse(value(args, ++i, arg));
+                    break;
                 default:
                     throw new IllegalArgumentException("Unknown option '" + arg + "'");
             }
         }
-        return new BenchOptions(seconds, rounds, List.copyOf(scenarios), out, Optional.ofNullable(redis), jmh);
+        if (topology == Topology.CLUSTER && redis != null) {
+            throw new IllegalArgumentException("--redis names one server; --topology cluster starts its own cluster");
+        }
+        if (out == null) {
+            Path bench = Path.of("benchmarks", "target", "bench");
+            out = topology == Topology.SINGLE ? bench : bench.resolve("cluster");
+        }
+        return new BenchOptions(seconds, rounds, List.copyOf(scenarios), out, Optional.ofNullable(redis), jmh,
+                topology);
     }
 
     /** Whether {@code scenario} was asked for: by its id, or by its number without the letter. */

@@ -21,11 +21,11 @@ final class JmhAllocation {
     private JmhAllocation() {
     }
 
-    /** Bytes per pair by library name. */
-    static Map<String, Double> bytesPerPair(String redisUri) throws RunnerException {
+    /** Bytes per pair by library name, on {@code target}. */
+    static Map<String, Double> bytesPerPair(RedisTarget target) throws RunnerException {
         Options options = new OptionsBuilder()
                 .include(PairBenchmark.class.getName() + ".lockAndUnlock")
-                .param("redisUri", redisUri)
+                .param("target", target.argument())
                 .forks(1)
                 .warmupIterations(2)
                 .warmupTime(TimeValue.seconds(1))

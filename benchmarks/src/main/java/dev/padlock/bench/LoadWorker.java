@@ -12,7 +12,8 @@ import java.util.stream.Collectors;
  * {@code PAUSE} (answered by {@code PAUSED <count per thread>}) and {@code STOP} (answered by
  * {@code STOPPED}). Any failure prints {@code FAILED <text>} and exits 1.
  *
- * <p>Arguments: {@code <library> <redis-uri> <lock-name> <threads> <lease-ms>}.
+ * <p>Arguments: {@code <library> <target> <lock-name> <threads> <lease-ms>}, where the target is
+ * {@link RedisTarget#argument()}: a server's URI, or {@code cluster:} and a Cluster's seeds.
  */
 public final class LoadWorker {
 
@@ -22,7 +23,7 @@ public final class LoadWorker {
     public static void main(String[] args) {
         int status = 0;
         try {
-            run(LockLibrary.byName(args[0]), args[1], args[2], Integer.parseInt(args[3]), Long.parseLong(args[4]));
+            run(LockLibrary.byName(args[0]), RedisTarget.parse(args[1]), args[2], Integer.parseInt(args[3]), Long.parseLong(args[4]));
         } catch (Throwable e) {
             System.out.println("FAILED " + String.valueOf(e).replace('\n', ' '));
             e.printStackTrace();
@@ -32,9 +33,9 @@ public final class LoadWorker {
         System.exit(status);
     }
 
-    private static void run(LockLibrary library, String uri, String lockName, int threads, long leaseMillis)
+    private static void run(LockLibrary library, RedisTarget target, String lockName, int threads, long leaseMillis)
             throws Exception {
-        try (LockLibrary.Client client = library.connect(uri);
+        try (LockLibrary.Client client = library.connect(target);
                 LockLoop loop = new LockLoop("bench-worker", threads, i -> {
                     BenchLock lock = client.lock(lockName);
                     return () -> {

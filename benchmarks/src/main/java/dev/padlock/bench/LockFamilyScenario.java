@@ -9,30 +9,35 @@ import java.util.List;
  * on one fair lock. The table shows only acquisitions/s, Redis calls and round trips for them, and
  * the chart leaves them out.
  *
- * <p>The bench has one Redis server, so the red lock's components are three locks of different
- * names on that server, from one client: its row shows what the algorithm costs, not what three
- * servers would.
+ * <p>The components of a multi or red lock are locks of different names from one client: on
+ * one server all on that server, so the red lock's row shows what the algorithm costs, not what
+ * three independent servers would; on a cluster one on each master.
  */
 final class LockFamilyScenario implements Scenario {
 
     private final String id;
     private final LockKind kind;
     private final int threads;
+    private final Topology topology;
 
-    LockFamilyScenario(String id, LockKind kind, int threads) {
+    LockFamilyScenario(String id, LockKind kind, int threads, Topology topology) {
         this.id = id;
         this.kind = kind;
         this.threads = threads;
+        this.topology = topology;
     }
 
-    /** The family, in the order it runs: each kind uncontended, then the fair lock with 4 threads. */
-    static List<Scenario> all() {
+    /**
+     * The family on {@code topology}, in the order it runs: each kind uncontended, then the fair
+     * lock with 4 threads.
+     */
+    static List<Scenario> all(Topology topology) {
         List<Scenario> scenarios = new ArrayList<>();
         char letter = 'a';
         for (LockKind kind : LockKind.values()) {
-            scenarios.add(new LockFamilyScenario("7" + letter++, kind, 1));
+            scenarios.add(new LockFamilyScenario("7" + letter++, kind, 1, topology));
         }
-        scenarios.add(new LockFamilyScenario("7" + letter, LockKind.FAIR, 4));
+        scenarios.add(new LockFamilyScenario("7" + letter, LockKind.FAIR, 4, topology));
         return List.copyOf(scenarios);
     }
 
@@ -44,7 +49,12 @@ final class LockFamilyScenario implements Scenario {
     @Override
     public String title() {
         String title = threads == 1 ? "uncontended " + kind.call() : kind.call() + ", " + threads + " threads of one client";
-        return kind == LockKind.RED ? title + " on one server (not independent ones)" : title;
+        if (kind != LockKind.RED) {
+            return title;
+        }
+        return topology == Topology.SINGLE
+                ? title + " on one server (not independent ones)"
+                : title + ", one on each master, one client";
     }
 
     @Override
@@ -60,11 +70,8 @@ final class LockFamilyScenario implements Scenario {
     @Override
     public ScenarioResult run(LockLibrary library, BenchContext context) {
         String tag = BenchContext.newTag(id, library);
-        List<String> names = new ArrayList<>();
-        for (int i = 0; i < kind.locks(); i++) {
-            names.add(BenchContext.lockName(tag, i));
-        }
-        try (LockLibrary.Client client = library.connect(context.redisUri())) {
+        List<String> names = context.lockNames(tag, kind.locks());
+        try (LockLibrary.Client client = library.connect(context.target())) {
             LockLoop loop = new LockLoop("bench-" + id, threads, i -> {
                 BenchLock lock = client.lock(kind, names);
                 return () -> {

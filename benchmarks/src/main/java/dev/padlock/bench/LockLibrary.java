@@ -27,8 +27,11 @@ interface LockLibrary {
     /** The name shown in the table, e.g. {@code Padlock}. */
     String name();
 
-    /** A new client connected to {@code redisUri} with the library's default settings. */
-    Client connect(String redisUri);
+    /**
+     * A new client of {@code target} with the library's default settings: for one server or,
+     * given a Cluster's seeds, for that Cluster.
+     */
+    Client connect(RedisTarget target);
 
     /** One connected client; hands out locks by name. Close it when done. */
     interface Client extends AutoCloseable {

@@ -7,23 +7,48 @@ import java.util.stream.Collectors;
 
 /**
  * The text of {@code bench.md}: the run's header, the table, what each metric means, and the
- * Redis calls of each run broken down by command.
+ * Redis calls of each run broken down by command. On a cluster the title names the topology and
+ * more notes say how the figures of the masters add up.
  */
 final class Markdown {
+
+    /** What differs on a cluster: notes that follow the first one. */
+    private static final String CLUSTER_NOTES = String.join("\n",
+            "- Topology: a Redis Cluster of " + Topology.CLUSTER_MASTERS + " masters without replicas, the slots split"
+                    + " evenly, started by the",
+            "  runner. Both libraries use their Cluster client with default settings (Padlock:",
+            "  `LockConfig.builder().clusterUris(seeds)`; Redisson: `useClusterServers().addNodeAddress(seeds)`).",
+            "- Every figure from the servers is taken on each master and summed: `INFO commandstats` and",
+            "  `INFO cpu` (which includes each node's cluster bus and cron), one `MONITOR` per master for the",
+            "  round trips, `KEYS` on each master for the keys left. Redis calls include the clients' topology",
+            "  queries (`cluster|slots`, `cluster|nodes`, ...).",
+            "- *PUBLISH / SPUBLISH* and *SUBSCRIBE / SSUBSCRIBE* (contended scenarios): the calls of the classic",
+            "  and of the sharded command per acquisition (`INFO commandstats`, so a publish inside a script counts).",
+            "- Lock names: the 16 locks of scenario 5 and the components of the multi and red locks (7g, 7h) are",
+            "  named so that they spread evenly over the masters; a single lock lives on whichever master its",
+            "  name hashes to.");
 
     private Markdown() {
     }
 
+    /** The text for a run on one server. */
     static String of(String header, ResultTable table, Map<Scenario, Map<String, ScenarioResult>> results) {
+        return of(header, table, results, Topology.SINGLE);
+    }
+
+    static String of(String header, ResultTable table, Map<Scenario, Map<String, ScenarioResult>> results,
+            Topology topology) {
         StringBuilder text = new StringBuilder();
-        text.append("# Padlock vs Redisson\n\n");
+        text.append(topology == Topology.CLUSTER
+                ? "# Padlock vs Redisson on a Redis Cluster\n\n" : "# Padlock vs Redisson\n\n");
         for (String line : header.strip().split("\n")) {
             text.append(line).append("  \n");
         }
         text.append('\n').append(table.toMarkdown()).append('\n');
         text.append(String.join("\n",
                 "- Ratios are Padlock / Redisson whatever the metric: above 1 is better for acquisitions/s,",
-                "  below 1 is better for calls, round trips, CPU, latency and allocation.",
+                "  below 1 is better for calls, round trips, CPU, latency and allocation."
+                        + (topology == Topology.CLUSTER ? "\n" + CLUSTER_NOTES : ""),
                 "- *Redis calls*: the delta of all `INFO commandstats` calls over the measured window (the",
                 "  runner's own `INFO` excluded), which counts the `redis.call`s inside scripts too.",
                 "- *Round trips*: top-level client commands, counted with `MONITOR` in a separate 1 s pass",
@@ -45,11 +70,16 @@ final class Markdown {
                 "- Lock family (7a-7i): `lock(30 s)` + `unlock()` on each kind of lock, the same call in both",
                 "  libraries, by one thread on a lock no one else wants (7i: 4 threads of one client on one fair",
                 "  lock). The fenced lock is taken with `lockAndGetToken(30 s)` in both. Multi and red locks are made",
-                "  of " + LockKind.COMPOSITE_SIZE + " plain locks; the red lock's are on the bench's one server, so",
-                "  its row shows what the algorithm costs, not what independent servers would. Only acquisitions/s,",
+                topology == Topology.CLUSTER
+                        ? "  of " + LockKind.COMPOSITE_SIZE + " plain locks, one on each master, from one client: the red"
+                                + " lock's row shows what\n  the algorithm costs, not what independent deployments with a"
+                                + " client each would. Only acquisitions/s,"
+                        : "  of " + LockKind.COMPOSITE_SIZE + " plain locks; the red lock's are on the bench's one server,"
+                                + " so\n  its row shows what the algorithm costs, not what independent servers would."
+                                + " Only acquisitions/s,",
                 "  calls and round trips are shown for them, and the chart leaves them out.",
                 "",
-                "![acquisitions/s](acquisitions.png)",
+                "![acquisitions/s](" + topology.chartFileName() + ")",
                 "",
                 "## Redis calls per acquisition, by command",
                 "",
@@ -61,7 +91,7 @@ final class Markdown {
     }
 
     private static String breakdown(ServerCost cost) {
-        return cost.commands().asMap().entrySet().stream()
+        return cost.commands().entrySet().stream()
                 .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()))
                 .map(entry -> String.format(Locale.ROOT, "%s %.2f", entry.getKey(),
                         (double) entry.getValue() / cost.acquisitions()))

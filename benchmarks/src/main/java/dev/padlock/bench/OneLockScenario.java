@@ -24,10 +24,15 @@ final class OneLockScenario implements Scenario {
     }
 
     @Override
+    public boolean contended() {
+        return true;
+    }
+
+    @Override
     public ScenarioResult run(LockLibrary library, BenchContext context) {
         String tag = BenchContext.newTag(id, library);
         String name = BenchContext.lockName(tag, 0);
-        try (LockLibrary.Client client = library.connect(context.redisUri())) {
+        try (LockLibrary.Client client = library.connect(context.target())) {
             LockLoop loop = new LockLoop("bench-" + id, threads, i -> {
                 BenchLock lock = client.lock(name);
                 return () -> {

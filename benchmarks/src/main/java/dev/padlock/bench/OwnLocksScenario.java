@@ -1,9 +1,11 @@
 package dev.padlock.bench;
 
-import java.util.ArrayList;
 import java.util.List;
 
-/** Scenario 5: threads of one client, each on a lock of its own (fixed lease). */
+/**
+ * Scenario 5: threads of one client, each on a lock of its own (fixed lease); on a cluster the
+ * locks are spread evenly over the masters ({@link BenchContext#lockNames}).
+ */
 final class OwnLocksScenario implements Scenario {
 
     private static final int THREADS = 16;
@@ -21,11 +23,8 @@ final class OwnLocksScenario implements Scenario {
     @Override
     public ScenarioResult run(LockLibrary library, BenchContext context) {
         String tag = BenchContext.newTag(id(), library);
-        List<String> names = new ArrayList<>();
-        for (int i = 0; i < THREADS; i++) {
-            names.add(BenchContext.lockName(tag, i));
-        }
-        try (LockLibrary.Client client = library.connect(context.redisUri())) {
+        List<String> names = context.lockNames(tag, THREADS);
+        try (LockLibrary.Client client = library.connect(context.target())) {
             LockLoop loop = new LockLoop("bench-" + id(), THREADS, i -> {
                 BenchLock lock = client.lock(names.get(i));
                 return () -> {

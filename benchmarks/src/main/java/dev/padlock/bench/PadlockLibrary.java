@@ -1,12 +1,16 @@
 package dev.padlock.bench;
 
 import dev.padlock.LockClient;
+import dev.padlock.LockConfig;
 import dev.padlock.RFencedLock;
 import dev.padlock.RLock;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** Padlock with its default configuration ({@link LockClient#connect(String)}). */
+/**
+ * Padlock with its default configuration: {@link LockClient#connect(String)} for one server,
+ * {@link LockConfig.Builder#clusterUris} with the seeds for a Cluster.
+ */
 final class PadlockLibrary implements LockLibrary {
 
     @Override
@@ -15,8 +19,10 @@ final class PadlockLibrary implements LockLibrary {
     }
 
     @Override
-    public Client connect(String redisUri) {
-        LockClient client = LockClient.connect(redisUri);
+    public Client connect(RedisTarget target) {
+        LockClient client = target.topology() == Topology.SINGLE
+                ? LockClient.connect(target.uri())
+                : LockClient.create(LockConfig.builder().clusterUris(target.uris().toArray(String[]::new)).build());
         return new Client() {
             @Override
             public BenchLock lock(LockKind kind, List<String> names) {

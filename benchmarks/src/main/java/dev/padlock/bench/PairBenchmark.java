@@ -16,7 +16,7 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * JMH: one uncontended {@code lock(30 s)} + {@code unlock()} pair per operation, one thread, for
  * each library. Run by {@link JmhAllocation} with the GC profiler for the bytes allocated per
- * pair; it needs {@code redisUri} as a parameter.
+ * pair; it needs {@code target} ({@link RedisTarget#argument()}) as a parameter.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -27,17 +27,17 @@ public class PairBenchmark {
     public String library;
 
     @Param({""})
-    public String redisUri;
+    public String target;
 
     private LockLibrary.Client client;
     private BenchLock lock;
 
     @Setup(Level.Trial)
     public void connect() {
-        if (redisUri.isEmpty()) {
-            throw new IllegalArgumentException("Set the JMH parameter redisUri");
+        if (target.isEmpty()) {
+            throw new IllegalArgumentException("Set the JMH parameter target");
         }
-        client = LockLibrary.byName(library).connect(redisUri);
+        client = LockLibrary.byName(library).connect(RedisTarget.parse(target));
         lock = client.lock("bench:jmh-" + library.toLowerCase() + "-" + UUID.randomUUID());
     }
 

@@ -33,11 +33,11 @@ final class ProcessLoad implements Load {
      * Launches {@code processes} workers of {@code threads} threads on {@code lockName} and waits
      * until all are ready (paused).
      */
-    ProcessLoad(LockLibrary library, String redisUri, String lockName, int processes, int threads,
+    ProcessLoad(LockLibrary library, RedisTarget target, String lockName, int processes, int threads,
             long leaseMillis) {
         try {
             for (int i = 0; i < processes; i++) {
-                workers.add(Worker.launch(i, library, redisUri, lockName, threads, leaseMillis));
+                workers.add(Worker.launch(i, library, target, lockName, threads, leaseMillis));
             }
             for (Worker worker : workers) {
                 worker.expect("READY", READY_TIMEOUT);
@@ -100,14 +100,14 @@ final class ProcessLoad implements Load {
             this.commands = new java.io.OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
         }
 
-        static Worker launch(int index, LockLibrary library, String redisUri, String lockName, int threads,
+        static Worker launch(int index, LockLibrary library, RedisTarget target, String lockName, int threads,
                 long leaseMillis) {
             Path java = Path.of(System.getProperty("java.home"), "bin", "java");
             List<String> command = List.of(java.toString(),
                     "-cp", System.getProperty("java.class.path"),
                     "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
                     LoadWorker.class.getName(),
-                    library.name(), redisUri, lockName, String.valueOf(threads), String.valueOf(leaseMillis));
+                    library.name(), target.argument(), lockName, String.valueOf(threads), String.valueOf(leaseMillis));
             try {
                 Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
                 Worker worker = new Worker(index, process);

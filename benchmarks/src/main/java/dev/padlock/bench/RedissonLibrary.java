@@ -9,8 +9,10 @@ import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 
 /**
- * Redisson (the version in the benchmarks pom) with its default configuration for one server:
- * a pool of command connections, a separate pool of pub/sub connections, a 30 s watchdog.
+ * Redisson (the version in the benchmarks pom) with its default configuration for one server
+ * ({@code useSingleServer}) or a Cluster ({@code useClusterServers} with the seeds): a pool of
+ * command connections, a separate pool of pub/sub connections (per master on a Cluster), a 30 s
+ * watchdog.
  */
 final class RedissonLibrary implements LockLibrary {
 
@@ -20,9 +22,13 @@ final class RedissonLibrary implements LockLibrary {
     }
 
     @Override
-    public Client connect(String redisUri) {
+    public Client connect(RedisTarget target) {
         Config config = new Config();
-        config.useSingleServer().setAddress(redisUri);
+        if (target.topology() == Topology.SINGLE) {
+            config.useSingleServer().setAddress(target.uri());
+        } else {
+            config.useClusterServers().addNodeAddress(target.uris().toArray(String[]::new));
+        }
         RedissonClient client = Redisson.create(config);
         return new Client() {
             @Override

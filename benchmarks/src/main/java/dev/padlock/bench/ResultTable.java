@@ -9,7 +9,10 @@ import java.util.function.Function;
 
 /**
  * The one table of a run: a row per scenario and metric, a column per library and their ratio
- * (first library / second, whatever the metric). Renders as aligned text and as Markdown.
+ * (first library / second, whatever the metric). Renders as aligned text and as Markdown. On a
+ * cluster the scenario column's header names the topology, and contended scenarios get two more
+ * rows: the classic and sharded PUBLISH and SUBSCRIBE calls per acquisition, summed over the
+ * masters.
  */
 final class ResultTable {
 
@@ -18,13 +21,20 @@ final class ResultTable {
     }
 
     private final List<String> libraries;
+    private final Topology topology;
     private final List<Row> rows = new ArrayList<>();
 
+    /** A table of a run on one server. */
     ResultTable(List<String> libraries) {
+        this(libraries, Topology.SINGLE);
+    }
+
+    ResultTable(List<String> libraries, Topology topology) {
         if (libraries.size() != 2) {
             throw new IllegalArgumentException("The table compares two libraries, got " + libraries);
         }
         this.libraries = List.copyOf(libraries);
+        this.topology = topology;
     }
 
     /** Adds the rows of one scenario, {@code results} keyed by library name. */
@@ -52,6 +62,12 @@ final class ResultTable {
         number(label, "(UN)SUBSCRIBE / acquisition", a.cost().subscriptionsPerAcquisition(),
                 b.cost().subscriptionsPerAcquisition(), "%.3f");
         number(label, "Redis CPU ms / 1000 acq.", a.cost().cpuMillisPer1000(), b.cost().cpuMillisPer1000(), "%.1f");
+        if (topology == Topology.CLUSTER && scenario.contended()) {
+            rows.add(new Row(label, "PUBLISH / SPUBLISH per acquisition", pair(a, "publish", "spublish"),
+                    pair(b, "publish", "spublish"), ""));
+            rows.add(new Row(label, "SUBSCRIBE / SSUBSCRIBE per acquisition", pair(a, "subscribe", "ssubscribe"),
+                    pair(b, "subscribe", "ssubscribe"), ""));
+        }
         if (scenario.measuresThroughput() && a.perThread().length > 1) {
             rows.add(new Row(label, "fewest / most per thread (ratio)", fairness(a), fairness(b), ""));
         }
@@ -71,7 +87,7 @@ final class ResultTable {
 
     String toText() {
         List<String[]> cells = new ArrayList<>();
-        cells.add(new String[] {"scenario", "metric", libraries.get(0), libraries.get(1), ratioHeader()});
+        cells.add(new String[] {scenarioHeader(), "metric", libraries.get(0), libraries.get(1), ratioHeader()});
         String previous = null;
         for (Row row : rows) {
             String scenario = row.scenario().equals(previous) ? "" : row.scenario();
@@ -94,8 +110,8 @@ final class ResultTable {
 
     String toMarkdown() {
         StringBuilder text = new StringBuilder();
-        text.append("| scenario | metric | ").append(libraries.get(0)).append(" | ").append(libraries.get(1))
-                .append(" | ").append(ratioHeader()).append(" |\n");
+        text.append("| ").append(scenarioHeader()).append(" | metric | ").append(libraries.get(0)).append(" | ")
+                .append(libraries.get(1)).append(" | ").append(ratioHeader()).append(" |\n");
         text.append("| --- | --- | ---: | ---: | ---: |\n");
         for (Row row : rows) {
             text.append("| ").append(row.scenario()).append(" | ").append(row.metric()).append(" | ")
@@ -120,6 +136,11 @@ final class ResultTable {
         return values;
     }
 
+    /** {@code scenario}, and on a cluster the topology after it. */
+    private String scenarioHeader() {
+        return topology == Topology.SINGLE ? "scenario" : "scenario (" + topology.description() + ")";
+    }
+
     private String ratioHeader() {
         return libraries.get(0) + "/" + libraries.get(1);
     }
@@ -138,6 +159,12 @@ final class ResultTable {
             return a != null && b != null && a == 0 ? "=" : "n/a";
         }
         return String.format(Locale.ROOT, "%.2fx", a / b);
+    }
+
+    /** Two commands' calls per acquisition, e.g. {@code 0.000 / 1.002}. */
+    private static String pair(ScenarioResult result, String first, String second) {
+        return String.format(Locale.ROOT, "%.3f / %.3f", result.cost().perAcquisition(first),
+                result.cost().perAcquisition(second));
     }
 
     private static String fairness(ScenarioResult result) {

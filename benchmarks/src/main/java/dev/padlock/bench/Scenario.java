@@ -25,6 +25,14 @@ interface Scenario {
         return false;
     }
 
+    /**
+     * Whether threads or clients contend for one lock, so that waiters are woken: on a cluster
+     * the table then shows the pub/sub commands per acquisition.
+     */
+    default boolean contended() {
+        return false;
+    }
+
     /** Whether the scenario's acquisitions/s belong in the chart. */
     default boolean charted() {
         return measuresThroughput();

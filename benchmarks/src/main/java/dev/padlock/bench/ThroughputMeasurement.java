@@ -18,13 +18,13 @@ final class ThroughputMeasurement {
             load.resume();
             BenchContext.sleep(context.warmUp());
             long[] start = load.pause();
-            ServerSnapshot before = ServerSnapshot.take(context.admin());
+            ServerSnapshot before = ServerSnapshot.take(context.admins());
             long startNanos = System.nanoTime();
             load.resume();
             BenchContext.sleep(context.measured());
             long[] end = load.pause();
             double seconds = (System.nanoTime() - startNanos) / 1e9;
-            ServerSnapshot after = ServerSnapshot.take(context.admin());
+            ServerSnapshot after = ServerSnapshot.take(context.admins());
 
             long[] perThread = minus(end, start);
             long acquisitions = sum(perThread);
@@ -39,11 +39,11 @@ final class ThroughputMeasurement {
     }
 
     private static double calibrateRoundTrips(Load load, BenchContext context, long[] start) {
-        try (MonitorCounter monitor = MonitorCounter.start(context.redisUri())) {
+        try (MonitorCounter monitor = MonitorCounter.start(context.admins())) {
             load.resume();
             BenchContext.sleep(context.calibration());
             long acquisitions = sum(minus(load.pause(), start));
-            long commands = monitor.finish(context.admin());
+            long commands = monitor.finish();
             if (acquisitions == 0) {
                 throw new IllegalStateException("No acquisition in the MONITOR pass");
             }

@@ -19,10 +19,15 @@ final class TwoProcessScenario implements Scenario {
     }
 
     @Override
+    public boolean contended() {
+        return true;
+    }
+
+    @Override
     public ScenarioResult run(LockLibrary library, BenchContext context) {
         String tag = BenchContext.newTag(id(), library);
         String name = BenchContext.lockName(tag, 0);
-        ProcessLoad load = new ProcessLoad(library, context.redisUri(), name, PROCESSES, THREADS,
+        ProcessLoad load = new ProcessLoad(library, context.target(), name, PROCESSES, THREADS,
                 UncontendedScenario.LEASE_MILLIS);
         return ThroughputMeasurement.measure(load, context, tag, List.of(name));
     }

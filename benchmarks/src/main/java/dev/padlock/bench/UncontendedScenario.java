@@ -45,7 +45,7 @@ final class UncontendedScenario implements Scenario {
     public ScenarioResult run(LockLibrary library, BenchContext context) {
         String tag = BenchContext.newTag(id, library);
         String name = BenchContext.lockName(tag, 0);
-        try (LockLibrary.Client client = library.connect(context.redisUri())) {
+        try (LockLibrary.Client client = library.connect(context.target())) {
             BenchLock lock = client.lock(name);
             LockLoop loop = new LockLoop("bench-" + id, 1, i -> () -> once(lock));
             return ThroughputMeasurement.measure(loop, context, tag, List.of(name));

@@ -55,6 +55,11 @@ final class WakeUpLatencyScenario implements Scenario {
     }
 
     @Override
+    public boolean contended() {
+        return true;
+    }
+
+    @Override
     public ScenarioResult run(LockLibrary library, BenchContext context) throws Exception {
         return runInterleaved(List.of(library), context).get(library.name());
     }
@@ -116,8 +121,8 @@ final class WakeUpLatencyScenario implements Scenario {
                 thread.setDaemon(true);
                 return thread;
             });
-            this.holderClient = library.connect(context.redisUri());
-            this.waiterClient = otherClient ? library.connect(context.redisUri()) : null;
+            this.holderClient = library.connect(context.target());
+            this.waiterClient = otherClient ? library.connect(context.target()) : null;
             BenchLock holder = holderClient.lock(name);
             BenchLock waiter = (otherClient ? waiterClient : holderClient).lock(name);
             this.sampler = new Sampler(holder, waiter, waiterThread);
@@ -125,14 +130,14 @@ final class WakeUpLatencyScenario implements Scenario {
 
         /** The result with {@code micros}, and this library's server cost and round trips measured alone. */
         ScenarioResult result(long[] micros, BenchContext context) throws Exception {
-            ServerSnapshot before = ServerSnapshot.take(context.admin());
+            ServerSnapshot before = ServerSnapshot.take(context.admins());
             sampler.samples(COST_SAMPLES);
-            ServerSnapshot after = ServerSnapshot.take(context.admin());
+            ServerSnapshot after = ServerSnapshot.take(context.admins());
             ServerCost cost = ServerSnapshot.cost(before, after, 2L * COST_SAMPLES);
             double roundTrips;
-            try (MonitorCounter monitor = MonitorCounter.start(context.redisUri())) {
+            try (MonitorCounter monitor = MonitorCounter.start(context.admins())) {
                 sampler.samples(CALIBRATION_SAMPLES);
-                roundTrips = (double) monitor.finish(context.admin()) / (2L * CALIBRATION_SAMPLES);
+                roundTrips = (double) monitor.finish() / (2L * CALIBRATION_SAMPLES);
             }
             long[] sorted = micros.clone();
             Arrays.sort(sorted);
