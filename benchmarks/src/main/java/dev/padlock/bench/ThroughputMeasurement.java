@@ -9,6 +9,9 @@ import java.util.Collection;
  */
 final class ThroughputMeasurement {
 
+    /** How many more windows a measurement may take when the first saw no acquisition at all. */
+    private static final int MAX_EXTRA_WINDOWS = 50;
+
     private ThroughputMeasurement() {
     }
 
@@ -20,17 +23,12 @@ final class ThroughputMeasurement {
             long[] start = load.pause();
             ServerSnapshot before = ServerSnapshot.take(context.admins());
             long startNanos = System.nanoTime();
-            load.resume();
-            BenchContext.sleep(context.measured());
-            long[] end = load.pause();
+            long[] end = runUntilAnAcquisition(load, context.measured(), start);
             double seconds = (System.nanoTime() - startNanos) / 1e9;
             ServerSnapshot after = ServerSnapshot.take(context.admins());
 
             long[] perThread = minus(end, start);
             long acquisitions = sum(perThread);
-            if (acquisitions == 0) {
-                throw new IllegalStateException("No acquisition in " + context.measured());
-            }
             ServerCost cost = ServerSnapshot.cost(before, after, acquisitions);
             double roundTrips = calibrateRoundTrips(load, context, end);
             return new ScenarioResult(acquisitions / seconds, perThread, cost, roundTrips,
@@ -40,15 +38,30 @@ final class ThroughputMeasurement {
 
     private static double calibrateRoundTrips(Load load, BenchContext context, long[] start) {
         try (MonitorCounter monitor = MonitorCounter.start(context.admins())) {
-            load.resume();
-            BenchContext.sleep(context.calibration());
-            long acquisitions = sum(minus(load.pause(), start));
+            long acquisitions = sum(minus(runUntilAnAcquisition(load, context.calibration(), start), start));
             long commands = monitor.finish();
-            if (acquisitions == 0) {
-                throw new IllegalStateException("No acquisition in the MONITOR pass");
-            }
             return (double) commands / acquisitions;
         }
+    }
+
+    /**
+     * Runs the load for {@code window}, and for more windows while not one acquisition was made
+     * since {@code start} (a very short window on a cold JVM), up to {@link #MAX_EXTRA_WINDOWS}
+     * more; returns the counts at the final pause.
+     *
+     * @throws IllegalStateException when still nothing was acquired
+     */
+    private static long[] runUntilAnAcquisition(Load load, java.time.Duration window, long[] start) {
+        long[] end = start;
+        for (int i = 0; i <= MAX_EXTRA_WINDOWS && sum(minus(end, start)) == 0; i++) {
+            load.resume();
+            BenchContext.sleep(window);
+            end = load.pause();
+        }
+        if (sum(minus(end, start)) == 0) {
+            throw new IllegalStateException("No acquisition in " + (MAX_EXTRA_WINDOWS + 1) + " windows of " + window);
+        }
+        return end;
     }
 
     private static long[] minus(long[] end, long[] start) {
