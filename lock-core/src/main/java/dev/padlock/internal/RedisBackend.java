@@ -252,7 +252,17 @@ public final class RedisBackend implements AutoCloseable {
             client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
         }
         if (clusterClient != null) {
+            // close the two connections first: left to the client's shutdown, their node
+            // connections are closed twice, and Lettuce warns "Connection is already closed"
+            closeQuietly(pubSub);
+            closeQuietly(connection);
             clusterClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        }
+    }
+
+    private static void closeQuietly(StatefulConnection<String, String> c) {
+        if (c != null) {
+            c.close();
         }
     }
 }
