@@ -198,6 +198,11 @@ public final class RedisBackend implements AutoCloseable {
             public void ssubscribed(String channel, long count) {
                 events.subscribed(channel);
             }
+
+            @Override
+            public void sunsubscribed(String channel, long count) {
+                events.shardUnsubscribed(channel);
+            }
         });
         if (clusterClient != null) {
             topologyEvents = clusterClient.getResources().eventBus().get()
@@ -217,6 +222,23 @@ public final class RedisBackend implements AutoCloseable {
          * moved slots are gone with their old node and must be sent again.
          */
         void topologyChanged();
+
+        /**
+         * A sharded subscription ended: this client unsubscribed it, or the node dropped it
+         * because the channel's slot moved away.
+         */
+        void shardUnsubscribed(String channel);
+    }
+
+    /**
+     * Asks the Cluster for its slot map now (a {@code ClusterTopologyChangedEvent} follows when it
+     * changed); completes at once on a single server.
+     */
+    public CompletableFuture<Void> refreshTopology() {
+        if (clusterClient == null) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return clusterClient.refreshPartitionsAsync().toCompletableFuture();
     }
 
     /** The server's major version, from {@code INFO server}; 0 when it cannot be read. */

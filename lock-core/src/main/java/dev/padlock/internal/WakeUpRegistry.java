@@ -170,17 +170,41 @@ public final class WakeUpRegistry implements AutoCloseable {
         @Override
         public void topologyChanged() {
             for (ChannelWaiters waiters : channels.values()) {
-                if (!waiters.retired) {
-                    backend.subscribe(waiters.name).whenComplete((ok, failure) -> {
-                        if (failure == null) {
-                            waiters.wakeAll();
-                        } else {
-                            log.debug("could not subscribe {} again after a topology change: {}", waiters.name,
-                                    failure.toString());
-                        }
-                    });
+                resubscribe(waiters);
+            }
+        }
+
+        /**
+         * A node dropped a sharded subscription that waiters still use: its slot moved (a
+         * resharding). The slot map is read again, and the channel subscribed on its new owner.
+         */
+        @Override
+        public void shardUnsubscribed(String channel) {
+            ChannelWaiters waiters = channels.get(channel);
+            if (waiters == null || closed) {
+                return;
+            }
+            synchronized (waiters) {
+                if (waiters.retired || waiters.users == 0) {
+                    return; // this client's own UNSUBSCRIBE, or nobody waits
                 }
             }
+            log.debug("{} was unsubscribed by the server (its slot moved): subscribing again", channel);
+            backend.refreshTopology().whenComplete((ok, failure) -> resubscribe(waiters));
+        }
+
+        /** Subscribes {@code waiters}' channel again and wakes them all once Redis confirms it. */
+        private void resubscribe(ChannelWaiters waiters) {
+            if (waiters.retired || closed) {
+                return;
+            }
+            backend.subscribe(waiters.name).whenComplete((ok, failure) -> {
+                if (failure == null) {
+                    waiters.wakeAll();
+                } else {
+                    log.debug("could not subscribe {} again: {}", waiters.name, failure.toString());
+                }
+            });
         }
 
         @Override
