@@ -4,8 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import dev.padlock.PadlockException;
 import dev.padlock.RLock;
-import dev.padlock.RedisCommandException;
-import dev.padlock.RedisUnavailableException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -332,32 +330,9 @@ final class CompositeLocks {
         }
     }
 
-    /**
-     * A failure to throw on the caller's thread, with the caller's stack trace: lock misuse keeps
-     * its type and message; a Redis failure names the public operation before the failed step.
-     */
+    /** A failure to throw on the caller's thread: see {@link RedisErrors#forCaller}. */
     private static RuntimeException rethrow(Throwable failure, String operation) {
-        Throwable cause = RedisErrors.unwrap(failure);
-        if (cause instanceof IllegalMonitorStateException) {
-            IllegalMonitorStateException e = new IllegalMonitorStateException(cause.getMessage());
-            e.initCause(cause);
-            return e;
-        }
-        if (cause instanceof RedisUnavailableException) {
-            return new RedisUnavailableException(operation + ": " + cause.getMessage(), cause);
-        }
-        if (cause instanceof RedisCommandException) {
-            return new RedisCommandException(operation + ": " + cause.getMessage(), cause);
-        }
-        if (cause instanceof PadlockException) {
-            return new PadlockException(operation + ": " + cause.getMessage(), cause);
-        }
-        if (cause instanceof IllegalStateException) {
-            return new IllegalStateException(operation + ": " + cause.getMessage(), cause);
-        }
-        if (cause instanceof CancellationException) {
-            return (CancellationException) cause;
-        }
-        return unchecked(cause);
+        RuntimeException mapped = RedisErrors.forCaller(failure, operation);
+        return mapped != null ? mapped : unchecked(RedisErrors.unwrap(failure));
     }
 }

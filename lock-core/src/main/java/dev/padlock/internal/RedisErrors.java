@@ -50,6 +50,34 @@ public final class RedisErrors {
         return new PadlockException(where + " failed: " + cause, cause);
     }
 
+    /**
+     * {@code failure}, from another thread, as an exception to throw on the caller's thread with
+     * the caller's stack trace: lock misuse keeps its type and message, a Redis failure names the
+     * public {@code operation} before the failed step, and other Padlock exceptions keep their
+     * type. Null for anything else, which the caller translates with its own context.
+     */
+    static RuntimeException forCaller(Throwable failure, String operation) {
+        Throwable cause = unwrap(failure);
+        if (cause instanceof IllegalMonitorStateException) {
+            IllegalMonitorStateException e = new IllegalMonitorStateException(cause.getMessage());
+            e.initCause(cause);
+            return e;
+        }
+        if (cause instanceof RedisUnavailableException) {
+            return new RedisUnavailableException(operation + ": " + cause.getMessage(), cause);
+        }
+        if (cause instanceof RedisCommandException) {
+            return new RedisCommandException(operation + ": " + cause.getMessage(), cause);
+        }
+        if (cause instanceof PadlockException || cause instanceof CancellationException) {
+            return (RuntimeException) cause;
+        }
+        if (cause instanceof IllegalStateException) {
+            return new IllegalStateException(operation + ": " + cause.getMessage(), cause);
+        }
+        return null;
+    }
+
     /** The cause inside {@link CompletionException} and {@link ExecutionException} wrappers. */
     public static Throwable unwrap(Throwable failure) {
         Throwable t = failure;

@@ -3,10 +3,8 @@ package dev.padlock.internal;
 import static java.util.Objects.requireNonNull;
 
 import dev.padlock.RLock;
-import dev.padlock.RedisCommandException;
 import dev.padlock.RedisUnavailableException;
 import dev.padlock.internal.LockProtocol.ReleaseOutcome;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
@@ -364,26 +362,10 @@ public final class RedisLock implements RLock {
         }
     }
 
-    /**
-     * A failure to throw on the caller's thread, with the caller's stack trace: lock misuse keeps
-     * its type and message; a Redis failure names the public operation before the failed step.
-     */
+    /** A failure to throw on the caller's thread: see {@link RedisErrors#forCaller}. */
     private RuntimeException rethrow(Throwable failure, String operation) {
-        Throwable cause = RedisErrors.unwrap(failure);
-        if (cause instanceof IllegalMonitorStateException) {
-            IllegalMonitorStateException e = new IllegalMonitorStateException(cause.getMessage());
-            e.initCause(cause);
-            return e;
-        }
-        if (cause instanceof RedisUnavailableException) {
-            return new RedisUnavailableException(operation + ": " + cause.getMessage(), cause);
-        }
-        if (cause instanceof RedisCommandException) {
-            return new RedisCommandException(operation + ": " + cause.getMessage(), cause);
-        }
-        if (cause instanceof CancellationException) {
-            return (CancellationException) cause;
-        }
-        return RedisErrors.translate(cause, operation + " on '" + getName() + "'", services.address());
+        RuntimeException mapped = RedisErrors.forCaller(failure, operation);
+        return mapped != null ? mapped
+                : RedisErrors.translate(failure, operation + " on '" + getName() + "'", services.address());
     }
 }
