@@ -37,4 +37,22 @@ final class Contention {
         String value = redis.get(counter);
         redis.set(counter, Integer.toString(value == null ? 1 : Integer.parseInt(value) + 1));
     }
+
+    /** {@code tryLock(waitMillis)} for a lambda: an interrupt becomes an unchecked failure. */
+    static boolean tryLock(RLock lock, long waitMillis) {
+        try {
+            return lock.tryLock(waitMillis, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** {@code Thread.sleep} for a lambda: an interrupt becomes an unchecked failure. */
+    static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
 }

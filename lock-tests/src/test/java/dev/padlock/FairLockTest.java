@@ -68,10 +68,10 @@ class FairLockTest {
         RLock quitter = clients.open().getFairLock(name);
         RLock patient = clients.open().getFairLock(name);
         holder.lock();
-        CompletableFuture<Boolean> quit = CompletableFuture.supplyAsync(() -> tryLock(quitter, 500), pool);
+        CompletableFuture<Boolean> quit = CompletableFuture.supplyAsync(() -> Contention.tryLock(quitter, 500), pool);
         await().atMost(Duration.ofSeconds(10)).until(() -> queue(admin, name).size() == 1);
         CompletableFuture<Long> patientAt = CompletableFuture.supplyAsync(() -> {
-            assertThat(tryLock(patient, 20_000)).isTrue();
+            assertThat(Contention.tryLock(patient, 20_000)).isTrue();
             long at = System.nanoTime();
             patient.unlock();
             return at;
@@ -96,7 +96,7 @@ class FairLockTest {
         long now = redisMillis(admin);
         admin.commands().rpush("redisson_lock_queue:{" + name + "}", "dead-client:1");
         admin.commands().zadd("redisson_lock_timeout:{" + name + "}", now + 2_300, "dead-client:1");
-        CompletableFuture<Boolean> acquired = CompletableFuture.supplyAsync(() -> tryLock(live, 20_000), pool);
+        CompletableFuture<Boolean> acquired = CompletableFuture.supplyAsync(() -> Contention.tryLock(live, 20_000), pool);
         await().atMost(Duration.ofSeconds(10)).until(() -> queue(admin, name).size() == 2);
         holder.unlock(); // wakes the dead waiter, which never comes
         assertThat(acquired.get(15, TimeUnit.SECONDS)).as("the live waiter gets the lock after the dead one's deadline").isTrue();
@@ -115,7 +115,7 @@ class FairLockTest {
             RLock lock = waiting.get(i).getFairLock(name);
             done.add(CompletableFuture.runAsync(() -> {
                 lock.lock();
-                sleep(1_500);
+                Contention.sleep(1_500);
                 lock.unlock();
             }, pool));
             int queued = i + 1;
@@ -159,21 +159,7 @@ class FairLockTest {
         other.unlock();
     }
 
-    private static boolean tryLock(RLock lock, long waitMillis) {
-        try {
-            return lock.tryLock(waitMillis, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 
     private static List<String> queue(RedisAdmin admin, String name) {
         return admin.commands().lrange("redisson_lock_queue:{" + name + "}", 0, -1);

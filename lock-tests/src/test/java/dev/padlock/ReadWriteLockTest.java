@@ -36,7 +36,7 @@ class ReadWriteLockTest {
         LockClient second = clients.open();
         RLock here = first.getReadWriteLock(name).readLock();
         here.lock();
-        assertThat(CompletableFuture.supplyAsync(() -> tryLock(here, 0), pool).get(10, TimeUnit.SECONDS))
+        assertThat(CompletableFuture.supplyAsync(() -> Contention.tryLock(here, 0), pool).get(10, TimeUnit.SECONDS))
                 .as("another thread of the same client").isTrue();
         RLock there = second.getReadWriteLock(name).readLock();
         assertThat(there.tryLock(0, -1, TimeUnit.MILLISECONDS)).as("another client").isTrue();
@@ -62,7 +62,7 @@ class ReadWriteLockTest {
         readerTwo.lock();
         assertThat(writer.tryLock(200, TimeUnit.MILLISECONDS)).isFalse();
         CompletableFuture<Long> writerAt = CompletableFuture.supplyAsync(() -> {
-            assertThat(tryLock(writer, 20_000)).isTrue();
+            assertThat(Contention.tryLock(writer, 20_000)).isTrue();
             long at = System.nanoTime();
             writer.unlock();
             return at;
@@ -88,9 +88,9 @@ class ReadWriteLockTest {
             assertThat(reader.tryLock(100, TimeUnit.MILLISECONDS)).isFalse();
             for (int i = 0; i < 2; i++) {
                 readers.add(CompletableFuture.supplyAsync(() -> {
-                    assertThat(tryLock(reader, 20_000)).isTrue();
+                    assertThat(Contention.tryLock(reader, 20_000)).isTrue();
                     long at = System.nanoTime();
-                    sleep(300); // all four hold at once
+                    Contention.sleep(300); // all four hold at once
                     reader.unlock();
                     return at;
                 }, pool));
@@ -183,21 +183,5 @@ class ReadWriteLockTest {
         assertThat(lock.readLock().isLocked()).isFalse();
         assertThat(lock.writeLock().tryLock()).isTrue();
         lock.writeLock().unlock();
-    }
-
-    private static boolean tryLock(RLock lock, long waitMillis) {
-        try {
-            return lock.tryLock(waitMillis, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

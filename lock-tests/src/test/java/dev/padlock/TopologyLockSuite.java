@@ -77,7 +77,7 @@ abstract class TopologyLockSuite {
             RLock waiter = waiterClient.getLock(name);
             holder.lock(30, TimeUnit.SECONDS);
             CompletableFuture<Long> acquiredAt = CompletableFuture.supplyAsync(() -> {
-                assertThat(tryLock(waiter, 20_000)).isTrue();
+                assertThat(Contention.tryLock(waiter, 20_000)).isTrue();
                 long at = System.nanoTime();
                 waiter.unlock();
                 return at;
@@ -156,14 +156,6 @@ abstract class TopologyLockSuite {
     void workerProcessesKeepACounterExact(@TempDir Path logs) throws Exception {
         try (CounterWorkers workers = new CounterWorkers()) {
             workers.runExactCounter(workerTopology(), data(), 3, 3, 30, logs);
-        }
-    }
-
-    static boolean tryLock(RLock lock, long waitMillis) {
-        try {
-            return lock.tryLock(waitMillis, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            throw new IllegalStateException(e);
         }
     }
 }
