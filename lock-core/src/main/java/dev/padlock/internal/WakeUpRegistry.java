@@ -185,8 +185,15 @@ public final class WakeUpRegistry implements AutoCloseable {
                 return;
             }
             synchronized (waiters) {
-                if (waiters.retired || waiters.users == 0) {
-                    return; // this client's own UNSUBSCRIBE, or nobody waits
+                if (waiters.retired) {
+                    return; // this client's own UNSUBSCRIBE
+                }
+                if (waiters.users == 0) {
+                    // idle: forget it, so that the next waiter subscribes anew instead of trusting it
+                    waiters.retired = true;
+                    channels.remove(channel, waiters);
+                    idle.asMap().remove(channel, waiters);
+                    return;
                 }
             }
             log.debug("{} was unsubscribed by the server (its slot moved): subscribing again", channel);
