@@ -2,13 +2,19 @@
  * Padlock's engine. Not API: anything here may change in any release.
  *
  * <p>Roles, one class each: {@link dev.padlock.internal.PadlockClient} wires a client together;
- * {@link dev.padlock.internal.RedisLock} is the {@code RLock} facade; 
+ * {@link dev.padlock.internal.RedisLock} is the {@code RLock} facade;
+ * {@link dev.padlock.internal.LocalQueue} is the cohort of one lock's local owners;
  * {@link dev.padlock.internal.LockAcquisition} is the wait loop;
- * {@link dev.padlock.internal.ExclusiveLockProtocol} is the acquire and release protocol of {@code RLock};
+ * {@link dev.padlock.internal.LockProtocol} is a kind's acquire, release and renewal on Redis
+ * ({@link dev.padlock.internal.ExclusiveLockProtocol}, {@link dev.padlock.internal.FairLockProtocol},
+ * {@link dev.padlock.internal.ReadWriteLockProtocol}, {@link dev.padlock.internal.FencedLockProtocol},
+ * and {@link dev.padlock.internal.AcknowledgedLockProtocol} around any of them);
+ * {@link dev.padlock.internal.MultiLock} and {@link dev.padlock.internal.RedLock} are composites
+ * over any {@code RLock};
  * {@link dev.padlock.internal.WakeUpRegistry} owns pub/sub subscriptions and parked waiters;
  * {@link dev.padlock.internal.Watchdog} renews leases; {@link dev.padlock.internal.ScriptRunner}
- * runs Lua by SHA; {@link dev.padlock.internal.RedisBackend} holds the connections;
- * {@link dev.padlock.internal.RedisErrors} turns Lettuce failures into Padlock exceptions;
- * {@link dev.padlock.internal.LockKeys} knows every key and channel name.
+ * runs Lua by SHA; {@link dev.padlock.internal.RedisBackend} holds the connections and knows the
+ * topology; {@link dev.padlock.internal.RedisErrors} turns Lettuce failures into Padlock
+ * exceptions; {@link dev.padlock.internal.LockKeys} knows every key and channel name.
  */
 package dev.padlock.internal;
