@@ -180,7 +180,7 @@ final class CompositeLocks {
     /** {@link RLock#lock(long, TimeUnit)}. */
     static void lock(Acquirer acquirer, long leaseTime, TimeUnit unit, String name) {
         requireNonNull(unit, "unit");
-        awaitUninterruptibly(acquirer.acquire(FOREVER, leaseTime, unit, currentThreadId()).result(), "lock on '" + name + "'");
+        join(acquirer.acquire(FOREVER, leaseTime, unit, currentThreadId()).result(), "lock on '" + name + "'");
     }
 
     /** {@link RLock#lockInterruptibly(long, TimeUnit)}. */
@@ -195,7 +195,7 @@ final class CompositeLocks {
 
     /** {@link RLock#tryLock()}: one attempt, watchdog lease; an interrupt is kept. */
     static boolean tryLock(Acquirer acquirer, String name) {
-        return awaitUninterruptibly(acquirer.acquire(0, -1, TimeUnit.MILLISECONDS, currentThreadId()).result(),
+        return join(acquirer.acquire(0, -1, TimeUnit.MILLISECONDS, currentThreadId()).result(),
                 "tryLock on '" + name + "'");
     }
 
@@ -252,26 +252,6 @@ final class CompositeLocks {
 
     // ---- blocking waits
 
-    /** Waits for an acquisition; an interrupt is kept and re-asserted on return. */
-    private static boolean awaitUninterruptibly(CompletableFuture<Boolean> result, String operation) {
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    return result.get();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                } catch (ExecutionException e) {
-                    throw rethrow(e.getCause(), operation);
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
     /**
      * Waits for an acquisition. On interrupt it is cancelled and its roll-back awaited, then
      * {@link InterruptedException} is thrown; when it had already succeeded, it is returned as
@@ -310,7 +290,7 @@ final class CompositeLocks {
         }
     }
 
-    /** Waits for a call's answer; an interrupt is kept and re-asserted on return. */
+    /** Waits for a call's answer or an acquisition; an interrupt is kept and re-asserted on return. */
     static <T> T join(CompletableFuture<T> future, String operation) {
         boolean interrupted = false;
         try {

@@ -66,18 +66,8 @@ public final class RedisServers implements AutoCloseable {
     public void close() {
         RuntimeException failure = null;
         for (RedisEndpoint endpoint : endpoints) {
-            try {
-                endpoint.close();
-            } catch (RuntimeException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
+            failure = Cleanup.close(endpoint, failure);
         }
-        if (failure != null) {
-            throw failure;
-        }
+        Cleanup.rethrow(failure);
     }
 }
