@@ -63,8 +63,7 @@ final class ExclusiveLockProtocol implements LockProtocol {
     @Override
     public CompletableFuture<ReleaseOutcome> handOff(long fromThreadId, long toThreadId, long leaseMillis,
             long rearmLeaseMillis) {
-        // in order: the successor may act before the reply, trusting that this runs first
-        return scripts.<Long>runInOrder(LuaScript.LOCK_HANDOFF, ScriptOutputType.INTEGER, lockKey,
+        return scripts.<Long>run(LuaScript.LOCK_HANDOFF, ScriptOutputType.INTEGER, lockKey,
                         Long.toString(leaseMillis), LockKeys.ownerField(clientId, fromThreadId),
                         LockKeys.ownerField(clientId, toThreadId), Long.toString(rearmLeaseMillis))
                 .thenApply(ReleaseOutcome::fromScript);

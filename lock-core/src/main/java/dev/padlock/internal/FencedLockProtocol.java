@@ -54,6 +54,18 @@ final class FencedLockProtocol implements LockProtocol {
         return lock.release(threadId, rearmLeaseMillis);
     }
 
+    /** Shares the plain lock's local view: its holder may hand the lock to a queued plain owner. */
+    @Override
+    public boolean sharesLocalView() {
+        return true;
+    }
+
+    @Override
+    public CompletableFuture<ReleaseOutcome> handOff(long fromThreadId, long toThreadId, long leaseMillis,
+            long rearmLeaseMillis) {
+        return lock.handOff(fromThreadId, toThreadId, leaseMillis, rearmLeaseMillis);
+    }
+
     @Override
     public CompletableFuture<Boolean> forceRelease() {
         return lock.forceRelease();

@@ -2,49 +2,54 @@ package dev.padlock.internal;
 
 import dev.padlock.internal.LockProtocol.Release;
 import dev.padlock.internal.LockProtocol.ReleaseOutcome;
+import io.netty.util.Timeout;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The owners of one client that want one lock: a cohort in which at most one talks to Redis.
+ * This client's view of one exclusive lock, shared by every kind of lock object on its name
+ * ({@code getLock}, {@code getSpinLock}, {@code getFencedLock}, any owner id): who of this client
+ * holds it, and the owners queued for it, of whom at most one talks to Redis.
  *
  * <h2>Implementation notes</h2>
- * Redisson-style waiting makes every thread of a JVM race the others through Redis, and an unlock
- * wakes threads that mostly lose to the thread that just unlocked. Here, owners of one client
- * queue locally instead:
- * <ul>
- *   <li>When nobody of this client holds or is acquiring the lock, the caller becomes the
- *       <em>head</em>: it runs the {@link LockAcquisition} loop against Redis.</li>
- *   <li>While this client holds the lock, or a head is acquiring it, other owners wait in a FIFO
- *       queue and send nothing to Redis.</li>
- *   <li>The holder's last unlock, with an owner queued, hands the lock over in one
- *       {@code lock_handoff} call that replaces the holder's field with the successor's and
- *       publishes nothing. The successor starts as soon as that call is sent, when the holder's
- *       lease cannot end before it lands (a watchdog lease, or a fixed one with time to spare):
- *       commands on one connection run in order, so whatever the successor sends next runs after
- *       the hand-off.</li>
- *   <li>After {@value #MAX_LOCAL_HAND_OFFS} hand-offs in a row, or {@link #MAX_LOCAL_CHAIN_NANOS}
- *       of them, the unlock is global instead (delete and publish), so waiters of other clients
- *       get their chance; the next local owner then becomes head and competes like them. When
- *       the unlock message reached waiters of other clients (the release script reports how
- *       many subscribers it reached), that owner first yields about two round trips, so the waiter
- *       it woke elsewhere is not beaten by a local owner that needs no pub/sub message.</li>
- * </ul>
- * Redis stays the arbiter: what this class knows (the holder, its hold count, its lease) only
- * decides who of this client may talk to Redis next. When that knowledge is stale (the holder's
- * fixed lease ended, the watchdog found the lease lost, an unlock found the lock gone), the holder
- * is forgotten and the first queued owner becomes head, so a queue never waits longer than the
- * holder's lease.
+ * <b>The invariant.</b> An owner is told it holds the lock only after a Redis reply that put or
+ * found its field in the hash: an acquire, a re-entry or a hand-off, never this class's state
+ * alone. What this class keeps (the holder, the queue) only decides who of this client asks Redis
+ * next. It keeps no hold counts: the release and hand-off scripts count on Redis and say whether
+ * holds remain.
  *
- * <p>All state is guarded by this object's monitor. Work that talks to Redis or completes a
- * caller's future is done outside the monitor. An idle queue (no holder, no head, nobody queued)
- * is retired and leaves {@link LocalQueues}' map under the monitor; a retired queue is never used
- * again, as with {@link WakeUpRegistry}'s channels.
+ * <p><b>Queueing.</b> A one-shot {@code tryLock}, a re-entry by the holder and an acquisition that
+ * must reach Redis on its own (the fenced lock's token) go to Redis at once. Otherwise, when nobody
+ * of this client holds or is acquiring the lock, the caller becomes the <em>head</em> and runs the
+ * {@link LockAcquisition} loop; while the lock is held or a head runs, other owners wait in a FIFO
+ * queue and send nothing.
+ *
+ * <p><b>Hand-off.</b> The holder's unlock, with an owner queued and no head running, sends one
+ * {@code lock_handoff} call that replaces the holder's field with the successor's and publishes
+ * nothing. The successor is told it holds only when that call answers "handed over"; "holds
+ * remain" puts it back at the front, "not held" (or a failure) forgets the holder and makes the
+ * successor head, which asks Redis. After {@value #MAX_LOCAL_HAND_OFFS} hand-offs in a row, or
+ * {@link #MAX_LOCAL_CHAIN_NANOS} of them, the unlock is global instead (delete and publish), so
+ * waiters of other clients get their chance; when its message reached other clients, the next
+ * local owner first yields about two round trips.
+ *
+ * <p><b>Redis corrects the view.</b> A reply that contradicts it wins: a release or hand-off that
+ * found the holder's field gone forgets the holder; an acquisition confirmed for another owner makes
+ * that owner the holder; the watchdog's lost lease and this client's force unlock forget the
+ * holder. Events that say the lock <em>may</em> be free without naming an owner (an unlock message
+ * on the lock's channel, a resubscription after a reconnect or failover, the end of the holder's
+ * fixed lease) make the first queued owner head, holder or not, so it asks Redis; the holder is
+ * forgotten only when Redis confirms someone else. A holder is never forgotten on a guess: its
+ * re-entry would queue behind itself.
+ *
+ * <p>All state is guarded by this object's monitor. Redis calls and callers' futures are started
+ * and completed outside it. An idle queue (no holder, no head, nobody queued) is retired and leaves
+ * {@link LocalQueues}' map under the monitor; a retired queue is never used again. Timeouts run on
+ * the client's timer and are cancelled when no longer needed.
  */
 final class LocalQueue {
     private static final Logger log = LoggerFactory.getLogger(LocalQueue.class);
@@ -55,89 +60,106 @@ final class LocalQueue {
     private static final long MIN_YIELD_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
     private static final long MAX_YIELD_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
-    private final LockProtocol protocol;
+    /** What {@link #enter} decided for a new acquisition. */
+    enum Entry { RUN, RUN_AS_HEAD, QUEUED }
+
+    private final String localKey;
     private final LockServices services;
     private final LocalQueues queues;
-    private final boolean spin;
 
     // guarded by this:
-    private final ArrayDeque<LocalWaiter> waiters = new ArrayDeque<>();
+    private final ArrayDeque<Ticket> waiters = new ArrayDeque<>();
     private long holder = NONE;
-    private int holderHolds;
-    /** {@link System#nanoTime()} when the holder's fixed lease ends; 0 for a watchdog lease. */
+    /** {@link System#nanoTime()} when the holder's fixed lease ends; 0 while the watchdog renews it. */
     private long holderLeaseEnd;
-    /** Changes with every holder, so a late lease check knows it is out of date. */
-    private long holderGeneration;
+    private Timeout holderLeaseCheck;
     private boolean headRunning;
+    /** Acquisitions run outside the queue ({@link Entry#RUN}) and releases, sent and not yet answered. */
+    private int inFlight;
     private int handOffs;
     private long chainStart;
+    /** This client's share of the unlock channel while owners queue: see {@link #watchChannel}. */
+    private WakeUpRegistry.Watch channelWatch;
     boolean retired;
 
-    /** @param spin whether the head waits by back-off (the spin lock) rather than on pub/sub */
-    LocalQueue(LockProtocol protocol, LockServices services, LocalQueues queues, boolean spin) {
-        this.protocol = protocol;
+    LocalQueue(String localKey, LockServices services, LocalQueues queues) {
+        this.localKey = localKey;
         this.services = services;
         this.queues = queues;
-        this.spin = spin;
     }
 
     String localKey() {
-        return protocol.localKey();
+        return localKey;
     }
 
-    boolean spins() {
-        return spin;
-    }
-
-    /** Starts an acquisition for {@code threadId}; called under this monitor by {@link LocalQueues}. */
-    PendingAcquire acquire(long threadId, long leaseMillis, boolean watchdogLease, long waitNanos) {
-        // a holder whose fixed lease is over is forgotten by checkHolderLease, which also promotes
-        // the queue; until it runs, only a one-shot attempt asks Redis past it
-        boolean holderStale = holder != NONE && holderLeaseEnd != 0 && System.nanoTime() - holderLeaseEnd >= 0;
-        boolean idle = holder == NONE && !headRunning && waiters.isEmpty();
-        if (holder == threadId || idle || (waitNanos <= 0 && (holder == NONE || holderStale))) {
-            // a re-entry; the head; or a one-shot attempt, which may barge past a head still acquiring
-            boolean head = idle;
-            headRunning |= head;
-            LockAcquisition acquisition = start(threadId, leaseMillis, watchdogLease, waitNanos);
-            acquisition.result().whenComplete((acquired, failure) -> onAcquired(threadId, leaseMillis, watchdogLease,
-                    Boolean.TRUE.equals(acquired) && !acquisition.result().isCancelled(), head));
-            return acquisition;
+    /**
+     * Decides how {@code ticket} acquires; under this monitor (called by {@link LocalQueues}). A
+     * {@link Entry#QUEUED} ticket is started later by the queue; the others are started by the
+     * caller with {@link #run}, outside the monitor.
+     *
+     * @param direct whether the acquisition must reach Redis itself (no queueing, no hand-off)
+     */
+    Entry enter(Ticket ticket, boolean direct) {
+        if (direct || ticket.oneShot() || holder == ticket.owner) {
+            inFlight++;
+            return Entry.RUN;
         }
-        if (waitNanos <= 0) {
-            return LocalWaiter.notAcquired(); // held by another owner of this client
+        if (holder == NONE && !headRunning && waiters.isEmpty()) {
+            headRunning = true;
+            return Entry.RUN_AS_HEAD;
         }
-        LocalWaiter waiter = new LocalWaiter(threadId, leaseMillis, watchdogLease, waitNanos);
-        waiters.add(waiter);
-        watchHolderLease();
-        waiter.onGiveUp(() -> giveUp(waiter));
-        return waiter;
+        waiters.add(ticket);
+        ticket.armTimeout(services.timer(), () -> giveUp(ticket));
+        watchChannel(ticket);
+        return Entry.QUEUED;
     }
 
-    private LockAcquisition start(long threadId, long leaseMillis, boolean watchdogLease, long waitNanos) {
-        return LockAcquisition.start(protocol, services.wakeUps(), services.watchdog(), leaseMillis, watchdogLease,
-                threadId, waitNanos, services.commandTimeoutMillis(), spin);
+    /**
+     * Runs {@code ticket}'s acquisition against Redis. The queue's bookkeeping is done before the
+     * caller's future completes, so a caller that goes on (a re-entry right after the acquisition)
+     * finds itself the holder. When the caller gave up while the lock was on its way, it is given
+     * back.
+     */
+    void run(Ticket ticket, boolean head) {
+        LockAcquisition acquisition = LockAcquisition.start(ticket.protocol, services.wakeUps(), services.watchdog(),
+                ticket.leaseMillis, ticket.watchdogLease, ticket.owner, ticket.remainingNanos(),
+                services.commandTimeoutMillis(), ticket.spin);
+        ticket.result.whenComplete((acquired, failure) -> {
+            if (ticket.result.isCancelled()) {
+                acquisition.result().cancel(false);
+            }
+        });
+        acquisition.result().whenComplete((acquired, failure) -> {
+            boolean got = Boolean.TRUE.equals(acquired) && !acquisition.result().isCancelled();
+            ticket.token = acquisition.token();
+            afterAcquisition(ticket, got, head);
+            boolean delivered = failure != null
+                    ? ticket.result.completeExceptionally(RedisErrors.unwrap(failure))
+                    : ticket.result.complete(got);
+            if (got && !delivered) {
+                giveBack(ticket);
+            } else {
+                acquisition.settled().whenComplete((ignored, settleFailure) -> ticket.settled.complete(null));
+            }
+        });
     }
 
     /** An acquisition against Redis ended; {@code head} tells whether it was this queue's head. */
-    private void onAcquired(long threadId, long leaseMillis, boolean watchdogLease, boolean acquired, boolean head) {
-        LocalWaiter next;
+    private void afterAcquisition(Ticket ticket, boolean acquired, boolean head) {
+        Ticket next;
         synchronized (this) {
             if (head) {
                 headRunning = false;
+            } else {
+                inFlight--;
             }
             if (acquired) {
-                if (holder == threadId) {
-                    holderHolds++;
-                    if (holderLeaseEnd != 0) {
-                        reArmHolderLease(leaseMillis, watchdogLease); // a re-entry sets the lease again
-                    }
-                } else {
-                    becomeHolder(threadId, leaseMillis, watchdogLease);
+                // Redis put or found this owner's field: on an exclusive lock nobody else holds it
+                if (holder != ticket.owner) {
                     handOffs = 0;
                     chainStart = System.nanoTime();
-                    watchHolderLease();
                 }
+                becomeHolder(ticket);
             }
             next = promoteIfFree();
             retireIfIdle();
@@ -145,42 +167,56 @@ final class LocalQueue {
         startHead(next);
     }
 
+    /** The caller gave up on a lock that Redis had granted it: release it again. */
+    private void giveBack(Ticket ticket) {
+        queues.release(ticket.protocol, services, ticket.owner).whenComplete((outcome, failure) -> {
+            if (failure != null) {
+                log.warn("could not give back lock '{}' after its acquisition was abandoned; its lease will "
+                        + "expire: {}", ticket.protocol.name(), failure.toString());
+            }
+            ticket.settled.complete(null);
+        });
+    }
+
     /**
-     * Releases one hold of {@code threadId}: hands the lock to the first queued owner when this is
-     * the last hold and the local budget allows, else releases it on Redis.
+     * Releases one hold of {@code owner}: hands the lock to the first queued owner when the budget
+     * allows and nobody of this client is acquiring it, else releases it on Redis. Either way the
+     * reply decides what this client believes.
+     *
+     * @return the reply, or null when this queue is retired (take the name's queue again)
      */
-    CompletableFuture<ReleaseOutcome> release(long threadId) {
-        LocalWaiter successor = null;
-        boolean early = false;
+    CompletableFuture<ReleaseOutcome> release(LockProtocol protocol, long owner) {
+        Ticket successor = null;
         synchronized (this) {
-            if (holder == threadId && holderHolds == 1 && !headRunning && withinBudget()) {
+            if (retired) {
+                return null;
+            }
+            inFlight++;
+            if (holder == owner && !headRunning && withinBudget()) {
                 successor = claimFirst();
-                early = holderLeaseEnd == 0 || holderLeaseEnd - System.nanoTime() > earlyHandOffMarginNanos();
             }
         }
-        return successor != null ? handOff(threadId, successor, early) : releaseOnRedis(threadId);
-    }
-
-    /**
-     * How much of a fixed lease must be left for the successor to start before Redis confirms the
-     * hand-off: the hand-off must land well before the lease could end.
-     */
-    private long earlyHandOffMarginNanos() {
-        return Math.max(TimeUnit.SECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(2 * services.commandTimeoutMillis()));
-    }
-
-    private CompletableFuture<ReleaseOutcome> releaseOnRedis(long threadId) {
-        boolean renewed = services.watchdog().beforeRelease(protocol, threadId);
-        long rearm = renewed ? services.watchdog().leaseMillis() : 0;
-        long sent = System.nanoTime();
-        return protocol.release(threadId, rearm).thenApply(release -> {
-            afterRelease(threadId, release.outcome(), yieldAfter(release, System.nanoTime() - sent));
-            return release.outcome();
-        }).whenComplete((outcome, failure) -> {
-            if (failure != null) {
-                afterRelease(threadId, null, 0);
+        CompletableFuture<ReleaseOutcome> reply = successor != null
+                ? handOff(protocol, owner, successor) : releaseOnRedis(protocol, owner);
+        return reply.whenComplete((outcome, failure) -> {
+            synchronized (this) {
+                inFlight--;
+                retireIfIdle();
             }
         });
+    }
+
+    private CompletableFuture<ReleaseOutcome> releaseOnRedis(LockProtocol protocol, long owner) {
+        Watchdog watchdog = services.watchdog();
+        long rearm = watchdog.beforeRelease(protocol, owner) ? watchdog.leaseMillis() : 0;
+        long sent = System.nanoTime();
+        return protocol.release(owner, rearm).whenComplete((release, failure) -> {
+            ReleaseOutcome outcome = failure == null ? release.outcome() : null;
+            watchdog.afterRelease(protocol, owner, outcome == ReleaseOutcome.STILL_HELD);
+            if (outcome != ReleaseOutcome.STILL_HELD) {
+                afterRelease(owner, outcome, outcome == null ? 0 : yieldAfter(protocol, release, System.nanoTime() - sent));
+            }
+        }).thenApply(Release::outcome);
     }
 
     /**
@@ -188,7 +224,7 @@ final class LocalQueue {
      * unlock message reached waiters of other clients, about two round trips, so that the one it
      * woke gets its chance before this client takes the lock again; otherwise no time at all.
      */
-    private long yieldAfter(Release release, long roundTripNanos) {
+    private long yieldAfter(LockProtocol protocol, Release release, long roundTripNanos) {
         long others = release.listeners() - (services.wakeUps().isSubscribed(protocol.unlockChannel(NONE)) ? 1 : 0);
         if (others <= 0) {
             return 0;
@@ -196,235 +232,170 @@ final class LocalQueue {
         return Math.min(MAX_YIELD_NANOS, Math.max(MIN_YIELD_NANOS, 2 * roundTripNanos));
     }
 
-    /** Bookkeeping after a release on Redis; {@code outcome} is null when it failed. */
-    private void afterRelease(long threadId, ReleaseOutcome outcome, long yieldNanos) {
-        if (outcome == ReleaseOutcome.STILL_HELD) {
-            synchronized (this) {
-                if (holder == threadId) {
-                    holderHolds--;
-                }
-            }
-            return;
-        }
-        services.watchdog().forget(protocol, threadId);
-        LocalWaiter next;
+    /**
+     * After a release on Redis that dropped the owner's last hold ({@code RELEASED}: the lock is
+     * free), found it not held, or failed ({@code outcome} null: unknown, Redis decides next).
+     */
+    private void afterRelease(long owner, ReleaseOutcome outcome, long yieldNanos) {
+        Ticket next;
         synchronized (this) {
-            if (holder == threadId) {
-                forgetHolder(); // released, not held, or unknown after a failure: Redis decides
+            if (holder == owner || outcome == ReleaseOutcome.RELEASED) {
+                forgetHolder();
             }
             next = promoteIfFree();
             retireIfIdle();
         }
         if (next != null && yieldNanos > 0) {
-            later(yieldNanos, () -> startHead(next));
+            services.timer().newTimeout(timeout -> startHead(next), yieldNanos, TimeUnit.NANOSECONDS);
         } else {
             startHead(next);
         }
     }
 
-
-    /**
-     * Hands the lock from {@code threadId} to {@code successor}. With {@code early}, the successor
-     * starts as soon as the script is sent: every command it sends later runs after the hand-off on
-     * the same connection, and the holder's lease cannot end before the hand-off lands. The holder
-     * still waits for the reply, so its unlock reports what Redis found.
-     */
-    private CompletableFuture<ReleaseOutcome> handOff(long threadId, LocalWaiter successor, boolean early) {
-        services.watchdog().beforeRelease(protocol, threadId);
-        CompletableFuture<ReleaseOutcome> reply = protocol.handOff(threadId, successor.threadId, successor.leaseMillis, 0);
-        if (early) {
-            handedOver(threadId, successor);
-            return reply.whenComplete((outcome, failure) -> {
-                if (outcome != ReleaseOutcome.RELEASED) {
-                    earlyHandOffFailed(successor.threadId, outcome, failure);
+    /** Passes the lock from {@code owner} to {@code successor} in one call; see the class notes. */
+    private CompletableFuture<ReleaseOutcome> handOff(LockProtocol protocol, long owner, Ticket successor) {
+        Watchdog watchdog = services.watchdog();
+        long rearm = watchdog.beforeRelease(protocol, owner) ? watchdog.leaseMillis() : 0;
+        return protocol.handOff(owner, successor.owner, successor.leaseMillis, rearm).whenComplete((outcome, failure) -> {
+            watchdog.afterRelease(protocol, owner, outcome == ReleaseOutcome.STILL_HELD);
+            if (outcome == ReleaseOutcome.RELEASED) {
+                handedOver(successor);
+            } else if (outcome == ReleaseOutcome.STILL_HELD) {
+                synchronized (this) {
+                    waiters.addFirst(successor); // the owner holds on: the successor waits again
                 }
-            });
-        }
-        return reply.whenComplete((outcome, failure) -> {
-                    if (outcome == ReleaseOutcome.RELEASED) {
-                        handedOver(threadId, successor);
-                    } else if (outcome == ReleaseOutcome.STILL_HELD) {
-                        synchronized (this) {
-                            waiters.addFirst(successor);
-                        }
-                        successor.unclaim();
-                    } else {
-                        // not held any more, or unknown after a failure: the successor asks Redis
-                        services.watchdog().forget(protocol, threadId);
-                        LocalWaiter head = successor;
-                        synchronized (this) {
-                            if (holder == threadId) {
-                                forgetHolder();
-                            }
-                            if (headRunning) {
-                                waiters.addFirst(successor);
-                                head = null;
-                            } else {
-                                headRunning = true;
-                            }
-                        }
-                        if (head == null) {
-                            successor.unclaim();
-                        }
-                        startHead(head);
-                    }
-                });
+                if (!successor.unclaim()) {
+                    giveUp(successor);
+                }
+            } else {
+                handOffRefused(owner, successor);
+            }
+        });
     }
 
-    private void handedOver(long previous, LocalWaiter successor) {
-        services.watchdog().forget(protocol, previous);
-        services.watchdog().onAcquired(protocol, successor.threadId, successor.watchdogLease);
+    /** Redis confirmed the hand-off: the successor holds the lock. */
+    private void handedOver(Ticket successor) {
+        services.watchdog().onAcquired(successor.protocol, successor.owner, successor.watchdogLease);
         synchronized (this) {
-            becomeHolder(successor.threadId, successor.leaseMillis, successor.watchdogLease);
+            becomeHolder(successor);
             handOffs++;
-            watchHolderLease();
+            retireIfIdle();
         }
         if (!successor.result.complete(true)) {
-            // the successor gave up while the lock was on its way: pass it on for it
-            release(successor.threadId).whenComplete((outcome, failure) -> {
-                if (failure != null) {
-                    log.warn("could not pass on lock '{}' after its local successor gave up; its lease will expire: {}",
-                            protocol.name(), failure.toString());
-                }
-            });
+            giveBack(successor); // it gave up while the lock was on its way
+        } else {
+            successor.settled.complete(null);
         }
-        successor.settled.complete(null);
     }
 
     /**
-     * Redis did not confirm an early hand-off (the holder had lost the lock, or the call failed):
-     * the successor holds nothing, like a holder whose lease ran out. Its unlock will say so, and
-     * a watchdog lease is reported lost; the local queue forgets it and asks Redis again.
+     * The holder did not hold the lock any more (or the call failed): forget it, and let the
+     * successor ask Redis as head.
      */
-    private void earlyHandOffFailed(long successorThreadId, ReleaseOutcome outcome, Throwable failure) {
-        log.warn("lock '{}' was handed to {} before Redis confirmed it, and Redis {}: that owner does not hold it",
-                protocol.name(), LockKeys.ownerField(services.clientId(), successorThreadId),
-                failure != null ? "failed: " + failure : "found it " + outcome);
-        LocalWaiter next;
+    private void handOffRefused(long owner, Ticket successor) {
+        Ticket head = successor;
         synchronized (this) {
-            if (holder == successorThreadId) {
+            if (holder == owner) {
                 forgetHolder();
             }
+            if (headRunning) {
+                waiters.addFirst(successor);
+                head = null;
+            } else {
+                headRunning = true;
+            }
+        }
+        if (head == null && !successor.unclaim()) {
+            giveUp(successor);
+        }
+        startHead(head);
+    }
+
+    /** The watchdog found {@code owner}'s lease lost: Redis says it holds nothing. */
+    void onLeaseLost(long owner) {
+        Ticket next;
+        synchronized (this) {
+            if (holder != owner) {
+                return;
+            }
+            forgetHolder();
             next = promoteIfFree();
             retireIfIdle();
         }
         startHead(next);
     }
 
-    /** The watchdog found {@code threadId}'s lease lost: forget it, and let Redis decide again. */
-    void onLeaseLost(long threadId) {
-        LocalWaiter next;
+    /** This client force-unlocked the lock: nobody holds it now. */
+    void onForceUnlocked() {
+        Ticket next;
         synchronized (this) {
-            if (holder != threadId) {
-                return;
-            }
             forgetHolder();
             next = promoteIfFree();
             retireIfIdle();
+        }
+        startHead(next);
+    }
+
+    /**
+     * Something says the lock may be free (see the class notes): the first queued owner asks
+     * Redis, unless an owner of this client already does.
+     */
+    void probe() {
+        Ticket next = null;
+        synchronized (this) {
+            if (!headRunning && !retired) {
+                next = claimFirst();
+                headRunning = next != null;
+                retireIfIdle();
+            }
         }
         startHead(next);
     }
 
     /** Fails every queued owner: the client is closing. */
     void close() {
-        LocalWaiter[] queued;
+        Ticket[] queued;
         synchronized (this) {
-            queued = waiters.toArray(new LocalWaiter[0]);
+            queued = waiters.toArray(new Ticket[0]);
             waiters.clear();
+            cancelHolderLeaseCheck();
+            unwatchChannel();
         }
-        for (LocalWaiter waiter : queued) {
-            waiter.fail(new IllegalStateException("the LockClient is closed"));
+        for (Ticket ticket : queued) {
+            ticket.fail(new IllegalStateException("the LockClient is closed"));
         }
     }
 
-    private void giveUp(LocalWaiter waiter) {
+    private void giveUp(Ticket ticket) {
         synchronized (this) {
-            waiters.remove(waiter);
+            waiters.remove(ticket);
             retireIfIdle();
         }
     }
 
-    /**
-     * Schedules a check at the end of the holder's fixed lease when owners queue behind it, so
-     * they do not wait past it if the holder never unlocks; under the monitor (scheduling does not
-     * block).
-     */
-    private void watchHolderLease() {
-        if (holder == NONE || holderLeaseEnd == 0 || waiters.isEmpty()) {
-            return;
+    /** Starts the Redis loop for a promoted owner; outside the monitor. */
+    private void startHead(Ticket ticket) {
+        if (ticket != null) {
+            run(ticket, true);
         }
-        long generation = holderGeneration;
-        long delayNanos = Math.max(0, holderLeaseEnd - System.nanoTime()) + TimeUnit.MILLISECONDS.toNanos(1);
-        later(delayNanos, () -> checkHolderLease(generation));
-    }
-
-    private void checkHolderLease(long generation) {
-        LocalWaiter next;
-        synchronized (this) {
-            if (generation != holderGeneration || holder == NONE || System.nanoTime() - holderLeaseEnd < 0) {
-                return;
-            }
-            forgetHolder();
-            next = promoteIfFree();
-            retireIfIdle();
-        }
-        startHead(next);
-    }
-
-    /**
-     * Runs {@code task} after {@code nanos} on the JDK's delay thread itself, not on the common
-     * pool: an application that blocks common-pool threads must not delay Padlock's timeouts.
-     * The tasks are short and never block.
-     */
-    static void later(long nanos, Runnable task) {
-        CompletableFuture.delayedExecutor(nanos, TimeUnit.NANOSECONDS, Runnable::run).execute(task);
     }
 
     /** Makes the first queued owner head when nobody holds or acquires; under the monitor. */
-    private LocalWaiter promoteIfFree() {
+    private Ticket promoteIfFree() {
         if (holder != NONE || headRunning) {
             return null;
         }
-        LocalWaiter next = claimFirst();
+        Ticket next = claimFirst();
         headRunning = next != null;
         return next;
     }
 
-    /**
-     * Starts the Redis loop for a promoted owner; outside the monitor. One callback does the
-     * bookkeeping and then completes the owner's future; when that future was cancelled meanwhile,
-     * the lock it got is given back.
-     */
-    private void startHead(LocalWaiter waiter) {
-        if (waiter == null) {
-            return;
-        }
-        LockAcquisition acquisition = start(waiter.threadId, waiter.leaseMillis, waiter.watchdogLease,
-                waiter.remainingNanos());
-        waiter.result.whenComplete((acquired, failure) -> {
-            if (waiter.result.isCancelled()) {
-                acquisition.result().cancel(false);
-            }
-        });
-        acquisition.result().whenComplete((acquired, failure) -> {
-            boolean got = Boolean.TRUE.equals(acquired) && !acquisition.result().isCancelled();
-            onAcquired(waiter.threadId, waiter.leaseMillis, waiter.watchdogLease, got, true);
-            boolean delivered = failure != null
-                    ? waiter.result.completeExceptionally(RedisErrors.unwrap(failure))
-                    : waiter.result.complete(got);
-            if (got && !delivered) {
-                release(waiter.threadId);
-            }
-        });
-        acquisition.settled().whenComplete((ignored, failure) -> waiter.settled.complete(null));
-    }
-
-    private LocalWaiter claimFirst() {
-        for (Iterator<LocalWaiter> it = waiters.iterator(); it.hasNext(); ) {
-            LocalWaiter waiter = it.next();
+    private Ticket claimFirst() {
+        for (Iterator<Ticket> it = waiters.iterator(); it.hasNext(); ) {
+            Ticket ticket = it.next();
             it.remove();
-            if (waiter.claim()) {
-                return waiter;
+            if (ticket.claim()) {
+                return ticket;
             }
         }
         return null;
@@ -434,117 +405,60 @@ final class LocalQueue {
         return handOffs < MAX_LOCAL_HAND_OFFS && System.nanoTime() - chainStart < MAX_LOCAL_CHAIN_NANOS;
     }
 
-    private void becomeHolder(long threadId, long leaseMillis, boolean watchdogLease) {
-        holder = threadId;
-        holderHolds = 1;
-        holderLeaseEnd = watchdogLease ? 0 : System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(leaseMillis);
-        holderGeneration++;
-    }
-
-    /** The holder re-entered: Redis has its new lease (a watchdog one is renewed from now on). */
-    private void reArmHolderLease(long leaseMillis, boolean watchdogLease) {
-        holderLeaseEnd = watchdogLease ? 0 : System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(leaseMillis);
-        holderGeneration++;
-        watchHolderLease();
+    /**
+     * Redis confirmed {@code ticket}'s owner holds the lock: it is the holder. A fixed lease that
+     * the watchdog does not renew is watched, so queued owners ask Redis when it ends.
+     */
+    private void becomeHolder(Ticket ticket) {
+        holder = ticket.owner;
+        boolean renewed = ticket.watchdogLease || services.watchdog().isRenewing(ticket.protocol, ticket.owner);
+        holderLeaseEnd = renewed ? 0 : System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ticket.leaseMillis);
+        cancelHolderLeaseCheck();
+        if (holderLeaseEnd != 0) {
+            long delay = Math.max(0, holderLeaseEnd - System.nanoTime()) + TimeUnit.MILLISECONDS.toNanos(1);
+            holderLeaseCheck = services.timer().newTimeout(timeout -> probe(), delay, TimeUnit.NANOSECONDS);
+        }
     }
 
     private void forgetHolder() {
         holder = NONE;
-        holderHolds = 0;
         holderLeaseEnd = 0;
-        holderGeneration++;
+        cancelHolderLeaseCheck();
+    }
+
+    private void cancelHolderLeaseCheck() {
+        if (holderLeaseCheck != null) {
+            holderLeaseCheck.cancel();
+            holderLeaseCheck = null;
+        }
+    }
+
+    /**
+     * While owners queue for a pub/sub lock, this client stays subscribed to its unlock channel: a
+     * message there (another client's force unlock, say) or a resubscription makes the first queued
+     * owner ask Redis, even while this client believes it holds the lock. Under the monitor.
+     */
+    private void watchChannel(Ticket ticket) {
+        if (channelWatch == null && !ticket.spin) {
+            channelWatch = services.wakeUps().watch(ticket.protocol.unlockChannel(ticket.owner), this::probe);
+        }
+    }
+
+    private void unwatchChannel() {
+        if (channelWatch != null) {
+            channelWatch.close();
+            channelWatch = null;
+        }
     }
 
     private void retireIfIdle() {
-        if (holder == NONE && !headRunning && waiters.isEmpty() && !retired) {
+        if (waiters.isEmpty()) {
+            unwatchChannel();
+        }
+        if (holder == NONE && !headRunning && inFlight == 0 && waiters.isEmpty() && !retired) {
             retired = true;
+            cancelHolderLeaseCheck();
             queues.remove(this);
-        }
-    }
-
-    /** An owner waiting in the queue; its futures are the caller's. */
-    static final class LocalWaiter implements PendingAcquire {
-        private static final int WAITING = 0;
-        private static final int CLAIMED = 1;
-        private static final int GAVE_UP = 2;
-
-        final long threadId;
-        final long leaseMillis;
-        final boolean watchdogLease;
-        private final long deadlineNanos;
-        private final boolean forever;
-        final CompletableFuture<Boolean> result = new CompletableFuture<>();
-        final CompletableFuture<Void> settled = new CompletableFuture<>();
-        private final AtomicInteger state = new AtomicInteger(WAITING);
-
-        LocalWaiter(long threadId, long leaseMillis, boolean watchdogLease, long waitNanos) {
-            this.threadId = threadId;
-            this.leaseMillis = leaseMillis;
-            this.watchdogLease = watchdogLease;
-            this.forever = waitNanos >= LockAcquisition.FOREVER / 4;
-            this.deadlineNanos = forever ? 0 : System.nanoTime() + waitNanos;
-        }
-
-        /** A finished acquisition that did not get the lock. */
-        static PendingAcquire notAcquired() {
-            LocalWaiter waiter = new LocalWaiter(NONE, 0, false, 0);
-            waiter.state.set(GAVE_UP);
-            waiter.result.complete(false);
-            waiter.settled.complete(null);
-            return waiter;
-        }
-
-        /** Arms the wait's timeout and the caller's cancel; {@code leave} takes it out of the queue. */
-        void onGiveUp(Runnable leave) {
-            result.whenComplete((acquired, failure) -> {
-                if (state.compareAndSet(WAITING, GAVE_UP)) {
-                    leave.run();
-                    settled.complete(null);
-                }
-            });
-            if (!forever) {
-                later(remainingNanos(), () -> {
-                    if (state.compareAndSet(WAITING, GAVE_UP)) {
-                        leave.run();
-                        result.complete(false);
-                        settled.complete(null);
-                    }
-                });
-            }
-        }
-
-        @Override
-        public CompletableFuture<Boolean> result() {
-            return result;
-        }
-
-        @Override
-        public CompletableFuture<Void> settled() {
-            return settled;
-        }
-
-        boolean claim() {
-            return state.compareAndSet(WAITING, CLAIMED);
-        }
-
-        /** Back in the queue after a hand-off that did not happen; gives up if its wait is over. */
-        void unclaim() {
-            state.set(WAITING);
-            if (!forever && remainingNanos() == 0 && state.compareAndSet(WAITING, GAVE_UP)) {
-                result.complete(false);
-                settled.complete(null);
-            }
-        }
-
-        long remainingNanos() {
-            return forever ? LockAcquisition.FOREVER : Math.max(0, deadlineNanos - System.nanoTime());
-        }
-
-        void fail(Throwable failure) {
-            if (state.compareAndSet(WAITING, GAVE_UP)) {
-                result.completeExceptionally(failure);
-                settled.complete(null);
-            }
         }
     }
 }

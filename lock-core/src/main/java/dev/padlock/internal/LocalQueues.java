@@ -5,50 +5,60 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The {@link LocalQueue}s of one client, one per lock name and way of waiting (pub/sub, or spinning
- * for the spin lock) while the lock is held or waited on by this client. A queue leaves the map
- * when it goes idle, so the map is bounded by the locks in use.
+ * The {@link LocalQueue}s of one client, one per exclusive lock name while the lock is held or
+ * waited on by this client, whichever kind of lock object (plain, spin, fenced) or owner id uses
+ * it. A queue leaves the map when it goes idle, so the map is bounded by the locks in use.
  */
 final class LocalQueues {
-    private final ConcurrentHashMap<Key, LocalQueue> queues = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, LocalQueue> queues = new ConcurrentHashMap<>();
 
-    private record Key(String localKey, boolean spin) {
-    }
-
-    /** Acquires through the lock's queue: see {@link LocalQueue}. */
-    PendingAcquire acquire(LockProtocol protocol, LockServices services, boolean spin, long threadId,
-            long leaseMillis, boolean watchdogLease, long waitNanos) {
+    /**
+     * Acquires through the lock's queue: see {@link LocalQueue}.
+     *
+     * @param direct whether the acquisition must reach Redis itself rather than queue or take a hand-off
+     */
+    PendingAcquire acquire(LockProtocol protocol, LockServices services, boolean spin, long owner,
+            long leaseMillis, boolean watchdogLease, long waitNanos, boolean direct) {
+        Ticket ticket = new Ticket(protocol, spin, owner, leaseMillis, watchdogLease, waitNanos);
         while (true) {
-            LocalQueue queue = queue(protocol, services, spin);
-            synchronized (queue) {
-                if (!queue.retired) {
-                    return queue.acquire(threadId, leaseMillis, watchdogLease, waitNanos);
-                }
-            }
-        }
-    }
-
-    /** Releases one hold of {@code threadId}, handing the lock to a queued owner when it can. */
-    CompletableFuture<ReleaseOutcome> release(LockProtocol protocol, LockServices services, boolean spin,
-            long threadId) {
-        while (true) {
-            LocalQueue queue = queue(protocol, services, spin);
+            LocalQueue queue = queue(protocol, services);
+            LocalQueue.Entry entry;
             synchronized (queue) {
                 if (queue.retired) {
                     continue;
                 }
+                entry = queue.enter(ticket, direct);
             }
-            return queue.release(threadId);
+            if (entry != LocalQueue.Entry.QUEUED) {
+                queue.run(ticket, entry == LocalQueue.Entry.RUN_AS_HEAD);
+            }
+            return ticket;
         }
     }
 
-    /** The watchdog found {@code threadId}'s lease of the lock known as {@code localKey} lost. */
-    void onLeaseLost(String localKey, long threadId) {
-        for (boolean spin : new boolean[] {false, true}) {
-            LocalQueue queue = queues.get(new Key(localKey, spin));
-            if (queue != null) {
-                queue.onLeaseLost(threadId);
+    /** Releases one hold of {@code owner}, handing the lock to a queued owner when it can. */
+    CompletableFuture<ReleaseOutcome> release(LockProtocol protocol, LockServices services, long owner) {
+        while (true) {
+            CompletableFuture<ReleaseOutcome> reply = queue(protocol, services).release(protocol, owner);
+            if (reply != null) {
+                return reply;
             }
+        }
+    }
+
+    /** The watchdog found {@code owner}'s lease of the lock known as {@code localKey} lost. */
+    void onLeaseLost(String localKey, long owner) {
+        LocalQueue queue = queues.get(localKey);
+        if (queue != null) {
+            queue.onLeaseLost(owner);
+        }
+    }
+
+    /** This client force-unlocked the lock known as {@code localKey}. */
+    void onForceUnlocked(String localKey) {
+        LocalQueue queue = queues.get(localKey);
+        if (queue != null) {
+            queue.onForceUnlocked();
         }
     }
 
@@ -63,11 +73,10 @@ final class LocalQueues {
     }
 
     void remove(LocalQueue queue) {
-        queues.remove(new Key(queue.localKey(), queue.spins()), queue);
+        queues.remove(queue.localKey(), queue);
     }
 
-    private LocalQueue queue(LockProtocol protocol, LockServices services, boolean spin) {
-        return queues.computeIfAbsent(new Key(protocol.localKey(), spin),
-                key -> new LocalQueue(protocol, services, this, spin));
+    private LocalQueue queue(LockProtocol protocol, LockServices services) {
+        return queues.computeIfAbsent(protocol.localKey(), key -> new LocalQueue(key, services, this));
     }
 }

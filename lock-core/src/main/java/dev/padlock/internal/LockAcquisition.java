@@ -117,7 +117,8 @@ final class LockAcquisition implements PendingAcquire {
     }
 
     /** The fencing token this acquisition got; {@link Attempt#NO_TOKEN} unless acquired by a kind with tokens. */
-    long token() {
+    @Override
+    public long token() {
         return token;
     }
 

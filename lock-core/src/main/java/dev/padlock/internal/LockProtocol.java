@@ -35,6 +35,16 @@ public interface LockProtocol {
     }
 
     /**
+     * Whether this kind's acquisitions and releases go through the client's one {@link LocalQueue}
+     * of its name, so that every kind on the same hash (plain, spin, fenced) shares one view of who
+     * of this client holds it. True for every kind that {@link #handsOffLocally()}; a kind that
+     * shares the view without handing off acquires on Redis every time.
+     */
+    default boolean sharesLocalView() {
+        return handsOffLocally();
+    }
+
+    /**
      * One acquisition attempt for {@code threadId}, re-entering when it already holds the lock.
      *
      * @param willWait whether a failed attempt will be followed by a wait (a fair lock then
@@ -71,7 +81,7 @@ public interface LockProtocol {
     /**
      * Passes the lock from {@code fromThreadId} to {@code toThreadId} of the same client in one
      * call, waking nobody. {@link ReleaseOutcome#RELEASED} means handed over: the successor holds
-     * it once with {@code leaseMillis}. Only called when {@link #handsOffLocally()}.
+     * it once with {@code leaseMillis}. Only called when {@link #sharesLocalView()}.
      *
      * @param rearmLeaseMillis as for {@link #release}, when the holder still has holds
      */

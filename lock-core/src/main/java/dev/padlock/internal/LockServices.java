@@ -1,8 +1,11 @@
 package dev.padlock.internal;
 
+import io.netty.util.Timer;
+
 /**
  * What every lock object of one client shares: who the client is, its connections, its wake-up
- * and renewal machinery, its local queues, and its replica acknowledgement setting (with it,
+ * and renewal machinery, its local queues, its timer (one per client: the watchdog's rounds, local
+ * waits' timeouts, lease checks), and its replica acknowledgement setting (with it,
  * {@code scripts} is {@link ScriptRunner#pinned()}).
  */
 record LockServices(
@@ -12,6 +15,7 @@ record LockServices(
         WakeUpRegistry wakeUps,
         Watchdog watchdog,
         LocalQueues queues,
+        Timer timer,
         long commandTimeoutMillis,
         int acknowledgingReplicas,
         long acknowledgementTimeoutMillis) {

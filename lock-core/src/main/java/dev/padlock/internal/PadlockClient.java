@@ -5,11 +5,14 @@ import dev.padlock.LockConfig;
 import dev.padlock.RFencedLock;
 import dev.padlock.RLock;
 import dev.padlock.RReadWriteLock;
+import io.lettuce.core.ScriptOutputType;
+import io.netty.util.HashedWheelTimer;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,6 +25,8 @@ public final class PadlockClient implements LockClient {
     static final Duration SUBSCRIPTION_IDLE_TIMEOUT = Duration.ofSeconds(5);
     /** How many unused subscriptions are kept at most. */
     static final int MAX_IDLE_SUBSCRIPTIONS = 1024;
+    /** The resolution of the client's timer: local waits end at most this late. */
+    static final long TIMER_TICK_MILLIS = 5;
 
     private final LockServices services;
     private final ExecutorService listenerExecutor;
@@ -50,10 +55,14 @@ public final class PadlockClient implements LockClient {
         // application may saturate, and not an I/O or timer thread, which the listener could block
         ExecutorService listenerExecutor = Executors.newSingleThreadExecutor(
                 new DefaultThreadFactory("padlock-lease-lost", true));
-        Watchdog watchdog = new Watchdog(scripts, backend.isCluster(), config.watchdogTimeout().toMillis(),
-                config.leaseLostListener().orElse(null), listenerExecutor, queues::onLeaseLost);
+        HashedWheelTimer timer = new HashedWheelTimer(new DefaultThreadFactory("padlock-timer", true),
+                TIMER_TICK_MILLIS, TimeUnit.MILLISECONDS, 512);
+        // in order: a renewal must land before a release sent after it (see Watchdog)
+        Watchdog.Sender renewals = (script, keys, args) -> scripts.runInOrder(script, ScriptOutputType.MULTI, keys, args);
+        Watchdog watchdog = new Watchdog(renewals, backend.isCluster(), config.watchdogTimeout().toMillis(),
+                config.leaseLostListener().orElse(null), listenerExecutor, queues::onLeaseLost, timer);
         log.debug("Padlock client {} connected to {}", clientId, backend.address());
-        return new PadlockClient(new LockServices(clientId, backend, scripts, wakeUps, watchdog, queues,
+        return new PadlockClient(new LockServices(clientId, backend, scripts, wakeUps, watchdog, queues, timer,
                 config.commandTimeout().toMillis(), replicas, config.acknowledgementTimeout().toMillis()),
                 listenerExecutor, config.fairWaiterTimeout().toMillis());
     }
@@ -126,9 +135,17 @@ public final class PadlockClient implements LockClient {
         return services.queues().size();
     }
 
-    /** Locks whose leases the watchdog renews now; for tests and metrics. */
+    /** Owners whose watchdog leases are renewed now (one per owner and lock); for tests and metrics. */
     public int renewedLocks() {
         return services.watchdog().activeRenewals();
+    }
+
+    /**
+     * Timeouts scheduled on the client's timer now: the watchdog's next round, plus one per queued
+     * timed wait, watched fixed lease and pending yield; for tests and metrics.
+     */
+    public int scheduledTasks() {
+        return (int) ((HashedWheelTimer) services.timer()).pendingTimeouts();
     }
 
     @Override
@@ -136,6 +153,7 @@ public final class PadlockClient implements LockClient {
         if (closed.compareAndSet(false, true)) {
             services.watchdog().close();
             services.queues().close();
+            services.timer().stop();
             services.wakeUps().close();
             services.backend().close();
             listenerExecutor.shutdown(); // lets a listener call already queued finish

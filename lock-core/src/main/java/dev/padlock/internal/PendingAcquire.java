@@ -10,4 +10,9 @@ interface PendingAcquire {
 
     /** Completes once the acquisition has stopped and given back whatever it had. */
     CompletableFuture<Void> settled();
+
+    /** The fencing token it got, for kinds that have one; {@link LockProtocol.Attempt#NO_TOKEN} otherwise. */
+    default long token() {
+        return LockProtocol.Attempt.NO_TOKEN;
+    }
 }

@@ -70,9 +70,9 @@ final class RedisFencedLock implements RFencedLock {
         return lock.read("fenced_token", protocol.token(), token -> token);
     }
 
-    /** A fenced lock never hands off locally, so its acquisitions are {@link LockAcquisition}s. */
+    /** A fenced acquisition always reaches Redis, which gives it its token. */
     private static long token(PendingAcquire acquisition) {
-        return ((LockAcquisition) acquisition).token();
+        return acquisition.token();
     }
 
     private static long currentThreadId() {

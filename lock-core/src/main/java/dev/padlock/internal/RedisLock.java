@@ -105,15 +105,17 @@ public final class RedisLock implements RLock {
     }
 
     /**
-     * Starts an acquisition: through the client's local queue for kinds that hand off locally,
-     * else straight against Redis (then always a {@link LockAcquisition}).
+     * Starts an acquisition: through the client's local view of the name for the exclusive kinds
+     * (queued, or straight to Redis for a kind that cannot take a hand-off), else straight against
+     * Redis (then always a {@link LockAcquisition}).
      */
     PendingAcquire acquire(long waitNanos, long leaseTime, TimeUnit unit, long threadId) {
         Require.state(!services.wakeUps().isClosed(), "the LockClient is closed");
         boolean watchdogLease = leaseTime <= 0;
         long leaseMillis = watchdogLease ? services.watchdog().leaseMillis() : Math.max(1, unit.toMillis(leaseTime));
-        if (protocol.handsOffLocally()) {
-            return services.queues().acquire(protocol, services, spin, threadId, leaseMillis, watchdogLease, waitNanos);
+        if (protocol.sharesLocalView()) {
+            return services.queues().acquire(protocol, services, spin, threadId, leaseMillis, watchdogLease, waitNanos,
+                    !protocol.handsOffLocally());
         }
         return LockAcquisition.start(protocol, services.wakeUps(), services.watchdog(), leaseMillis, watchdogLease,
                 threadId, waitNanos, services.commandTimeoutMillis(), spin);
@@ -129,8 +131,8 @@ public final class RedisLock implements RLock {
     @Override
     public CompletableFuture<Void> unlockAsync(long threadId) {
         Require.state(!services.wakeUps().isClosed(), "the LockClient is closed");
-        CompletableFuture<ReleaseOutcome> release = protocol.handsOffLocally()
-                ? services.queues().release(protocol, services, spin, threadId)
+        CompletableFuture<ReleaseOutcome> release = protocol.sharesLocalView()
+                ? services.queues().release(protocol, services, threadId)
                 : releaseOnRedis(threadId);
         return settle(release, outcome -> {
             if (outcome == ReleaseOutcome.NOT_HELD) {
@@ -146,11 +148,10 @@ public final class RedisLock implements RLock {
     private CompletableFuture<ReleaseOutcome> releaseOnRedis(long threadId) {
         Watchdog watchdog = services.watchdog();
         long rearm = watchdog.beforeRelease(protocol, threadId) ? watchdog.leaseMillis() : 0;
-        return protocol.release(threadId, rearm).whenComplete((release, failure) -> {
-            if (failure != null || release.outcome() != ReleaseOutcome.STILL_HELD) {
-                watchdog.forget(protocol, threadId); // released, not held, or unknown: Redis decides
-            }
-        }).thenApply(LockProtocol.Release::outcome);
+        return protocol.release(threadId, rearm).whenComplete((release, failure) ->
+                // released, not held, or unknown after a failure: the renewal ends either way
+                watchdog.afterRelease(protocol, threadId, failure == null && release.outcome() == ReleaseOutcome.STILL_HELD)
+        ).thenApply(LockProtocol.Release::outcome);
     }
 
     @Override
@@ -161,8 +162,16 @@ public final class RedisLock implements RLock {
     @Override
     public CompletableFuture<Boolean> forceUnlockAsync() {
         Require.state(!services.wakeUps().isClosed(), "the LockClient is closed");
-        services.watchdog().cancel(protocol);
-        return settle(protocol.forceRelease(), released -> released);
+        services.watchdog().cancelAll(protocol.name());
+        CompletableFuture<Boolean> reply = protocol.forceRelease();
+        if (protocol.sharesLocalView()) {
+            reply = reply.whenComplete((released, failure) -> {
+                if (failure == null) {
+                    services.queues().onForceUnlocked(protocol.localKey());
+                }
+            });
+        }
+        return settle(reply, released -> released);
     }
 
     // ---- state reads
@@ -294,20 +303,27 @@ public final class RedisLock implements RLock {
      */
     boolean await(PendingAcquire acquisition, long waitNanos, String operation) throws InterruptedException {
         CompletableFuture<Boolean> result = acquisition.result();
+        long commandTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(services.commandTimeoutMillis());
+        // the whole call, clean-up included, ends by wait + 2 x command timeout: the result has all
+        // but half a command timeout of it, the cancel's clean-up the rest
+        long deadline = System.nanoTime() + waitNanos + 2 * commandTimeoutNanos;
         try {
             if (waitNanos == LockAcquisition.FOREVER) {
                 return result.get();
             }
-            long backstop = waitNanos + TimeUnit.MILLISECONDS.toNanos(2 * services.commandTimeoutMillis());
-            return result.get(backstop, TimeUnit.NANOSECONDS);
+            return result.get(waitNanos + 2 * commandTimeoutNanos - commandTimeoutNanos / 2, TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {
             throw rethrow(e.getCause(), operation);
         } catch (TimeoutException e) {
-            cancelAndSettle(acquisition);
+            if (cancelAndSettle(acquisition, deadline)) {
+                return true;
+            }
             throw new RedisUnavailableException(operation + " on '" + getName() + "' at " + services.address()
                     + " did not finish within its wait plus twice the command timeout", e);
         } catch (InterruptedException e) {
-            if (cancelAndSettle(acquisition)) {
+            long cleanUpDeadline = System.nanoTime() + commandTimeoutNanos;
+            if (cancelAndSettle(acquisition, waitNanos == LockAcquisition.FOREVER ? cleanUpDeadline
+                    : Math.min(deadline, cleanUpDeadline))) {
                 Thread.currentThread().interrupt();
                 return true;
             }
@@ -315,13 +331,15 @@ public final class RedisLock implements RLock {
         }
     }
 
-    /** Cancels; true when the acquisition had already succeeded and the lock is held. */
-    private boolean cancelAndSettle(PendingAcquire acquisition) {
+    /**
+     * Cancels, and waits for the clean-up until {@code deadline} ({@link System#nanoTime()}); true
+     * when the acquisition had already succeeded and the lock is held.
+     */
+    private boolean cancelAndSettle(PendingAcquire acquisition, long deadline) {
         if (!acquisition.result().cancel(false) && acquisition.result().getNow(false)) {
             return true;
         }
         boolean interrupted = false;
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(2 * services.commandTimeoutMillis());
         try {
             while (true) {
                 try {

@@ -5,10 +5,12 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import com.github.benmanes.caffeine.cache.Scheduler;
 import java.time.Duration;
+import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -86,6 +88,31 @@ public final class WakeUpRegistry implements AutoCloseable {
     }
 
     /**
+     * Calls {@code listener} at every unlock message on {@code channel} and every resubscription of
+     * it (messages may have been lost), on a Lettuce I/O thread, until the returned watch is closed;
+     * the channel stays subscribed meanwhile. The listener must be short and must not block.
+     *
+     * @return the watch, or null when the registry is closed
+     */
+    public Watch watch(String channel, Runnable listener) {
+        while (!closed) {
+            ChannelWaiters waiters = channels.computeIfAbsent(channel, ChannelWaiters::new);
+            synchronized (waiters) {
+                if (waiters.retired) {
+                    continue;
+                }
+                if (waiters.users++ == 0) {
+                    revive(waiters);
+                }
+                subscribeIfNeeded(waiters);
+                waiters.watchers.add(listener);
+                return new Watch(waiters, listener);
+            }
+        }
+        return null;
+    }
+
+    /**
      * Shares this client's subscription to {@code channel} when Redis has already confirmed it,
      * else returns null without sending anything. A waiter that takes it before its first attempt
      * cannot miss an unlock that follows the attempt, so it needs no second attempt.
@@ -159,6 +186,7 @@ public final class WakeUpRegistry implements AutoCloseable {
             } else {
                 waiters.wakeOne();
             }
+            waiters.notifyWatchers();
         }
 
         /**
@@ -208,6 +236,7 @@ public final class WakeUpRegistry implements AutoCloseable {
             backend.subscribe(waiters.name).whenComplete((ok, failure) -> {
                 if (failure == null) {
                     waiters.wakeAll();
+                    waiters.notifyWatchers();
                 } else {
                     log.debug("could not subscribe {} again: {}", waiters.name, failure.toString());
                 }
@@ -265,6 +294,26 @@ public final class WakeUpRegistry implements AutoCloseable {
     /** Whether {@link #close()} was called. */
     public boolean isClosed() {
         return closed;
+    }
+
+    /** A listener's share of a channel subscription: see {@link #watch}. */
+    public final class Watch implements AutoCloseable {
+        private final ChannelWaiters waiters;
+        private final Runnable listener;
+        private final AtomicBoolean open = new AtomicBoolean(true);
+
+        private Watch(ChannelWaiters waiters, Runnable listener) {
+            this.waiters = waiters;
+            this.listener = listener;
+        }
+
+        @Override
+        public void close() {
+            if (open.compareAndSet(true, false)) {
+                waiters.watchers.remove(listener);
+                release(waiters);
+            }
+        }
     }
 
     /** A waiter's share of a channel subscription. Owned by one wait loop; close it once done. */
@@ -335,6 +384,8 @@ public final class WakeUpRegistry implements AutoCloseable {
          * not lost, for each waiter (a permit would serve only one).
          */
         final AtomicLong broadcasts = new AtomicLong();
+        /** Listeners of every message and resubscription: see {@link WakeUpRegistry#watch}. */
+        final List<Runnable> watchers = new CopyOnWriteArrayList<>();
         /** Set by the first {@code subscribed} event; later ones are resubscriptions. */
         volatile boolean confirmedOnce;
         // guarded by this:
@@ -402,10 +453,21 @@ public final class WakeUpRegistry implements AutoCloseable {
             }
         }
 
+        void notifyWatchers() {
+            for (Runnable watcher : watchers) {
+                try {
+                    watcher.run();
+                } catch (Throwable t) {
+                    log.error("unlock listener of {} failed", name, t);
+                }
+            }
+        }
+
         void onSubscribed() {
             if (confirmedOnce) {
                 log.debug("resubscribed to {}: waking its waiters", name);
                 wakeAll();
+                notifyWatchers();
             } else {
                 confirmedOnce = true;
             }

@@ -1,77 +1,83 @@
 package dev.padlock.internal;
 
 import dev.padlock.LeaseLostListener;
-import io.lettuce.core.ScriptOutputType;
-import io.netty.util.HashedWheelTimer;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
-import io.netty.util.concurrent.DefaultThreadFactory;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Renews the leases of locks held without an explicit lease, until their last unlock.
+ * Renews the leases of owners that hold a lock without an explicit lease, until they stop holding.
  *
  * <h2>Implementation notes</h2>
- * One Netty {@link HashedWheelTimer} per client runs one renewal round every third of the
- * watchdog timeout. A round sends each kind's renewal script ({@link LockProtocol#renewScript()})
- * for every lock this client holds with a watchdog lease, up to {@value #BATCH} locks a call
- * (grouped by script, and by Cluster slot on a Cluster). There is one {@link Renewal} per lock
- * ({@link LockProtocol#localKey()}); it counts the holds of each owner thread
- * of this client and goes {@code ACTIVE -> CANCELLED} at the last unlock (or a force unlock, or
- * close) and {@code ACTIVE -> LOST} when the script says the lock is no longer ours; then the
- * loss is logged at WARN and the {@link LeaseLostListener} is told, off the lock owner's thread.
+ * The watchdog renews <em>owners</em>, not locks: one {@link Renewal} per owner ({@code
+ * <clientId>:<threadId>}) and lock ({@link LockProtocol#localKey()}), so every reader of a read
+ * lock is renewed, and an owner found lost takes no other owner's renewal with it. It keeps no
+ * hold counts: Redis says when an owner stops holding. A release marks the owner's renewal as
+ * releasing (rounds skip it), and the release's reply decides: holds remain, the renewal goes on;
+ * released, not held or unknown (a failure), it ends. An entry therefore never outlives its owner's
+ * hold, and a renewal never re-arms a lock its owner tried to release.
  *
- * <p>A renewal must never outlive the unlock: a renewal sent after the release script could
- * re-arm a lock taken again meanwhile. Commands on one connection run in the order they are
- * sent, so a round sends its batch while holding {@link #dispatchLock}, and a final unlock
- * cancels its entry under that same lock before its release is sent: either the renewal is on
- * the wire before the release, or the round sees the entry cancelled.
+ * <p>One timer per client (Netty's {@link Timer}) runs a round every third of the watchdog
+ * timeout. A round sends each kind's renewal script ({@link LockProtocol#renewScript()}) for every
+ * active renewal, up to {@value #BATCH} owners a call (grouped by script, and by Cluster slot on a
+ * Cluster). A renewal goes {@code ACTIVE <-> RELEASING -> ENDED | LOST}: {@code LOST} when the
+ * script says the owner no longer holds; the loss is logged at WARN and the
+ * {@link LeaseLostListener} told, off the owner's thread.
+ *
+ * <p>A renewal must never land after the release of its owner's last hold: it could re-arm a lock
+ * taken again meanwhile. Commands on one connection run in the order they are sent, so a round
+ * sends its batch while holding {@link #dispatchLock}, and a release marks its renewal under that
+ * same lock before it is sent: either the renewal is on the wire before the release, or the round
+ * skips it.
  */
 final class Watchdog implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Watchdog.class);
     static final int BATCH = 100;
 
-    private final ScriptRunner scripts;
+    /** Sends one renewal call: a script, its keys and its arguments, in order with earlier calls. */
+    interface Sender {
+        CompletableFuture<List<Object>> renew(LuaScript script, String[] keys, String[] args);
+    }
+
+    private final Sender sender;
     private final boolean cluster;
     private final long leaseMillis;
     private final LeaseLostListener listener;
     private final Executor listenerExecutor;
     private final BiConsumer<String, Long> lossHook;
     private final Timer timer;
-    private final ConcurrentHashMap<String, Renewal> renewals = new ConcurrentHashMap<>();
-    /** Orders renewal sends before the release of a final unlock; see the class notes. */
+    private final ConcurrentHashMap<Owner, Renewal> renewals = new ConcurrentHashMap<>();
+    /** Orders renewal sends before releases; see the class notes. */
     private final ReentrantLock dispatchLock = new ReentrantLock();
     private volatile boolean closed;
+    private volatile Timeout nextRound;
 
     /**
+     * @param timer the client's timer; the watchdog schedules its rounds on it and does not stop it
      * @param lossHook told first, on the I/O thread, of every lost lease by the lock's
-     *     {@link LockProtocol#localKey()} (the local queues use it)
+     *     {@link LockProtocol#localKey()} and owner (the local queues use it)
      */
-    Watchdog(ScriptRunner scripts, boolean cluster, long leaseMillis,
-            LeaseLostListener listener, Executor listenerExecutor, BiConsumer<String, Long> lossHook) {
-        this.scripts = scripts;
+    Watchdog(Sender sender, boolean cluster, long leaseMillis, LeaseLostListener listener, Executor listenerExecutor,
+            BiConsumer<String, Long> lossHook, Timer timer) {
+        this.sender = sender;
         this.cluster = cluster;
         this.leaseMillis = leaseMillis;
         this.listener = listener;
         this.listenerExecutor = listenerExecutor;
         this.lossHook = lossHook;
-        long period = periodMillis();
-        long tick = Math.max(1, Math.min(100, period / 10));
-        this.timer = new HashedWheelTimer(new DefaultThreadFactory("padlock-watchdog", true),
-                tick, TimeUnit.MILLISECONDS, 512);
-        timer.newTimeout(this::round, period, TimeUnit.MILLISECONDS);
+        this.timer = timer;
+        this.nextRound = timer.newTimeout(this::round, periodMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** The lease a watchdog acquisition sets, and renewals set again. */
@@ -84,81 +90,81 @@ final class Watchdog implements AutoCloseable {
     }
 
     /**
-     * Records an acquisition by {@code threadId}. A watchdog lease starts or joins the lock's
-     * renewal; a fixed-lease re-entry of a renewed lock is counted too, so that the renewal ends
-     * at the last unlock.
+     * Redis confirmed that {@code owner} holds the lock. With a watchdog lease its renewal starts,
+     * or goes on when it has one; a fixed-lease re-entry leaves a running renewal as it is.
      */
-    void onAcquired(LockProtocol protocol, long threadId, boolean watchdogLease) {
-        renewals.compute(protocol.localKey(), (key, existing) -> {
-            if (existing != null && existing.tryHold(threadId, watchdogLease)) {
-                return existing;
-            }
-            if (!watchdogLease || closed) {
-                return null;
-            }
-            Renewal renewal = new Renewal(protocol);
-            renewal.tryHold(threadId, true);
-            return renewal;
-        });
+    void onAcquired(LockProtocol protocol, long owner, boolean watchdogLease) {
+        if (!watchdogLease || closed) {
+            return;
+        }
+        Owner key = new Owner(protocol.localKey(), owner);
+        renewals.compute(key, (k, existing) ->
+                existing != null && existing.state() != State.ENDED && existing.state() != State.LOST
+                        ? existing : new Renewal(protocol, owner));
+    }
+
+    /** Whether {@code owner}'s lease of this lock is renewed now. */
+    boolean isRenewing(LockProtocol protocol, long owner) {
+        return renewals.containsKey(new Owner(protocol.localKey(), owner));
     }
 
     /**
-     * Drops one local hold of {@code threadId} before its release is sent; at the last hold of
-     * the lock the renewal is cancelled first.
+     * A release (or hand-off) of one hold of {@code owner} is about to be sent: its renewal pauses
+     * until {@link #afterRelease}.
      *
-     * @return whether the hold was renewed by the watchdog (an inner release then re-arms the
-     *     watchdog lease)
+     * @return whether the owner's lease is renewed (an inner release then re-arms the watchdog lease)
      */
-    boolean beforeRelease(LockProtocol protocol, long threadId) {
-        String key = protocol.localKey();
-        Renewal renewal = renewals.get(key);
+    boolean beforeRelease(LockProtocol protocol, long owner) {
+        Renewal renewal = renewals.get(new Owner(protocol.localKey(), owner));
         if (renewal == null) {
             return false;
         }
         dispatchLock.lock();
         try {
-            Renewal.Unhold unhold = renewal.unhold(threadId);
-            if (unhold == Renewal.Unhold.LAST) {
-                renewals.remove(key, renewal);
-            }
-            return unhold != Renewal.Unhold.NOT_HELD;
+            return renewal.beginRelease();
         } finally {
             dispatchLock.unlock();
         }
     }
 
-    /** Forgets {@code threadId}'s holds after Redis said it holds the lock no more. */
-    void forget(LockProtocol protocol, long threadId) {
-        String key = protocol.localKey();
+    /**
+     * The reply of a release announced by {@link #beforeRelease}: with {@code stillHeld} the renewal
+     * goes on, otherwise (released, not held, or a failure that leaves it unknown) it ends.
+     */
+    void afterRelease(LockProtocol protocol, long owner, boolean stillHeld) {
+        Owner key = new Owner(protocol.localKey(), owner);
         Renewal renewal = renewals.get(key);
+        if (renewal != null && renewal.endRelease(stillHeld)) {
+            renewals.remove(key, renewal);
+        }
+    }
+
+    /** Ends the renewal of {@code owner}: Redis said it does not hold this lock. */
+    void forget(LockProtocol protocol, long owner) {
+        Owner key = new Owner(protocol.localKey(), owner);
+        Renewal renewal = renewals.remove(key);
         if (renewal != null) {
-            dispatchLock.lock();
-            try {
-                if (renewal.forget(threadId)) {
-                    renewals.remove(key, renewal);
+            renewal.end();
+        }
+    }
+
+    /** Ends every renewal of lock {@code name}, whatever its kind and owner: it was force-unlocked. */
+    void cancelAll(String name) {
+        dispatchLock.lock();
+        try {
+            renewals.values().removeIf(renewal -> {
+                if (renewal.protocol.name().equals(name)) {
+                    renewal.end();
+                    return true;
                 }
-            } finally {
-                dispatchLock.unlock();
-            }
+                return false;
+            });
+        } finally {
+            dispatchLock.unlock();
         }
     }
 
-    /** Cancels the lock's renewal for every thread: a force unlock is coming. */
-    void cancel(LockProtocol protocol) {
-        String key = protocol.localKey();
-        Renewal renewal = renewals.get(key);
-        if (renewal != null) {
-            dispatchLock.lock();
-            try {
-                renewal.cancel();
-                renewals.remove(key, renewal);
-            } finally {
-                dispatchLock.unlock();
-            }
-        }
-    }
-
-    /** Locks being renewed now; for tests and metrics. */
+    /** Owners whose leases are renewed now; for tests and metrics. */
     int activeRenewals() {
         return renewals.size();
     }
@@ -173,12 +179,13 @@ final class Watchdog implements AutoCloseable {
             log.error("watchdog round failed; trying again next period", t);
         } finally {
             if (!closed) {
-                timer.newTimeout(this::round, periodMillis(), TimeUnit.MILLISECONDS);
+                nextRound = timer.newTimeout(this::round, periodMillis(), TimeUnit.MILLISECONDS);
             }
         }
     }
 
-    private void renewAll() {
+    /** Runs one renewal round now; rounds also run by themselves every period. */
+    void renewAll() {
         if (renewals.isEmpty()) {
             return;
         }
@@ -186,8 +193,7 @@ final class Watchdog implements AutoCloseable {
         try {
             Map<Group, List<Renewal>> batches = new HashMap<>();
             for (Renewal renewal : renewals.values()) {
-                long owner = renewal.anyOwner();
-                if (owner == Renewal.NO_OWNER) {
+                if (renewal.state() != State.ACTIVE) {
                     continue;
                 }
                 Group group = new Group(cluster ? RedisBackend.slot(renewal.protocol.name()) : 0,
@@ -209,22 +215,22 @@ final class Watchdog implements AutoCloseable {
     private record Group(int slot, LuaScript script) {
     }
 
+    /** The renewal of one owner of one lock. */
+    private record Owner(String localKey, long owner) {
+    }
+
     /** Sends one renewal call; runs under {@link #dispatchLock}. */
     private void send(List<Renewal> batch) {
         List<String> keys = new ArrayList<>(batch.size());
         String[] args = new String[batch.size() + 1];
-        long[] owners = new long[batch.size()];
         args[0] = Long.toString(leaseMillis);
         for (int i = 0; i < batch.size(); i++) {
             Renewal renewal = batch.get(i);
-            owners[i] = renewal.anyOwner();
-            keys.addAll(List.of(renewal.protocol.renewKeys(owners[i])));
-            args[i + 1] = renewal.protocol.ownerField(owners[i]);
+            keys.addAll(List.of(renewal.protocol.renewKeys(renewal.owner)));
+            args[i + 1] = renewal.protocol.ownerField(renewal.owner);
         }
         String first = batch.get(0).protocol.name();
-        // in order: the class notes' guarantee (a renewal never lands after a final unlock) needs it
-        scripts.<List<Object>>runInOrder(batch.get(0).protocol.renewScript(), ScriptOutputType.MULTI,
-                        keys.toArray(String[]::new), args)
+        sender.renew(batch.get(0).protocol.renewScript(), keys.toArray(String[]::new), args)
                 .whenComplete((renewed, failure) -> {
                     if (failure != null) {
                         log.warn("could not renew {} lock lease(s) ({}...): {}; trying again in {} ms",
@@ -233,31 +239,30 @@ final class Watchdog implements AutoCloseable {
                     }
                     for (int i = 0; i < batch.size(); i++) {
                         if (Long.valueOf(0L).equals(renewed.get(i))) {
-                            lost(batch.get(i), owners[i]);
+                            lost(batch.get(i));
                         }
                     }
                 });
     }
 
-    private void lost(Renewal renewal, long owner) {
-        List<Long> owners = renewal.markLost();
-        if (owners.isEmpty()) {
-            return; // cancelled meanwhile
+    private void lost(Renewal renewal) {
+        if (!renewal.markLost()) {
+            return; // released or ended meanwhile: the release's reply decides
         }
-        renewals.remove(renewal.protocol.localKey(), renewal);
-        for (long threadId : owners) {
-            lossHook.accept(renewal.protocol.localKey(), threadId);
-            log.warn("lease of lock '{}' held by {} was lost: the lock expired, was deleted or was taken "
-                    + "before the watchdog could renew it", renewal.protocol.name(), renewal.protocol.ownerField(threadId));
-            if (listener != null) {
-                listenerExecutor.execute(() -> {
-                    try {
-                        listener.onLeaseLost(renewal.protocol.name(), threadId);
-                    } catch (Throwable t) {
-                        log.error("lease-lost listener failed for lock '{}'", renewal.protocol.name(), t);
-                    }
-                });
-            }
+        String localKey = renewal.protocol.localKey();
+        renewals.remove(new Owner(localKey, renewal.owner), renewal);
+        lossHook.accept(localKey, renewal.owner);
+        String name = renewal.protocol.name();
+        log.warn("lease of lock '{}' held by {} was lost: the lock expired, was deleted or was taken "
+                + "before the watchdog could renew it", name, renewal.protocol.ownerField(renewal.owner));
+        if (listener != null) {
+            listenerExecutor.execute(() -> {
+                try {
+                    listener.onLeaseLost(name, renewal.owner);
+                } catch (Throwable t) {
+                    log.error("lease-lost listener failed for lock '{}'", name, t);
+                }
+            });
         }
     }
 
@@ -265,97 +270,98 @@ final class Watchdog implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        Timeout round = nextRound;
+        if (round != null) {
+            round.cancel();
+        }
         dispatchLock.lock();
         try {
-            for (Renewal renewal : renewals.values()) {
-                renewal.cancel();
-            }
+            renewals.values().forEach(Renewal::end);
             renewals.clear();
         } finally {
             dispatchLock.unlock();
         }
-        timer.stop();
     }
 
+    enum State { ACTIVE, RELEASING, ENDED, LOST }
+
     /**
-     * The renewal of one lock name for this client. Its methods change state under its monitor
-     * and never touch the map: the watchdog removes entries outside the monitor, so that a map
-     * {@code compute} holding a bin lock can take the monitor without a lock-order inversion.
+     * The renewal of one owner of one lock. State changes are made under its monitor; the map is
+     * changed by the watchdog outside it.
      */
     private static final class Renewal {
-        static final long NO_OWNER = Long.MIN_VALUE;
-
-        enum State { ACTIVE, CANCELLED, LOST }
-
-        enum Unhold { NOT_HELD, INNER, LAST }
-
         final LockProtocol protocol;
-        final AtomicReference<State> state = new AtomicReference<>(State.ACTIVE);
-        /** Owner thread -> local hold count; guarded by this. */
-        private final Map<Long, Integer> holds = new LinkedHashMap<>();
+        final long owner;
+        // guarded by this:
+        private State state = State.ACTIVE;
+        /** Releases sent and not yet answered; rounds skip the renewal while there are any. */
+        private int releasing;
 
-        Renewal(LockProtocol protocol) {
+        Renewal(LockProtocol protocol, long owner) {
             this.protocol = protocol;
+            this.owner = owner;
         }
 
-        /**
-         * Counts a hold: always for a watchdog lease, for a fixed lease only when the thread
-         * already holds a renewed one. False when this entry is no longer active.
-         */
-        synchronized boolean tryHold(long threadId, boolean watchdogLease) {
-            if (state.get() != State.ACTIVE) {
+        synchronized State state() {
+            return state;
+        }
+
+        /** True when the renewal was running (and now pauses for the release). */
+        synchronized boolean beginRelease() {
+            switch (state) {
+                case ACTIVE, RELEASING -> {
+                    releasing++;
+                    state = State.RELEASING;
+                    return true;
+                }
+                case ENDED, LOST -> {
+                    return false;
+                }
+                default -> throw new IllegalStateException("unknown renewal state " + state);
+            }
+        }
+
+        /** True when the renewal ended with this release. */
+        synchronized boolean endRelease(boolean stillHeld) {
+            switch (state) {
+                case RELEASING -> {
+                    releasing--;
+                    if (!stillHeld) {
+                        state = State.ENDED;
+                        return true;
+                    }
+                    if (releasing == 0) {
+                        state = State.ACTIVE;
+                    }
+                    return false;
+                }
+                case ACTIVE -> {
+                    if (!stillHeld) {
+                        state = State.ENDED;
+                        return true;
+                    }
+                    return false;
+                }
+                case ENDED, LOST -> {
+                    return true;
+                }
+                default -> throw new IllegalStateException("unknown renewal state " + state);
+            }
+        }
+
+        synchronized void end() {
+            if (state != State.LOST) {
+                state = State.ENDED;
+            }
+        }
+
+        /** True when an active renewal is now lost; false when it was released or ended meanwhile. */
+        synchronized boolean markLost() {
+            if (state != State.ACTIVE) {
                 return false;
             }
-            Integer count = holds.get(threadId);
-            if (count != null) {
-                holds.put(threadId, count + 1);
-            } else if (watchdogLease) {
-                holds.put(threadId, 1);
-            }
+            state = State.LOST;
             return true;
-        }
-
-        /** Drops one hold; the last hold of the last thread cancels the entry. */
-        synchronized Unhold unhold(long threadId) {
-            Integer count = holds.get(threadId);
-            if (count == null || state.get() != State.ACTIVE) {
-                return Unhold.NOT_HELD;
-            }
-            if (count > 1) {
-                holds.put(threadId, count - 1);
-                return Unhold.INNER;
-            }
-            holds.remove(threadId);
-            if (holds.isEmpty()) {
-                state.compareAndSet(State.ACTIVE, State.CANCELLED);
-                return Unhold.LAST;
-            }
-            return Unhold.INNER;
-        }
-
-        /** Drops every hold of the thread; true when that cancelled the entry. */
-        synchronized boolean forget(long threadId) {
-            return holds.remove(threadId) != null && holds.isEmpty()
-                    && state.compareAndSet(State.ACTIVE, State.CANCELLED);
-        }
-
-        synchronized long anyOwner() {
-            if (state.get() != State.ACTIVE || holds.isEmpty()) {
-                return NO_OWNER;
-            }
-            return holds.keySet().iterator().next();
-        }
-
-        synchronized void cancel() {
-            state.compareAndSet(State.ACTIVE, State.CANCELLED);
-        }
-
-        /** The owners that lost their lease, or none when the entry was no longer active. */
-        synchronized List<Long> markLost() {
-            if (!state.compareAndSet(State.ACTIVE, State.LOST)) {
-                return List.of();
-            }
-            return new ArrayList<>(holds.keySet());
         }
     }
 }
