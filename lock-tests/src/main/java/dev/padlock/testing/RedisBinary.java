@@ -14,13 +14,22 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Finds a {@code redis-server} executable: the one on the {@code PATH}, else the one the
  * {@code com.github.codemonstur:embedded-redis} jar ships for this platform (extracted once per JVM
  * to a temporary file).
+ *
+ * <p>The environment variable {@value #CHOICE_VARIABLE} (or the system property
+ * {@value #CHOICE_PROPERTY}) set to {@code embedded} skips the {@code PATH}, so that the embedded
+ * binary (Redis 6.2) serves even where a {@code redis-server} is installed: that is how a machine
+ * with Redis 7 runs the suite as a fresh machine would. Unset, empty or {@code path}: the default
+ * order.
  *
  * <p>Thread-safe; results are cached per JVM.
  */
@@ -34,7 +43,15 @@ public final class RedisBinary {
         EMBEDDED
     }
 
+    /** The environment variable that chooses the binary: {@code embedded} skips the {@code PATH}. */
+    public static final String CHOICE_VARIABLE = "PADLOCK_REDIS_BINARY";
+    /** The system property that does the same, checked after the environment variable. */
+    public static final String CHOICE_PROPERTY = "padlock.redis.binary";
+
+    private static final Logger LOG = LoggerFactory.getLogger(RedisBinary.class);
     private static final Pattern VERSION = Pattern.compile("v=(\\S+)");
+    /** Whether the skipped PATH was logged already (once per JVM). */
+    private static final AtomicBoolean SKIP_LOGGED = new AtomicBoolean();
     private static final Map<Path, String> VERSIONS = new ConcurrentHashMap<>();
     private static final Object EXTRACT_LOCK = new Object();
 
@@ -65,19 +82,31 @@ public final class RedisBinary {
     }
 
     /**
-     * The first binary in the project's order: {@code PATH}, then embedded.
+     * The first binary in the project's order: {@code PATH} (unless {@link #embeddedOnly()}), then
+     * embedded.
      *
      * @throws IllegalStateException when neither is available
      */
     public static RedisBinary locate() {
         Optional<RedisBinary> found = onPath().or(RedisBinary::embedded);
         return found.orElseThrow(() -> new IllegalStateException(
-                "No redis-server: none on the PATH and the embedded-redis jar has none for "
+                "No redis-server: none on the PATH" + (embeddedOnly() ? " (skipped: " + CHOICE_VARIABLE + "=embedded)" : "")
+                        + " and the embedded-redis jar has none for "
                         + platform() + " (resource " + embeddedResourceName().orElse("none") + ")"));
     }
 
-    /** {@code redis-server} on the {@code PATH}, when there is an executable one. */
+    /**
+     * {@code redis-server} on the {@code PATH}, when there is an executable one; always empty when
+     * {@link #embeddedOnly()}.
+     */
     public static Optional<RedisBinary> onPath() {
+        if (embeddedOnly()) {
+            if (SKIP_LOGGED.compareAndSet(false, true)) {
+                LOG.info("{} (or -D{}) is 'embedded': the PATH's redis-server is skipped, the embedded binary serves",
+                        CHOICE_VARIABLE, CHOICE_PROPERTY);
+            }
+            return Optional.empty();
+        }
         String pathVariable = System.getenv("PATH");
         if (pathVariable == null) {
             return Optional.empty();
@@ -92,6 +121,29 @@ public final class RedisBinary {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * Whether {@value #CHOICE_VARIABLE} (or {@value #CHOICE_PROPERTY}) asks for the embedded
+     * binary only.
+     *
+     * @throws IllegalStateException for a value other than {@code embedded}, {@code path} or empty
+     */
+    public static boolean embeddedOnly() {
+        String value = System.getenv(CHOICE_VARIABLE);
+        String from = CHOICE_VARIABLE;
+        if (value == null || value.isBlank()) {
+            value = System.getProperty(CHOICE_PROPERTY);
+            from = CHOICE_PROPERTY;
+        }
+        if (value == null || value.isBlank()) {
+            return false;
+        }
+        return switch (value.trim().toLowerCase(Locale.ROOT)) {
+            case "embedded" -> true;
+            case "path" -> false;
+            default -> throw new IllegalStateException(from + " must be 'embedded' or 'path', got '" + value + "'");
+        };
     }
 
     /**

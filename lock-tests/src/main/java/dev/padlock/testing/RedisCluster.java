@@ -377,7 +377,7 @@ public final class RedisCluster implements AutoCloseable {
 
     private void addSlots(RedisServerProcess master, int from, int to) {
         RedisCommands<String, String> commands = connections.commands(master);
-        if (majorVersion(master) >= 7) {
+        if (master.majorVersion() >= 7) {
             commands.dispatch(CommandType.CLUSTER, new StatusOutput<>(StringCodec.UTF8),
                     new CommandArgs<>(StringCodec.UTF8).add("ADDSLOTSRANGE").add(from).add(to));
             return;
@@ -397,16 +397,6 @@ public final class RedisCluster implements AutoCloseable {
             }
         }
         throw new IllegalArgumentException(master + " is not a current master of " + this);
-    }
-
-    private static int majorVersion(RedisServerProcess node) {
-        String version = node.version();
-        int dot = version.indexOf('.');
-        try {
-            return Integer.parseInt(dot < 0 ? version : version.substring(0, dot));
-        } catch (NumberFormatException e) {
-            throw new IllegalStateException("Cannot read the major version of redis-server " + version, e);
-        }
     }
 
     private static Duration remaining(long deadline) {

@@ -12,7 +12,8 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li>the URI in the environment variable {@value #URI_VARIABLE} (or the system property
  *       {@value #URI_PROPERTY}), used as is and not controllable;</li>
- *   <li>{@code redis-server} on the {@code PATH}, started as a {@link RedisServerProcess};</li>
+ *   <li>{@code redis-server} on the {@code PATH}, started as a {@link RedisServerProcess}; skipped
+ *       when {@value RedisBinary#CHOICE_VARIABLE} is {@code embedded} (see {@link RedisBinary});</li>
  *   <li>the binary shipped in the embedded-redis jar, likewise;</li>
  *   <li>a Testcontainers {@code redis:7} container when Docker is available, not controllable.</li>
  * </ol>
@@ -109,7 +110,9 @@ public final class RedisProvisioner {
                 failures.add(e);
             }
         } else {
-            failures.add(new IllegalStateException("No redis-server on the PATH"));
+            failures.add(new IllegalStateException(RedisBinary.embeddedOnly()
+                    ? "The PATH is skipped: " + RedisBinary.CHOICE_VARIABLE + " is 'embedded'"
+                    : "No redis-server on the PATH"));
         }
         try {
             Optional<RedisBinary> embedded = RedisBinary.embedded();

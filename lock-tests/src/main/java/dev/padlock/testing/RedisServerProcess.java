@@ -162,6 +162,21 @@ public final class RedisServerProcess implements AutoCloseable {
         return version;
     }
 
+    /**
+     * The major version, e.g. {@code 7} for {@code 7.0.15}: what decides the features a test may
+     * expect (sharded pub/sub, {@code CLUSTER ADDSLOTSRANGE} from 7).
+     *
+     * @throws IllegalStateException when the version does not start with a number
+     */
+    public int majorVersion() {
+        int dot = version.indexOf('.');
+        try {
+            return Integer.parseInt(dot < 0 ? version : version.substring(0, dot));
+        } catch (NumberFormatException e) {
+            throw new IllegalStateException("Cannot read the major version of redis-server " + version, e);
+        }
+    }
+
     /** The binary this server runs. */
     public Path binary() {
         return binary;

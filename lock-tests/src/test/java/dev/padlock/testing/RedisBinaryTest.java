@@ -1,6 +1,8 @@
 package dev.padlock.testing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -32,6 +34,24 @@ class RedisBinaryTest {
                 RedisAdmin admin = RedisAdmin.connect(server.uri())) {
             assertTrue(admin.ping());
             assertEquals(embedded.get().version(), admin.infoField("server", "redis_version"));
+        }
+    }
+
+    @Test
+    void embeddedChoiceSkipsThePath() {
+        assumeTrue(System.getenv(RedisBinary.CHOICE_VARIABLE) == null, "the environment sets the choice");
+        assumeTrue(RedisBinary.embeddedResourceName().isPresent(), "embedded-redis ships no binary for this platform");
+        System.setProperty(RedisBinary.CHOICE_PROPERTY, "embedded");
+        try {
+            assertTrue(RedisBinary.embeddedOnly());
+            assertTrue(RedisBinary.onPath().isEmpty(), "the PATH is skipped");
+            assertEquals(RedisBinary.Origin.EMBEDDED, RedisBinary.locate().origin());
+            System.setProperty(RedisBinary.CHOICE_PROPERTY, "path");
+            assertFalse(RedisBinary.embeddedOnly());
+            System.setProperty(RedisBinary.CHOICE_PROPERTY, "embeded");
+            assertThrows(IllegalStateException.class, RedisBinary::embeddedOnly, "a misspelt choice is refused");
+        } finally {
+            System.clearProperty(RedisBinary.CHOICE_PROPERTY);
         }
     }
 
