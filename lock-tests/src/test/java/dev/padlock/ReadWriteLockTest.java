@@ -142,6 +142,44 @@ class ReadWriteLockTest {
         lock.writeLock().unlock();
     }
 
+    /**
+     * Issue 14: an inner write acquisition with a shorter lease must not cut the lease the outer
+     * one holds; as Redisson's write lock does, re-entry sets the remaining lease plus the new one.
+     */
+    @Test
+    void writeReentryWithShorterLeaseKeepsTheLongerLease(RedisAdmin admin) throws Exception {
+        String name = Clients.uniqueName("rw-write-reentry");
+        RLock write = clients.open().getReadWriteLock(name).writeLock();
+        RLock otherWriter = clients.open().getReadWriteLock(name).writeLock();
+        write.lock(10, TimeUnit.SECONDS);
+        write.lock(1, TimeUnit.SECONDS);
+        assertThat(write.getHoldCount()).isEqualTo(2);
+        assertThat(admin.commands().pttl(name)).as("remaining lease plus the new one")
+                .isGreaterThan(9_000).isLessThanOrEqualTo(11_000);
+        assertThat(otherWriter.tryLock(1_500, TimeUnit.MILLISECONDS)).as("still held twice after the inner lease").isFalse();
+        assertThat(write.isHeldByCurrentThread()).isTrue();
+        write.unlock();
+        write.unlock();
+        assertThat(admin.commands().exists(name)).isZero();
+    }
+
+    /** Issue 14, the read side: every read hold has its own lease, so a short inner one cuts nothing. */
+    @Test
+    void readReentryWithShorterLeaseKeepsTheLongerLease(RedisAdmin admin) throws Exception {
+        String name = Clients.uniqueName("rw-read-reentry");
+        RLock read = clients.open().getReadWriteLock(name).readLock();
+        RLock writer = clients.open().getReadWriteLock(name).writeLock();
+        read.lock(10, TimeUnit.SECONDS);
+        read.lock(1, TimeUnit.SECONDS);
+        assertThat(admin.commands().pttl(name)).as("the longest lease").isGreaterThan(9_000);
+        assertThat(writer.tryLock(1_500, TimeUnit.MILLISECONDS)).as("the outer read hold lives on").isFalse();
+        read.unlock();
+        read.unlock();
+        assertThat(admin.commands().exists(name)).isZero();
+        assertThat(writer.tryLock()).isTrue();
+        writer.unlock();
+    }
+
     @Test
     void oneReadersExpiredLeaseLeavesTheOthersHeld(RedisAdmin admin) throws Exception {
         String name = Clients.uniqueName("rw-expiry");
