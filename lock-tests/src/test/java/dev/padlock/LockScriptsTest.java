@@ -325,6 +325,26 @@ class LockScriptsTest {
     }
 
     @Nested
+    class ReadLocked {
+        /** Issue 14: the writer's own read hold keeps the read side locked, as Redisson answers. */
+        @Test
+        void readModeOrTheWriterAlsoReadingIsLockedAndNothingChanges() {
+            String key = uniqueKey();
+            assertThat(readLocked(key)).as("free").isZero();
+            admin.commands().hset(key, Map.of("mode", "write", OWNER + ":write", "1"));
+            assertThat(readLocked(key)).as("write only").isZero();
+            admin.commands().hset(key, OWNER, "1");
+            assertThat(readLocked(key)).as("the writer also reads").isEqualTo(1L);
+            admin.commands().hdel(key, OWNER + ":write");
+            admin.commands().hset(key, "mode", "read");
+            assertThat(readLocked(key)).as("read mode").isEqualTo(1L);
+            assertThat(admin.commands().hgetall(key)).isEqualTo(Map.of("mode", "read", OWNER, "1"));
+            assertThat(admin.commands().pttl(key)).as("no expiry set").isEqualTo(-1L);
+            admin.commands().del(key);
+        }
+    }
+
+    @Nested
     class HandOff {
         @Test
         void theLastHoldMovesToTheSuccessorWithItsLeaseAndNothingIsPublished() {
@@ -432,6 +452,10 @@ class LockScriptsTest {
     private long redisMillis() {
         List<String> time = admin.commands().time();
         return Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
+    }
+
+    private Long readLocked(String key) {
+        return admin.commands().eval(LuaScript.RW_READ_LOCKED.body(), ScriptOutputType.INTEGER, new String[] {key});
     }
 
     private Long fairForceRelease(String key) {

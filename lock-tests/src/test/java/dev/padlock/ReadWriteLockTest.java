@@ -142,6 +142,25 @@ class ReadWriteLockTest {
         lock.writeLock().unlock();
     }
 
+    /** Issue 14: the writer's own read hold keeps the read lock locked, as Redisson answers. */
+    @Test
+    void readLockIsLockedWhileWriterAlsoReads() {
+        String name = Clients.uniqueName("rw-read-locked");
+        RReadWriteLock mine = clients.open().getReadWriteLock(name);
+        RReadWriteLock other = clients.open().getReadWriteLock(name);
+        mine.writeLock().lock();
+        assertThat(other.readLock().isLocked()).as("write only").isFalse();
+        mine.readLock().lock();
+        assertThat(mine.readLock().isLocked()).as("the writer also reads").isTrue();
+        assertThat(other.readLock().isLocked()).as("seen by another client").isTrue();
+        assertThat(other.writeLock().isLocked()).isTrue();
+        mine.writeLock().unlock();
+        assertThat(other.readLock().isLocked()).as("downgraded").isTrue();
+        assertThat(other.writeLock().isLocked()).isFalse();
+        mine.readLock().unlock();
+        assertThat(other.readLock().isLocked()).isFalse();
+    }
+
     /**
      * Issue 14: an inner write acquisition with a shorter lease must not cut the lease the outer
      * one holds; as Redisson's write lock does, re-entry sets the remaining lease plus the new one.

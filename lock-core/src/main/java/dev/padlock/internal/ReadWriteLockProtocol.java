@@ -113,10 +113,17 @@ final class ReadWriteLockProtocol implements LockProtocol {
                 .thenApply(deleted -> deleted != null && deleted == 1L);
     }
 
-    /** Whether the lock is held in this side's mode. */
+    /**
+     * The write side: whether the lock is in write mode. The read side: in read mode, or in
+     * write mode while the writer also holds the read lock (Redisson's answer); one call either way.
+     */
     @Override
     public CompletableFuture<Boolean> isLocked() {
-        return backend.commands().hget(name, "mode").thenApply(mode()::equals).toCompletableFuture();
+        if (write) {
+            return backend.commands().hget(name, "mode").thenApply(mode()::equals).toCompletableFuture();
+        }
+        return scripts.<Long>run(LuaScript.RW_READ_LOCKED, ScriptOutputType.INTEGER, new String[] {name})
+                .thenApply(locked -> locked != null && locked == 1L);
     }
 
     private String mode() {
