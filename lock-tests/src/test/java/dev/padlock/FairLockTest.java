@@ -159,7 +159,39 @@ class FairLockTest {
         other.unlock();
     }
 
+    /**
+     * Issue 9, defect 9: a force unlock drops waiters whose deadline passed before it wakes the
+     * first one in line, as an unlock does; it used to wake the dead one, leaving the live waiter
+     * parked until the holder's old lease would have run out.
+     */
+    @Test
+    void forceUnlockSkipsDeadWaiters(RedisAdmin admin) throws Exception {
+        String name = Clients.uniqueName("fair-force-dead");
+        RLock holder = clients.open().getFairLock(name);
+        RLock live = clients.open().getFairLock(name);
+        holder.lock(10, TimeUnit.SECONDS);
+        // a waiter whose process is gone: first in line, its place lapses in a moment
+        long deadline = redisMillis(admin) + 300;
+        admin.commands().rpush("redisson_lock_queue:{" + name + "}", "dead-client:1");
+        admin.commands().zadd("redisson_lock_timeout:{" + name + "}", deadline, "dead-client:1");
+        CompletableFuture<Long> liveAt = CompletableFuture.supplyAsync(() -> {
+            assertThat(Contention.tryLock(live, 20_000)).isTrue();
+            long at = System.nanoTime();
+            live.unlock();
+            return at;
+        }, pool);
+        await().atMost(Duration.ofSeconds(10)).until(() -> queue(admin, name).size() == 2);
+        await().atMost(Duration.ofSeconds(10)).until(() -> redisMillis(admin) > deadline);
+        assertThat(queue(admin, name)).as("nobody dropped the dead waiter yet").startsWith("dead-client:1");
 
+        long forcedAt = System.nanoTime();
+        assertThat(holder.forceUnlock()).isTrue();
+        long millis = TimeUnit.NANOSECONDS.toMillis(liveAt.get(15, TimeUnit.SECONDS) - forcedAt);
+        System.out.printf("live fair waiter behind a dead one acquired %d ms after forceUnlock (old lease ~9 s)%n", millis);
+        assertThat(millis).as("woken by the force unlock, not by the old lease").isLessThan(2_000);
+        assertThat(admin.commands().exists(name, "redisson_lock_queue:{" + name + "}", "redisson_lock_timeout:{" + name + "}"))
+                .as("lock, queue and deadlines all gone").isZero();
+    }
 
     private static List<String> queue(RedisAdmin admin, String name) {
         return admin.commands().lrange("redisson_lock_queue:{" + name + "}", 0, -1);

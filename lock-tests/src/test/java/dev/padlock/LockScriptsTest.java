@@ -281,6 +281,70 @@ class LockScriptsTest {
     }
 
     @Nested
+    class FairForceRelease {
+        private static final String DEAD = "client-dead:3";
+
+        /** Issue 9, defect 9: the wake-up goes to the first live waiter, not to a dead one. */
+        @Test
+        void waitersPastTheirDeadlineAreDroppedAndTheFirstLiveOneIsWoken() {
+            String key = uniqueKey();
+            holdWith(key, OTHER, 2, SHORT_LEASE);
+            long now = redisMillis();
+            queueWith(key, DEAD, now - 1_000);
+            queueWith(key, "client-dead:4", now);
+            queueWith(key, OWNER, now + LONG_LEASE);
+            queueWith(key, "client-c:2", now + LONG_LEASE);
+            try (Subscriber dead = subscribeTo(fairChannelOf(key, DEAD));
+                    Subscriber live = subscribeTo(fairChannelOf(key, OWNER))) {
+
+                assertThat(fairForceRelease(key)).isEqualTo(1L);
+
+                assertThat(admin.commands().exists(key)).isZero();
+                assertThat(admin.commands().lrange(fairQueueOf(key), 0, -1)).containsExactly(OWNER, "client-c:2");
+                assertThat(admin.commands().zrange(fairTimeoutsOf(key), 0, -1)).containsExactlyInAnyOrder(OWNER, "client-c:2");
+                assertThat(live.messagesSoFar()).containsExactly(MESSAGE);
+                assertThat(dead.messagesSoFar()).isEmpty();
+            }
+        }
+
+        @Test
+        void aMissingLockGivesZeroAndWakesNobody() {
+            String key = uniqueKey();
+            long now = redisMillis();
+            queueWith(key, DEAD, now - 1_000);
+            queueWith(key, OWNER, now + LONG_LEASE);
+            try (Subscriber live = subscribeTo(fairChannelOf(key, OWNER))) {
+
+                assertThat(fairForceRelease(key)).isZero();
+
+                assertThat(admin.commands().lrange(fairQueueOf(key), 0, -1)).as("dead waiters dropped all the same")
+                        .containsExactly(OWNER);
+                assertThat(live.messagesSoFar()).isEmpty();
+            }
+        }
+    }
+
+    @Nested
+    class ReadLocked {
+        /** Issue 14: the writer's own read hold keeps the read side locked, as Redisson answers. */
+        @Test
+        void readModeOrTheWriterAlsoReadingIsLockedAndNothingChanges() {
+            String key = uniqueKey();
+            assertThat(readLocked(key)).as("free").isZero();
+            admin.commands().hset(key, Map.of("mode", "write", OWNER + ":write", "1"));
+            assertThat(readLocked(key)).as("write only").isZero();
+            admin.commands().hset(key, OWNER, "1");
+            assertThat(readLocked(key)).as("the writer also reads").isEqualTo(1L);
+            admin.commands().hdel(key, OWNER + ":write");
+            admin.commands().hset(key, "mode", "read");
+            assertThat(readLocked(key)).as("read mode").isEqualTo(1L);
+            assertThat(admin.commands().hgetall(key)).isEqualTo(Map.of("mode", "read", OWNER, "1"));
+            assertThat(admin.commands().pttl(key)).as("no expiry set").isEqualTo(-1L);
+            admin.commands().del(key);
+        }
+    }
+
+    @Nested
     class HandOff {
         @Test
         void theLastHoldMovesToTheSuccessorWithItsLeaseAndNothingIsPublished() {
@@ -360,6 +424,43 @@ class LockScriptsTest {
 
     private Subscriber subscribe(String key) {
         return new Subscriber(subscriberClient.connectPubSub(), channelOf(key));
+    }
+
+    private Subscriber subscribeTo(String channel) {
+        return new Subscriber(subscriberClient.connectPubSub(), channel);
+    }
+
+    /** The channel a fair lock's waiter {@code field} listens on. */
+    private static String fairChannelOf(String key, String field) {
+        return channelOf(key) + ":" + field;
+    }
+
+    private static String fairQueueOf(String key) {
+        return "redisson_lock_queue:{" + key + "}";
+    }
+
+    private static String fairTimeoutsOf(String key) {
+        return "redisson_lock_timeout:{" + key + "}";
+    }
+
+    /** Puts {@code field} at the end of the fair lock's queue with the given deadline (Redis time, ms). */
+    private void queueWith(String key, String field, long deadline) {
+        admin.commands().rpush(fairQueueOf(key), field);
+        admin.commands().zadd(fairTimeoutsOf(key), deadline, field);
+    }
+
+    private long redisMillis() {
+        List<String> time = admin.commands().time();
+        return Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
+    }
+
+    private Long readLocked(String key) {
+        return admin.commands().eval(LuaScript.RW_READ_LOCKED.body(), ScriptOutputType.INTEGER, new String[] {key});
+    }
+
+    private Long fairForceRelease(String key) {
+        return admin.commands().eval(LuaScript.FAIR_FORCE_RELEASE.body(), ScriptOutputType.INTEGER,
+                new String[] {key, fairQueueOf(key), fairTimeoutsOf(key), channelOf(key)}, MESSAGE, "publish");
     }
 
     /** A pub/sub connection subscribed to one channel, recording what arrives on it. */

@@ -2,13 +2,16 @@ package dev.padlock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.RedisTest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -133,13 +136,108 @@ class ReadWriteLockTest {
         String name = Clients.uniqueName("rw-upgrade");
         RReadWriteLock lock = clients.open().getReadWriteLock(name);
         lock.readLock().lock();
-        assertThatThrownBy(() -> lock.writeLock().tryLock(100, TimeUnit.MILLISECONDS))
+        assertThat(lock.writeLock().tryLock(100, TimeUnit.MILLISECONDS)).isFalse();
+        assertThatThrownBy(() -> lock.writeLock().lock())
                 .isInstanceOf(IllegalMonitorStateException.class).hasMessageContaining("upgraded");
-        assertThatThrownBy(() -> lock.writeLock().lock()).isInstanceOf(IllegalMonitorStateException.class);
         assertThat(lock.writeLock().isLocked()).isFalse();
         lock.readLock().unlock();
         assertThat(lock.writeLock().tryLock()).isTrue();
         lock.writeLock().unlock();
+    }
+
+    /**
+     * Issue 14: a reader asking for the write lock with a bounded wait is told {@code false} at
+     * once, as by Redisson and {@code ReentrantReadWriteLock}; only an unbounded wait, which could
+     * never end, throws.
+     */
+    @Test
+    void writeTryLockByReaderAnswersFalse(RedisAdmin admin) throws Exception {
+        String name = Clients.uniqueName("rw-upgrade-try");
+        LockClient client = clients.open();
+        RReadWriteLock lock = client.getReadWriteLock(name);
+        RLock write = lock.writeLock();
+        long threadId = Thread.currentThread().getId();
+        lock.readLock().lock();
+        Map<String, String> readState = admin.commands().hgetall(name);
+
+        assertThat(write.tryLock()).as("one-shot").isFalse();
+        long start = System.nanoTime();
+        assertThat(write.tryLock(10, TimeUnit.SECONDS)).as("timed").isFalse();
+        assertThat(write.tryLock(10, 5, TimeUnit.SECONDS)).as("timed, fixed lease").isFalse();
+        assertThat(write.tryLockAsync(10, -1, TimeUnit.SECONDS, threadId).get(10, TimeUnit.SECONDS)).as("async").isFalse();
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertThat(millis).as("answered at once, not after the wait").isLessThan(3_000);
+
+        assertThatThrownBy(write::lock).isInstanceOf(IllegalMonitorStateException.class);
+        assertThatThrownBy(write::lockInterruptibly).isInstanceOf(IllegalMonitorStateException.class);
+        assertThatThrownBy(() -> write.lockAsync(-1, TimeUnit.MILLISECONDS, threadId).get(10, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(IllegalMonitorStateException.class);
+
+        assertThat(admin.commands().hgetall(name)).as("nothing left behind").isEqualTo(readState);
+        String channel = "redisson_rwlock:{" + name + "}";
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> admin.commands().pubsubNumsub(channel).getOrDefault(channel, 0L) == 0L);
+        lock.readLock().unlock();
+        assertThat(admin.commands().exists(name)).isZero();
+        assertThat(write.tryLock()).isTrue();
+        write.unlock();
+    }
+
+    /** Issue 14: the writer's own read hold keeps the read lock locked, as Redisson answers. */
+    @Test
+    void readLockIsLockedWhileWriterAlsoReads() {
+        String name = Clients.uniqueName("rw-read-locked");
+        RReadWriteLock mine = clients.open().getReadWriteLock(name);
+        RReadWriteLock other = clients.open().getReadWriteLock(name);
+        mine.writeLock().lock();
+        assertThat(other.readLock().isLocked()).as("write only").isFalse();
+        mine.readLock().lock();
+        assertThat(mine.readLock().isLocked()).as("the writer also reads").isTrue();
+        assertThat(other.readLock().isLocked()).as("seen by another client").isTrue();
+        assertThat(other.writeLock().isLocked()).isTrue();
+        mine.writeLock().unlock();
+        assertThat(other.readLock().isLocked()).as("downgraded").isTrue();
+        assertThat(other.writeLock().isLocked()).isFalse();
+        mine.readLock().unlock();
+        assertThat(other.readLock().isLocked()).isFalse();
+    }
+
+    /**
+     * Issue 14: an inner write acquisition with a shorter lease must not cut the lease the outer
+     * one holds; as Redisson's write lock does, re-entry sets the remaining lease plus the new one.
+     */
+    @Test
+    void writeReentryWithShorterLeaseKeepsTheLongerLease(RedisAdmin admin) throws Exception {
+        String name = Clients.uniqueName("rw-write-reentry");
+        RLock write = clients.open().getReadWriteLock(name).writeLock();
+        RLock otherWriter = clients.open().getReadWriteLock(name).writeLock();
+        write.lock(10, TimeUnit.SECONDS);
+        write.lock(1, TimeUnit.SECONDS);
+        assertThat(write.getHoldCount()).isEqualTo(2);
+        assertThat(admin.commands().pttl(name)).as("remaining lease plus the new one")
+                .isGreaterThan(9_000).isLessThanOrEqualTo(11_000);
+        assertThat(otherWriter.tryLock(1_500, TimeUnit.MILLISECONDS)).as("still held twice after the inner lease").isFalse();
+        assertThat(write.isHeldByCurrentThread()).isTrue();
+        write.unlock();
+        write.unlock();
+        assertThat(admin.commands().exists(name)).isZero();
+    }
+
+    /** Issue 14, the read side: every read hold has its own lease, so a short inner one cuts nothing. */
+    @Test
+    void readReentryWithShorterLeaseKeepsTheLongerLease(RedisAdmin admin) throws Exception {
+        String name = Clients.uniqueName("rw-read-reentry");
+        RLock read = clients.open().getReadWriteLock(name).readLock();
+        RLock writer = clients.open().getReadWriteLock(name).writeLock();
+        read.lock(10, TimeUnit.SECONDS);
+        read.lock(1, TimeUnit.SECONDS);
+        assertThat(admin.commands().pttl(name)).as("the longest lease").isGreaterThan(9_000);
+        assertThat(writer.tryLock(1_500, TimeUnit.MILLISECONDS)).as("the outer read hold lives on").isFalse();
+        read.unlock();
+        read.unlock();
+        assertThat(admin.commands().exists(name)).isZero();
+        assertThat(writer.tryLock()).isTrue();
+        writer.unlock();
     }
 
     @Test

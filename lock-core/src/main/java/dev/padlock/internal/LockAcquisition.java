@@ -147,6 +147,10 @@ final class LockAcquisition implements PendingAcquire {
             onAcquired();
         } else if (result.isDone()) {
             settle();
+        } else if (attempt.refusal() != null) {
+            // waiting cannot help: a bounded wait answers false now, an unbounded one would never end
+            stop(forever ? () -> result.completeExceptionally(new IllegalMonitorStateException(attempt.refusal()))
+                    : () -> result.complete(false));
         } else if (oneAttempt || (!forever && deadlineNanos - System.nanoTime() <= 0)) {
             stop(() -> result.complete(false));
         } else if (spin) {

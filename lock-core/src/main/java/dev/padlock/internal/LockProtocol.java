@@ -103,11 +103,28 @@ public interface LockProtocol {
         return new String[] {name()};
     }
 
-    /** What an attempt found. */
-    record Attempt(boolean acquired, long ttl, long token) {
+    /**
+     * What an attempt found.
+     *
+     * @param refusal when not null, not acquired and never will be while the owner keeps what it
+     *     holds (a reader asking for the write lock): why, for the exception of an unbounded wait
+     */
+    record Attempt(boolean acquired, long ttl, long token, String refusal) {
         static final long NO_TOKEN = Long.MIN_VALUE;
         /** Acquired, by a kind without tokens. */
         static final Attempt ACQUIRED = new Attempt(true, 0, NO_TOKEN);
+
+        Attempt(boolean acquired, long ttl, long token) {
+            this(acquired, ttl, token, null);
+        }
+
+        /**
+         * Not acquired, and waiting cannot help: a bounded wait answers {@code false} at once, an
+         * unbounded one fails with {@link IllegalMonitorStateException}({@code reason}).
+         */
+        static Attempt refused(String reason) {
+            return new Attempt(false, -1, NO_TOKEN, reason);
+        }
 
         /**
          * Not acquired.

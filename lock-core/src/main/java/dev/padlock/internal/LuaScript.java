@@ -29,6 +29,7 @@ public enum LuaScript {
     RW_WRITE_ACQUIRE("rw_write_acquire"),
     RW_WRITE_RELEASE("rw_write_release"),
     RW_FORCE_RELEASE("rw_force_release"),
+    RW_READ_LOCKED("rw_read_locked"),
     FENCED_ACQUIRE("fenced_acquire"),
     FENCED_TOKEN("fenced_token");
 

@@ -13,7 +13,10 @@ import java.util.concurrent.CompletableFuture;
  * publish {@code 1} on {@code redisson_rwlock:{name}}, which wakes every waiter.
  */
 final class ReadWriteLockProtocol implements LockProtocol {
-    /** The reply of {@code rw_write_acquire} when the owner holds only the read lock. */
+    /**
+     * The reply of {@code rw_write_acquire} when the owner holds only the read lock: refused, so a
+     * bounded {@code tryLock} answers {@code false} at once and {@code lock()} throws at once.
+     */
     private static final long UPGRADE_REFUSED = -3;
 
     private final String name;
@@ -84,14 +87,11 @@ final class ReadWriteLockProtocol implements LockProtocol {
         }
         return scripts.<Long>run(LuaScript.RW_WRITE_ACQUIRE, ScriptOutputType.INTEGER,
                         new String[] {name, leaseBase}, lease, writerField(threadId), readerField(threadId))
-                .thenApply(ttl -> {
-                    if (ttl != null && ttl == UPGRADE_REFUSED) {
-                        throw new IllegalMonitorStateException("the write lock of '" + name + "' was asked for by "
-                                + readerField(threadId) + ", which holds its read lock: a read lock is never "
-                                + "upgraded (it would wait on itself); unlock the read lock first");
-                    }
-                    return Attempt.fromTtl(ttl);
-                });
+                .thenApply(ttl -> ttl != null && ttl == UPGRADE_REFUSED
+                        ? Attempt.refused("the write lock of '" + name + "' was asked for by " + readerField(threadId)
+                                + ", which holds its read lock: a read lock is never upgraded (it would wait on "
+                                + "itself); unlock the read lock first")
+                        : Attempt.fromTtl(ttl));
     }
 
     @Override
@@ -113,10 +113,17 @@ final class ReadWriteLockProtocol implements LockProtocol {
                 .thenApply(deleted -> deleted != null && deleted == 1L);
     }
 
-    /** Whether the lock is held in this side's mode. */
+    /**
+     * The write side: whether the lock is in write mode. The read side: in read mode, or in
+     * write mode while the writer also holds the read lock (Redisson's answer); one call either way.
+     */
     @Override
     public CompletableFuture<Boolean> isLocked() {
-        return backend.commands().hget(name, "mode").thenApply(mode()::equals).toCompletableFuture();
+        if (write) {
+            return backend.commands().hget(name, "mode").thenApply(mode()::equals).toCompletableFuture();
+        }
+        return scripts.<Long>run(LuaScript.RW_READ_LOCKED, ScriptOutputType.INTEGER, new String[] {name})
+                .thenApply(locked -> locked != null && locked == 1L);
     }
 
     private String mode() {

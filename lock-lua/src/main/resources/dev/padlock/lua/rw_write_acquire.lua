@@ -7,7 +7,8 @@
 -- ARGV[2]  writer field, <clientId>:<threadId>:write
 -- ARGV[3]  the same owner's reader field, <clientId>:<threadId>
 --
--- Returns  nil when acquired (free, or re-entry by the writer), -3 when this owner holds only
+-- Returns  nil when acquired: free (the lease is ARGV[1]), or re-entry by the writer (the lease
+--          becomes the remaining PTTL + ARGV[1], never shorter), -3 when this owner holds only
 --          the read lock (an upgrade, refused: it would wait on itself), otherwise the lock's
 --          PTTL in milliseconds.
 -- Publishes nothing. Readers whose every hold's lease is over are dropped first, so a reader
@@ -40,7 +41,12 @@ if mode == false then
 end
 if redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
     redis.call('hincrby', KEYS[1], ARGV[2], 1)
-    redis.call('pexpire', KEYS[1], ARGV[1])
+    -- as Redisson's write lock: the remaining lease plus the new one, so an inner acquisition
+    -- never shortens what the outer one holds (a lock without expiry keeps none)
+    local ttl = redis.call('pttl', KEYS[1])
+    if ttl > 0 then
+        redis.call('pexpire', KEYS[1], ttl + tonumber(ARGV[1]))
+    end
     return nil
 end
 if mode == 'read' and redis.call('hexists', KEYS[1], ARGV[3]) == 1 then
