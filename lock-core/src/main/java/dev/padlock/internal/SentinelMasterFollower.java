@@ -212,7 +212,8 @@ final class SentinelMasterFollower implements AutoCloseable {
             task.cancel(false);
         }
         client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-        resources.shutdown(0, 2, TimeUnit.SECONDS);
+        // the client does not shut resources it was given; wait for their threads as it would
+        resources.shutdown(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(3, TimeUnit.SECONDS);
     }
 
     /** A {@link RedisClient} whose connections to {@code uri} resolve the master through {@link #queryMaster()}. */
