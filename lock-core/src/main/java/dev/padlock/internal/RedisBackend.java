@@ -2,6 +2,9 @@ package dev.padlock.internal;
 
 import dev.padlock.LockConfig;
 import io.lettuce.core.ClientOptions;
+import io.lettuce.core.Delegating;
+import io.lettuce.core.RedisChannelHandler;
+import io.lettuce.core.RedisChannelWriter;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
@@ -15,6 +18,7 @@ import io.lettuce.core.cluster.event.ClusterTopologyChangedEvent;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.protocol.DefaultEndpoint;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.time.Duration;
@@ -31,7 +35,9 @@ import reactor.core.Disposable;
  *
  * <p>Lettuce reconnects both connections by itself after a drop and resubscribes the pub/sub
  * channels; commands sent while disconnected wait for the reconnect, bounded by the command
- * timeout.
+ * timeout. With Sentinel, a {@link SentinelMasterFollower} also drops both connections when the
+ * Sentinels switch the master (or a write is answered {@code READONLY}), so that they reconnect
+ * to the new master, and then reports it as {@link PubSubEvents#topologyChanged()}.
  *
  * <p>Pub/sub is classic ({@code SUBSCRIBE}/{@code PUBLISH}) except on a Redis 7 Cluster, where it
  * is sharded ({@code SSUBSCRIBE}/{@code SPUBLISH}): a message then stays on the shard that owns
@@ -45,12 +51,16 @@ public final class RedisBackend implements AutoCloseable {
     private final RedisClusterAsyncCommands<String, String> commands;
     private final StatefulRedisPubSubConnection<String, String> pubSub;
     private final boolean sharded;
+    private final SentinelMasterFollower sentinel;     // null unless Sentinel-managed
     private volatile Disposable topologyEvents;
+    private volatile PubSubEvents events;
 
-    private RedisBackend(String address, RedisClient client, RedisClusterClient clusterClient) {
+    private RedisBackend(String address, RedisClient client, RedisClusterClient clusterClient,
+            SentinelMasterFollower sentinel) {
         this.address = address;
         this.client = client;
         this.clusterClient = clusterClient;
+        this.sentinel = sentinel;
         try {
             if (client != null) {
                 var c = client.connect(StringCodec.UTF8);
@@ -72,6 +82,9 @@ public final class RedisBackend implements AutoCloseable {
             shutdown();
             throw RedisErrors.translate(e, "connect", address);
         }
+        if (sentinel != null) {
+            sentinel.start(this::moveToNewMaster);
+        }
     }
 
     /** Connects as {@code config} says. */
@@ -82,10 +95,15 @@ public final class RedisBackend implements AutoCloseable {
         if (config.redisUri().isPresent()) {
             String uri = config.redisUri().get();
             RedisURI redisUri = RedisUris.parse(uri, timeout);
+            ClientOptions options = ClientOptions.builder()
+                    .socketOptions(socket).timeoutOptions(timeouts).autoReconnect(true).build();
+            if (!redisUri.getSentinels().isEmpty()) {
+                SentinelMasterFollower sentinel = new SentinelMasterFollower(redisUri, timeout, options);
+                return new RedisBackend(RedisUris.redact(uri), sentinel.client(), null, sentinel);
+            }
             RedisClient client = RedisClient.create(redisUri);
-            client.setOptions(ClientOptions.builder()
-                    .socketOptions(socket).timeoutOptions(timeouts).autoReconnect(true).build());
-            return new RedisBackend(RedisUris.redact(uri), client, null);
+            client.setOptions(options);
+            return new RedisBackend(RedisUris.redact(uri), client, null, null);
         }
         List<RedisURI> seeds = new ArrayList<>();
         for (String uri : config.clusterUris()) {
@@ -106,7 +124,7 @@ public final class RedisBackend implements AutoCloseable {
                 .build());
         String address = config.clusterUris().stream().map(RedisUris::redact)
                 .collect(Collectors.joining(",", "cluster[", "]"));
-        return new RedisBackend(address, null, cluster);
+        return new RedisBackend(address, null, cluster, null);
     }
 
     /** The server address for messages, without credentials. */
@@ -178,6 +196,7 @@ public final class RedisBackend implements AutoCloseable {
      * connection, classic or sharded, on a Lettuce I/O thread.
      */
     public void listen(PubSubEvents events) {
+        this.events = events;
         pubSub.addListener(new RedisPubSubAdapter<>() {
             @Override
             public void message(String channel, String message) {
@@ -219,7 +238,9 @@ public final class RedisBackend implements AutoCloseable {
 
         /**
          * The Cluster's slot map changed (a failover, a resharding): sharded subscriptions of
-         * moved slots are gone with their old node and must be sent again.
+         * moved slots are gone with their old node and must be sent again. Also after a
+         * Sentinel master switch: the connections are moving to the new master, and what waited
+         * for a message from the old one must subscribe and look again.
          */
         void topologyChanged();
 
@@ -239,6 +260,43 @@ public final class RedisBackend implements AutoCloseable {
             return CompletableFuture.completedFuture(null);
         }
         return clusterClient.refreshPartitionsAsync().toCompletableFuture();
+    }
+
+    /**
+     * {@link RedisErrors#translate} with this backend's address. A {@code READONLY} reply (a write
+     * that reached a node which is a replica now) also makes a Sentinel client ask the Sentinels
+     * for the master and move there.
+     */
+    public RuntimeException translate(Throwable failure, String operation) {
+        if (sentinel != null && RedisErrors.isReadOnly(failure)) {
+            sentinel.readOnlyReply();
+        }
+        return RedisErrors.translate(failure, operation, address);
+    }
+
+    /**
+     * Drops both connections, which Lettuce reconnects to the master the Sentinels name now (its
+     * re-sent subscriptions included; commands sent meanwhile wait for that), and tells the
+     * listener, whose waiters subscribe and try again.
+     */
+    private void moveToNewMaster() {
+        disconnect(connection);
+        disconnect(pubSub);
+        PubSubEvents listener = events;
+        if (listener != null) {
+            listener.topologyChanged();
+        }
+    }
+
+    /** Closes {@code c}'s channel without closing {@code c}: Lettuce's watchdog reconnects it. */
+    private static void disconnect(StatefulConnection<String, String> c) {
+        RedisChannelWriter writer = ((RedisChannelHandler<?, ?>) c).getChannelWriter();
+        while (writer instanceof Delegating<?> delegating) {
+            writer = (RedisChannelWriter) delegating.getDelegate();
+        }
+        if (writer instanceof DefaultEndpoint endpoint) {
+            endpoint.disconnect();
+        }
     }
 
     /** The server's major version, from {@code INFO server}; 0 when it cannot be read. */
@@ -270,7 +328,9 @@ public final class RedisBackend implements AutoCloseable {
     }
 
     private void shutdown() {
-        if (client != null) {
+        if (sentinel != null) {
+            sentinel.close(); // its client made both connections
+        } else if (client != null) {
             client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
         }
         if (clusterClient != null) {

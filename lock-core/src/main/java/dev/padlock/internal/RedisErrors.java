@@ -11,12 +11,16 @@ import io.lettuce.core.RedisException;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.regex.Pattern;
 
 /**
  * The one place that turns Lettuce failures into Padlock exceptions whose message names the
  * server address and the operation.
  */
 public final class RedisErrors {
+    /** Redis's {@code READONLY} error, alone or inside a script's error ({@code ...: -READONLY You can't ...}). */
+    private static final Pattern READONLY = Pattern.compile("(^|[\\s:-])READONLY\\b");
+
     private RedisErrors() {
     }
 
@@ -40,6 +44,11 @@ public final class RedisErrors {
         if (cause instanceof RedisConnectionException || cause instanceof RedisCommandInterruptedException
                 || cause instanceof java.io.IOException) {
             return new RedisUnavailableException(where + " failed: cannot reach Redis: " + cause.getMessage(), cause);
+        }
+        if (cause instanceof RedisCommandExecutionException && isReadOnly(cause)) {
+            // not "not acquired" and not a lasting error: the node became a replica, the client moves
+            return new RedisUnavailableException(where + " failed: the node is a replica now, reconnecting to the"
+                    + " master: Redis answered " + cause.getMessage(), cause);
         }
         if (cause instanceof RedisCommandExecutionException) {
             return new RedisCommandException(where + " failed: Redis answered " + cause.getMessage(), cause);
@@ -76,6 +85,18 @@ public final class RedisErrors {
             return new IllegalStateException(operation + ": " + cause.getMessage(), cause);
         }
         return null;
+    }
+
+    /** Whether {@code failure} is Redis's {@code READONLY} reply: a write reached a node that is a replica. */
+    static boolean isReadOnly(Throwable failure) {
+        Throwable cause = unwrap(failure);
+        for (int depth = 0; cause != null && depth < 4; depth++, cause = cause.getCause()) {
+            if (cause instanceof RedisCommandExecutionException && cause.getMessage() != null
+                    && READONLY.matcher(cause.getMessage()).find()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The cause inside {@link CompletionException} and {@link ExecutionException} wrappers. */

@@ -45,7 +45,7 @@ public final class ScriptRunner {
     public CompletableFuture<Long> waitForReplicas(String key, int replicas, long timeoutMillis) {
         return commands(key).thenCompose(c -> c.waitForReplication(replicas, timeoutMillis).toCompletableFuture())
                 .exceptionallyCompose(failure -> CompletableFuture.failedFuture(
-                        RedisErrors.translate(failure, "WAIT on '" + key + "'", backend.address())));
+                        backend.translate(failure, "WAIT on '" + key + "'")));
     }
 
     /**
@@ -63,7 +63,7 @@ public final class ScriptRunner {
             }
             return CompletableFuture.failedFuture(failure);
         }).exceptionallyCompose(failure -> CompletableFuture.failedFuture(
-                RedisErrors.translate(failure, script.file() + " on '" + keys[0] + "'", backend.address())));
+                backend.translate(failure, script.file() + " on '" + keys[0] + "'")));
     }
 
     /**
@@ -77,7 +77,7 @@ public final class ScriptRunner {
     public <T> CompletableFuture<T> runInOrder(LuaScript script, ScriptOutputType type, String[] keys, String... args) {
         return commands(keys[0]).thenCompose(c -> c.<T>eval(script.body(), type, keys, args).toCompletableFuture())
                 .exceptionallyCompose(failure -> CompletableFuture.failedFuture(
-                        RedisErrors.translate(failure, script.file() + " on '" + keys[0] + "'", backend.address())));
+                        backend.translate(failure, script.file() + " on '" + keys[0] + "'")));
     }
 
     /** The address for messages. */

@@ -53,6 +53,29 @@ class RedisErrorsTest {
     }
 
     @Test
+    void readOnlyReplyBecomesRedisUnavailableNotACommandError() {
+        RedisCommandExecutionException readOnly = new RedisCommandExecutionException(
+                "READONLY You can't write against a read only replica.");
+
+        RuntimeException translated = RedisErrors.translate(new CompletionException(readOnly), OPERATION, ADDRESS);
+
+        assertThat(translated).isExactlyInstanceOf(RedisUnavailableException.class)
+                .hasMessageContaining(OPERATION).hasMessageContaining(ADDRESS)
+                .hasMessageContaining("replica").hasMessageContaining("READONLY")
+                .hasCause(readOnly);
+    }
+
+    @Test
+    void readOnlyInsideAScriptErrorIsRecognised() {
+        assertThat(RedisErrors.isReadOnly(new RedisCommandExecutionException("ERR Error running script (call to "
+                + "f_0123): @user_script:12: @user_script: 12: -READONLY You can't write against a read only replica.")))
+                .isTrue();
+        assertThat(RedisErrors.isReadOnly(new RedisCommandExecutionException(
+                "WRONGTYPE Operation against a key holding the wrong kind of value"))).isFalse();
+        assertThat(RedisErrors.isReadOnly(new RedisCommandExecutionException("ERR no such key NOTREADONLY"))).isFalse();
+    }
+
+    @Test
     void redisErrorReplyBecomesRedisCommandExceptionWithRedisText() {
         RedisCommandExecutionException wrongType = new RedisCommandExecutionException(
                 "WRONGTYPE Operation against a key holding the wrong kind of value");
