@@ -40,9 +40,10 @@ import org.slf4j.LoggerFactory;
  * <p><b>Redis corrects the view.</b> A reply that contradicts it wins: a release or hand-off that
  * found the holder's field gone forgets the holder; an acquisition confirmed for another owner makes
  * that owner the holder; the watchdog's lost lease and this client's force unlock forget the
- * holder. Events that say the lock <em>may</em> be free without naming an owner (an unlock message
- * on the lock's channel, a resubscription after a reconnect or failover, the end of the holder's
- * fixed lease) make the first queued owner head, holder or not, so it asks Redis; the holder is
+ * holder, and so does the end of the holder's fixed lease (measured from after Redis set it, so
+ * Redis has dropped the key by then). Events that say the lock <em>may</em> be free without naming
+ * an owner (an unlock message on the lock's channel, a resubscription after a reconnect or
+ * failover) make the first queued owner head, holder or not, so it asks Redis; the holder is
  * forgotten only when Redis confirms someone else. A holder is never forgotten on a guess: its
  * re-entry would queue behind itself.
  *
@@ -416,8 +417,25 @@ final class LocalQueue {
         cancelHolderLeaseCheck();
         if (holderLeaseEnd != 0) {
             long delay = Math.max(0, holderLeaseEnd - System.nanoTime()) + TimeUnit.MILLISECONDS.toNanos(1);
-            holderLeaseCheck = services.timer().newTimeout(timeout -> probe(), delay, TimeUnit.NANOSECONDS);
+            holderLeaseCheck = services.timer().newTimeout(timeout -> holderLeaseEnded(), delay, TimeUnit.NANOSECONDS);
         }
+    }
+
+    /**
+     * The holder's fixed lease is over by this client's clock, which started it after Redis did:
+     * the key has expired, unless an acquisition since then (which set the lease anew) says otherwise.
+     */
+    private void holderLeaseEnded() {
+        Ticket next;
+        synchronized (this) {
+            if (holder == NONE || holderLeaseEnd == 0 || System.nanoTime() - holderLeaseEnd < 0) {
+                return;
+            }
+            forgetHolder();
+            next = promoteIfFree();
+            retireIfIdle();
+        }
+        startHead(next);
     }
 
     private void forgetHolder() {

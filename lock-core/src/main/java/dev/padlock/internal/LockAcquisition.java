@@ -215,16 +215,22 @@ final class LockAcquisition implements PendingAcquire {
 
     private void onAcquired() {
         unsubscribe();
+        boolean renewed = false;
         if (!result.isDone()) {
             watchdog.onAcquired(protocol, threadId, watchdogLease);
             if (result.complete(true)) {
                 settle();
                 return;
             }
-            watchdog.beforeRelease(protocol, threadId);
+            renewed = watchdog.beforeRelease(protocol, threadId);
         }
-        // cancelled while the acquisition was on its way: give it back
-        protocol.release(threadId, 0).whenComplete((outcome, failure) -> {
+        // cancelled while the acquisition was on its way: give it back (one hold: a re-entry keeps the rest)
+        boolean paused = renewed;
+        protocol.release(threadId, renewed ? watchdog.leaseMillis() : 0).whenComplete((release, failure) -> {
+            if (paused) {
+                watchdog.afterRelease(protocol, threadId,
+                        failure == null && release.outcome() == LockProtocol.ReleaseOutcome.STILL_HELD);
+            }
             if (failure != null) {
                 log.warn("could not give back lock '{}' after its acquisition was cancelled; its lease will expire: {}",
                         protocol.name(), failure.toString());
