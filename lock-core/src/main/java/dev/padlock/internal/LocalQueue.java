@@ -74,6 +74,8 @@ final class LocalQueue {
     /** {@link System#nanoTime()} when the holder's fixed lease ends; 0 while the watchdog renews it. */
     private long holderLeaseEnd;
     private Timeout holderLeaseCheck;
+    /** The lease end {@link #holderLeaseCheck} was scheduled for. */
+    private long holderLeaseCheckAt;
     private boolean headRunning;
     /** Acquisitions run outside the queue ({@link Entry#RUN}) and releases, sent and not yet answered. */
     private int inFlight;
@@ -414,11 +416,20 @@ final class LocalQueue {
         holder = ticket.owner;
         boolean renewed = ticket.watchdogLease || services.watchdog().isRenewing(ticket.protocol, ticket.owner);
         holderLeaseEnd = renewed ? 0 : System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ticket.leaseMillis);
-        cancelHolderLeaseCheck();
-        if (holderLeaseEnd != 0) {
-            long delay = Math.max(0, holderLeaseEnd - System.nanoTime()) + TimeUnit.MILLISECONDS.toNanos(1);
-            holderLeaseCheck = services.timer().newTimeout(timeout -> holderLeaseEnded(), delay, TimeUnit.NANOSECONDS);
+        if (holderLeaseEnd != 0 && (holderLeaseCheck == null || holderLeaseEnd - holderLeaseCheckAt < 0)) {
+            cancelHolderLeaseCheck();
+            watchHolderLease();
         }
+    }
+
+    /**
+     * Schedules {@link #holderLeaseEnded} for the end of the holder's fixed lease; under the monitor.
+     * One check per queue at a time: a check that finds the lease moved on schedules the next.
+     */
+    private void watchHolderLease() {
+        long delay = Math.max(0, holderLeaseEnd - System.nanoTime()) + TimeUnit.MILLISECONDS.toNanos(1);
+        holderLeaseCheckAt = holderLeaseEnd;
+        holderLeaseCheck = services.timer().newTimeout(timeout -> holderLeaseEnded(), delay, TimeUnit.NANOSECONDS);
     }
 
     /**
@@ -428,7 +439,12 @@ final class LocalQueue {
     private void holderLeaseEnded() {
         Ticket next;
         synchronized (this) {
-            if (holder == NONE || holderLeaseEnd == 0 || System.nanoTime() - holderLeaseEnd < 0) {
+            holderLeaseCheck = null;
+            if (holder == NONE || holderLeaseEnd == 0 || retired) {
+                return;
+            }
+            if (System.nanoTime() - holderLeaseEnd < 0) {
+                watchHolderLease(); // a later holder or re-entry set a new lease
                 return;
             }
             forgetHolder();
