@@ -49,6 +49,8 @@ final class LockModel implements AutoCloseable {
     static final long COMMAND_TIMEOUT_MILLIS = 1000;
     /** Bound on a waiter getting a lock Redis shows free: well below the leases that would free it. */
     static final long LIVENESS_MILLIS = 3000;
+    /** The same bound right after an unlock or forceUnlock, which publish to the waiters. */
+    static final long PROMPT_LIVENESS_MILLIS = 1000;
     /** Bound on a call that should answer at once: the contract allows twice the command timeout. */
     static final long CALL_MILLIS = 2 * COMMAND_TIMEOUT_MILLIS + 1000;
     /** A fixed-lease holder is "definite" until this long before the earliest end of its lease. */
@@ -64,6 +66,13 @@ final class LockModel implements AutoCloseable {
     static final int NAMES = 2;
 
     private static final AtomicLong SEQUENCES = new AtomicLong();
+    /**
+     * For diagnosis only: checks named in the system property {@code padlock.model.skip}
+     * (comma-separated: leftovers, liveness, tryonce, counts, phantom) are noted in the trace
+     * instead of failing, so that a run can get past a known violation to the next one.
+     */
+    private static final java.util.Set<String> SKIP = java.util.Set.of(
+            System.getProperty("padlock.model.skip", "").split(","));
 
     private final RedisAdmin admin;
     private final RedisCommands<String, String> redis;
@@ -81,6 +90,9 @@ final class LockModel implements AutoCloseable {
     private final long startedAt = System.nanoTime();
     private final long sequence = SEQUENCES.incrementAndGet();
     private int steps;
+    private long stepStartedAt;
+    /** Per name: the latest call of a release that publishes (final unlock, forceUnlock). */
+    private final Map<String, Long> publishedReleaseAt = new HashMap<>();
     private boolean closed;
 
     LockModel(RedisAdmin admin, String uri) {
@@ -204,7 +216,7 @@ final class LockModel implements AutoCloseable {
         }
         Throwable failure = call(() -> unlockFuture(owner, name, kind), "unlock by non-holder " + owner + " " + kind);
         if (failure == null) {
-            fail(owner + " unlocked " + name + " through " + kind
+            violation("phantom", owner + " unlocked " + name + " through " + kind
                     + " without holding it: Redis had its field (a phantom hold)");
         }
         if (!(failure instanceof IllegalMonitorStateException)) {
@@ -292,7 +304,7 @@ final class LockModel implements AutoCloseable {
         }
         String left = awaitTrue(() -> leftBehind().isEmpty(), 5_000) ? "" : leftBehind();
         if (!left.isEmpty()) {
-            fail("after every owner unlocked or gave up, left behind: " + left);
+            violation("leftovers", "after every owner unlocked or gave up, left behind: " + left);
         }
         note("finish: clean");
     }
@@ -435,7 +447,7 @@ final class LockModel implements AutoCloseable {
                     + millis(took) + " ms)");
             if (freeBefore && freeAfter && grants.get(name).get() == grantsBefore && took < nanos(250)
                     && !localExcuse && !pendingOn(name)) {
-                fail(pending + " answered false while Redis showed " + name + " free before and after, and "
+                violation("tryonce", pending + " answered false while Redis showed " + name + " free before and after, and "
                         + "nobody else acquired it (a phantom local holder?)");
             }
         }
@@ -617,6 +629,7 @@ final class LockModel implements AutoCloseable {
         boolean last = state == State.DEFINITE && hold.count == 1;
         if (last) {
             hold.end(calledAt);
+            publishedReleaseAt.put(name, calledAt);
         }
         String what = "unlock by " + owner + " of " + name + " through " + kind + " (" + state
                 + (state == State.DEFINITE ? ", count " + hold.count : "") + ")";
@@ -687,6 +700,9 @@ final class LockModel implements AutoCloseable {
             throw fail(what + " of " + name + " failed: " + e, e);
         }
         force.doneAt = System.nanoTime();
+        if (byClient >= 0 && Boolean.TRUE.equals(released)) {
+            publishedReleaseAt.put(name, calledAt);
+        }
         for (Hold hold : certain) {
             if (hold.definiteUntil > force.doneAt && !excusedNow(hold)) {
                 force.heldBy.add(hold.owner); // held until the force ran
@@ -714,6 +730,7 @@ final class LockModel implements AutoCloseable {
 
     private void begin() {
         steps++;
+        stepStartedAt = System.nanoTime();
         drain();
     }
 
@@ -746,8 +763,8 @@ final class LockModel implements AutoCloseable {
             String count = redis.hget(hold.name, field);
             if (!String.valueOf(hold.count).equals(count) && hold.state(System.nanoTime()) == State.DEFINITE
                     && !excused(hold)) {
-                fail(hold.owner + " believes it holds " + hold.name + " " + hold.count + " time(s), Redis has "
-                        + field + " = " + count + " (hash " + redis.hgetall(hold.name) + ")");
+                violation("counts", hold.owner + " believes it holds " + hold.name + " " + hold.count
+                        + " time(s), Redis has " + field + " = " + count + " (hash " + redis.hgetall(hold.name) + ")");
             }
         }
         for (String name : names) {
@@ -758,14 +775,16 @@ final class LockModel implements AutoCloseable {
     /** A name Redis shows free, with a waiter that may wait longer: some waiter gets it, soon. */
     private void checkNoStuckWaiter(String name) {
         long now = System.nanoTime();
+        boolean published = publishedReleaseAt.getOrDefault(name, Long.MIN_VALUE) >= stepStartedAt;
+        long bound = published ? PROMPT_LIVENESS_MILLIS : LIVENESS_MILLIS;
         List<Pending> waiters = owners.stream().map(o -> o.pending)
-                .filter(p -> p != null && p.name.equals(name) && p.waitsLongerThan(now, LIVENESS_MILLIS + 500))
+                .filter(p -> p != null && p.name.equals(name) && p.waitsLongerThan(now, bound + 500))
                 .toList();
         if (waiters.isEmpty() || redis.exists(name) > 0) {
             return;
         }
         long before = grants.get(name).get();
-        if (awaitTrue(() -> grants.get(name).get() > before, LIVENESS_MILLIS)) {
+        if (awaitTrue(() -> grants.get(name).get() > before, bound)) {
             drain();
             return;
         }
@@ -773,8 +792,8 @@ final class LockModel implements AutoCloseable {
         if (redis.exists(name) > 0) {
             return; // taken meanwhile (a grant still in flight to its owner)
         }
-        fail("stuck waiter: Redis shows " + name + " free, and for " + LIVENESS_MILLIS + " ms none of "
-                + waiters + " got it (still waiting: "
+        violation("liveness", "stuck waiter: Redis shows " + name + " free" + (published ? " after a release" : "")
+                + ", and for " + bound + " ms none of " + waiters + " got it (still waiting: "
                 + waiters.stream().filter(p -> !p.result.isDone()).toList() + ")");
     }
 
@@ -973,6 +992,14 @@ final class LockModel implements AutoCloseable {
 
     private void note(String line) {
         trace.add(ms(System.nanoTime()) + " " + line);
+    }
+
+    private void violation(String check, String message) {
+        if (SKIP.contains(check)) {
+            note("VIOLATION (" + check + ", not failing: padlock.model.skip): " + message);
+            return;
+        }
+        fail(message);
     }
 
     private AssertionError fail(String message) {

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import net.jqwik.api.AfterFailureMode;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -46,7 +47,6 @@ import net.jqwik.api.state.Transformer;
  * ({@value #TRIES_PROPERTY} and {@value #STEPS_PROPERTY} change the size). Run it alone with
  * {@code mvn -B -pl lock-tests -am verify -Dtest=LockModelTest -Dsurefire.failIfNoSpecifiedTests=false}.
  */
-@AddLifecycleHook(LockModelTest.Settings.class)
 class LockModelTest {
     static final String SEED_PROPERTY = "padlock.model.seed";
     static final String TRIES_PROPERTY = "padlock.model.tries";
@@ -84,7 +84,8 @@ class LockModelTest {
         }
     }
 
-    @Property(shrinking = ShrinkingMode.BOUNDED)
+    @Property(shrinking = ShrinkingMode.BOUNDED, afterFailure = AfterFailureMode.PREVIOUS_SEED)
+    @AddLifecycleHook(Settings.class)
     void noTwoHoldersNoStuckWaiterNothingLeftBehind(@ForAll("sequences") ActionChain<LockModel> chain) {
         try {
             LockModel model = chain.run();
@@ -103,7 +104,7 @@ class LockModelTest {
         Arbitrary<Mode> mode = Arbitraries.of(Mode.class);
         Arbitrary<Long> lease = Arbitraries.frequency(
                 net.jqwik.api.Tuple.of(3, -1L), net.jqwik.api.Tuple.of(1, 300L),
-                net.jqwik.api.Tuple.of(1, 500L), net.jqwik.api.Tuple.of(1, 800L));
+                net.jqwik.api.Tuple.of(1, 500L), net.jqwik.api.Tuple.of(1, 800L), net.jqwik.api.Tuple.of(1, 2500L));
         Arbitrary<Long> wait = Arbitraries.of(100L, 300L, 600L);
         Arbitrary<Integer> pick = Arbitraries.integers().between(0, 7);
 
