@@ -302,7 +302,7 @@ final class LockModel implements AutoCloseable {
                 unlockHolder(hold.owner, hold.name, Kind.LOCK);
             }
         }
-        String left = awaitTrue(() -> leftBehind().isEmpty(), 5_000) ? "" : leftBehind();
+        String left = awaitTrue(() -> leftBehind().isEmpty(), 3_000) ? "" : leftBehind();
         if (!left.isEmpty()) {
             violation("leftovers", "after every owner unlocked or gave up, left behind: " + left);
         }
@@ -442,7 +442,10 @@ final class LockModel implements AutoCloseable {
             long now = System.nanoTime();
             boolean localExcuse = now - log.externalLossAt.getOrDefault(owner.client, Long.MIN_VALUE / 2)
                     < nanos(LOST_REPORT_MILLIS + 500)
-                    || now - log.leaseEndAt.getOrDefault(owner.client, Long.MIN_VALUE / 2) < nanos(300);
+                    || now - log.leaseEndAt.getOrDefault(owner.client, Long.MIN_VALUE / 2) < nanos(300)
+                    || holds.values().stream().anyMatch(h -> h.name.equals(name) && h.owner != owner
+                            && h.owner.client == owner.client
+                            && (h.state(now) == State.MAYBE || now < h.possiblyUntil + nanos(300)));
             note("  -> false (Redis free before: " + freeBefore + ", after: " + freeAfter + ", took "
                     + millis(took) + " ms)");
             if (freeBefore && freeAfter && grants.get(name).get() == grantsBefore && took < nanos(250)
