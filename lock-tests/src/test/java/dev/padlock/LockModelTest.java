@@ -52,8 +52,8 @@ class LockModelTest {
     static final String TRIES_PROPERTY = "padlock.model.tries";
     static final String STEPS_PROPERTY = "padlock.model.steps";
     static final String DEFAULT_SEED = "20240611";
-    static final int DEFAULT_TRIES = 40;
-    static final int DEFAULT_STEPS = 70;
+    static final int DEFAULT_TRIES = 50;
+    static final int DEFAULT_STEPS = 80;
 
     private static final AtomicLong SEQUENCES = new AtomicLong();
     private static final AtomicLong STEPS = new AtomicLong();
