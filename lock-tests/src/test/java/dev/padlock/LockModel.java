@@ -473,7 +473,12 @@ final class LockModel implements AutoCloseable {
         Pending pending = start(owner, hold.name, kind, mode, lease, wait, true);
         if (!awaitQuietly(pending.result, CALL_MILLIS)) {
             cancel(pending);
-            fail(pending + " by a holder (count " + hold.count + ") did not answer within " + CALL_MILLIS + " ms");
+            violation("reentry", pending + " by a holder (count " + hold.count + ") did not answer within "
+                    + CALL_MILLIS + " ms");
+            awaitQuietly(pending.result, CALL_MILLIS);
+            if (!pending.result.isDone()) {
+                fail(pending + " did not end after it gave up");
+            }
         }
         awaitCallback(pending);
         drainLost();

@@ -123,7 +123,7 @@ class LockModelTest {
                 .map(n -> mutate("DEL(name " + n + ")", model -> model.delete(n)));
         Action.Independent<LockModel> scriptFlush = () -> Arbitraries.just(
                 mutate("SCRIPT FLUSH", LockModel::scriptFlush));
-        Action.Independent<LockModel> pause = () -> Arbitraries.of(300L, 600L, 900L)
+        Action.Independent<LockModel> pause = () -> Arbitraries.of(300L, 500L, 800L)
                 .map(ms -> mutate("pause(" + ms + " ms)", model -> model.pause(ms)));
         Action.Independent<LockModel> giveUp = () -> pick
                 .map(p -> mutate("giveUp(waiter " + p + ")", model -> model.giveUp(p)));
