@@ -71,8 +71,8 @@ final class LockModel implements AutoCloseable {
      * (comma-separated: leftovers, liveness, tryonce, counts, phantom, reentry) are noted in the trace
      * instead of failing, so that a run can get past a known violation to the next one.
      */
-    private static final java.util.Set<String> SKIP = java.util.Set.of(
-            System.getProperty("padlock.model.skip", "").split(","));
+    private static final java.util.Set<String> SKIP = java.util.Set.copyOf(
+            java.util.Arrays.asList(System.getProperty("padlock.model.skip", "").split(",")));
 
     private final RedisAdmin admin;
     private final RedisCommands<String, String> redis;
