@@ -1,0 +1,230 @@
+package dev.padlock;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The bookkeeping of {@link LockModel}: who believes it holds what, since when and until when at
+ * the latest, and the definite-holding intervals ("segments") whose overlap across owners is a
+ * "two holders" violation. Confined to the test thread, except the fields marked volatile.
+ *
+ * <h2>How conservative the model is</h2>
+ * A segment is a time interval during which an owner certainly holds a name, by the contract's
+ * rules: it starts when the owner's acquisition future completed with success (Redis confirmed
+ * before that) and ends at the call that ends the holding (its final unlock, a forceUnlock, a
+ * DEL), or a little before the earliest moment its fixed lease can run out. Any time in doubt the
+ * owner is "maybe holding" and has no segment: two segments of different owners that overlap are
+ * therefore a real violation.
+ */
+final class ModelBook {
+    private ModelBook() {
+    }
+
+    static final long NEVER = Long.MAX_VALUE;
+
+    static long millis(long nanos) {
+        return TimeUnit.NANOSECONDS.toMillis(nanos);
+    }
+
+    static long nanos(long millis) {
+        return TimeUnit.MILLISECONDS.toNanos(millis);
+    }
+
+    /** Which lock object of a name is used: all three share the hash format. */
+    enum Kind {
+        LOCK, SPIN, FENCED
+    }
+
+    /** How an acquisition waits. */
+    enum Mode {
+        /** {@code lock}/{@code lockAsync}: no bound. */
+        LOCK,
+        /** {@code tryLock()}: one attempt. */
+        TRY_ONCE,
+        /** {@code tryLock(wait)} with a short wait. */
+        TRY_WAIT,
+        /** {@code tryLock(wait)} with a wait long enough to count for liveness. */
+        TRY_LONG
+    }
+
+    /** What Redis and the model say about one owner's holding of one name, now. */
+    enum State {
+        NONE, DEFINITE, MAYBE
+    }
+
+    /** An owner: an id of one client, driven asynchronously, or a thread of its own (blocking API). */
+    static final class Owner {
+        final int index;
+        final int client;
+        final long id;
+        /** Single thread for the blocking API; null for asynchronous owners. */
+        final java.util.concurrent.ExecutorService thread;
+        final Thread worker;
+        /** The acquisition in flight, if any: an owner with one is busy (as a blocked thread is). */
+        Pending pending;
+
+        Owner(int index, int client, long id, java.util.concurrent.ExecutorService thread, Thread worker) {
+            this.index = index;
+            this.client = client;
+            this.id = id;
+            this.thread = thread;
+            this.worker = worker;
+        }
+
+        boolean threaded() {
+            return thread != null;
+        }
+
+        @Override
+        public String toString() {
+            return "c" + client + (threaded() ? "T" : "o") + index;
+        }
+    }
+
+    /** One acquisition in flight. */
+    static final class Pending {
+        final Owner owner;
+        final String name;
+        final Kind kind;
+        final Mode mode;
+        /** The lease asked for, or -1 for a watchdog lease. */
+        final long leaseMillis;
+        /** The wait asked for, or -1 for no bound. */
+        final long waitMillis;
+        final long calledAt;
+        final boolean reentrant;
+        /** Set by whichever comes first: the blocking call's task starting, or giving up before it did. */
+        final java.util.concurrent.atomic.AtomicBoolean started = new java.util.concurrent.atomic.AtomicBoolean();
+        /** What is cancelled to give up: the engine's own future, or the blocking call's task. */
+        Future<?> cancelHandle;
+        CompletableFuture<Boolean> result;
+        volatile long doneAt;
+
+        Pending(Owner owner, String name, Kind kind, Mode mode, long leaseMillis, long waitMillis, long calledAt,
+                boolean reentrant) {
+            this.owner = owner;
+            this.name = name;
+            this.kind = kind;
+            this.mode = mode;
+            this.leaseMillis = leaseMillis;
+            this.waitMillis = waitMillis;
+            this.calledAt = calledAt;
+            this.reentrant = reentrant;
+        }
+
+        boolean watchdog() {
+            return leaseMillis <= 0;
+        }
+
+        /** Whether, at {@code now}, this acquisition may still wait for longer than {@code millis}. */
+        boolean waitsLongerThan(long now, long millis) {
+            return waitMillis < 0 || calledAt + nanos(waitMillis) - now > nanos(millis);
+        }
+
+        @Override
+        public String toString() {
+            return owner + " " + mode + "(" + kind + " " + name + ", lease "
+                    + (watchdog() ? "watchdog" : leaseMillis + "ms") + (waitMillis >= 0 && mode != Mode.TRY_ONCE
+                    ? ", wait " + waitMillis + "ms" : "") + ")" + (reentrant ? " re-entrant" : "");
+        }
+    }
+
+    /** An interval in which an owner certainly held a name. */
+    static final class Segment {
+        final Owner owner;
+        final String name;
+        final long start;
+        long end;
+        final String how;
+
+        Segment(Owner owner, String name, long start, long end, String how) {
+            this.owner = owner;
+            this.name = name;
+            this.start = start;
+            this.end = end;
+            this.how = how;
+        }
+
+        boolean overlaps(Segment other) {
+            return start < other.end && other.start < end;
+        }
+    }
+
+    /** An owner's holding of a name, as the model believes it. */
+    static final class Hold {
+        final Owner owner;
+        final String name;
+        int count;
+        boolean watchdog;
+        boolean uncertain;
+        long grantedAt;
+        long definiteUntil;
+        long possiblyUntil;
+        Segment open;
+
+        Hold(Owner owner, String name) {
+            this.owner = owner;
+            this.name = name;
+        }
+
+        State state(long now) {
+            if (now >= possiblyUntil) {
+                return State.NONE;
+            }
+            if (uncertain || now >= definiteUntil) {
+                return State.MAYBE;
+            }
+            return State.DEFINITE;
+        }
+
+        /** Stops believing: the open segment ends at {@code at} at the latest. */
+        void end(long at) {
+            if (open != null) {
+                open.end = Math.min(open.end, at);
+                open = null;
+            }
+        }
+
+        /** From now on only "maybe": no segment beyond what was certain until {@code at}. */
+        void doubt(long at, long possiblyUntil) {
+            end(at);
+            uncertain = true;
+            this.possiblyUntil = possiblyUntil;
+        }
+    }
+
+    /** A forceUnlock or DEL of a name: every belief ends at its call. */
+    static final class Force {
+        final String name;
+        final long calledAt;
+        long doneAt;
+        /** Owners that certainly held the name from the call until the force ran. */
+        final Set<Owner> heldBy = new HashSet<>();
+
+        Force(String name, long calledAt) {
+            this.name = name;
+            this.calledAt = calledAt;
+        }
+    }
+
+    /** A report of the watchdog that a lease it renewed was lost. */
+    record LeaseLost(int client, String name, long threadId, long at) {
+    }
+
+    /** Per-name history. */
+    static final class NameLog {
+        final List<Segment> segments = new ArrayList<>();
+        final List<Force> forces = new ArrayList<>();
+        /** Per client: the latest end of a local holder's belief by another client's action or a DEL. */
+        final Map<Integer, Long> externalLossAt = new HashMap<>();
+        /** Per client: the latest moment a local holder's fixed lease could end. */
+        final Map<Integer, Long> leaseEndAt = new HashMap<>();
+    }
+}
