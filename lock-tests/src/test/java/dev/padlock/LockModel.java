@@ -517,6 +517,7 @@ final class LockModel implements AutoCloseable {
 
     private void cancel(Pending pending) {
         note(pending.owner + " gives up " + pending);
+        pending.givenUp = true;
         if (!pending.owner.threaded()) {
             pending.cancelHandle.cancel(true);
         } else if (pending.started.compareAndSet(false, true)) {
@@ -790,17 +791,18 @@ final class LockModel implements AutoCloseable {
         List<Pending> waiters = owners.stream().map(o -> o.pending)
                 .filter(p -> p != null && p.name.equals(name) && p.waitsLongerThan(now, bound + 500))
                 .toList();
+        // read before looking at Redis: a grant between the two must count
+        long before = grants.get(name).get();
         if (waiters.isEmpty() || redis.exists(name) > 0) {
             return;
         }
-        long before = grants.get(name).get();
         if (awaitTrue(() -> grants.get(name).get() > before, bound)) {
             drain();
             return;
         }
         drain();
-        if (redis.exists(name) > 0) {
-            return; // taken meanwhile (a grant still in flight to its owner)
+        if (redis.exists(name) > 0 || grants.get(name).get() > before) {
+            return; // taken meanwhile (a grant still in flight to its owner, or one whose lease already ran out)
         }
         violation("liveness", "stuck waiter: Redis shows " + name + " free" + (published ? " after a release" : "")
                 + ", and for " + bound + " ms none of " + waiters + " got it (still waiting: "

@@ -124,8 +124,11 @@ final class ModelBook {
         }
 
         /** Whether, at {@code now}, this acquisition may still wait for longer than {@code millis}. */
+        /** Set when the model cancels or interrupts it: it no longer waits, whenever its future says so. */
+        volatile boolean givenUp;
+
         boolean waitsLongerThan(long now, long millis) {
-            return waitMillis < 0 || calledAt + nanos(waitMillis) - now > nanos(millis);
+            return !givenUp && (waitMillis < 0 || calledAt + nanos(waitMillis) - now > nanos(millis));
         }
 
         @Override

@@ -81,6 +81,9 @@ final class LocalQueue {
     private int inFlight;
     private int handOffs;
     private long chainStart;
+    /** The next poll for queued spin waiters, and the back-off after it: see {@link #pollForSpinWaiters}. */
+    private Timeout spinPoll;
+    private long spinPollMillis = LockAcquisition.MIN_BACK_OFF_MILLIS;
     /** This client's share of the unlock channel while owners queue: see {@link #watchChannel}. */
     private WakeUpRegistry.Watch channelWatch;
     boolean retired;
@@ -114,6 +117,7 @@ final class LocalQueue {
         waiters.add(ticket);
         ticket.armTimeout(services.timer(), () -> giveUp(ticket));
         watchChannel(ticket);
+        pollForSpinWaiters();
         return Entry.QUEUED;
     }
 
@@ -278,7 +282,7 @@ final class LocalQueue {
 
     /** Redis confirmed the hand-off: the successor holds the lock. */
     private void handedOver(Ticket successor) {
-        services.watchdog().onAcquired(successor.protocol, successor.owner, successor.watchdogLease);
+        services.watchdog().onHandedOver(successor.protocol, successor.owner, successor.watchdogLease);
         synchronized (this) {
             becomeHolder(successor);
             handOffs++;
@@ -362,6 +366,7 @@ final class LocalQueue {
             queued = waiters.toArray(new Ticket[0]);
             waiters.clear();
             cancelHolderLeaseCheck();
+            cancelSpinPoll();
             unwatchChannel();
         }
         for (Ticket ticket : queued) {
@@ -485,10 +490,46 @@ final class LocalQueue {
         }
     }
 
+    /**
+     * Spin waiters (the spin lock, for setups without pub/sub) queued behind a holder do not rely on
+     * the unlock channel: while any waits and no head runs, the first queued owner asks Redis after
+     * a back-off that doubles up to {@link LockAcquisition#MAX_BACK_OFF_MILLIS}, as a spin lock
+     * polls. Under the monitor.
+     */
+    private void pollForSpinWaiters() {
+        boolean spinWaiter = false;
+        for (Ticket ticket : waiters) {
+            spinWaiter |= ticket.spin;
+        }
+        if (!spinWaiter || headRunning || retired) {
+            cancelSpinPoll();
+            spinPollMillis = LockAcquisition.MIN_BACK_OFF_MILLIS;
+            return;
+        }
+        if (spinPoll == null) {
+            long millis = spinPollMillis;
+            spinPollMillis = Math.min(LockAcquisition.MAX_BACK_OFF_MILLIS, spinPollMillis * 2);
+            spinPoll = services.timer().newTimeout(timeout -> {
+                synchronized (this) {
+                    spinPoll = null;
+                }
+                probe();
+            }, millis, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void cancelSpinPoll() {
+        if (spinPoll != null) {
+            spinPoll.cancel();
+            spinPoll = null;
+        }
+    }
+
     private void retireIfIdle() {
         if (waiters.isEmpty()) {
             unwatchChannel();
         }
+        pollForSpinWaiters();
         if (holder == NONE && !headRunning && inFlight == 0 && waiters.isEmpty() && !retired) {
             retired = true;
             cancelHolderLeaseCheck();

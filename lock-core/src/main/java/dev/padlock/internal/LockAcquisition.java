@@ -39,8 +39,8 @@ final class LockAcquisition implements PendingAcquire {
     /** Park bound while the unlock channel's subscription is not confirmed. */
     private static final long UNCONFIRMED_PARK_MILLIS = 100;
     /** First and largest back-off of a spinning wait. */
-    private static final long MIN_BACK_OFF_MILLIS = 1;
-    private static final long MAX_BACK_OFF_MILLIS = 128;
+    static final long MIN_BACK_OFF_MILLIS = 1;
+    static final long MAX_BACK_OFF_MILLIS = 128;
 
     private final LockProtocol protocol;
     private final WakeUpRegistry registry;

@@ -59,7 +59,9 @@ public final class PadlockClient implements LockClient {
                 TIMER_TICK_MILLIS, TimeUnit.MILLISECONDS, 512);
         // in order: a renewal must land before a release sent after it (see Watchdog)
         Watchdog.Sender renewals = (script, keys, args) -> scripts.runInOrder(script, ScriptOutputType.MULTI, keys, args);
-        Watchdog watchdog = new Watchdog(renewals, backend.isCluster(), config.watchdogTimeout().toMillis(),
+        Watchdog.HoldCounter holds = (name, field) -> backend.commands().hget(name, field).toCompletableFuture()
+                .thenApply(count -> count == null ? 0L : Long.parseLong(count));
+        Watchdog watchdog = new Watchdog(renewals, holds, backend.isCluster(), config.watchdogTimeout().toMillis(),
                 config.leaseLostListener().orElse(null), listenerExecutor, queues::onLeaseLost, timer);
         log.debug("Padlock client {} connected to {}", clientId, backend.address());
         return new PadlockClient(new LockServices(clientId, backend, scripts, wakeUps, watchdog, queues, timer,

@@ -50,7 +50,13 @@ final class Watchdog implements AutoCloseable {
         CompletableFuture<List<Object>> renew(LuaScript script, String[] keys, String[] args);
     }
 
+    /** Reads an owner's hold count: the value of {@code field} in the hash {@code name}, 0 when absent. */
+    interface HoldCounter {
+        CompletableFuture<Long> holds(String name, String field);
+    }
+
     private final Sender sender;
+    private final HoldCounter holdCounter;
     private final boolean cluster;
     private final long leaseMillis;
     private final LeaseLostListener listener;
@@ -68,9 +74,10 @@ final class Watchdog implements AutoCloseable {
      * @param lossHook told first, on the I/O thread, of every lost lease by the lock's
      *     {@link LockProtocol#localKey()} and owner (the local queues use it)
      */
-    Watchdog(Sender sender, boolean cluster, long leaseMillis, LeaseLostListener listener, Executor listenerExecutor,
-            BiConsumer<String, Long> lossHook, Timer timer) {
+    Watchdog(Sender sender, HoldCounter holdCounter, boolean cluster, long leaseMillis, LeaseLostListener listener,
+            Executor listenerExecutor, BiConsumer<String, Long> lossHook, Timer timer) {
         this.sender = sender;
+        this.holdCounter = holdCounter;
         this.cluster = cluster;
         this.leaseMillis = leaseMillis;
         this.listener = listener;
@@ -91,16 +98,42 @@ final class Watchdog implements AutoCloseable {
 
     /**
      * Redis confirmed that {@code owner} holds the lock. With a watchdog lease its renewal starts,
-     * or goes on when it has one; a fixed-lease re-entry leaves a running renewal as it is.
+     * or goes on when it has one. A fixed-lease re-entry leaves a running renewal as it is, as
+     * Redisson does; but a fixed-lease acquisition that was a first hold (the owner's earlier hold
+     * was lost behind its back, and its renewal not yet told) must not inherit it: the owner's hold
+     * count is read, and a single hold ends the renewal.
      */
     void onAcquired(LockProtocol protocol, long owner, boolean watchdogLease) {
-        if (!watchdogLease || closed) {
+        if (closed) {
             return;
         }
         Owner key = new Owner(protocol.localKey(), owner);
+        if (!watchdogLease) {
+            Renewal existing = renewals.get(key);
+            if (existing != null) {
+                holdCounter.holds(protocol.name(), protocol.ownerField(owner)).whenComplete((holds, failure) -> {
+                    if (failure == null && holds <= 1 && renewals.remove(key, existing)) {
+                        existing.end();
+                    }
+                });
+            }
+            return;
+        }
         renewals.compute(key, (k, existing) ->
                 existing != null && existing.state() != State.ENDED && existing.state() != State.LOST
                         ? existing : new Renewal(protocol, owner));
+    }
+
+    /**
+     * {@code owner} got the lock by a hand-off, as a first hold: it starts a renewal with a watchdog
+     * lease, and keeps none it may have had with a fixed one.
+     */
+    void onHandedOver(LockProtocol protocol, long owner, boolean watchdogLease) {
+        if (watchdogLease) {
+            onAcquired(protocol, owner, true);
+        } else {
+            forget(protocol, owner);
+        }
     }
 
     /** Whether {@code owner}'s lease of this lock is renewed now. */

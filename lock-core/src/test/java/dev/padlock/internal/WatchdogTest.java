@@ -15,11 +15,13 @@ class WatchdogTest {
     private final ManualTimer timer = new ManualTimer();
     private final List<Call> calls = new ArrayList<>();
     private final List<String> lost = new ArrayList<>();
+    /** What the fake hold counter answers. */
+    private long holds = 2;
     private final Watchdog watchdog = new Watchdog((script, keys, args) -> {
         Call call = new Call(List.of(args).subList(1, args.length), new CompletableFuture<>());
         calls.add(call);
         return call.reply;
-    }, false, LEASE, null, Runnable::run, (key, owner) -> lost.add(key + "/" + owner), timer);
+    }, (name, field) -> CompletableFuture.completedFuture(holds), false, LEASE, null, Runnable::run, (key, owner) -> lost.add(key + "/" + owner), timer);
 
     private record Call(List<String> owners, CompletableFuture<List<Object>> reply) {
         void answer(Object... renewed) {
@@ -129,6 +131,25 @@ class WatchdogTest {
         assertThat(watchdog.activeRenewals()).isZero();
         watchdog.onAcquired(plain, 2, true);
         watchdog.onAcquired(plain, 2, false);
+        assertThat(watchdog.isRenewing(plain, 2)).isTrue();
+    }
+
+    @Test
+    void aFixedLeaseFirstHoldDoesNotInheritARenewalLeftFromALostHold() {
+        LockProtocol plain = lock("a");
+        watchdog.onAcquired(plain, 1, true);
+        holds = 1; // the watchdog hold was lost behind the owner's back; this is a first hold
+        watchdog.onAcquired(plain, 1, false);
+        assertThat(watchdog.isRenewing(plain, 1)).isFalse();
+    }
+
+    @Test
+    void aHandOffWithAFixedLeaseEndsAnyRenewalTheSuccessorHad() {
+        LockProtocol plain = lock("a");
+        watchdog.onAcquired(plain, 1, true);
+        watchdog.onHandedOver(plain, 1, false);
+        assertThat(watchdog.activeRenewals()).isZero();
+        watchdog.onHandedOver(plain, 2, true);
         assertThat(watchdog.isRenewing(plain, 2)).isTrue();
     }
 
