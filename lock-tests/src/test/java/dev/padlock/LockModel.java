@@ -321,7 +321,8 @@ final class LockModel implements AutoCloseable {
             if (client.localQueues() + client.renewedLocks() + client.channelsInUse() > 0) {
                 left.append("c").append(c).append(": localQueues=").append(client.localQueues())
                         .append(" renewedLocks=").append(client.renewedLocks())
-                        .append(" channelsInUse=").append(client.channelsInUse()).append("; ");
+                        .append(" channelsInUse=").append(client.channelsInUse())
+                        .append(" ").append(client.describeLocalQueues()).append("; ");
             }
         }
         return left.toString();

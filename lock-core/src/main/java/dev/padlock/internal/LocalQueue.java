@@ -71,7 +71,9 @@ final class LocalQueue {
     // guarded by this:
     private final ArrayDeque<Ticket> waiters = new ArrayDeque<>();
     private long holder = NONE;
-    /** {@link System#nanoTime()} when the holder's fixed lease ends; 0 while the watchdog renews it. */
+    /** The kind the holder acquired through, for its renewal's key. */
+    private LockProtocol holderProtocol;
+    /** {@link System#nanoTime()} when the holder's last fixed lease ends; 0 for a watchdog lease. */
     private long holderLeaseEnd;
     private Timeout holderLeaseCheck;
     /** The lease end {@link #holderLeaseCheck} was scheduled for. */
@@ -96,6 +98,14 @@ final class LocalQueue {
 
     String localKey() {
         return localKey;
+    }
+
+    /** The queue's state, for diagnostics. */
+    @Override
+    public synchronized String toString() {
+        return "LocalQueue[" + localKey + ": holder " + (holder == NONE ? "none" : holder) + ", head "
+                + (headRunning ? "running" : "none") + ", in flight " + inFlight + ", queued " + waiters.size()
+                + (retired ? ", retired" : "") + "]";
     }
 
     /**
@@ -419,8 +429,8 @@ final class LocalQueue {
      */
     private void becomeHolder(Ticket ticket) {
         holder = ticket.owner;
-        boolean renewed = ticket.watchdogLease || services.watchdog().isRenewing(ticket.protocol, ticket.owner);
-        holderLeaseEnd = renewed ? 0 : System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ticket.leaseMillis);
+        holderProtocol = ticket.protocol;
+        holderLeaseEnd = ticket.watchdogLease ? 0 : System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ticket.leaseMillis);
         if (holderLeaseEnd != 0 && (holderLeaseCheck == null || holderLeaseEnd - holderLeaseCheckAt < 0)) {
             cancelHolderLeaseCheck();
             watchHolderLease();
@@ -452,6 +462,9 @@ final class LocalQueue {
                 watchHolderLease(); // a later holder or re-entry set a new lease
                 return;
             }
+            if (services.watchdog().isRenewing(holderProtocol, holder)) {
+                return; // a fixed-lease re-entry of a renewed hold: its release or lost lease will say
+            }
             forgetHolder();
             next = promoteIfFree();
             retireIfIdle();
@@ -461,6 +474,7 @@ final class LocalQueue {
 
     private void forgetHolder() {
         holder = NONE;
+        holderProtocol = null;
         holderLeaseEnd = 0;
         cancelHolderLeaseCheck();
     }

@@ -62,6 +62,11 @@ final class LocalQueues {
         }
     }
 
+    /** Every queue's state, for diagnostics. */
+    String describe() {
+        return queues.values().toString();
+    }
+
     /** Queues in use now; for tests and metrics. */
     int size() {
         return queues.size();

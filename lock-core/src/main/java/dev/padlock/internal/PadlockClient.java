@@ -137,6 +137,11 @@ public final class PadlockClient implements LockClient {
         return services.queues().size();
     }
 
+    /** The local queues' states (holder, head, calls in flight, queued owners); for diagnostics in tests. */
+    public String describeLocalQueues() {
+        return services.queues().describe();
+    }
+
     /** Owners whose watchdog leases are renewed now (one per owner and lock); for tests and metrics. */
     public int renewedLocks() {
         return services.watchdog().activeRenewals();
