@@ -160,8 +160,8 @@ public final class PadlockClient implements LockClient {
         if (closed.compareAndSet(false, true)) {
             services.watchdog().close();
             services.queues().close();
+            services.wakeUps().close(); // new acquisitions now fail as closed, before the timer stops
             services.timer().stop();
-            services.wakeUps().close();
             services.backend().close();
             listenerExecutor.shutdown(); // lets a listener call already queued finish
         }
