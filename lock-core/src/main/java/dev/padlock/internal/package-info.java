@@ -3,7 +3,9 @@
  *
  * <p>Roles, one class each: {@link dev.padlock.internal.PadlockClient} wires a client together;
  * {@link dev.padlock.internal.RedisLock} is the {@code RLock} facade;
- * {@link dev.padlock.internal.LocalQueue} is the cohort of one lock's local owners;
+ * {@link dev.padlock.internal.LocalQueue} is this client's view of one exclusive lock (who of it
+ * holds it, who queues; only Redis grants), and {@link dev.padlock.internal.Ticket} one acquisition
+ * through it;
  * {@link dev.padlock.internal.LockAcquisition} is the wait loop;
  * {@link dev.padlock.internal.LockProtocol} is a kind's acquire, release and renewal on Redis
  * ({@link dev.padlock.internal.ExclusiveLockProtocol}, {@link dev.padlock.internal.FairLockProtocol},
@@ -12,7 +14,7 @@
  * {@link dev.padlock.internal.MultiLock} and {@link dev.padlock.internal.RedLock} are composites
  * over any {@code RLock};
  * {@link dev.padlock.internal.WakeUpRegistry} owns pub/sub subscriptions and parked waiters;
- * {@link dev.padlock.internal.Watchdog} renews leases; {@link dev.padlock.internal.ScriptRunner}
+ * {@link dev.padlock.internal.Watchdog} renews the leases of owners; {@link dev.padlock.internal.ScriptRunner}
  * runs Lua by SHA; {@link dev.padlock.internal.RedisBackend} holds the connections and knows the
  * topology; {@link dev.padlock.internal.RedisErrors} turns Lettuce failures into Padlock
  * exceptions; {@link dev.padlock.internal.LockKeys} knows every key and channel name.
