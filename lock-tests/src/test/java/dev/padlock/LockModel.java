@@ -15,6 +15,7 @@ import dev.padlock.ModelBook.Pending;
 import dev.padlock.ModelBook.Segment;
 import dev.padlock.ModelBook.State;
 import dev.padlock.internal.PadlockClient;
+import dev.padlock.testing.Cleanup;
 import dev.padlock.testing.RedisAdmin;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
@@ -336,35 +337,19 @@ final class LockModel implements AutoCloseable {
         closed = true;
         RuntimeException failure = null;
         for (PadlockClient client : clients) {
-            try {
-                client.close();
-            } catch (RuntimeException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
+            failure = Cleanup.close(client, failure);
         }
         for (Owner owner : owners) {
             if (owner.threaded()) {
                 owner.thread.shutdownNow();
             }
         }
-        try {
+        failure = Cleanup.close(() -> {
             for (String name : names) {
                 redis.del(name, "redisson_lock_token:{" + name + "}");
             }
-        } catch (RuntimeException e) {
-            if (failure == null) {
-                failure = e;
-            } else {
-                failure.addSuppressed(e);
-            }
-        }
-        if (failure != null) {
-            throw failure;
-        }
+        }, failure);
+        Cleanup.rethrow(failure);
     }
 
     // ------------------------------------------------------------------ acquisitions

@@ -1,7 +1,7 @@
 package dev.padlock.testing;
 
 /** Closing several resources and keeping every failure: the first thrown, the rest suppressed. */
-final class Cleanup {
+public final class Cleanup {
 
     private Cleanup() {
     }
@@ -10,7 +10,7 @@ final class Cleanup {
      * Closes {@code resource}; returns {@code failure} with this close's failure added (as the
      * failure itself when there was none yet, else as a suppressed one).
      */
-    static RuntimeException close(AutoCloseable resource, RuntimeException failure) {
+    public static RuntimeException close(AutoCloseable resource, RuntimeException failure) {
         try {
             resource.close();
             return failure;
@@ -27,7 +27,7 @@ final class Cleanup {
     }
 
     /** Throws {@code failure} when there is one. */
-    static void rethrow(RuntimeException failure) {
+    public static void rethrow(RuntimeException failure) {
         if (failure != null) {
             throw failure;
         }
