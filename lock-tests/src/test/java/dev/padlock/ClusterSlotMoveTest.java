@@ -7,7 +7,6 @@ import dev.padlock.testing.RedisCluster;
 import dev.padlock.testing.RedisServerProcess;
 import io.lettuce.core.MigrateArgs;
 import io.lettuce.core.cluster.SlotHash;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
