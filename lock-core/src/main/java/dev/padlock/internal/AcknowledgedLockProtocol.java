@@ -25,7 +25,32 @@ final class AcknowledgedLockProtocol implements LockProtocol {
 
     @Override
     public CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait) {
-        return kind.tryAcquire(leaseMillis, threadId, willWait).thenCompose(attempt -> {
+        return acknowledged(kind.tryAcquire(leaseMillis, threadId, willWait), threadId);
+    }
+
+    @Override
+    public boolean claims() {
+        return kind.claims();
+    }
+
+    @Override
+    public CompletableFuture<Attempt> tryClaim(long leaseMillis, long threadId, boolean willWait) {
+        return acknowledged(kind.tryClaim(leaseMillis, threadId, willWait), threadId);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> abandon(long threadId) {
+        return kind.abandon(threadId);
+    }
+
+    @Override
+    public CompletableFuture<Attempt> confirm(long threadId) {
+        return acknowledged(kind.confirm(threadId), threadId);
+    }
+
+    /** {@code reply}, once enough replicas acknowledged it when it says acquired. */
+    private CompletableFuture<Attempt> acknowledged(CompletableFuture<Attempt> reply, long threadId) {
+        return reply.thenCompose(attempt -> {
             if (!attempt.acquired()) {
                 return CompletableFuture.completedFuture(attempt);
             }

@@ -48,6 +48,37 @@ final class ExclusiveLockProtocol implements LockProtocol {
     }
 
     @Override
+    public boolean claims() {
+        return true;
+    }
+
+    @Override
+    public CompletableFuture<Attempt> tryClaim(long leaseMillis, long threadId, boolean willWait) {
+        return scripts.<Long>run(LuaScript.LOCK_CLAIM, ScriptOutputType.INTEGER, lockKey,
+                Long.toString(leaseMillis), LockKeys.ownerField(clientId, threadId)).thenApply(Attempt::fromTtl);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> abandon(long threadId) {
+        return scripts.<Long>run(LuaScript.LOCK_ABANDON, ScriptOutputType.INTEGER, lockAndChannel,
+                        LockKeys.UNLOCK_MESSAGE, LockKeys.ownerField(clientId, threadId), backend.publishCommand())
+                .thenApply(removed -> removed != null && removed == 1L);
+    }
+
+    @Override
+    public CompletableFuture<Attempt> confirm(long threadId) {
+        return confirm(backend, name, ownerField(threadId));
+    }
+
+    /** {@link LockProtocol#confirm} for any kind whose owners are fields of the hash {@code key}. */
+    static CompletableFuture<Attempt> confirm(RedisBackend backend, String key, String field) {
+        return backend.commands().hexists(key, field).toCompletableFuture()
+                .exceptionallyCompose(failure -> CompletableFuture.failedFuture(
+                        backend.translate(failure, "HEXISTS on '" + key + "'")))
+                .thenApply(held -> held ? Attempt.ACQUIRED : Attempt.notAcquired(-2));
+    }
+
+    @Override
     public CompletableFuture<Boolean> isLocked() {
         return backend.commands().exists(name).thenApply(count -> count > 0).toCompletableFuture();
     }

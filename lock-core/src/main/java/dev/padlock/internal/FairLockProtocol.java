@@ -74,6 +74,11 @@ final class FairLockProtocol implements LockProtocol {
     }
 
     @Override
+    public CompletableFuture<Attempt> confirm(long threadId) {
+        return ExclusiveLockProtocol.confirm(backend, name, ownerField(threadId));
+    }
+
+    @Override
     public CompletableFuture<Boolean> isLocked() {
         return backend.commands().exists(name).thenApply(count -> count > 0).toCompletableFuture();
     }

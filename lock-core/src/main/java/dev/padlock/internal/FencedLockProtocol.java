@@ -44,6 +44,14 @@ final class FencedLockProtocol implements LockProtocol {
                         : Attempt.notAcquired(reply.get(1)));
     }
 
+    /** Held: with the counter's value, which only a new holder moves, so it is this holder's token. */
+    @Override
+    public CompletableFuture<Attempt> confirm(long threadId) {
+        return lock.confirm(threadId).thenCompose(attempt -> !attempt.acquired()
+                ? CompletableFuture.completedFuture(attempt)
+                : token().thenApply(token -> new Attempt(true, 0, token == null ? 0 : token)));
+    }
+
     /** The current holder's token, or {@code null} when the lock is free. */
     CompletableFuture<Long> token() {
         return scripts.run(LuaScript.FENCED_TOKEN, ScriptOutputType.INTEGER, keys);

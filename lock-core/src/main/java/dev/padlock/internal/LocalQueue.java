@@ -117,6 +117,7 @@ final class LocalQueue {
      */
     Entry enter(Ticket ticket, boolean direct) {
         if (direct || ticket.oneShot() || holder == ticket.owner) {
+            ticket.fresh = holder != ticket.owner;
             inFlight++;
             return Entry.RUN;
         }
@@ -140,7 +141,7 @@ final class LocalQueue {
     void run(Ticket ticket, boolean head) {
         LockAcquisition acquisition = LockAcquisition.start(ticket.protocol, services.wakeUps(), services.watchdog(),
                 ticket.leaseMillis, ticket.watchdogLease, ticket.owner, ticket.remainingNanos(),
-                services.commandTimeoutMillis(), ticket.spin);
+                services.commandTimeoutMillis(), ticket.spin, ticket.fresh, services.abandonments());
         ticket.result.whenComplete((acquired, failure) -> {
             if (ticket.result.isCancelled()) {
                 acquisition.result().cancel(false);
@@ -285,7 +286,7 @@ final class LocalQueue {
                     giveUp(successor);
                 }
             } else {
-                handOffRefused(owner, successor);
+                handOffRefused(owner, successor, failure != null);
             }
         });
     }
@@ -306,10 +307,11 @@ final class LocalQueue {
     }
 
     /**
-     * The holder did not hold the lock any more (or the call failed): forget it, and let the
-     * successor ask Redis as head.
+     * The holder did not hold the lock any more, or the call's reply was lost ({@code unknown}):
+     * forget it, and let the successor ask Redis as head. Its attempt is a claim, so a hand-off
+     * that landed unanswered is found there; a successor that gave up meanwhile has it given back.
      */
-    private void handOffRefused(long owner, Ticket successor) {
+    private void handOffRefused(long owner, Ticket successor, boolean unknown) {
         Ticket head = successor;
         synchronized (this) {
             if (holder == owner) {
@@ -324,6 +326,9 @@ final class LocalQueue {
         }
         if (head == null && !successor.unclaim()) {
             giveUp(successor);
+            if (unknown && successor.protocol.claims()) {
+                services.abandonments().abandon(successor.protocol, successor.owner, successor.leaseMillis);
+            }
         }
         startHead(head);
     }

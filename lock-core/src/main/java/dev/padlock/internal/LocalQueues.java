@@ -20,6 +20,9 @@ final class LocalQueues {
     PendingAcquire acquire(LockProtocol protocol, LockServices services, boolean spin, long owner,
             long leaseMillis, boolean watchdogLease, long waitNanos, boolean direct) {
         Ticket ticket = new Ticket(protocol, spin, owner, leaseMillis, watchdogLease, waitNanos);
+        // an owner whose earlier claim is being given back goes to Redis itself, after the give-back:
+        // a hand-off to it now could be taken back by it
+        direct |= services.abandonments().pending(protocol, owner) != null;
         while (true) {
             LocalQueue queue = queue(protocol, services);
             LocalQueue.Entry entry;

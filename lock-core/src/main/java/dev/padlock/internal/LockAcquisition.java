@@ -1,5 +1,6 @@
 package dev.padlock.internal;
 
+import dev.padlock.RedisUnavailableException;
 import dev.padlock.internal.LockProtocol.Attempt;
 import dev.padlock.internal.WakeUpRegistry.Subscription;
 import java.util.concurrent.CompletableFuture;
@@ -26,6 +27,17 @@ import org.slf4j.LoggerFactory;
  * acquisition (the spin lock, for setups without pub/sub) skips steps 2 and 3 and waits by
  * exponential back-off with jitter between attempts instead.
  *
+ * <p><b>Lost replies.</b> An attempt whose reply is lost (connection reset, command timeout,
+ * failover: a {@link RedisUnavailableException}) may or may not have landed. The acquisition does
+ * not give up but finds out, once Redis answers again, retrying with back-off: a first hold of an
+ * owner that holds nothing ({@code claim}, for kinds that {@linkplain LockProtocol#claims() claim})
+ * sends its idempotent claim again, so the answer is the outcome; any other attempt asks whether
+ * the owner's field is in the lock ({@link LockProtocol#confirm}). It goes on waiting if it is
+ * not. Only when the wait plus twice the command timeout is spent (for an unbounded wait: twice
+ * the command timeout of unanswered calls in a row) does the caller get the exception. A claim
+ * its caller gives up on while its outcome is unknown is given back by {@link Abandonments}, and
+ * the same owner's next acquisition of the lock waits for that first.
+ *
  * <p>{@link #result()} may be cancelled at any time (interrupt, {@code Future.cancel}): a parked
  * loop wakes at once, and an acquisition that lands after the cancel is released again, so
  * nothing is left on Redis. {@link #settled()} completes once the loop has stopped and cleaned
@@ -41,6 +53,9 @@ final class LockAcquisition implements PendingAcquire {
     /** First and largest back-off of a spinning wait. */
     static final long MIN_BACK_OFF_MILLIS = 1;
     static final long MAX_BACK_OFF_MILLIS = 128;
+    /** First and largest pause before finding out what an attempt with a lost reply did. */
+    private static final long MIN_DOUBT_MILLIS = 10;
+    private static final long MAX_DOUBT_MILLIS = 200;
 
     private final LockProtocol protocol;
     private final WakeUpRegistry registry;
@@ -53,10 +68,18 @@ final class LockAcquisition implements PendingAcquire {
     private final boolean oneAttempt;
     private final boolean spin;
     private final long commandTimeoutMillis;
+    /** First holds are claims (idempotent): the owner holds none of the lock and its kind claims. */
+    private final boolean claim;
+    private final Abandonments abandonments;
     private final CompletableFuture<Boolean> result = new CompletableFuture<>();
     private final CompletableFuture<Void> settled = new CompletableFuture<>();
     private Subscription subscription;
     private long backOffMillis = MIN_BACK_OFF_MILLIS;
+    /** Whether an attempt was sent whose reply was lost and whose outcome Redis has not told yet. */
+    private boolean inDoubt;
+    /** {@link System#nanoTime()} of the first of the unanswered calls in a row; 0 when the last was answered. */
+    private long unansweredSince;
+    private long doubtMillis = MIN_DOUBT_MILLIS;
     /** Whether an attempt that may have queued the owner on Redis (a fair lock) was sent and not yet answered "acquired". */
     private boolean mayBeQueued;
     /** The fencing token of the acquisition, once acquired, for kinds that have one. */
@@ -66,7 +89,7 @@ final class LockAcquisition implements PendingAcquire {
 
     private LockAcquisition(LockProtocol protocol, WakeUpRegistry registry, Watchdog watchdog,
             long leaseMillis, boolean watchdogLease, long threadId, long waitNanos, long commandTimeoutMillis,
-            boolean spin) {
+            boolean spin, boolean fresh, Abandonments abandonments) {
         this.protocol = protocol;
         this.registry = registry;
         this.watchdog = watchdog;
@@ -78,6 +101,8 @@ final class LockAcquisition implements PendingAcquire {
         this.deadlineNanos = forever ? 0 : System.nanoTime() + waitNanos;
         this.commandTimeoutMillis = commandTimeoutMillis;
         this.spin = spin;
+        this.claim = fresh && protocol.claims();
+        this.abandonments = abandonments;
         result.whenComplete((acquired, failure) -> {
             CompletableFuture<Boolean> park = parked;
             if (result.isCancelled() && park != null) {
@@ -92,18 +117,48 @@ final class LockAcquisition implements PendingAcquire {
      * @param leaseMillis the lease set on Redis (the watchdog timeout for watchdog leases)
      * @param waitNanos the wait budget; {@code 0} for one attempt, {@link #FOREVER} for no bound
      * @param spin wait by back-off between attempts instead of on the unlock channel: no pub/sub
+     * @param fresh whether the owner holds none of the lock as far as its caller knows (not a
+     *     re-entry): its attempts are then claims, for kinds that claim
      */
     static LockAcquisition start(LockProtocol protocol, WakeUpRegistry registry, Watchdog watchdog,
             long leaseMillis, boolean watchdogLease, long threadId, long waitNanos, long commandTimeoutMillis,
-            boolean spin) {
-        LockAcquisition acquisition = new LockAcquisition(protocol, registry, watchdog,
-                leaseMillis, watchdogLease, threadId, waitNanos, commandTimeoutMillis, spin);
+            boolean spin, boolean fresh, Abandonments abandonments) {
+        LockAcquisition acquisition = new LockAcquisition(protocol, registry, watchdog, leaseMillis, watchdogLease,
+                threadId, waitNanos, commandTimeoutMillis, spin, fresh, abandonments);
         if (!acquisition.oneAttempt && !spin) {
             // a recently contended lock: already subscribed, so a failed first attempt can park at once
             acquisition.subscription = registry.subscribeIfConfirmed(protocol.unlockChannel(threadId));
         }
-        acquisition.attempt();
+        CompletableFuture<Void> giveBack = abandonments.pending(protocol, threadId);
+        if (giveBack == null) {
+            acquisition.attempt();
+        } else {
+            acquisition.afterGiveBack(giveBack);
+        }
         return acquisition;
+    }
+
+    /**
+     * Attempts once the give-back of this owner's earlier claim is done (see {@link Abandonments}):
+     * an attempt sent before it could be taken back by it. Redis not answering that long fails.
+     */
+    private void afterGiveBack(CompletableFuture<Void> giveBack) {
+        CompletableFuture<Boolean> gate = new CompletableFuture<>();
+        giveBack.whenComplete((ignored, failure) -> gate.complete(true));
+        gate.completeOnTimeout(false, boundMillis(System.nanoTime()), TimeUnit.MILLISECONDS);
+        parked = gate;
+        if (result.isCancelled()) {
+            gate.complete(false);
+        }
+        gate.whenComplete((done, failure) -> {
+            if (giveBack.isDone() || result.isDone()) {
+                attempt();
+            } else {
+                fail(new RedisUnavailableException("acquiring lock '" + protocol.name() + "' at "
+                        + registry.address() + ": Redis did not answer the give-back of an earlier acquisition by "
+                        + protocol.ownerField(threadId) + " whose reply was lost", null));
+            }
+        });
     }
 
     @Override
@@ -132,14 +187,22 @@ final class LockAcquisition implements PendingAcquire {
             return;
         }
         mayBeQueued |= !oneAttempt;
-        protocol.tryAcquire(leaseMillis, threadId, !oneAttempt).whenComplete(this::onAttempt);
+        CompletableFuture<Attempt> reply;
+        try {
+            reply = claim ? protocol.tryClaim(leaseMillis, threadId, !oneAttempt)
+                    : protocol.tryAcquire(leaseMillis, threadId, !oneAttempt);
+        } catch (RuntimeException e) {
+            reply = CompletableFuture.failedFuture(e);
+        }
+        reply.whenComplete(this::onAttempt);
     }
 
     private void onAttempt(Attempt attempt, Throwable failure) {
         if (failure != null) {
-            fail(failure);
+            onUnanswered(failure);
             return;
         }
+        answered();
         long ttl = attempt.ttl();
         if (attempt.acquired()) {
             mayBeQueued = false;
@@ -213,6 +276,94 @@ final class LockAcquisition implements PendingAcquire {
         gate.whenComplete((woken, failure) -> attempt());
     }
 
+    /**
+     * A call failed. Redis's own error answer ends the acquisition; a lost reply is found out about
+     * (see the class notes), within the bound.
+     */
+    private void onUnanswered(Throwable failure) {
+        if (!(RedisErrors.unwrap(failure) instanceof RedisUnavailableException)) {
+            fail(failure);
+            return;
+        }
+        inDoubt = true; // it may have landed (a claim sent again: the first may have)
+        long now = System.nanoTime();
+        if (unansweredSince == 0) {
+            unansweredSince = now;
+        }
+        if (result.isDone()) {
+            settle();
+            return;
+        }
+        long bound = boundMillis(unansweredSince) - TimeUnit.NANOSECONDS.toMillis(now - unansweredSince);
+        if (bound <= 0) {
+            fail(failure);
+            return;
+        }
+        log.debug("lock '{}': no answer from Redis for {} ({}); finding out again", protocol.name(),
+                protocol.ownerField(threadId), failure.toString());
+        long millis = Math.min(doubtMillis, bound);
+        doubtMillis = Math.min(MAX_DOUBT_MILLIS, doubtMillis * 2);
+        CompletableFuture<Boolean> gate = new CompletableFuture<>();
+        gate.completeOnTimeout(false, millis, TimeUnit.MILLISECONDS);
+        parked = gate;
+        if (result.isCancelled()) {
+            gate.complete(false);
+        }
+        gate.whenComplete((woken, ignored) -> findOut());
+    }
+
+    /**
+     * After a lost reply: a claim is sent again (its answer is the outcome); otherwise Redis is
+     * asked whether the owner's field is there: it holds if so, else the loop goes on.
+     */
+    private void findOut() {
+        if (!inDoubt || claim || result.isDone()) {
+            attempt();
+            return;
+        }
+        CompletableFuture<Attempt> reply;
+        try {
+            reply = protocol.confirm(threadId);
+        } catch (RuntimeException e) {
+            reply = CompletableFuture.failedFuture(e);
+        }
+        reply.whenComplete((found, failure) -> {
+            if (failure != null) {
+                onUnanswered(failure);
+                return;
+            }
+            answered();
+            if (found.acquired()) {
+                mayBeQueued = false;
+                token = found.token();
+                onAcquired();
+            } else if (result.isDone() || oneAttempt || (!forever && deadlineNanos - System.nanoTime() <= 0)) {
+                stop(() -> result.complete(false));
+            } else {
+                attempt();
+            }
+        });
+    }
+
+    /** Redis answered: the outcome of every earlier attempt is known. */
+    private void answered() {
+        inDoubt = false;
+        unansweredSince = 0;
+        doubtMillis = MIN_DOUBT_MILLIS;
+    }
+
+    /**
+     * How long, from {@code sinceNanos}, unanswered calls may go on: to the end of the wait plus
+     * twice the command timeout, or twice the command timeout for an unbounded wait.
+     */
+    private long boundMillis(long sinceNanos) {
+        long twice = 2 * commandTimeoutMillis;
+        if (forever) {
+            return twice;
+        }
+        return Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - sinceNanos)) + twice;
+    }
+
     private void onAcquired() {
         unsubscribe();
         boolean renewed = false;
@@ -262,6 +413,16 @@ final class LockAcquisition implements PendingAcquire {
      */
     private void stop(Runnable complete) {
         unsubscribe();
+        if (inDoubt) {
+            // the caller is told it failed: what may have landed must not stay
+            inDoubt = false;
+            if (claim) {
+                abandonments.abandon(protocol, threadId, leaseMillis);
+            } else {
+                log.warn("lock '{}': gave up on an acquisition by {} whose reply was lost; if it landed, its hold"
+                        + " stays until its lease ends", protocol.name(), protocol.ownerField(threadId));
+            }
+        }
         if (!mayBeQueued) {
             complete.run();
             settled.complete(null);

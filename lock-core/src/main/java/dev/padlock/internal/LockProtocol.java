@@ -53,6 +53,39 @@ public interface LockProtocol {
     CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait);
 
     /**
+     * Whether this kind has {@link #tryClaim} and {@link #abandon}: first holds that may be sent
+     * again when a reply was lost, and given back when their caller gave up on them unanswered.
+     */
+    default boolean claims() {
+        return false;
+    }
+
+    /**
+     * One attempt for {@code threadId} when it holds none of the lock as far as its caller knows:
+     * like {@link #tryAcquire}, but when the owner's field is already there (this same attempt,
+     * sent again after its reply was lost) it holds exactly once, so the call is idempotent. Only
+     * when {@link #claims()}.
+     */
+    default CompletableFuture<Attempt> tryClaim(long leaseMillis, long threadId, boolean willWait) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " does not claim");
+    }
+
+    /**
+     * Removes {@code threadId}'s field, whatever its count, waking waiters when the lock is then
+     * free: a claim its caller gave up on before it was answered. Only when {@link #claims()}.
+     */
+    default CompletableFuture<Boolean> abandon(long threadId) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " does not claim");
+    }
+
+    /**
+     * What Redis says of {@code threadId} now: acquired (with its token, for kinds that have one)
+     * when its field is in the lock, else not acquired with an unknown TTL ({@code -2}). Asked
+     * after an attempt whose reply was lost.
+     */
+    CompletableFuture<Attempt> confirm(long threadId);
+
+    /**
      * An acquisition of {@code threadId} that attempted with {@code willWait} stopped without the
      * lock: forget any place it holds in a queue on Redis.
      */

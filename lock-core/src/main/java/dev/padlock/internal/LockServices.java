@@ -5,7 +5,7 @@ import io.netty.util.Timer;
 /**
  * What every lock object of one client shares: who the client is, its connections, its wake-up
  * and renewal machinery, its local queues, its timer (one per client: the watchdog's rounds, local
- * waits' timeouts, lease checks), and its replica acknowledgement setting (with it,
+ * waits' timeouts, lease checks), the give-backs of claims whose reply was lost, and its replica acknowledgement setting (with it,
  * {@code scripts} is {@link ScriptRunner#pinned()}).
  */
 record LockServices(
@@ -15,6 +15,7 @@ record LockServices(
         WakeUpRegistry wakeUps,
         Watchdog watchdog,
         LocalQueues queues,
+        Abandonments abandonments,
         Timer timer,
         long commandTimeoutMillis,
         int acknowledgingReplicas,

@@ -19,6 +19,8 @@ public enum LuaScript {
     LOCK_RENEW("lock_renew"),
     LOCK_FORCE_RELEASE("lock_force_release"),
     LOCK_HANDOFF("lock_handoff"),
+    LOCK_CLAIM("lock_claim"),
+    LOCK_ABANDON("lock_abandon"),
     FAIR_ACQUIRE("fair_acquire"),
     FAIR_RELEASE("fair_release"),
     FAIR_LEAVE("fair_leave"),

@@ -64,7 +64,8 @@ public final class PadlockClient implements LockClient {
         Watchdog watchdog = new Watchdog(renewals, holds, backend.isCluster(), config.watchdogTimeout().toMillis(),
                 config.leaseLostListener().orElse(null), listenerExecutor, queues::onLeaseLost, timer);
         log.debug("Padlock client {} connected to {}", clientId, backend.address());
-        return new PadlockClient(new LockServices(clientId, backend, scripts, wakeUps, watchdog, queues, timer,
+        return new PadlockClient(new LockServices(clientId, backend, scripts, wakeUps, watchdog, queues,
+                new Abandonments(timer, config.commandTimeout().toMillis()), timer,
                 config.commandTimeout().toMillis(), replicas, config.acknowledgementTimeout().toMillis()),
                 listenerExecutor, config.fairWaiterTimeout().toMillis());
     }
@@ -160,6 +161,7 @@ public final class PadlockClient implements LockClient {
         if (closed.compareAndSet(false, true)) {
             services.watchdog().close();
             services.queues().close();
+            services.abandonments().close();
             services.wakeUps().close(); // new acquisitions now fail as closed, before the timer stops
             services.timer().stop();
             services.backend().close();

@@ -118,6 +118,11 @@ final class ReadWriteLockProtocol implements LockProtocol {
      * write mode while the writer also holds the read lock (Redisson's answer); one call either way.
      */
     @Override
+    public CompletableFuture<Attempt> confirm(long threadId) {
+        return ExclusiveLockProtocol.confirm(backend, name, ownerField(threadId));
+    }
+
+    @Override
     public CompletableFuture<Boolean> isLocked() {
         if (write) {
             return backend.commands().hget(name, "mode").thenApply(mode()::equals).toCompletableFuture();

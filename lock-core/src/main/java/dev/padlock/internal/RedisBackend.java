@@ -34,8 +34,8 @@ import reactor.core.Disposable;
  * server and a Cluster; only this class knows which.
  *
  * <p>Lettuce reconnects both connections by itself after a drop and resubscribes the pub/sub
- * channels; commands sent while disconnected wait for the reconnect, bounded by the command
- * timeout. With Sentinel, a {@link SentinelMasterFollower} also drops both connections when the
+ * channels; plain commands sent while disconnected wait for the reconnect, bounded by the command
+ * timeout, but scripts are never sent again nor held back: see {@link ScriptReplayFilter}. With Sentinel, a {@link SentinelMasterFollower} also drops both connections when the
  * Sentinels switch the master (or a write is answered {@code READONLY}), so that they reconnect
  * to the new master, and then reports it as {@link PubSubEvents#topologyChanged()}.
  *
@@ -96,7 +96,8 @@ public final class RedisBackend implements AutoCloseable {
             String uri = config.redisUri().get();
             RedisURI redisUri = RedisUris.parse(uri, timeout);
             ClientOptions options = ClientOptions.builder()
-                    .socketOptions(socket).timeoutOptions(timeouts).autoReconnect(true).build();
+                    .socketOptions(socket).timeoutOptions(timeouts).autoReconnect(true)
+                    .replayFilter(ScriptReplayFilter.INSTANCE).build();
             if (!redisUri.getSentinels().isEmpty()) {
                 SentinelMasterFollower sentinel = new SentinelMasterFollower(redisUri, timeout, options);
                 return new RedisBackend(RedisUris.redact(uri), sentinel.client(), null, sentinel);
@@ -118,10 +119,11 @@ public final class RedisBackend implements AutoCloseable {
                 .adaptiveRefreshTriggersTimeout(Duration.ofMillis(500))
                 .enablePeriodicRefresh(Duration.ofSeconds(30))
                 .build();
-        cluster.setOptions(ClusterClientOptions.builder()
+        ClusterClientOptions.Builder clusterOptions = ClusterClientOptions.builder()
                 .socketOptions(socket).timeoutOptions(timeouts).autoReconnect(true)
-                .topologyRefreshOptions(refresh)
-                .build());
+                .topologyRefreshOptions(refresh);
+        clusterOptions.replayFilter(ScriptReplayFilter.INSTANCE); // not overridden: returns the base builder
+        cluster.setOptions(clusterOptions.build());
         String address = config.clusterUris().stream().map(RedisUris::redact)
                 .collect(Collectors.joining(",", "cluster[", "]"));
         return new RedisBackend(address, null, cluster, null);

@@ -118,7 +118,7 @@ public final class RedisLock implements RLock {
                     !protocol.handsOffLocally());
         }
         return LockAcquisition.start(protocol, services.wakeUps(), services.watchdog(), leaseMillis, watchdogLease,
-                threadId, waitNanos, services.commandTimeoutMillis(), spin);
+                threadId, waitNanos, services.commandTimeoutMillis(), spin, false, services.abandonments());
     }
 
     // ---- release
@@ -134,6 +134,7 @@ public final class RedisLock implements RLock {
         CompletableFuture<ReleaseOutcome> release = protocol.sharesLocalView()
                 ? services.queues().release(protocol, services, threadId)
                 : releaseOnRedis(threadId);
+        release = release.exceptionallyCompose(failure -> CompletableFuture.failedFuture(unconfirmed(failure, threadId)));
         return settle(release, outcome -> {
             if (outcome == ReleaseOutcome.NOT_HELD) {
                 throw new IllegalMonitorStateException("lock '" + getName() + "' is not held by "
@@ -142,6 +143,20 @@ public final class RedisLock implements RLock {
             }
             return null;
         });
+    }
+
+    /**
+     * A release whose reply was lost may or may not have landed: the exception says so. Its
+     * renewal has ended either way, so at worst the hold lasts until its lease runs out.
+     */
+    private Throwable unconfirmed(Throwable failure, long threadId) {
+        Throwable cause = RedisErrors.unwrap(failure);
+        if (!(cause instanceof RedisUnavailableException)) {
+            return cause;
+        }
+        return new RedisUnavailableException("the unlock of '" + getName() + "' by " + protocol.ownerField(threadId)
+                + " could not be confirmed; if it did not land, the hold lasts until its lease runs out (this client"
+                + " no longer renews it): " + cause.getMessage(), cause);
     }
 
     /** A release without local queue: the watchdog's bookkeeping around one release call. */

@@ -30,6 +30,8 @@ final class Ticket implements PendingAcquire {
     private final AtomicInteger state = new AtomicInteger(WAITING);
     /** The fencing token, once acquired by a kind that has one; written before {@link #result} completes. */
     volatile long token = LockProtocol.Attempt.NO_TOKEN;
+    /** Whether the owner held none of the lock when it entered the queue (not a re-entry); set by the queue. */
+    volatile boolean fresh = true;
     /** The queued wait's timeout; set once under the queue's monitor. */
     private volatile Timeout timeout;
 

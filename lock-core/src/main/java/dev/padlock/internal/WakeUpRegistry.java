@@ -291,6 +291,11 @@ public final class WakeUpRegistry implements AutoCloseable {
         }
     }
 
+    /** The server address, for messages. */
+    String address() {
+        return backend.address();
+    }
+
     /** Whether {@link #close()} was called. */
     public boolean isClosed() {
         return closed;

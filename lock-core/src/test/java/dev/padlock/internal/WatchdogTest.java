@@ -47,6 +47,11 @@ class WatchdogTest {
             }
 
             @Override
+            public CompletableFuture<Attempt> confirm(long threadId) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
             public CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait) {
                 throw new UnsupportedOperationException();
             }

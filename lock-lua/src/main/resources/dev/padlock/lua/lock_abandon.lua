@@ -1,0 +1,21 @@
+-- lock_abandon: give back the hold of a claim whose caller gave up on it before its outcome was
+-- known (its reply was lost); the caller holds nothing, so every hold of the owner goes.
+--
+-- KEYS[1]  the lock hash
+-- KEYS[2]  the unlock channel, redisson_lock__channel:{<name>}
+-- ARGV[1]  unlock message to publish (0 for an exclusive lock)
+-- ARGV[2]  owner field, <clientId>:<threadId>
+-- ARGV[3]  the publish command: publish, or spublish (sharded) on a Redis 7 Cluster
+--
+-- Returns  0 when the owner's field is not there (the claim never landed, or its lease ran out),
+--          1 when it was removed; when no other field remains the key is deleted and ARGV[1]
+--          published, so waiters wake.
+if redis.call('hexists', KEYS[1], ARGV[2]) == 0 then
+    return 0
+end
+redis.call('hdel', KEYS[1], ARGV[2])
+if redis.call('hlen', KEYS[1]) == 0 then
+    redis.call('del', KEYS[1])
+    redis.call(ARGV[3], KEYS[2], ARGV[1])
+end
+return 1
