@@ -142,6 +142,7 @@ final class LocalQueue {
         LockAcquisition acquisition = LockAcquisition.start(ticket.protocol, services.wakeUps(), services.watchdog(),
                 ticket.leaseMillis, ticket.watchdogLease, ticket.owner, ticket.remainingNanos(),
                 services.commandTimeoutMillis(), ticket.spin, ticket.fresh, services.abandonments());
+        ticket.running = acquisition;
         ticket.result.whenComplete((acquired, failure) -> {
             if (ticket.result.isCancelled()) {
                 acquisition.result().cancel(false);

@@ -80,6 +80,7 @@ final class LockAcquisition implements PendingAcquire {
     /** {@link System#nanoTime()} of the first of the unanswered calls in a row; 0 when the last was answered. */
     private long unansweredSince;
     private long doubtMillis = MIN_DOUBT_MILLIS;
+    private volatile Throwable lastUnanswered;
     /** Whether an attempt that may have queued the owner on Redis (a fair lock) was sent and not yet answered "acquired". */
     private boolean mayBeQueued;
     /** The fencing token of the acquisition, once acquired, for kinds that have one. */
@@ -175,6 +176,11 @@ final class LockAcquisition implements PendingAcquire {
     @Override
     public long token() {
         return token;
+    }
+
+    @Override
+    public Throwable lastUnanswered() {
+        return lastUnanswered;
     }
 
     private void attempt() {
@@ -286,6 +292,7 @@ final class LockAcquisition implements PendingAcquire {
             return;
         }
         inDoubt = true; // it may have landed (a claim sent again: the first may have)
+        lastUnanswered = failure;
         long now = System.nanoTime();
         if (unansweredSince == 0) {
             unansweredSince = now;
@@ -348,6 +355,7 @@ final class LockAcquisition implements PendingAcquire {
     /** Redis answered: the outcome of every earlier attempt is known. */
     private void answered() {
         inDoubt = false;
+        lastUnanswered = null;
         unansweredSince = 0;
         doubtMillis = MIN_DOUBT_MILLIS;
     }

@@ -15,4 +15,9 @@ interface PendingAcquire {
     default long token() {
         return LockProtocol.Attempt.NO_TOKEN;
     }
+
+    /** The last failure of a call Redis did not answer, while the acquisition rides it out; else null. */
+    default Throwable lastUnanswered() {
+        return null;
+    }
 }

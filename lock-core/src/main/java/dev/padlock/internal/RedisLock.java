@@ -333,8 +333,11 @@ public final class RedisLock implements RLock {
             if (cancelAndSettle(acquisition, deadline)) {
                 return true;
             }
+            Throwable unanswered = acquisition.lastUnanswered();
             throw new RedisUnavailableException(operation + " on '" + getName() + "' at " + services.address()
-                    + " did not finish within its wait plus twice the command timeout", e);
+                    + " did not finish within its wait plus twice the command timeout"
+                    + (unanswered == null ? "" : "; Redis did not answer: " + RedisErrors.unwrap(unanswered).getMessage()),
+                    unanswered == null ? e : RedisErrors.unwrap(unanswered));
         } catch (InterruptedException e) {
             long cleanUpDeadline = System.nanoTime() + commandTimeoutNanos;
             if (cancelAndSettle(acquisition, waitNanos == LockAcquisition.FOREVER ? cleanUpDeadline
