@@ -2,6 +2,8 @@ package dev.padlock;
 
 import static java.util.Objects.requireNonNull;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -38,6 +40,8 @@ public final class LockConfig {
     private final int acknowledgingReplicas;
     private final Duration acknowledgementTimeout;
     private final LeaseLostListener leaseLostListener;
+    private final Path trustStore;
+    private final char[] trustStorePassword;
 
     private LockConfig(Builder b) {
         this.redisUri = b.redisUri;
@@ -48,6 +52,8 @@ public final class LockConfig {
         this.acknowledgingReplicas = b.acknowledgingReplicas;
         this.acknowledgementTimeout = b.acknowledgementTimeout;
         this.leaseLostListener = b.leaseLostListener;
+        this.trustStore = b.trustStore;
+        this.trustStorePassword = b.trustStorePassword == null ? null : b.trustStorePassword.clone();
     }
 
     public static Builder builder() {
@@ -90,12 +96,27 @@ public final class LockConfig {
         return Optional.ofNullable(leaseLostListener);
     }
 
+    /**
+     * The trust store that verifies the servers' certificates on {@code rediss://} connections;
+     * empty when the JVM's default trust store (the {@code javax.net.ssl.trustStore} system
+     * property, else the JDK's {@code cacerts}) does.
+     */
+    public Optional<Path> trustStore() {
+        return Optional.ofNullable(trustStore);
+    }
+
+    /** A copy of the trust store's password; empty when none was given. */
+    public Optional<char[]> trustStorePassword() {
+        return Optional.ofNullable(trustStorePassword).map(char[]::clone);
+    }
+
     @Override
     public String toString() {
         return "LockConfig{" + (redisUri != null ? "redisUri=" + RedisUris.redact(redisUri) : "clusterUris=" + clusterUris.size() + " seeds")
                 + ", watchdogTimeout=" + watchdogTimeout + ", commandTimeout=" + commandTimeout + ", fairWaiterTimeout=" + fairWaiterTimeout
                 + (acknowledgingReplicas > 0 ? ", acknowledgingReplicas=" + acknowledgingReplicas
-                        + ", acknowledgementTimeout=" + acknowledgementTimeout : "") + '}';
+                        + ", acknowledgementTimeout=" + acknowledgementTimeout : "")
+                + (trustStore != null ? ", trustStore=" + trustStore : "") + '}';
     }
 
     /** Builds a {@link LockConfig}. Not thread-safe. */
@@ -108,6 +129,8 @@ public final class LockConfig {
         private int acknowledgingReplicas;
         private Duration acknowledgementTimeout = Duration.ZERO;
         private LeaseLostListener leaseLostListener;
+        private Path trustStore;
+        private char[] trustStorePassword;
 
         private Builder() {
         }
@@ -202,6 +225,31 @@ public final class LockConfig {
         /** Called when the watchdog finds a renewed lease lost; see {@link LeaseLostListener}. */
         public Builder leaseLostListener(LeaseLostListener listener) {
             this.leaseLostListener = requireNonNull(listener, "listener");
+            return this;
+        }
+
+        /**
+         * The trust store (a PKCS#12 or JKS file) whose certificates verify the servers on
+         * {@code rediss://} connections, in place of the JVM's default trust store. The server's
+         * host name (or IP address) must match its certificate. Read when the client connects.
+         *
+         * <pre>{@code
+         * LockConfig.builder()
+         *         .redisUri("rediss://padlock:secret@redis.example.com:6380")
+         *         .trustStore(Path.of("/etc/padlock/redis-ca.p12"), "changeit".toCharArray())
+         *         .build();
+         * }</pre>
+         *
+         * @param file a readable file
+         * @param password the store's password, copied; {@code null} when it has none
+         * @throws IllegalArgumentException when {@code file} is not a readable file
+         */
+        public Builder trustStore(Path file, char[] password) {
+            requireNonNull(file, "file");
+            Require.argument(Files.isRegularFile(file) && Files.isReadable(file),
+                    "trustStore must be a readable file, got %s", file);
+            this.trustStore = file;
+            this.trustStorePassword = password == null ? null : password.clone();
             return this;
         }
 

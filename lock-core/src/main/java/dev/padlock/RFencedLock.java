@@ -10,7 +10,15 @@ import java.util.concurrent.TimeUnit;
  * writer whose token is older than one it has seen: a holder paused past its lease can then do no
  * harm. A reentrant acquisition keeps the token it has.
  *
- * <p>The counter is the key {@code redisson_lock_token:{<name>}}, which never expires.
+ * <p>The counter is the key {@code redisson_lock_token:{<name>}}, which never expires. A new
+ * holder first raises it to at least the Redis server's clock in microseconds since the epoch
+ * ({@code TIME}), then increments it: a token is a positive {@code long} of about 1.8 &times;
+ * 10<sup>15</sup>, and it stays above every earlier token of the name even when Redis lost the
+ * counter (a restart without persistence, a failover to a replica that lacked the last
+ * increments). That assumes the Redis servers' clocks do not go backwards (NTP-synced hosts): a
+ * server whose clock was set back by more than the tokens handed out since could, once the
+ * counter is lost, hand out a token at or below one already seen. Redisson's {@code RFencedLock},
+ * which increments the same key, interoperates.
  */
 public interface RFencedLock extends RLock {
 

@@ -6,8 +6,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The fenced lock: RLock's hash and release, plus a token counter
- * ({@code redisson_lock_token:{name}}, never expiring) that every new holder increments. No local
- * hand-off: each holder's token comes from Redis.
+ * ({@code redisson_lock_token:{name}}, never expiring) that every new holder raises to the
+ * server's clock in microseconds and then increments (see {@code fenced_acquire.lua}), so tokens
+ * keep rising when Redis lost the counter. No local hand-off: each holder's token comes from Redis.
  */
 final class FencedLockProtocol implements LockProtocol {
     private final ExclusiveLockProtocol lock;

@@ -6,8 +6,10 @@ import io.lettuce.core.Delegating;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisChannelWriter;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
+import io.lettuce.core.SslOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
@@ -25,7 +27,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
 
 /**
@@ -44,6 +49,7 @@ import reactor.core.Disposable;
  * the lock's slot instead of being broadcast to every node.
  */
 public final class RedisBackend implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(RedisBackend.class);
     private final String address;
     private final RedisClient client;                 // null on a Cluster
     private final RedisClusterClient clusterClient;   // null on a single server
@@ -54,6 +60,8 @@ public final class RedisBackend implements AutoCloseable {
     private final SentinelMasterFollower sentinel;     // null unless Sentinel-managed
     private volatile Disposable topologyEvents;
     private volatile PubSubEvents events;
+    /** Whether a refused SUBSCRIBE was logged at WARN; later ones are not, as waiters retry them often. */
+    private final AtomicBoolean refusedSubscriptionLogged = new AtomicBoolean();
 
     private RedisBackend(String address, RedisClient client, RedisClusterClient clusterClient,
             SentinelMasterFollower sentinel) {
@@ -97,6 +105,7 @@ public final class RedisBackend implements AutoCloseable {
             RedisURI redisUri = RedisUris.parse(uri, timeout);
             ClientOptions options = ClientOptions.builder()
                     .socketOptions(socket).timeoutOptions(timeouts).autoReconnect(true)
+                    .sslOptions(sslOptions(config, timeout))
                     .replayFilter(ScriptReplayFilter.INSTANCE).build();
             if (!redisUri.getSentinels().isEmpty()) {
                 SentinelMasterFollower sentinel = new SentinelMasterFollower(redisUri, timeout, options);
@@ -121,12 +130,24 @@ public final class RedisBackend implements AutoCloseable {
                 .build();
         ClusterClientOptions.Builder clusterOptions = ClusterClientOptions.builder()
                 .socketOptions(socket).timeoutOptions(timeouts).autoReconnect(true)
+                .sslOptions(sslOptions(config, timeout))
                 .topologyRefreshOptions(refresh);
         clusterOptions.replayFilter(ScriptReplayFilter.INSTANCE); // not overridden: returns the base builder
         cluster.setOptions(clusterOptions.build());
         String address = config.clusterUris().stream().map(RedisUris::redact)
                 .collect(Collectors.joining(",", "cluster[", "]"));
         return new RedisBackend(address, null, cluster, null);
+    }
+
+    /**
+     * TLS settings for {@code rediss://} URIs: the JDK's provider, the handshake bounded by the
+     * command timeout, and the configured trust store when there is one (else the JVM's default).
+     */
+    private static SslOptions sslOptions(LockConfig config, Duration timeout) {
+        SslOptions.Builder ssl = SslOptions.builder().jdkSslProvider().handshakeTimeout(timeout);
+        config.trustStore().ifPresent(file -> ssl.truststore(SslOptions.Resource.from(file.toFile()),
+                config.trustStorePassword().orElse(null)));
+        return ssl.build();
     }
 
     /** The server address for messages, without credentials. */
@@ -179,9 +200,23 @@ public final class RedisBackend implements AutoCloseable {
         return sharded ? "spublish" : "publish";
     }
 
-    /** Subscribes to {@code channel} (sharded when {@link #isSharded()}); completes when Redis confirmed. */
+    /**
+     * Subscribes to {@code channel} (sharded when {@link #isSharded()}); completes when Redis
+     * confirmed. A subscription that Redis refuses (an ACL user without the channel: {@code NOPERM})
+     * is logged at WARN, once per client, since waiters then fall back to polling.
+     */
     public CompletableFuture<Void> subscribe(String channel) {
-        return (sharded ? pubSub.async().ssubscribe(channel) : pubSub.async().subscribe(channel)).toCompletableFuture();
+        CompletableFuture<Void> subscribed = (sharded ? pubSub.async().ssubscribe(channel)
+                : pubSub.async().subscribe(channel)).toCompletableFuture();
+        subscribed.whenComplete((ok, failure) -> {
+            if (failure != null && RedisErrors.unwrap(failure) instanceof RedisCommandExecutionException
+                    && refusedSubscriptionLogged.compareAndSet(false, true)) {
+                log.warn("{}", RedisErrors.translate(failure, (sharded ? "SSUBSCRIBE " : "SUBSCRIBE ") + channel, address)
+                        .getMessage() + "; waiters of this client poll every 100 ms instead of waking on unlock"
+                        + " messages: grant the user the lock channels (see the README's ACL rule)");
+            }
+        });
+        return subscribed;
     }
 
     /** Unsubscribes from {@code channel}. */

@@ -53,6 +53,7 @@ public final class RedisBinary {
     /** Whether the skipped PATH was logged already (once per JVM). */
     private static final AtomicBoolean SKIP_LOGGED = new AtomicBoolean();
     private static final Map<Path, String> VERSIONS = new ConcurrentHashMap<>();
+    private static final Map<Path, Boolean> TLS_SUPPORT = new ConcurrentHashMap<>();
     private static final Object EXTRACT_LOCK = new Object();
 
     /** The extracted embedded binary, once extracted; guarded by {@link #EXTRACT_LOCK}. */
@@ -203,6 +204,43 @@ public final class RedisBinary {
     public static String version(Path binary) {
         Objects.requireNonNull(binary, "binary");
         return VERSIONS.computeIfAbsent(binary.toAbsolutePath(), RedisBinary::runVersion);
+    }
+
+    /**
+     * Whether {@code binary} was built with TLS: it runs it (bounded to 10 s) with
+     * {@code --port 0 --tls-port 0}, which a TLS build accepts (and then exits, listening
+     * nowhere) and a build without TLS refuses as a bad directive.
+     */
+    public static boolean supportsTls(Path binary) {
+        Objects.requireNonNull(binary, "binary");
+        return TLS_SUPPORT.computeIfAbsent(binary.toAbsolutePath(), RedisBinary::probeTls);
+    }
+
+    private static boolean probeTls(Path binary) {
+        Path output = null;
+        try {
+            output = Files.createTempFile("padlock-redis-tls-probe", ".log");
+            Process process = new ProcessBuilder(binary.toString(), "--port", "0", "--tls-port", "0",
+                    "--save", "", "--appendonly", "no")
+                    .redirectErrorStream(true)
+                    .redirectOutput(output.toFile())
+                    .start();
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new IllegalStateException(binary + " --tls-port 0 did not exit within 10 s");
+            }
+            String text = Files.readString(output, StandardCharsets.UTF_8);
+            return text.contains("not listen anywhere") && !text.contains("Bad directive");
+        } catch (IOException e) {
+            throw new IllegalStateException("Cannot run " + binary, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while running " + binary, e);
+        } finally {
+            if (output != null) {
+                output.toFile().delete();
+            }
+        }
     }
 
     private static String runVersion(Path binary) {

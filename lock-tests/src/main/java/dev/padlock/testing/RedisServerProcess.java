@@ -68,6 +68,8 @@ public final class RedisServerProcess implements AutoCloseable {
 
     /** Guarded by {@code this}; fixed after the first successful start. */
     private int port;
+    /** Guarded by {@code this}; the TLS listener's port, 0 without one; fixed after the first start. */
+    private int tlsPort;
     /** Guarded by {@code this}; null once stopped. */
     private Process process;
     /** Guarded by {@code this}. */
@@ -141,6 +143,19 @@ public final class RedisServerProcess implements AutoCloseable {
     /** {@code redis://127.0.0.1:<port>}. */
     public String uri() {
         return "redis://" + HOST + ":" + port();
+    }
+
+    /**
+     * {@code rediss://127.0.0.1:<tls port>}: the TLS listener of a server started with
+     * {@link RedisLaunchOptions#withTls}.
+     *
+     * @throws IllegalStateException when it has none
+     */
+    public synchronized String tlsUri() {
+        if (tlsPort == 0) {
+            throw new IllegalStateException(this + " was started without TLS");
+        }
+        return "rediss://" + HOST + ":" + tlsPort;
     }
 
     /** The port; the same across restarts. */
@@ -250,7 +265,7 @@ public final class RedisServerProcess implements AutoCloseable {
         stop();
         long deadline = System.nanoTime() + SAME_PORT_BUDGET.toNanos();
         while (true) {
-            StartResult result = launch(port);
+            StartResult result = launch(port, tlsPort);
             if (result == StartResult.STARTED) {
                 return;
             }
@@ -307,9 +322,11 @@ public final class RedisServerProcess implements AutoCloseable {
     private void startOnNewPort() {
         for (int attempt = 1; attempt <= NEW_PORT_ATTEMPTS; attempt++) {
             int candidate = options.clusterBusPort() ? freePortWithBusPort() : freePort();
-            StartResult result = launch(candidate);
+            int tlsCandidate = options.tls().isPresent() ? freePortOtherThan(candidate) : 0;
+            StartResult result = launch(candidate, tlsCandidate);
             if (result == StartResult.STARTED) {
                 port = candidate;
+                tlsPort = tlsCandidate;
                 LIVE.add(this);
                 LOG.info("Started redis-server {} ({}) on port {}, pid {}", version, binary, port,
                         process.pid());
@@ -323,7 +340,7 @@ public final class RedisServerProcess implements AutoCloseable {
         throw new IllegalStateException("redis-server " + binary + " did not start; log:\n" + logTail());
     }
 
-    private StartResult launch(int candidatePort) {
+    private StartResult launch(int candidatePort, int tlsCandidatePort) {
         List<String> command = new ArrayList<>(List.of(binary.toString()));
         configFile().ifPresent(file -> command.add(file.toString()));
         command.addAll(List.of(
@@ -335,6 +352,12 @@ public final class RedisServerProcess implements AutoCloseable {
                 "--daemonize", "no",
                 "--dir", directory.toString(),
                 "--logfile", logFile().toString()));
+        options.tls().ifPresent(tls -> command.addAll(List.of(
+                "--tls-port", String.valueOf(tlsCandidatePort),
+                "--tls-cert-file", tls.certFile().toString(),
+                "--tls-key-file", tls.keyFile().toString(),
+                "--tls-ca-cert-file", tls.caCertFile().toString(),
+                "--tls-auth-clients", "no")));
         command.addAll(extraArgs);
         Process started;
         try {
@@ -373,6 +396,16 @@ public final class RedisServerProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot find a free port on " + HOST, e);
         }
+    }
+
+    private static int freePortOtherThan(int taken) {
+        for (int attempt = 0; attempt < BUS_PORT_CANDIDATES; attempt++) {
+            int candidate = freePort();
+            if (candidate != taken) {
+                return candidate;
+            }
+        }
+        throw new IllegalStateException("No second free port on " + HOST);
     }
 
     /**
