@@ -38,11 +38,30 @@ final class FencedLockProtocol implements LockProtocol {
 
     @Override
     public CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait) {
-        return scripts.<List<Long>>run(LuaScript.FENCED_ACQUIRE, ScriptOutputType.MULTI, keys,
-                        Long.toString(leaseMillis), ownerField(threadId))
+        return acquire(Long.toString(leaseMillis), ownerField(threadId));
+    }
+
+    @Override
+    public boolean claims() {
+        return true;
+    }
+
+    @Override
+    public CompletableFuture<Attempt> tryClaim(long leaseMillis, long threadId, boolean willWait) {
+        return acquire(Long.toString(leaseMillis), ownerField(threadId), "1");
+    }
+
+    /** fenced_acquire with {@code args}: see its header. */
+    private CompletableFuture<Attempt> acquire(String... args) {
+        return scripts.<List<Long>>run(LuaScript.FENCED_ACQUIRE, ScriptOutputType.MULTI, keys, args)
                 .thenApply(reply -> reply.get(0) == 1L
                         ? new Attempt(true, 0, reply.get(1))
                         : Attempt.notAcquired(reply.get(1)));
+    }
+
+    @Override
+    public CompletableFuture<Boolean> abandon(long threadId) {
+        return lock.abandon(threadId);
     }
 
     /** Held: with the counter's value, which only a new holder moves, so it is this holder's token. */

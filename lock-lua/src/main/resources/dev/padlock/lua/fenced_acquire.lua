@@ -4,6 +4,10 @@
 -- KEYS[2]  the token counter, redisson_lock_token:{<name>}; never expires
 -- ARGV[1]  lease in milliseconds (PEXPIRE)
 -- ARGV[2]  owner field, <clientId>:<threadId>
+-- ARGV[3]  optional: 1 for a claim, by an owner that holds none of the lock as far as its caller
+--          knows: when its field is already there (this same claim sent again after its reply
+--          was lost, or one its caller gave up on), it holds exactly once and keeps that token,
+--          so a claim may be sent again safely
 --
 -- Returns  {1, token} when acquired: a first hold raises the counter to at least the server's
 --          clock in microseconds (TIME: seconds * 10^6 + microseconds), then increments it and
@@ -37,7 +41,11 @@ if redis.call('exists', KEYS[1]) == 0 then
     return {1, token}
 end
 if redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
-    redis.call('hincrby', KEYS[1], ARGV[2], 1)
+    if ARGV[3] == '1' then
+        redis.call('hset', KEYS[1], ARGV[2], 1)
+    else
+        redis.call('hincrby', KEYS[1], ARGV[2], 1)
+    end
     redis.call('pexpire', KEYS[1], ARGV[1])
     return {1, tonumber(redis.call('get', KEYS[2])) or 0}
 end
