@@ -53,7 +53,7 @@ class AclTest {
                 RLock lock = client.getLock("billing:1");
                 assertThatThrownBy(lock::tryLock).isInstanceOf(RedisCommandException.class)
                         .hasMessageContaining("billing:1")
-                        .hasMessageContaining("lock_acquire")
+                        .hasMessageContaining("lock_claim")
                         .hasMessageContaining("127.0.0.1:" + port())
                         .hasMessageContaining("NOPERM")
                         .hasMessageNotContaining(PASSWORD);
