@@ -1,0 +1,516 @@
+package dev.padlock.soak;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Reads a soak run's logs (the workers' events, the fenced resource's own log, the faults as
+ * applied, the keys left on both servers) and judges it. Each check is exact given the logs; the
+ * only allowances are time bounds, and those are generous upper bounds named below.
+ *
+ * <p>Holding intervals: from the moment an acquire call returned to the moment the unlock call
+ * began, both on the wall clock of one machine. Redis granted the lock before the first and
+ * dropped it after the second, so two intervals of rightful holders never intersect.
+ *
+ * <p>Implementation notes: an overlap of holders A (acquired first) and B is explained when
+ * <ol>
+ *   <li>A held a fixed lease and B acquired at least a lease after A did (the lease had run out:
+ *       A stalled, its process was stopped, or the server was paused);</li>
+ *   <li>or the lock's server was killed (its data lost) after A acquired and before B did;</li>
+ *   <li>or A's process was stopped (SIGSTOP, always longer than the watchdog lease) while A held,
+ *       before B acquired.</li>
+ * </ol>
+ * Anything else is unexplained: two rightful holders at once.
+ */
+final class SoakAnalysis {
+
+    /**
+     * An acquire exception counts as caused by an outage when it came at most this long after the
+     * outage ended: a reconnect plus a command timeout, twice over.
+     */
+    static final long NEAR_OUTAGE_US = 2 * SoakRun.COMMAND_TIMEOUT_MS * 1_000 + 1_000_000;
+    /**
+     * A waiter "outlasted" an outage when its deadline is at least this long after the outage
+     * ended: time to reconnect and retry (the contract's bound: twice the command timeout).
+     */
+    static final long RIDE_THROUGH_ALLOWANCE_US = 2 * SoakRun.COMMAND_TIMEOUT_MS * 1_000;
+
+    /** One check's verdict. */
+    record Check(String id, String title, boolean passed, String figures) {
+    }
+
+    record Acquisition(int process, int thread, long seq, String op, long waitMs, long leaseMs, long attemptUs,
+            long acquiredUs, Long token, long releaseStartUs, String release, Long stallMs, Write write) {
+        String who() {
+            return "w" + process + "t" + thread + "#" + seq;
+        }
+    }
+
+    record Write(long startUs, long endUs, long token, boolean accepted, String previousMax) {
+    }
+
+    record Failure(int process, int thread, String op, long waitMs, long attemptUs, long failUs, String kind,
+            String message) {
+        /** The deadline of the call, or {@code Long.MAX_VALUE} without a wait bound. */
+        long deadlineUs() {
+            return waitMs < 0 ? Long.MAX_VALUE : attemptUs + waitMs * 1_000;
+        }
+    }
+
+    /** A stretch of time when Redis could not answer (for {@code process >= 0}: that worker stopped). */
+    record Outage(String kind, long startUs, long endUs, int process) {
+    }
+
+    private final SoakRun.Outcome outcome;
+    private final List<Acquisition> acquisitions = new ArrayList<>();
+    private final List<Failure> failures = new ArrayList<>();
+    private final Map<Integer, Integer> timeoutsPerProcess = new TreeMap<>();
+    private final Map<Integer, Integer> lostPerProcess = new TreeMap<>();
+    private final Map<Integer, Long> endPerProcess = new HashMap<>();
+    private final List<Outage> outages = new ArrayList<>();
+    private final List<Check> checks = new ArrayList<>();
+    private final StringBuilder report = new StringBuilder();
+
+    private SoakAnalysis(SoakRun.Outcome outcome) {
+        this.outcome = outcome;
+    }
+
+    static SoakAnalysis of(SoakRun.Outcome outcome) throws IOException {
+        SoakAnalysis analysis = new SoakAnalysis(outcome);
+        analysis.read();
+        analysis.judge();
+        return analysis;
+    }
+
+    List<Check> checks() {
+        return checks;
+    }
+
+    String report() {
+        return report.toString();
+    }
+
+    // ---- reading ----
+
+    private void read() throws IOException {
+        for (SoakRun.WorkerExit exit : outcome.exits()) {
+            readWorker(exit.index(), exit);
+        }
+        acquisitions.sort(Comparator.comparingLong(Acquisition::acquiredUs));
+        for (SoakRun.Applied applied : outcome.applied()) {
+            FaultSchedule.Fault fault = applied.fault();
+            switch (fault.kind()) {
+                case SERVER_PAUSE, RESTART, CLIENT_KILL ->
+                        outages.add(new Outage(fault.kind().name(), applied.startUs(), applied.endUs(), -1));
+                case WORKER_STOP ->
+                        outages.add(new Outage(fault.kind().name(), applied.startUs(), applied.endUs(), fault.worker()));
+                case HOLDER_STALL, SCRIPT_FLUSH -> {
+                    // not an outage: Redis answers throughout
+                }
+                default -> throw new IllegalStateException("unknown fault " + fault.kind());
+            }
+        }
+    }
+
+    private void readWorker(int p, SoakRun.WorkerExit exit) throws IOException {
+        if (!Files.exists(exit.log())) {
+            return;
+        }
+        Map<String, Pending> open = new HashMap<>();
+        long endUs = exit.exitedUs();
+        for (String line : Files.readAllLines(exit.log(), StandardCharsets.UTF_8)) {
+            String[] f = line.split(" ", 9);
+            switch (f[0]) {
+                case "ACQ" -> open.put(f[1] + "#" + f[2], new Pending(f, null, null));
+                case "STALL" -> open.computeIfPresent(f[1] + "#" + f[2],
+                        (k, v) -> new Pending(v.acq(), Long.parseLong(f[4]), v.write()));
+                case "WRITE" -> open.computeIfPresent(f[1] + "#" + f[2], (k, v) -> new Pending(v.acq(), v.stall(),
+                        new Write(Long.parseLong(f[3]), Long.parseLong(f[4]), Long.parseLong(f[5]), "A".equals(f[6]),
+                                f[7])));
+                case "REL" -> {
+                    Pending done = open.remove(f[1] + "#" + f[2]);
+                    if (done != null) {
+                        acquisitions.add(acquisition(p, done, Long.parseLong(f[3]), f[5]));
+                    }
+                }
+                case "TIMEOUT" -> timeoutsPerProcess.merge(p, 1, Integer::sum);
+                case "FAIL" -> failures.add(new Failure(p, Integer.parseInt(f[1]), f[2], Long.parseLong(f[3]),
+                        Long.parseLong(f[5]), Long.parseLong(f[6]), f[7], f.length > 8 ? f[8] : ""));
+                case "LOST" -> lostPerProcess.merge(p, 1, Integer::sum);
+                case "END" -> endUs = Long.parseLong(f[1]);
+                case "START", "THREAD" -> {
+                    // nothing to judge
+                }
+                default -> throw new IllegalStateException("unknown event in " + exit.log() + ": " + line);
+            }
+        }
+        endPerProcess.put(p, endUs);
+        for (Pending never : open.values()) {
+            acquisitions.add(acquisition(p, never, endUs, "NO_UNLOCK"));
+        }
+    }
+
+    /** An acquisition read so far: its ACQ line's fields, and its stall and write when any. */
+    private record Pending(String[] acq, Long stall, Write write) {
+    }
+
+    private static Acquisition acquisition(int p, Pending pending, long releaseStartUs, String release) {
+        String[] f = pending.acq();
+        return new Acquisition(p, Integer.parseInt(f[1]), Long.parseLong(f[2]), f[3], Long.parseLong(f[4]),
+                Long.parseLong(f[5]), Long.parseLong(f[6]), Long.parseLong(f[7]),
+                "-".equals(f[8]) ? null : Long.valueOf(f[8]), releaseStartUs, release, pending.stall(),
+                pending.write());
+    }
+
+    // ---- judging ----
+
+    private void judge() {
+        figures();
+        overlaps();
+        fencing();
+        exceptions();
+        exits();
+        keys();
+        report.append("\nchecks\n");
+        for (Check check : checks) {
+            report.append(String.format("  %-4s %-16s %s: %s%n", check.passed() ? "PASS" : "FAIL", check.id(),
+                    check.title(), check.figures()));
+        }
+    }
+
+    private void figures() {
+        SoakRun.Settings settings = outcome.settings();
+        report.append(String.format("fault-schedule soak: seed %d, %d processes x %d threads, %.0f s, lock %s%n",
+                settings.seed(), settings.processes(), settings.threads(), settings.durationMs() / 1000.0,
+                outcome.lockName()));
+        report.append(String.format("wait %d ms, fixed lease %d ms, watchdog lease %d ms, command timeout %d ms%n",
+                SoakWorker.WAIT_MS, SoakWorker.LEASE_MS, SoakRun.WATCHDOG_MS, SoakRun.COMMAND_TIMEOUT_MS));
+
+        report.append("\nfaults applied (planned offset, kind, planned length, as applied)\n");
+        Map<String, Integer> faultsByKind = new TreeMap<>();
+        for (SoakRun.Applied applied : outcome.applied()) {
+            faultsByKind.merge(applied.fault().kind().name(), 1, Integer::sum);
+            report.append(String.format("  %s  took %5d ms at +%6.2f s %s%n", applied.fault(),
+                    (applied.endUs() - applied.startUs()) / 1_000, (applied.startUs() - outcome.goUs()) / 1e6,
+                    applied.note()));
+        }
+        report.append("  by kind: ").append(faultsByKind).append('\n');
+
+        report.append("\nper process     acquired  fenced  fixed  watchdog  timeouts  exceptions  lease-lost\n");
+        for (SoakRun.WorkerExit exit : outcome.exits()) {
+            int p = exit.index();
+            List<Acquisition> mine = acquisitions.stream().filter(a -> a.process() == p).toList();
+            report.append(String.format("  worker %-2d     %8d  %6d  %5d  %8d  %8d  %10d  %10d%n", p, mine.size(),
+                    mine.stream().filter(a -> a.token() != null).count(),
+                    mine.stream().filter(a -> a.leaseMs() > 0).count(),
+                    mine.stream().filter(a -> a.leaseMs() == 0).count(),
+                    timeoutsPerProcess.getOrDefault(p, 0),
+                    failures.stream().filter(f -> f.process() == p).count(),
+                    lostPerProcess.getOrDefault(p, 0)));
+        }
+        report.append(String.format("  total         %8d%n", acquisitions.size()));
+
+        Map<String, Integer> releases = new TreeMap<>();
+        acquisitions.forEach(a -> releases.merge(a.release(), 1, Integer::sum));
+        report.append("  unlock outcomes: ").append(releases).append('\n');
+
+        // A long run of one thread's acquisitions while others wait hints at a hold it kept.
+        int longest = 0;
+        String longestWho = "-";
+        int run = 0;
+        for (int i = 0; i < acquisitions.size(); i++) {
+            Acquisition a = acquisitions.get(i);
+            boolean same = i > 0 && acquisitions.get(i - 1).process() == a.process()
+                    && acquisitions.get(i - 1).thread() == a.thread();
+            run = same ? run + 1 : 1;
+            if (run > longest) {
+                longest = run;
+                longestWho = "w" + a.process() + "t" + a.thread() + " ending at +"
+                        + String.format("%.2f s", (a.acquiredUs() - outcome.goUs()) / 1e6);
+            }
+        }
+        report.append("  longest run of acquisitions by one thread: ").append(longest).append(" (").append(longestWho)
+                .append(")\n");
+    }
+
+    private void overlaps() {
+        Map<String, Integer> byExplanation = new TreeMap<>();
+        List<String> unexplained = new ArrayList<>();
+        int overlaps = 0;
+        for (int i = 0; i < acquisitions.size(); i++) {
+            Acquisition a = acquisitions.get(i);
+            for (int j = i + 1; j < acquisitions.size() && acquisitions.get(j).acquiredUs() < a.releaseStartUs(); j++) {
+                Acquisition b = acquisitions.get(j);
+                overlaps++;
+                String why = explain(a, b);
+                byExplanation.merge(why, 1, Integer::sum);
+                if (why.equals("UNEXPLAINED")) {
+                    unexplained.add(String.format("%s (%s, lease %d ms, from +%.3f s to +%.3f s, unlock %s) and %s "
+                                    + "(%s, acquired +%.3f s)", a.who(), a.op(), a.leaseMs(), rel(a.acquiredUs()),
+                            rel(a.releaseStartUs()), a.release(), b.who(), b.op(), rel(b.acquiredUs())));
+                }
+            }
+        }
+        report.append("\noverlaps of two holders: ").append(overlaps).append('\n');
+        byExplanation.forEach((why, count) -> report.append(String.format("  %5d  %s%n", count, why)));
+        unexplained.stream().limit(20).forEach(text -> report.append("  unexplained: ").append(text).append('\n'));
+        checks.add(new Check("overlaps", "every overlap is explained by a holder that lost its lease",
+                unexplained.isEmpty(), overlaps + " overlaps, " + unexplained.size() + " unexplained"));
+    }
+
+    private String explain(Acquisition a, Acquisition b) {
+        if (a.leaseMs() > 0 && b.acquiredUs() >= a.acquiredUs() + a.leaseMs() * 1_000) {
+            if (a.stallMs() != null) {
+                return "fixed lease ran out: holder told to stall past it";
+            }
+            if (outageBetween(a.acquiredUs(), b.acquiredUs(), "WORKER_STOP", a.process())) {
+                return "fixed lease ran out: holder's process stopped";
+            }
+            if (outageBetween(a.acquiredUs(), b.acquiredUs(), "SERVER_PAUSE", -1)) {
+                return "fixed lease ran out: during a server pause";
+            }
+            if (outageBetween(a.acquiredUs(), b.acquiredUs(), "RESTART", -1)) {
+                return "fixed lease ran out: across a restart";
+            }
+            return "fixed lease ran out: holder slow (no fault)";
+        }
+        for (Outage o : outages) {
+            if (o.kind().equals("RESTART") && a.acquiredUs() <= o.startUs() && o.startUs() < b.acquiredUs()) {
+                return "data lost: server killed and restarted empty";
+            }
+        }
+        for (Outage o : outages) {
+            if (o.kind().equals("WORKER_STOP") && o.process() == a.process() && a.acquiredUs() <= o.startUs()
+                    && o.startUs() < Math.min(a.releaseStartUs(), b.acquiredUs())) {
+                return "watchdog lease ran out: holder's process stopped";
+            }
+        }
+        return "UNEXPLAINED";
+    }
+
+    private boolean outageBetween(long fromUs, long toUs, String kind, int process) {
+        return outages.stream().anyMatch(o -> o.kind().equals(kind) && o.startUs() < toUs && o.endUs() > fromUs
+                && (process < 0 || o.process() == process));
+    }
+
+    private void fencing() {
+        List<Acquisition> fenced = acquisitions.stream().filter(a -> a.token() != null).toList();
+        Map<Long, Integer> timesHanded = new HashMap<>();
+        fenced.forEach(a -> timesHanded.merge(a.token(), 1, Integer::sum));
+        long duplicateTokens = timesHanded.values().stream().filter(c -> c > 1).count();
+        long duplicateAcquisitions = timesHanded.values().stream().mapToLong(c -> c - 1).sum();
+
+        // A regression: a token lower than one already handed out before this acquisition began.
+        long[] acquiredAt = fenced.stream().mapToLong(Acquisition::acquiredUs).toArray();
+        long[] prefixMax = new long[fenced.size()];
+        for (int i = 0; i < fenced.size(); i++) {
+            prefixMax[i] = Math.max(i == 0 ? Long.MIN_VALUE : prefixMax[i - 1], fenced.get(i).token());
+        }
+        Set<Acquisition> regressed = new java.util.HashSet<>();
+        List<String> examples = new ArrayList<>();
+        for (Acquisition b : fenced) {
+            int before = countBefore(acquiredAt, b.attemptUs());
+            if (before > 0 && prefixMax[before - 1] > b.token()) {
+                regressed.add(b);
+                if (examples.size() < 5) {
+                    examples.add(String.format("%s got %d at +%.3f s after %d had been handed out", b.who(), b.token(),
+                            rel(b.acquiredUs()), prefixMax[before - 1]));
+                }
+            }
+        }
+
+        int accepted = 0;
+        int refused = 0;
+        int refusedRegressed = 0;
+        int staleAccepted = 0;
+        for (int i = 0; i < fenced.size(); i++) {
+            Acquisition a = fenced.get(i);
+            if (a.write() == null) {
+                continue;
+            }
+            if (!a.write().accepted()) {
+                refused++;
+                if (regressed.contains(a) || timesHanded.get(a.token()) > 1) {
+                    refusedRegressed++;
+                }
+                continue;
+            }
+            accepted++;
+            // Stale: a later holder with a token no higher than a's had already acquired when a wrote.
+            for (int j = i + 1; j < fenced.size() && fenced.get(j).acquiredUs() < a.write().startUs(); j++) {
+                if (fenced.get(j).token() <= a.token()) {
+                    staleAccepted++;
+                    if (examples.size() < 10) {
+                        examples.add(String.format("stale write accepted: %s wrote %d at +%.3f s after %s got %d",
+                                a.who(), a.token(), rel(a.write().startUs()), fenced.get(j).who(),
+                                fenced.get(j).token()));
+                    }
+                    break;
+                }
+            }
+        }
+
+        // The resource's own log: its accepted tokens must strictly increase, and match the workers'.
+        long resourceAccepted = 0;
+        long resourceRefused = 0;
+        boolean monotonic = true;
+        double last = Double.NEGATIVE_INFINITY;
+        for (String entry : outcome.resourceLog()) {
+            String[] f = entry.split(" ");
+            if (f[0].equals("A")) {
+                resourceAccepted++;
+                double token = Double.parseDouble(f[1]);
+                monotonic &= token > last;
+                last = token;
+            } else {
+                resourceRefused++;
+            }
+        }
+        boolean consistent = monotonic && resourceAccepted == accepted && resourceRefused == refused;
+
+        report.append("\nfencing\n");
+        report.append(String.format("  tokens handed out %d (min %s, max %s), distinct %d%n", fenced.size(),
+                fenced.stream().mapToLong(Acquisition::token).min().stream().boxed().findFirst().orElse(null),
+                fenced.stream().mapToLong(Acquisition::token).max().stream().boxed().findFirst().orElse(null),
+                timesHanded.size()));
+        report.append(String.format("  token regressions %d, duplicate tokens %d (%d extra acquisitions)%n",
+                regressed.size(), duplicateTokens, duplicateAcquisitions));
+        report.append(String.format("  resource: %d writes accepted, %d refused (%d of them carried a regressed or "
+                + "duplicate token); stale writes accepted %d%n", accepted, refused, refusedRegressed, staleAccepted));
+        report.append(String.format("  resource's own log: %d accepted, %d refused, accepted tokens strictly "
+                + "increasing: %s%n", resourceAccepted, resourceRefused, monotonic));
+        examples.forEach(text -> report.append("  ").append(text).append('\n'));
+        checks.add(new Check("fencing", "tokens never go backwards or repeat; no stale write accepted",
+                regressed.isEmpty() && duplicateAcquisitions == 0 && staleAccepted == 0 && consistent,
+                String.format("%d regressions, %d duplicates, %d stale accepted, resource log consistent %s",
+                        regressed.size(), duplicateAcquisitions, staleAccepted, consistent)));
+    }
+
+    /** How many of the sorted {@code times} are strictly before {@code t}. */
+    private static int countBefore(long[] times, long t) {
+        int low = 0;
+        int high = times.length;
+        while (low < high) {
+            int mid = (low + high) >>> 1;
+            if (times[mid] < t) {
+                low = mid + 1;
+            } else {
+                high = mid;
+            }
+        }
+        return low;
+    }
+
+    private void exceptions() {
+        Map<String, Map<String, Integer>> byKind = new TreeMap<>();
+        int outlasted = 0;
+        int stray = 0;
+        List<String> examples = new ArrayList<>();
+        for (Failure f : failures) {
+            Outage o = outageFor(f);
+            String label;
+            if (o == null) {
+                label = "no outage near";
+                stray++;
+                if (examples.size() < 10) {
+                    examples.add(String.format("w%dt%d %s at +%.3f s, no outage near: %s %s", f.process(), f.thread(),
+                            f.op(), rel(f.failUs()), f.kind(), f.message()));
+                }
+            } else if (o.kind().equals("WORKER_STOP")) {
+                label = "own process stopped";
+            } else if (f.deadlineUs() >= o.endUs() + RIDE_THROUGH_ALLOWANCE_US) {
+                label = o.kind() + ", wait outlasted it";
+                outlasted++;
+                if (examples.size() < 10) {
+                    examples.add(String.format("w%dt%d %s at +%.3f s, %s of %d ms, wait left %s: %s %s", f.process(),
+                            f.thread(), f.op(), rel(f.failUs()), o.kind(), (o.endUs() - o.startUs()) / 1_000,
+                            f.waitMs() < 0 ? "unbounded" : (f.deadlineUs() - f.failUs()) / 1_000 + " ms", f.kind(),
+                            f.message()));
+                }
+            } else {
+                label = o.kind() + ", wait ended within it";
+            }
+            byKind.computeIfAbsent(f.kind(), k -> new TreeMap<>()).merge(label, 1, Integer::sum);
+        }
+        Map<String, Integer> releaseErrors = new TreeMap<>();
+        acquisitions.stream().filter(a -> !a.release().equals("OK") && !a.release().equals("NOT_HELD"))
+                .forEach(a -> releaseErrors.merge(a.release(), 1, Integer::sum));
+
+        report.append("\nacquire exceptions: ").append(failures.size()).append('\n');
+        byKind.forEach((kind, labels) -> labels.forEach((label, count) ->
+                report.append(String.format("  %5d  %-50s %s%n", count, kind, label))));
+        report.append(String.format("  to waiters whose wait outlasted the outage: %d; with no outage near: %d%n",
+                outlasted, stray));
+        report.append("  unlock exceptions: ").append(releaseErrors).append('\n');
+        examples.forEach(text -> report.append("  ").append(text).append('\n'));
+        checks.add(new Check("rideThrough", "no waiter whose wait outlasted an outage got an exception for it",
+                outlasted == 0, outlasted + " of " + failures.size() + " acquire exceptions"));
+        checks.add(new Check("quietExceptions", "no acquire exception away from an outage",
+                stray == 0, stray + " of " + failures.size() + " acquire exceptions"));
+    }
+
+    /** The latest outage that began before the failure and ended at most {@link #NEAR_OUTAGE_US} before it. */
+    private Outage outageFor(Failure f) {
+        Outage found = null;
+        for (Outage o : outages) {
+            boolean applies = o.process() < 0 || o.process() == f.process();
+            if (applies && o.startUs() <= f.failUs() && f.failUs() <= o.endUs() + NEAR_OUTAGE_US
+                    && (found == null || o.startUs() > found.startUs())) {
+                found = o;
+            }
+        }
+        return found;
+    }
+
+    private void exits() {
+        long bound = outcome.endUs() + SoakRun.EXIT_BOUND.toNanos() / 1_000;
+        List<String> bad = new ArrayList<>();
+        StringBuilder figures = new StringBuilder();
+        for (SoakRun.WorkerExit exit : outcome.exits()) {
+            String after = String.format("%.1f s", (exit.exitedUs() - outcome.endUs()) / 1e6);
+            figures.append(String.format("w%d: %s after the end; ", exit.index(),
+                    exit.exitCode() == null ? "killed" : "exit " + exit.exitCode() + " " + after));
+            if (exit.exitCode() == null || exit.exitCode() != SoakWorker.EXIT_OK || exit.exitedUs() > bound) {
+                bad.add("w" + exit.index() + " (see " + exit.output() + ")");
+            }
+        }
+        report.append("\nworker exits: ").append(figures).append('\n');
+        checks.add(new Check("exits", "every worker exits by itself, with 0, within " + SoakRun.EXIT_BOUND.toSeconds()
+                + " s of the end", bad.isEmpty(), bad.isEmpty() ? "all " + outcome.exits().size() : "not: " + bad));
+    }
+
+    private void keys() {
+        String counter = "redisson_lock_token:{" + outcome.lockName() + "}";
+        Set<String> expectedOnLock = Set.of(counter);
+        Set<String> expectedOnResource = Set.of(FencedResource.maxKey(outcome.run()),
+                FencedResource.logKey(outcome.run()));
+        Map<String, String> leftover = new TreeMap<>();
+        outcome.lockServerKeys().forEach((key, what) -> {
+            if (!expectedOnLock.contains(key)) {
+                leftover.put("lock server: " + key, what);
+            }
+        });
+        outcome.resourceServerKeys().forEach((key, what) -> {
+            if (!expectedOnResource.contains(key)) {
+                leftover.put("resource server: " + key, what);
+            }
+        });
+        report.append("\nkeys at the end: lock server ").append(outcome.lockServerKeys()).append("; resource server ")
+                .append(outcome.resourceServerKeys().keySet()).append('\n');
+        checks.add(new Check("keys", "nothing left on Redis but the token counter " + counter
+                + " and the resource's keys", leftover.isEmpty(), leftover.isEmpty() ? "none left" : "left: " + leftover));
+    }
+
+    /** Seconds since the go signal. */
+    private double rel(long us) {
+        return (us - outcome.goUs()) / 1e6;
+    }
+}
