@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  *       directory, deleted after the test);</li>
  *   <li>{@code padlock.soak.check.<id>=false}: report check {@code <id>} but do not assert it.
  *       Every check is asserted by default; the ids are {@code overlaps}, {@code fencing},
- *       {@code rideThrough}, {@code quietExceptions}, {@code exits}, {@code keys}.</li>
+ *       {@code rideThrough}, {@code quietExceptions}, {@code strayHolds}, {@code exits}, {@code keys}.</li>
  * </ul>
  */
 class FaultScheduleSoakTest {

@@ -76,6 +76,7 @@ final class SoakAnalysis {
     private final Map<Integer, Integer> lostPerProcess = new TreeMap<>();
     private final Map<Integer, Long> endPerProcess = new HashMap<>();
     private final List<Outage> outages = new ArrayList<>();
+    private final List<String> strays = new ArrayList<>();
     private final List<Check> checks = new ArrayList<>();
     private final StringBuilder report = new StringBuilder();
 
@@ -145,6 +146,8 @@ final class SoakAnalysis {
                 case "FAIL" -> failures.add(new Failure(p, Integer.parseInt(f[1]), f[2], Long.parseLong(f[3]),
                         Long.parseLong(f[5]), Long.parseLong(f[6]), f[7], f.length > 8 ? f[8] : ""));
                 case "LOST" -> lostPerProcess.merge(p, 1, Integer::sum);
+                case "STRAY" -> strays.add("w" + p + "t" + f[1] + " after " + f[2] + " at +"
+                        + String.format("%.3f s", rel(Long.parseLong(f[3]))));
                 case "END" -> endUs = Long.parseLong(f[1]);
                 case "START", "THREAD" -> {
                     // nothing to judge
@@ -177,6 +180,7 @@ final class SoakAnalysis {
         overlaps();
         fencing();
         exceptions();
+        strayHolds();
         exits();
         keys();
         report.append("\nchecks\n");
@@ -288,7 +292,8 @@ final class SoakAnalysis {
             }
         }
         for (Outage o : outages) {
-            if (o.kind().equals("WORKER_STOP") && o.process() == a.process() && a.acquiredUs() <= o.startUs()
+            // The stop began while a held (its stamp is taken just before the signal is sent).
+            if (o.kind().equals("WORKER_STOP") && o.process() == a.process() && o.endUs() > a.acquiredUs()
                     && o.startUs() < Math.min(a.releaseStartUs(), b.acquiredUs())) {
                 return "watchdog lease ran out: holder's process stopped";
             }
@@ -468,6 +473,16 @@ final class SoakAnalysis {
             }
         }
         return found;
+    }
+
+    private void strayHolds() {
+        Map<String, Integer> byOrigin = new TreeMap<>();
+        strays.forEach(text -> byOrigin.merge(text.split(" ")[2], 1, Integer::sum));
+        report.append("\nstray holds (Redis says a thread holds the lock after it unlocked its only hold, or after "
+                + "it was told it did not get it): ").append(strays.size()).append(' ').append(byOrigin).append('\n');
+        strays.stream().limit(10).forEach(text -> report.append("  ").append(text).append('\n'));
+        checks.add(new Check("strayHolds", "no thread keeps a hold after its unlock or a failed acquire",
+                strays.isEmpty(), strays.size() + " observations " + byOrigin));
     }
 
     private void exits() {

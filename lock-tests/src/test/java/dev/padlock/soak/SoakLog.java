@@ -25,6 +25,8 @@ import java.time.Instant;
  * REL    t seq startUs endUs OK|NOT_HELD|exceptionKind
  * TIMEOUT t op waitMs leaseMs attemptUs endUs
  * FAIL   t op waitMs leaseMs attemptUs failUs kind message
+ * STRAY  t UNLOCK|FAIL|TIMEOUT us   (Redis says the thread holds the lock after it unlocked its
+ *                                   only hold, or after it was told it did not get it)
  * LOST   us javaThreadId
  * END    us acquisitions
  * </pre>

@@ -253,11 +253,13 @@ public final class SoakWorker {
                 } catch (RuntimeException e) {
                     log.write("FAIL", thread, op, op.waitMs(), op.leaseMs(), attempt, SoakLog.nowMicros(),
                             kind(e), String.valueOf(e.getMessage()));
+                    checkNotHeld("FAIL");
                     Thread.sleep(5);
                     continue;
                 }
                 if (!acquired) {
                     log.write("TIMEOUT", thread, op, op.waitMs(), op.leaseMs(), attempt, SoakLog.nowMicros());
+                    checkNotHeld("TIMEOUT");
                     continue;
                 }
                 long acquiredAt = SoakLog.nowMicros();
@@ -277,7 +279,25 @@ public final class SoakWorker {
                     result = kind(e);
                 }
                 log.write("REL", thread, seq, releaseStart, SoakLog.nowMicros(), result);
+                if (result.equals("OK")) {
+                    checkNotHeld("UNLOCK");
+                }
                 Thread.sleep(random.nextInt(3));
+            }
+        }
+
+        /**
+         * Asks Redis whether this thread still holds the lock although it unlocked its only hold,
+         * or was told it did not get it: a stray hold, logged as such. Left in place, as a user's
+         * thread would leave it. An error of the question itself is not judged.
+         */
+        private void checkNotHeld(String after) {
+            try {
+                if (lock.isHeldByCurrentThread()) {
+                    log.write("STRAY", thread, after, SoakLog.nowMicros());
+                }
+            } catch (RuntimeException e) {
+                // Redis did not answer: nothing to judge.
             }
         }
 
