@@ -77,6 +77,7 @@ final class SoakAnalysis {
     private final Map<Integer, Long> endPerProcess = new HashMap<>();
     private final List<Outage> outages = new ArrayList<>();
     private final List<String> strays = new ArrayList<>();
+    private final List<String> strayEpisodes = new ArrayList<>();
     private final List<Check> checks = new ArrayList<>();
     private final StringBuilder report = new StringBuilder();
 
@@ -126,9 +127,26 @@ final class SoakAnalysis {
             return;
         }
         Map<String, Pending> open = new HashMap<>();
+        // Stray-hold episodes: a thread's run of STRAY answers, ended by a check that found none.
+        Map<String, Boolean> inStray = new HashMap<>();
+        Map<String, Boolean> checkPending = new HashMap<>();
         long endUs = exit.exitedUs();
         for (String line : Files.readAllLines(exit.log(), StandardCharsets.UTF_8)) {
             String[] f = line.split(" ", 9);
+            if (Set.of("ACQ", "REL", "FAIL", "TIMEOUT").contains(f[0])) {
+                if (checkPending.getOrDefault(f[1], false)) {
+                    inStray.put(f[1], false);
+                }
+                checkPending.put(f[1], f[0].equals("FAIL") || f[0].equals("TIMEOUT")
+                        || (f[0].equals("REL") && f[5].equals("OK")));
+            } else if (f[0].equals("STRAY")) {
+                if (!inStray.getOrDefault(f[1], false)) {
+                    strayEpisodes.add("w" + p + "t" + f[1] + " from +" + String.format("%.3f s", rel(Long.parseLong(f[3])))
+                            + " (after " + f[2] + ")");
+                }
+                inStray.put(f[1], true);
+                checkPending.put(f[1], false);
+            }
             switch (f[0]) {
                 case "ACQ" -> open.put(f[1] + "#" + f[2], new Pending(f, null, null));
                 case "STALL" -> open.computeIfPresent(f[1] + "#" + f[2],
@@ -247,6 +265,7 @@ final class SoakAnalysis {
 
     private void overlaps() {
         Map<String, Integer> byExplanation = new TreeMap<>();
+        Map<String, Set<String>> holdersByExplanation = new TreeMap<>();
         List<String> unexplained = new ArrayList<>();
         int overlaps = 0;
         for (int i = 0; i < acquisitions.size(); i++) {
@@ -256,6 +275,7 @@ final class SoakAnalysis {
                 overlaps++;
                 String why = explain(a, b);
                 byExplanation.merge(why, 1, Integer::sum);
+                holdersByExplanation.computeIfAbsent(why, k -> new java.util.TreeSet<>()).add(a.who());
                 if (why.equals("UNEXPLAINED")) {
                     unexplained.add(String.format("%s (%s, lease %d ms, from +%.3f s to +%.3f s, unlock %s) and %s "
                                     + "(%s, acquired +%.3f s)", a.who(), a.op(), a.leaseMs(), rel(a.acquiredUs()),
@@ -263,8 +283,9 @@ final class SoakAnalysis {
                 }
             }
         }
-        report.append("\noverlaps of two holders: ").append(overlaps).append('\n');
-        byExplanation.forEach((why, count) -> report.append(String.format("  %5d  %s%n", count, why)));
+        report.append("\noverlaps of two holders: ").append(overlaps).append(" pairs, by the first holder's loss\n");
+        byExplanation.forEach((why, count) -> report.append(String.format("  %5d pairs, %3d first holders  %s%n",
+                count, holdersByExplanation.get(why).size(), why)));
         unexplained.stream().limit(20).forEach(text -> report.append("  unexplained: ").append(text).append('\n'));
         checks.add(new Check("overlaps", "every overlap is explained by a holder that lost its lease",
                 unexplained.isEmpty(), overlaps + " overlaps, " + unexplained.size() + " unexplained"));
@@ -416,6 +437,9 @@ final class SoakAnalysis {
 
     private void exceptions() {
         Map<String, Map<String, Integer>> byKind = new TreeMap<>();
+        Map<Outage, int[]> perOutage = new java.util.LinkedHashMap<>();
+        Map<Outage, Set<String>> threadsPerOutage = new HashMap<>();
+        outages.forEach(o -> perOutage.put(o, new int[2]));
         int outlasted = 0;
         int stray = 0;
         List<String> examples = new ArrayList<>();
@@ -444,6 +468,14 @@ final class SoakAnalysis {
                 label = o.kind() + ", wait ended within it";
             }
             byKind.computeIfAbsent(f.kind(), k -> new TreeMap<>()).merge(label, 1, Integer::sum);
+            if (o != null) {
+                perOutage.get(o)[0]++;
+                threadsPerOutage.computeIfAbsent(o, k -> new java.util.TreeSet<>())
+                        .add("w" + f.process() + "t" + f.thread());
+                if (label.endsWith("outlasted it")) {
+                    perOutage.get(o)[1]++;
+                }
+            }
         }
         Map<String, Integer> releaseErrors = new TreeMap<>();
         acquisitions.stream().filter(a -> !a.release().equals("OK") && !a.release().equals("NOT_HELD"))
@@ -454,6 +486,11 @@ final class SoakAnalysis {
                 report.append(String.format("  %5d  %-50s %s%n", count, kind, label))));
         report.append(String.format("  to waiters whose wait outlasted the outage: %d; with no outage near: %d%n",
                 outlasted, stray));
+        report.append("  per outage: exceptions, of them to waiters whose wait outlasted it, threads that got them\n");
+        perOutage.forEach((o, counts) -> report.append(String.format("    %-12s at +%5.1f s, %4d ms: %4d, %4d, %s%n",
+                o.kind() + (o.process() >= 0 ? "(w" + o.process() + ")" : ""), rel(o.startUs()),
+                (o.endUs() - o.startUs()) / 1_000, counts[0], counts[1],
+                threadsPerOutage.getOrDefault(o, Set.of()))));
         report.append("  unlock exceptions: ").append(releaseErrors).append('\n');
         examples.forEach(text -> report.append("  ").append(text).append('\n'));
         checks.add(new Check("rideThrough", "no waiter whose wait outlasted an outage got an exception for it",
@@ -480,9 +517,10 @@ final class SoakAnalysis {
         strays.forEach(text -> byOrigin.merge(text.split(" ")[2], 1, Integer::sum));
         report.append("\nstray holds (Redis says a thread holds the lock after it unlocked its only hold, or after "
                 + "it was told it did not get it): ").append(strays.size()).append(' ').append(byOrigin).append('\n');
-        strays.stream().limit(10).forEach(text -> report.append("  ").append(text).append('\n'));
+        report.append("  episodes (a thread's run of such answers): ").append(strayEpisodes.size()).append('\n');
+        strayEpisodes.stream().limit(10).forEach(text -> report.append("  ").append(text).append('\n'));
         checks.add(new Check("strayHolds", "no thread keeps a hold after its unlock or a failed acquire",
-                strays.isEmpty(), strays.size() + " observations " + byOrigin));
+                strays.isEmpty(), strayEpisodes.size() + " episodes, " + strays.size() + " observations " + byOrigin));
     }
 
     private void exits() {
