@@ -416,8 +416,9 @@ final class SoakAnalysis {
         examples.forEach(text -> report.append("  ").append(text).append('\n'));
         checks.add(new Check("fencing", "tokens never go backwards or repeat; no stale write accepted",
                 regressed.isEmpty() && duplicateAcquisitions == 0 && staleAccepted == 0 && consistent,
-                String.format("%d regressions, %d duplicates, %d stale accepted, resource log consistent %s",
-                        regressed.size(), duplicateAcquisitions, staleAccepted, consistent)));
+                String.format("%d regressions, %d acquisitions given a token handed out before, %d stale writes "
+                        + "accepted, resource log consistent %s", regressed.size(), duplicateAcquisitions, staleAccepted,
+                        consistent)));
     }
 
     /** How many of the sorted {@code times} are strictly before {@code t}. */

@@ -18,6 +18,7 @@ import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A worker JVM of the fault-schedule soak ({@link SoakRun}): {@code threads} threads loop on ONE
@@ -134,6 +135,7 @@ public final class SoakWorker {
             AtomicLong acquisitions = new AtomicLong();
             CountDownLatch go = new CountDownLatch(1);
             long[] endMicros = new long[1];
+            AtomicReference<Throwable> failure = new AtomicReference<>();
             for (int t = 0; t < threads; t++) {
                 Random random = new Random(seed * 1_000_003L + index * 1_009L + t);
                 Loop loop = new Loop(t, "w" + index + "t" + t, random, lock, fenced, resource, log, pendingStall,
@@ -146,6 +148,10 @@ public final class SoakWorker {
                         Thread.currentThread().interrupt();
                     }
                 }, "soak-" + index + "-" + t);
+                thread.setUncaughtExceptionHandler((dead, e) -> {
+                    failure.compareAndSet(null, e);
+                    log.write("END", SoakLog.nowMicros(), acquisitions.get(), "thread", dead.getName(), "died", e);
+                });
                 log.write("THREAD", t, thread.getId());
                 running.add(thread);
                 thread.start();
@@ -182,6 +188,11 @@ public final class SoakWorker {
                     System.err.println("worker " + index + ": " + thread.getName() + " did not finish");
                     return EXIT_TIMEOUT;
                 }
+            }
+            if (failure.get() != null) {
+                log.flush();
+                failure.get().printStackTrace();
+                return EXIT_ERROR;
             }
             log.write("END", SoakLog.nowMicros(), acquisitions.get());
             log.flush();
