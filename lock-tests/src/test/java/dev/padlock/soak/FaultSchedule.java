@@ -28,7 +28,11 @@ record FaultSchedule(long seed, List<Fault> faults) {
         CLIENT_KILL,
         /** SIGSTOP of the redis-server, then SIGCONT. */
         SERVER_PAUSE,
-        /** SIGKILL of the redis-server, a pause, and a new one on the same port with no data. */
+        /**
+         * SIGKILL of the redis-server (in half of them, seeded, after it hung for 150–400 ms under
+         * SIGSTOP, as a supervisor kills a hung server: the commands sent meanwhile are unread and
+         * their connections are reset), a while down, and a new one on the same port with no data.
+         */
         RESTART,
         /** {@code SCRIPT FLUSH}: the next {@code EVALSHA} of every script answers NOSCRIPT. */
         SCRIPT_FLUSH
@@ -38,15 +42,17 @@ record FaultSchedule(long seed, List<Fault> faults) {
      * One fault.
      *
      * @param offsetMs when it starts, from the go signal
-     * @param durationMs how long it lasts (the stall's length, the time stopped or down); 0 for
-     *     an instant one
+     * @param durationMs how long it lasts (the stall's length, the time stopped, or hung and down);
+     *     0 for an instant one
      * @param worker the target worker's index, or -1 when it targets the server
+     * @param hungMs for a restart, how long the server is stopped (SIGSTOP) before it is killed;
+     *     0 for a kill of a running server
      */
-    record Fault(Kind kind, long offsetMs, long durationMs, int worker) {
+    record Fault(Kind kind, long offsetMs, long durationMs, int worker, long hungMs) {
         @Override
         public String toString() {
             return String.format("%6.1f s %-12s %5d ms%s", offsetMs / 1000.0, kind, durationMs,
-                    worker < 0 ? "" : " worker " + worker);
+                    worker >= 0 ? " worker " + worker : hungMs > 0 ? " hung " + hungMs + " ms first" : "");
         }
     }
 
@@ -71,13 +77,15 @@ record FaultSchedule(long seed, List<Fault> faults) {
                 case CLIENT_KILL, SCRIPT_FLUSH -> 0;
             };
             int worker = kind == Kind.HOLDER_STALL || kind == Kind.WORKER_STOP ? random.nextInt(workers) : -1;
+            long hung = kind == Kind.RESTART && random.nextBoolean() ? 150 + random.nextInt(251) : 0;
+            duration += hung;
             long gap = 1_200 + random.nextInt(1_801);
             // A stall is only armed at its offset; the holder sleeps some time later, so leave room.
             long occupies = kind == Kind.HOLDER_STALL ? duration + 1_000 : duration;
             if (at + occupies > lastEnd) {
                 break;
             }
-            faults.add(new Fault(kind, at, duration, worker));
+            faults.add(new Fault(kind, at, duration, worker, hung));
             at += occupies + gap;
         }
         return new FaultSchedule(seed, List.copyOf(faults));

@@ -32,7 +32,10 @@ import org.junit.jupiter.api.io.TempDir;
 class FaultScheduleSoakTest {
 
     static final int DEFAULT_SECONDS = 40;
-    /** Its first 40 s hold every kind of fault, and two of each outage (restart, kill, pause, stop). */
+    /**
+     * Its first 40 s hold every kind of fault, two restarts (one of them of a hung server), two
+     * {@code CLIENT KILL}s and two worker stops.
+     */
     static final long DEFAULT_SEED = 31;
     static final int DEFAULT_PROCESSES = 4;
     static final int DEFAULT_THREADS = 3;

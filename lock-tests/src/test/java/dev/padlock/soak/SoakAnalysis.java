@@ -26,7 +26,9 @@ import java.util.TreeMap;
  *       A stalled, its process was stopped, or the server was paused);</li>
  *   <li>or the lock's server was killed (its data lost) after A acquired and before B did;</li>
  *   <li>or A's process was stopped (SIGSTOP, always longer than the watchdog lease) while A held,
- *       before B acquired.</li>
+ *       before B acquired;</li>
+ *   <li>or B's process was stopped inside B's acquire call: a grant B read when it woke was older
+ *       than any lease (a stop outlasts both), so B "acquired" a lock Redis no longer gave it.</li>
  * </ol>
  * Anything else is unexplained: two rightful holders at once.
  */
@@ -317,6 +319,13 @@ final class SoakAnalysis {
             if (o.kind().equals("WORKER_STOP") && o.process() == a.process() && o.endUs() > a.acquiredUs()
                     && o.startUs() < Math.min(a.releaseStartUs(), b.acquiredUs())) {
                 return "watchdog lease ran out: holder's process stopped";
+            }
+        }
+        for (Outage o : outages) {
+            // B was stopped inside its acquire call: a grant it read on waking is older than any lease.
+            if (o.kind().equals("WORKER_STOP") && o.process() == b.process() && o.startUs() > b.attemptUs()
+                    && o.startUs() < b.acquiredUs()) {
+                return "second holder's process stopped inside its acquire: its grant had run out when it returned";
             }
         }
         return "UNEXPLAINED";

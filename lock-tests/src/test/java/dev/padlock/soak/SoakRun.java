@@ -169,10 +169,14 @@ final class SoakRun {
                 }
             }
             case RESTART -> {
+                if (fault.hungMs() > 0) {
+                    lockServer.pause();
+                    Thread.sleep(fault.hungMs());
+                }
                 lockServer.kill();
-                Thread.sleep(fault.durationMs());
+                Thread.sleep(fault.durationMs() - fault.hungMs());
                 lockServer.restart();
-                note = "pid " + lockServer.pid();
+                note = "new pid " + lockServer.pid();
             }
             case SCRIPT_FLUSH -> lockAdmin.scriptFlush();
             default -> throw new IllegalStateException("unknown fault " + fault.kind());
