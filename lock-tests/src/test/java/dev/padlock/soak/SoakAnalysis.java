@@ -27,8 +27,9 @@ import java.util.TreeMap;
  *   <li>or the lock's server was killed (its data lost) after A acquired and before B did;</li>
  *   <li>or A's process was stopped (SIGSTOP, always longer than the watchdog lease) while A held,
  *       before B acquired;</li>
- *   <li>or B's process was stopped inside B's acquire call: a grant B read when it woke was older
- *       than any lease (a stop outlasts both), so B "acquired" a lock Redis no longer gave it.</li>
+ *   <li>or A's or B's process was stopped inside its acquire call: a grant read on waking was
+ *       older than any lease (a stop outlasts both), so it "acquired" a lock Redis no longer gave
+ *       it.</li>
  * </ol>
  * Anything else is unexplained: two rightful holders at once.
  */
@@ -321,14 +322,19 @@ final class SoakAnalysis {
                 return "watchdog lease ran out: holder's process stopped";
             }
         }
-        for (Outage o : outages) {
-            // B was stopped inside its acquire call: a grant it read on waking is older than any lease.
-            if (o.kind().equals("WORKER_STOP") && o.process() == b.process() && o.startUs() > b.attemptUs()
-                    && o.startUs() < b.acquiredUs()) {
-                return "second holder's process stopped inside its acquire: its grant had run out when it returned";
-            }
+        if (stoppedInsideAcquire(a)) {
+            return "first holder's process stopped inside its acquire: its grant had run out when it returned";
+        }
+        if (stoppedInsideAcquire(b)) {
+            return "second holder's process stopped inside its acquire: its grant had run out when it returned";
         }
         return "UNEXPLAINED";
+    }
+
+    /** Whether the holder's process was stopped inside its acquire call: a grant read on waking is stale. */
+    private boolean stoppedInsideAcquire(Acquisition holder) {
+        return outages.stream().anyMatch(o -> o.kind().equals("WORKER_STOP") && o.process() == holder.process()
+                && o.startUs() > holder.attemptUs() && o.startUs() < holder.acquiredUs());
     }
 
     private boolean outageBetween(long fromUs, long toUs, String kind, int process) {
