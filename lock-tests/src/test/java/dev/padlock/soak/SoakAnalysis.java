@@ -1,10 +1,9 @@
 package dev.padlock.soak;
 
+import dev.padlock.soak.SoakEvents.Acquisition;
+import dev.padlock.soak.SoakEvents.Failure;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,8 +21,9 @@ import java.util.TreeMap;
  *
  * <p>Implementation notes: an overlap of holders A (acquired first) and B is explained when
  * <ol>
- *   <li>A held a fixed lease and B acquired at least a lease after A did (the lease had run out:
- *       A stalled, its process was stopped, or the server was paused);</li>
+ *   <li>A held a fixed lease and B acquired at least a lease after A did, less
+ *       {@link #GRANT_LAG_US} for the time between Redis's grant and A's stamp (the lease had run
+ *       out: A stalled, its process was stopped, or the server was paused);</li>
  *   <li>or the lock's server was killed (its data lost) after A acquired and before B did;</li>
  *   <li>or A's process was stopped (SIGSTOP, always longer than the watchdog lease) while A held,
  *       before B acquired;</li>
@@ -46,26 +46,15 @@ final class SoakAnalysis {
      */
     static final long RIDE_THROUGH_ALLOWANCE_US = 2 * SoakRun.COMMAND_TIMEOUT_MS * 1_000;
 
+    /**
+     * How much earlier than its acquire call returned a holder's lease may have begun: Redis grants
+     * the lock, then the reply crosses loopback and the thread wakes up to stamp the time. A
+     * generous upper bound on that gap.
+     */
+    static final long GRANT_LAG_US = 10_000;
+
     /** One check's verdict. */
     record Check(String id, String title, boolean passed, String figures) {
-    }
-
-    record Acquisition(int process, int thread, long seq, String op, long waitMs, long leaseMs, long attemptUs,
-            long acquiredUs, Long token, long releaseStartUs, String release, Long stallMs, Write write) {
-        String who() {
-            return "w" + process + "t" + thread + "#" + seq;
-        }
-    }
-
-    record Write(long startUs, long endUs, long token, boolean accepted, String previousMax) {
-    }
-
-    record Failure(int process, int thread, String op, long waitMs, long attemptUs, long failUs, String kind,
-            String message) {
-        /** The deadline of the call, or {@code Long.MAX_VALUE} without a wait bound. */
-        long deadlineUs() {
-            return waitMs < 0 ? Long.MAX_VALUE : attemptUs + waitMs * 1_000;
-        }
     }
 
     /** A stretch of time when Redis could not answer (for {@code process >= 0}: that worker stopped). */
@@ -73,23 +62,22 @@ final class SoakAnalysis {
     }
 
     private final SoakRun.Outcome outcome;
-    private final List<Acquisition> acquisitions = new ArrayList<>();
-    private final List<Failure> failures = new ArrayList<>();
-    private final Map<Integer, Integer> timeoutsPerProcess = new TreeMap<>();
-    private final Map<Integer, Integer> lostPerProcess = new TreeMap<>();
-    private final Map<Integer, Long> endPerProcess = new HashMap<>();
+    private final SoakEvents events;
+    private final List<Acquisition> acquisitions;
+    private final List<Failure> failures;
     private final List<Outage> outages = new ArrayList<>();
-    private final List<String> strays = new ArrayList<>();
-    private final List<String> strayEpisodes = new ArrayList<>();
     private final List<Check> checks = new ArrayList<>();
     private final StringBuilder report = new StringBuilder();
 
-    private SoakAnalysis(SoakRun.Outcome outcome) {
+    private SoakAnalysis(SoakRun.Outcome outcome, SoakEvents events) {
         this.outcome = outcome;
+        this.events = events;
+        this.acquisitions = events.acquisitions();
+        this.failures = events.failures();
     }
 
     static SoakAnalysis of(SoakRun.Outcome outcome) throws IOException {
-        SoakAnalysis analysis = new SoakAnalysis(outcome);
+        SoakAnalysis analysis = new SoakAnalysis(outcome, SoakEvents.read(outcome.exits()));
         analysis.read();
         analysis.judge();
         return analysis;
@@ -103,13 +91,7 @@ final class SoakAnalysis {
         return report.toString();
     }
 
-    // ---- reading ----
-
-    private void read() throws IOException {
-        for (SoakRun.WorkerExit exit : outcome.exits()) {
-            readWorker(exit.index(), exit);
-        }
-        acquisitions.sort(Comparator.comparingLong(Acquisition::acquiredUs));
+    private void read() {
         for (SoakRun.Applied applied : outcome.applied()) {
             FaultSchedule.Fault fault = applied.fault();
             switch (fault.kind()) {
@@ -123,75 +105,6 @@ final class SoakAnalysis {
                 default -> throw new IllegalStateException("unknown fault " + fault.kind());
             }
         }
-    }
-
-    private void readWorker(int p, SoakRun.WorkerExit exit) throws IOException {
-        if (!Files.exists(exit.log())) {
-            return;
-        }
-        Map<String, Pending> open = new HashMap<>();
-        // Stray-hold episodes: a thread's run of STRAY answers, ended by a check that found none.
-        Map<String, Boolean> inStray = new HashMap<>();
-        Map<String, Boolean> checkPending = new HashMap<>();
-        long endUs = exit.exitedUs();
-        for (String line : Files.readAllLines(exit.log(), StandardCharsets.UTF_8)) {
-            String[] f = line.split(" ", 9);
-            if (Set.of("ACQ", "REL", "FAIL", "TIMEOUT").contains(f[0])) {
-                if (checkPending.getOrDefault(f[1], false)) {
-                    inStray.put(f[1], false);
-                }
-                checkPending.put(f[1], f[0].equals("FAIL") || f[0].equals("TIMEOUT")
-                        || (f[0].equals("REL") && f[5].equals("OK")));
-            } else if (f[0].equals("STRAY")) {
-                if (!inStray.getOrDefault(f[1], false)) {
-                    strayEpisodes.add("w" + p + "t" + f[1] + " from +" + String.format("%.3f s", rel(Long.parseLong(f[3])))
-                            + " (after " + f[2] + ")");
-                }
-                inStray.put(f[1], true);
-                checkPending.put(f[1], false);
-            }
-            switch (f[0]) {
-                case "ACQ" -> open.put(f[1] + "#" + f[2], new Pending(f, null, null));
-                case "STALL" -> open.computeIfPresent(f[1] + "#" + f[2],
-                        (k, v) -> new Pending(v.acq(), Long.parseLong(f[4]), v.write()));
-                case "WRITE" -> open.computeIfPresent(f[1] + "#" + f[2], (k, v) -> new Pending(v.acq(), v.stall(),
-                        new Write(Long.parseLong(f[3]), Long.parseLong(f[4]), Long.parseLong(f[5]), "A".equals(f[6]),
-                                f[7])));
-                case "REL" -> {
-                    Pending done = open.remove(f[1] + "#" + f[2]);
-                    if (done != null) {
-                        acquisitions.add(acquisition(p, done, Long.parseLong(f[3]), f[5]));
-                    }
-                }
-                case "TIMEOUT" -> timeoutsPerProcess.merge(p, 1, Integer::sum);
-                case "FAIL" -> failures.add(new Failure(p, Integer.parseInt(f[1]), f[2], Long.parseLong(f[3]),
-                        Long.parseLong(f[5]), Long.parseLong(f[6]), f[7], f.length > 8 ? f[8] : ""));
-                case "LOST" -> lostPerProcess.merge(p, 1, Integer::sum);
-                case "STRAY" -> strays.add("w" + p + "t" + f[1] + " after " + f[2] + " at +"
-                        + String.format("%.3f s", rel(Long.parseLong(f[3]))));
-                case "END" -> endUs = Long.parseLong(f[1]);
-                case "START", "THREAD" -> {
-                    // nothing to judge
-                }
-                default -> throw new IllegalStateException("unknown event in " + exit.log() + ": " + line);
-            }
-        }
-        endPerProcess.put(p, endUs);
-        for (Pending never : open.values()) {
-            acquisitions.add(acquisition(p, never, endUs, "NO_UNLOCK"));
-        }
-    }
-
-    /** An acquisition read so far: its ACQ line's fields, and its stall and write when any. */
-    private record Pending(String[] acq, Long stall, Write write) {
-    }
-
-    private static Acquisition acquisition(int p, Pending pending, long releaseStartUs, String release) {
-        String[] f = pending.acq();
-        return new Acquisition(p, Integer.parseInt(f[1]), Long.parseLong(f[2]), f[3], Long.parseLong(f[4]),
-                Long.parseLong(f[5]), Long.parseLong(f[6]), Long.parseLong(f[7]),
-                "-".equals(f[8]) ? null : Long.valueOf(f[8]), releaseStartUs, release, pending.stall(),
-                pending.write());
     }
 
     // ---- judging ----
@@ -237,9 +150,9 @@ final class SoakAnalysis {
                     mine.stream().filter(a -> a.token() != null).count(),
                     mine.stream().filter(a -> a.leaseMs() > 0).count(),
                     mine.stream().filter(a -> a.leaseMs() == 0).count(),
-                    timeoutsPerProcess.getOrDefault(p, 0),
+                    events.timeoutsPerProcess().getOrDefault(p, 0),
                     failures.stream().filter(f -> f.process() == p).count(),
-                    lostPerProcess.getOrDefault(p, 0)));
+                    events.lostPerProcess().getOrDefault(p, 0)));
         }
         report.append(String.format("  total         %8d%n", acquisitions.size()));
 
@@ -295,7 +208,7 @@ final class SoakAnalysis {
     }
 
     private String explain(Acquisition a, Acquisition b) {
-        if (a.leaseMs() > 0 && b.acquiredUs() >= a.acquiredUs() + a.leaseMs() * 1_000) {
+        if (a.leaseMs() > 0 && b.acquiredUs() >= a.acquiredUs() - GRANT_LAG_US + a.leaseMs() * 1_000) {
             if (a.stallMs() != null) {
                 return "fixed lease ran out: holder told to stall past it";
             }
@@ -529,14 +442,17 @@ final class SoakAnalysis {
     }
 
     private void strayHolds() {
+        List<SoakEvents.Stray> strays = events.strays();
+        List<SoakEvents.Stray> episodes = strays.stream().filter(SoakEvents.Stray::firstOfEpisode).toList();
         Map<String, Integer> byOrigin = new TreeMap<>();
-        strays.forEach(text -> byOrigin.merge(text.split(" ")[2], 1, Integer::sum));
+        strays.forEach(stray -> byOrigin.merge(stray.after(), 1, Integer::sum));
         report.append("\nstray holds (Redis says a thread holds the lock after it unlocked its only hold, or after "
                 + "it was told it did not get it): ").append(strays.size()).append(' ').append(byOrigin).append('\n');
-        report.append("  episodes (a thread's run of such answers): ").append(strayEpisodes.size()).append('\n');
-        strayEpisodes.stream().limit(10).forEach(text -> report.append("  ").append(text).append('\n'));
+        report.append("  episodes (a thread's run of such answers): ").append(episodes.size()).append('\n');
+        episodes.stream().limit(10).forEach(stray -> report.append(String.format("  w%dt%d from +%.3f s (after %s)%n",
+                stray.process(), stray.thread(), rel(stray.us()), stray.after())));
         checks.add(new Check("strayHolds", "no thread keeps a hold after its unlock or a failed acquire",
-                strays.isEmpty(), strayEpisodes.size() + " episodes, " + strays.size() + " observations " + byOrigin));
+                strays.isEmpty(), episodes.size() + " episodes, " + strays.size() + " observations " + byOrigin));
     }
 
     private void exits() {
