@@ -386,6 +386,95 @@ class LockScriptsTest {
         }
     }
 
+    @Nested
+    class Claim {
+        @Test
+        void aFreeLockIsTakenOnceAndAClaimSentAgainStillHoldsOnce() {
+            String key = uniqueKey();
+
+            assertThat(claim(key, LONG_LEASE, OWNER)).isNull();
+            assertThat(claim(key, LONG_LEASE, OWNER)).as("the same claim again").isNull();
+
+            assertThat(admin.commands().hgetall(key)).isEqualTo(Map.of(OWNER, "1"));
+            assertThat(admin.commands().pttl(key)).isBetween(LONG_LEASE - 10_000, LONG_LEASE);
+        }
+
+        @Test
+        void aStrayHoldOfTheOwnerIsTakenOverWithOneHold() {
+            String key = uniqueKey();
+            holdWith(key, OWNER, 3, SHORT_LEASE);
+
+            assertThat(claim(key, LONG_LEASE, OWNER)).isNull();
+
+            assertThat(admin.commands().hgetall(key)).isEqualTo(Map.of(OWNER, "1"));
+            assertThat(admin.commands().pttl(key)).as("the new lease").isGreaterThan(SHORT_LEASE);
+        }
+
+        @Test
+        void aLockHeldByAnotherOwnerIsRefusedWithItsTtl() {
+            String key = uniqueKey();
+            holdWith(key, OTHER, 1, SHORT_LEASE);
+
+            assertThat(claim(key, LONG_LEASE, OWNER)).isBetween(1L, SHORT_LEASE);
+
+            assertThat(admin.commands().hgetall(key)).isEqualTo(Map.of(OTHER, "1"));
+        }
+
+        /**
+         * Regression (soak, seed 7): a fenced claim that found its owner's field (left by an unlock
+         * that could not be confirmed) returned the counter's value, the token last handed out,
+         * possibly to another owner: the same token twice.
+         */
+        @Test
+        void aFencedClaimThatFindsItsOwnersFieldGetsANewToken() {
+            String key = uniqueKey();
+            assertThat(fencedAcquire(key, OTHER, null).get(0)).isEqualTo(1L);
+            long othersToken = fencedAcquire(key, OTHER, null).get(1);
+            admin.commands().del(key);
+            holdWith(key, OWNER, 1, SHORT_LEASE); // a plain hold whose unlock was not confirmed
+
+            List<Long> claimed = fencedAcquire(key, OWNER, "1");
+            List<Long> again = fencedAcquire(key, OWNER, "1");
+            List<Long> reentry = fencedAcquire(key, OWNER, null);
+
+            assertThat(claimed.get(0)).isEqualTo(1L);
+            assertThat(claimed.get(1)).isGreaterThan(othersToken);
+            assertThat(again.get(1)).as("a claim sent again: a new token, one hold").isGreaterThan(claimed.get(1));
+            assertThat(reentry.get(1)).as("a re-entry keeps the token").isEqualTo(again.get(1));
+            assertThat(admin.commands().hgetall(key)).isEqualTo(Map.of(OWNER, "2"));
+        }
+    }
+
+    @Nested
+    class Abandon {
+        @Test
+        void theOwnersFieldGoesAndTheFreedLockWakesWaiters() {
+            String key = uniqueKey();
+            holdWith(key, OWNER, 1, LONG_LEASE);
+            try (Subscriber subscriber = subscribe(key)) {
+
+                assertThat(abandon(key, OWNER)).isEqualTo(1L);
+
+                assertThat(admin.commands().exists(key)).isZero();
+                assertThat(subscriber.messagesSoFar()).containsExactly(MESSAGE);
+            }
+        }
+
+        @Test
+        void anotherOwnersLockIsLeftAlone() {
+            String key = uniqueKey();
+            holdWith(key, OTHER, 1, LONG_LEASE);
+            try (Subscriber subscriber = subscribe(key)) {
+
+                assertThat(abandon(key, OWNER)).isZero();
+
+                assertThat(admin.commands().hgetall(key)).isEqualTo(Map.of(OTHER, "1"));
+                assertThat(subscriber.messagesSoFar()).isEmpty();
+            }
+            assertThat(abandon(uniqueKey(), OWNER)).as("missing lock").isZero();
+        }
+    }
+
     // ---- helpers
 
     private static String uniqueKey() {
@@ -405,6 +494,24 @@ class LockScriptsTest {
     private Long acquire(String key, long leaseMillis, String field) {
         return admin.commands().eval(LuaScript.LOCK_ACQUIRE.body(), ScriptOutputType.INTEGER,
                 new String[] {key}, Long.toString(leaseMillis), field);
+    }
+
+    private Long claim(String key, long leaseMillis, String field) {
+        return admin.commands().eval(LuaScript.LOCK_CLAIM.body(), ScriptOutputType.INTEGER,
+                new String[] {key}, Long.toString(leaseMillis), field);
+    }
+
+    private Long abandon(String key, String field) {
+        return admin.commands().eval(LuaScript.LOCK_ABANDON.body(), ScriptOutputType.INTEGER,
+                new String[] {key, channelOf(key)}, MESSAGE, field, "publish");
+    }
+
+    /** fenced_acquire with a long lease; {@code claim} "1" for a claim, null for a plain acquire. */
+    private List<Long> fencedAcquire(String key, String field, String claim) {
+        String[] args = claim == null ? new String[] {Long.toString(LONG_LEASE), field}
+                : new String[] {Long.toString(LONG_LEASE), field, claim};
+        return admin.commands().eval(LuaScript.FENCED_ACQUIRE.body(), ScriptOutputType.MULTI,
+                new String[] {key, "redisson_lock_token:{" + key + "}"}, args);
     }
 
     private Long release(String key, long rearmMillis, String field) {

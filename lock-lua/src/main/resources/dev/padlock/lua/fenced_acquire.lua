@@ -6,8 +6,9 @@
 -- ARGV[2]  owner field, <clientId>:<threadId>
 -- ARGV[3]  optional: 1 for a claim, by an owner that holds none of the lock as far as its caller
 --          knows: when its field is already there (this same claim sent again after its reply
---          was lost, or one its caller gave up on), it holds exactly once and keeps that token,
---          so a claim may be sent again safely
+--          was lost, or a hold its caller gave up on or could not confirm releasing), it holds
+--          exactly once, with a new token (no caller saw the old one as its own), so a claim
+--          may be sent again safely
 --
 -- Returns  {1, token} when acquired: a first hold raises the counter to at least the server's
 --          clock in microseconds (TIME: seconds * 10^6 + microseconds), then increments it and
@@ -25,7 +26,8 @@
 -- Lua's exact 2^53). TIME is not deterministic, so the writes after it must replicate as their
 -- effects: the default since Redis 5, the only mode since Redis 7, asked for explicitly on a
 -- 6.x server configured for verbatim script replication.
-if redis.call('exists', KEYS[1]) == 0 then
+-- A new token: the counter raised to the clock, then incremented. Called before any write.
+local function next_token()
     if redis.replicate_commands then
         redis.replicate_commands()
     end
@@ -35,17 +37,18 @@ if redis.call('exists', KEYS[1]) == 0 then
     if counter < tonumber(now) then
         redis.call('set', KEYS[2], now)
     end
-    local token = redis.call('incr', KEYS[2])
+    return redis.call('incr', KEYS[2])
+end
+
+local claim = ARGV[3] == '1'
+if redis.call('exists', KEYS[1]) == 0 or (claim and redis.call('hexists', KEYS[1], ARGV[2]) == 1) then
+    local token = next_token()
     redis.call('hset', KEYS[1], ARGV[2], 1)
     redis.call('pexpire', KEYS[1], ARGV[1])
     return {1, token}
 end
 if redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
-    if ARGV[3] == '1' then
-        redis.call('hset', KEYS[1], ARGV[2], 1)
-    else
-        redis.call('hincrby', KEYS[1], ARGV[2], 1)
-    end
+    redis.call('hincrby', KEYS[1], ARGV[2], 1)
     redis.call('pexpire', KEYS[1], ARGV[1])
     return {1, tonumber(redis.call('get', KEYS[2])) or 0}
 end
