@@ -87,7 +87,7 @@ final class LocalQueue {
     private Timeout spinPoll;
     private long spinPollMillis = LockAcquisition.MIN_BACK_OFF_MILLIS;
     /** This client's share of the unlock channel while owners queue: see {@link #watchChannel}. */
-    private WakeUpRegistry.Watch channelWatch;
+    private WakeUps.Watch channelWatch;
     boolean retired;
 
     LocalQueue(String localKey, LockServices services, LocalQueues queues) {

@@ -2,7 +2,7 @@ package dev.padlock.internal;
 
 import dev.padlock.RedisUnavailableException;
 import dev.padlock.internal.LockProtocol.Attempt;
-import dev.padlock.internal.WakeUpRegistry.Subscription;
+import dev.padlock.internal.WakeUps.Subscription;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -58,7 +58,7 @@ final class LockAcquisition implements PendingAcquire {
     private static final long MAX_DOUBT_MILLIS = 200;
 
     private final LockProtocol protocol;
-    private final WakeUpRegistry registry;
+    private final WakeUps registry;
     private final Watchdog watchdog;
     private final long leaseMillis;
     private final boolean watchdogLease;
@@ -88,7 +88,7 @@ final class LockAcquisition implements PendingAcquire {
     /** The park in progress, if any; written by the loop, completed early by a cancel. */
     private volatile CompletableFuture<Boolean> parked;
 
-    private LockAcquisition(LockProtocol protocol, WakeUpRegistry registry, Watchdog watchdog,
+    private LockAcquisition(LockProtocol protocol, WakeUps registry, Watchdog watchdog,
             long leaseMillis, boolean watchdogLease, long threadId, long waitNanos, long commandTimeoutMillis,
             boolean spin, boolean fresh, Abandonments abandonments) {
         this.protocol = protocol;
@@ -121,7 +121,7 @@ final class LockAcquisition implements PendingAcquire {
      * @param fresh whether the owner holds none of the lock as far as its caller knows (not a
      *     re-entry): its attempts are then claims, for kinds that claim
      */
-    static LockAcquisition start(LockProtocol protocol, WakeUpRegistry registry, Watchdog watchdog,
+    static LockAcquisition start(LockProtocol protocol, WakeUps registry, Watchdog watchdog,
             long leaseMillis, boolean watchdogLease, long threadId, long waitNanos, long commandTimeoutMillis,
             boolean spin, boolean fresh, Abandonments abandonments) {
         LockAcquisition acquisition = new LockAcquisition(protocol, registry, watchdog, leaseMillis, watchdogLease,

@@ -12,7 +12,7 @@ record LockServices(
         String clientId,
         RedisBackend backend,
         ScriptRunner scripts,
-        WakeUpRegistry wakeUps,
+        WakeUps wakeUps,
         Watchdog watchdog,
         LocalQueues queues,
         Abandonments abandonments,

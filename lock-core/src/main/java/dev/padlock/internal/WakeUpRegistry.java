@@ -42,7 +42,7 @@ import org.slf4j.LoggerFactory;
  * is sent before the channel leaves the map, so a later SUBSCRIBE of the same name is always sent
  * after it.
  */
-public final class WakeUpRegistry implements AutoCloseable {
+public final class WakeUpRegistry implements WakeUps {
     private static final Logger log = LoggerFactory.getLogger(WakeUpRegistry.class);
 
     private final RedisBackend backend;
@@ -70,6 +70,7 @@ public final class WakeUpRegistry implements AutoCloseable {
      *
      * @throws IllegalStateException when the registry is closed
      */
+    @Override
     public Subscription subscribe(String channel) {
         while (true) {
             Require.state(!closed, "the LockClient is closed");
@@ -82,7 +83,7 @@ public final class WakeUpRegistry implements AutoCloseable {
                     revive(waiters);
                 }
                 subscribeIfNeeded(waiters);
-                return new Subscription(waiters);
+                return new SharedSubscription(waiters);
             }
         }
     }
@@ -94,6 +95,7 @@ public final class WakeUpRegistry implements AutoCloseable {
      *
      * @return the watch, or null when the registry is closed
      */
+    @Override
     public Watch watch(String channel, Runnable listener) {
         while (!closed) {
             ChannelWaiters waiters = channels.computeIfAbsent(channel, ChannelWaiters::new);
@@ -106,7 +108,7 @@ public final class WakeUpRegistry implements AutoCloseable {
                 }
                 subscribeIfNeeded(waiters);
                 waiters.watchers.add(listener);
-                return new Watch(waiters, listener);
+                return new SharedWatch(waiters, listener);
             }
         }
         return null;
@@ -117,6 +119,7 @@ public final class WakeUpRegistry implements AutoCloseable {
      * else returns null without sending anything. A waiter that takes it before its first attempt
      * cannot miss an unlock that follows the attempt, so it needs no second attempt.
      */
+    @Override
     public Subscription subscribeIfConfirmed(String channel) {
         ChannelWaiters waiters = channels.get(channel);
         if (waiters == null || closed) {
@@ -130,7 +133,7 @@ public final class WakeUpRegistry implements AutoCloseable {
             if (waiters.users++ == 0) {
                 revive(waiters);
             }
-            return new Subscription(waiters);
+            return new SharedSubscription(waiters);
         }
     }
 
@@ -151,16 +154,19 @@ public final class WakeUpRegistry implements AutoCloseable {
     }
 
     /** Channels subscribed now, in use or idle; for tests and metrics. */
+    @Override
     public int subscribedChannels() {
         return channels.size();
     }
 
     /** Whether this client is subscribed to {@code channel} now, in use or idle. */
+    @Override
     public boolean isSubscribed(String channel) {
         return channels.containsKey(channel);
     }
 
     /** Channels with at least one waiter now; for tests and metrics. */
+    @Override
     public int channelsInUse() {
         int inUse = 0;
         for (ChannelWaiters waiters : channels.values()) {
@@ -292,22 +298,24 @@ public final class WakeUpRegistry implements AutoCloseable {
     }
 
     /** The server address, for messages. */
-    String address() {
+    @Override
+    public String address() {
         return backend.address();
     }
 
     /** Whether {@link #close()} was called. */
+    @Override
     public boolean isClosed() {
         return closed;
     }
 
     /** A listener's share of a channel subscription: see {@link #watch}. */
-    public final class Watch implements AutoCloseable {
+    private final class SharedWatch implements Watch {
         private final ChannelWaiters waiters;
         private final Runnable listener;
         private final AtomicBoolean open = new AtomicBoolean(true);
 
-        private Watch(ChannelWaiters waiters, Runnable listener) {
+        private SharedWatch(ChannelWaiters waiters, Runnable listener) {
             this.waiters = waiters;
             this.listener = listener;
         }
@@ -322,18 +330,19 @@ public final class WakeUpRegistry implements AutoCloseable {
     }
 
     /** A waiter's share of a channel subscription. Owned by one wait loop; close it once done. */
-    public final class Subscription implements AutoCloseable {
+    private final class SharedSubscription implements Subscription {
         private final ChannelWaiters waiters;
         private boolean closedHandle; // confined to the owning wait loop
         /** The channel's broadcast count this waiter has seen; written on an I/O thread too. */
         private volatile long seenBroadcasts;
 
-        private Subscription(ChannelWaiters waiters) {
+        private SharedSubscription(ChannelWaiters waiters) {
             this.waiters = waiters;
             this.seenBroadcasts = waiters.broadcasts.get();
         }
 
         /** Completes when Redis confirmed the subscription. */
+        @Override
         public CompletableFuture<Void> ready() {
             synchronized (waiters) {
                 return waiters.ready;
@@ -344,6 +353,7 @@ public final class WakeUpRegistry implements AutoCloseable {
          * Whether Redis confirmed the subscription, so unlock messages will arrive. When the
          * SUBSCRIBE failed, it is sent again, so a long wait does not poll for the rest of its time.
          */
+        @Override
         public boolean isReady() {
             synchronized (waiters) {
                 subscribeIfNeeded(waiters);
@@ -356,6 +366,7 @@ public final class WakeUpRegistry implements AutoCloseable {
          * {@code true} when woken by a message, {@code false} at the timeout; completing it early
          * with {@code false} abandons the park.
          */
+        @Override
         public CompletableFuture<Boolean> park(long timeoutMillis) {
             CompletableFuture<Boolean> parked = waiters.park(timeoutMillis, seenBroadcasts);
             CompletableFuture<Boolean> out = new CompletableFuture<>();
