@@ -4,9 +4,10 @@ import io.netty.util.Timer;
 
 /**
  * What every lock object of one client shares: who the client is, its connections, its wake-up
- * and renewal machinery, its local queues, its timer (one per client: the watchdog's rounds, local
- * waits' timeouts, lease checks), the give-backs of claims whose reply was lost, and its replica acknowledgement setting (with it,
- * {@code scripts} is {@link ScriptRunner#pinned()}).
+ * and renewal machinery, its local queues, the give-backs of claims whose reply was lost, its
+ * timer (one per client: the watchdog's rounds, local waits' timeouts, lease checks, give-back
+ * retries), and its replica acknowledgement setting (with it, {@code scripts} is
+ * {@link ScriptRunner#pinned()}).
  */
 record LockServices(
         String clientId,
