@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Reads one lock's state from Redis into a {@link LockView}: plain reads (HGETALL, PTTL, GET,
@@ -111,7 +112,7 @@ final class LockInspector {
     Map<String, String> client(String clientId) {
         return clients.computeIfAbsent(clientId, id -> {
             Map<String, String> entry = redis.await(redis.commands().hgetall(LockKeys.client(id)), "HGETALL client");
-            return entry.isEmpty() ? null : entry;
+            return entry.isEmpty() ? null : new TreeMap<>(entry); // sorted: stable output
         });
     }
 
