@@ -39,6 +39,8 @@ final class ClientRegistration implements AutoCloseable {
     static final long TTL_MILLIS = 60_000;
     /** How often a live client writes its entry again: a third of its TTL. */
     static final long REFRESH_MILLIS = TTL_MILLIS / 3;
+    /** The longest {@link #close()} waits for its DEL: a close must not hang on a Redis that is gone. */
+    static final long CLOSE_WAIT_MILLIS = 500;
 
     private final RedisBackend backend;
     private final Timer timer;
@@ -112,6 +114,12 @@ final class ClientRegistration implements AutoCloseable {
         }
     }
 
+    /** Whether a refresh is scheduled on the timer now (0 or 1): the client leaves it out of its task count. */
+    int scheduledRefreshes() {
+        Timeout pending = next;
+        return pending != null && !pending.isExpired() && !pending.isCancelled() ? 1 : 0;
+    }
+
     /** HSET and PEXPIRE, pipelined: both are sent before either reply is awaited. */
     private CompletableFuture<Void> write() {
         RedisClusterAsyncCommands<String, String> commands = backend.commands();
@@ -120,7 +128,10 @@ final class ClientRegistration implements AutoCloseable {
         return set.thenCombine(expire, (a, b) -> (Void) null);
     }
 
-    /** Stops the refreshes and deletes the entry, waiting for it at most one command timeout. */
+    /**
+     * Stops the refreshes and deletes the entry, waiting for the DEL at most the command timeout
+     * or {@value #CLOSE_WAIT_MILLIS} ms, whichever is shorter; an entry not deleted expires.
+     */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
@@ -131,7 +142,8 @@ final class ClientRegistration implements AutoCloseable {
             pending.cancel();
         }
         try {
-            backend.commands().del(key).toCompletableFuture().get(commandTimeoutMillis, TimeUnit.MILLISECONDS);
+            backend.commands().del(key).toCompletableFuture()
+                    .get(Math.min(commandTimeoutMillis, CLOSE_WAIT_MILLIS), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception e) {

@@ -159,10 +159,13 @@ public final class PadlockClient implements LockClient {
 
     /**
      * Timeouts scheduled on the client's timer now: the watchdog's next round, plus one per queued
-     * timed wait, watched fixed lease and pending yield; for tests and metrics.
+     * timed wait, watched fixed lease and pending yield; for tests and metrics. The client
+     * registry's one refresh is not counted.
      */
     public int scheduledTasks() {
-        return (int) ((HashedWheelTimer) services.timer()).pendingTimeouts();
+        ClientRegistration entry = registration;
+        int refreshes = entry == null ? 0 : entry.scheduledRefreshes();
+        return (int) ((HashedWheelTimer) services.timer()).pendingTimeouts() - refreshes;
     }
 
     @Override
