@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs the Padlock demo: worker JVMs contend on one lock and update a Redis counter inside it.
-# Needs only a JDK 17+ and Maven; builds what it needs first (quietly).
+# Runs the Padlock demo (./padlock demo): worker JVMs contend on one lock and update a Redis counter
+# inside it. Needs only a JDK 17+ and Maven; builds what it needs first (quietly).
 #   ./demo.sh [--kind lock|fair|rw|fenced|spin|multi|red] [--redis URI[,URI,URI]] [--processes N]
 #             [--threads N] [--seconds N] [--lease-ms N]
 # --kind picks the lock (default lock): fair, spin, fenced (tokens checked inside the lock), rw
@@ -8,4 +8,4 @@
 # named in a different order by each thread), red (the Redlock over 3 independent servers).
 # Without --redis it starts its own redis-server (the one on the PATH, else the one embedded-redis
 # ships); three of them for --kind red, which takes 3 comma-separated URIs after --redis.
-exec "$(dirname "$0")/scripts/run-main.sh" lock-tests dev.padlock.demo.Demo -- "$@"
+exec "$(dirname "$0")/padlock" demo "$@"

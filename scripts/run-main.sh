@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the project quietly (Maven's output only when it fails), then runs a main class of one
-# module with that module's runtime class path. Used by demo.sh and bench.sh.
+# Builds one module and what it needs quietly (Maven's output only when it fails), in one reactor
+# and without installing anything into ~/.m2, then runs a main class of that module with its
+# runtime class path. Used by bench.sh (demo.sh runs ./padlock demo).
 #   scripts/run-main.sh MODULE MAIN_CLASS [JVM_OPTION...] -- [ARG...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,8 +23,7 @@ quiet_mvn() {
     rm -f "$log"
 }
 
-quiet_mvn -Dmaven.test.skip=true install
-quiet_mvn -pl "$module" dependency:build-classpath \
+quiet_mvn -pl "$module" -am -Dmaven.test.skip=true package dependency:build-classpath \
     -Dmdep.outputFile=target/classpath.txt -Dmdep.includeScope=runtime
 
 exec java "${jvm_options[@]}" -cp "$module/target/classes:$(cat "$module/target/classpath.txt")" "$main" "$@"

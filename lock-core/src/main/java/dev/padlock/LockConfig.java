@@ -42,6 +42,8 @@ public final class LockConfig {
     private final LeaseLostListener leaseLostListener;
     private final Path trustStore;
     private final char[] trustStorePassword;
+    private final boolean clientRegistry;
+    private final String applicationName;
 
     private LockConfig(Builder b) {
         this.redisUri = b.redisUri;
@@ -54,6 +56,8 @@ public final class LockConfig {
         this.leaseLostListener = b.leaseLostListener;
         this.trustStore = b.trustStore;
         this.trustStorePassword = b.trustStorePassword == null ? null : b.trustStorePassword.clone();
+        this.clientRegistry = b.clientRegistry;
+        this.applicationName = b.applicationName;
     }
 
     public static Builder builder() {
@@ -110,13 +114,25 @@ public final class LockConfig {
         return Optional.ofNullable(trustStorePassword).map(char[]::clone);
     }
 
+    /** Whether the client records who it is in the client registry; see {@link Builder#clientRegistry}. */
+    public boolean clientRegistry() {
+        return clientRegistry;
+    }
+
+    /** The application name given to the client registry; empty for the default, see {@link Builder#applicationName}. */
+    public Optional<String> applicationName() {
+        return Optional.ofNullable(applicationName);
+    }
+
     @Override
     public String toString() {
         return "LockConfig{" + (redisUri != null ? "redisUri=" + RedisUris.redact(redisUri) : "clusterUris=" + clusterUris.size() + " seeds")
                 + ", watchdogTimeout=" + watchdogTimeout + ", commandTimeout=" + commandTimeout + ", fairWaiterTimeout=" + fairWaiterTimeout
                 + (acknowledgingReplicas > 0 ? ", acknowledgingReplicas=" + acknowledgingReplicas
                         + ", acknowledgementTimeout=" + acknowledgementTimeout : "")
-                + (trustStore != null ? ", trustStore=" + trustStore : "") + '}';
+                + (trustStore != null ? ", trustStore=" + trustStore : "")
+                + (clientRegistry ? "" : ", clientRegistry=false")
+                + (applicationName != null ? ", applicationName=" + applicationName : "") + '}';
     }
 
     /** Builds a {@link LockConfig}. Not thread-safe. */
@@ -131,6 +147,8 @@ public final class LockConfig {
         private LeaseLostListener leaseLostListener;
         private Path trustStore;
         private char[] trustStorePassword;
+        private boolean clientRegistry = true;
+        private String applicationName;
 
         private Builder() {
         }
@@ -250,6 +268,34 @@ public final class LockConfig {
                     "trustStore must be a readable file, got %s", file);
             this.trustStore = file;
             this.trustStorePassword = password == null ? null : password.clone();
+            return this;
+        }
+
+        /**
+         * Whether the client records who it is in the client registry, so that the {@code padlock}
+         * command can name the application, host and process behind a lock's owner field. On by
+         * default. The entry is the hash {@code padlock_client:<clientId>} (id, application, host,
+         * pid, Padlock version, start time, watchdog timeout), written when the client starts and
+         * again every 20 s with a TTL of 60 s, so a client that dies leaves it at most a minute;
+         * {@link LockClient#close()} deletes it. It costs two commands (one round trip) per client
+         * every 20 s and nothing on any lock operation. An ACL user needs the key pattern
+         * {@code padlock_client:*} for it; without it the entry is missing (logged at WARN) and
+         * locks still work.
+         */
+        public Builder clientRegistry(boolean enabled) {
+            this.clientRegistry = enabled;
+            return this;
+        }
+
+        /**
+         * The application name the client registry gives this client. Default: the system property
+         * {@code padlock.application.name}, else {@code spring.application.name}, else the simple
+         * name of the JVM's main class (or the name of the jar it runs).
+         */
+        public Builder applicationName(String name) {
+            requireNonNull(name, "name");
+            Require.argument(!name.isBlank(), "applicationName must not be blank");
+            this.applicationName = name.strip();
             return this;
         }
 

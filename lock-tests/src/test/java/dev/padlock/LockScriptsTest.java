@@ -124,6 +124,83 @@ class LockScriptsTest {
         }
     }
 
+    /** "Since": when each holder got the lock, beside it in {@code padlock_since:{<name>}}. */
+    @Nested
+    class Since {
+        @Test
+        void aFirstHoldWritesRedisTimeWithTheLocksLeaseAndAReentryKeepsIt() {
+            String key = uniqueKey();
+            long before = redisMillis();
+
+            assertThat(claim(key, LONG_LEASE, OWNER)).isNull();
+            long since = Long.parseLong(admin.commands().hget(sinceOf(key), OWNER));
+            assertThat(since).isBetween(before, redisMillis());
+            assertThat(admin.commands().pttl(sinceOf(key))).isBetween(LONG_LEASE - 10_000, LONG_LEASE);
+
+            admin.commands().pexpire(sinceOf(key), SHORT_LEASE);
+            assertThat(acquire(key, LONG_LEASE, OWNER)).isNull();
+            assertThat(admin.commands().hgetall(sinceOf(key))).as("kept").isEqualTo(Map.of(OWNER, Long.toString(since)));
+            assertThat(admin.commands().pttl(sinceOf(key))).as("re-armed with the lock").isGreaterThan(SHORT_LEASE);
+        }
+
+        @Test
+        void theLastReleaseDeletesItAndAnInnerOneReArmsIt() {
+            String key = uniqueKey();
+            assertThat(claim(key, SHORT_LEASE, OWNER)).isNull();
+            assertThat(acquire(key, SHORT_LEASE, OWNER)).isNull();
+
+            assertThat(release(key, LONG_LEASE, OWNER)).isZero();
+            assertThat(admin.commands().pttl(sinceOf(key))).isGreaterThan(SHORT_LEASE);
+            assertThat(release(key, 0, OWNER)).isEqualTo(1L);
+            assertThat(admin.commands().exists(key, sinceOf(key))).isZero();
+        }
+
+        @Test
+        void aHandOffReplacesTheHoldersEntryWithTheSuccessors() {
+            String key = uniqueKey();
+            assertThat(claim(key, SHORT_LEASE, OWNER)).isNull();
+
+            assertThat(handOff(key, LONG_LEASE, OWNER, "client-a:2", 0)).isEqualTo(2L);
+
+            assertThat(admin.commands().hkeys(sinceOf(key))).containsExactly("client-a:2");
+            assertThat(admin.commands().pttl(sinceOf(key))).isGreaterThan(SHORT_LEASE);
+        }
+
+        @Test
+        void aGiveBackRemovesTheEntryAndAForceReleaseTheHash() {
+            String key = uniqueKey();
+            assertThat(claim(key, LONG_LEASE, OWNER)).isNull();
+            assertThat(abandon(key, OWNER)).isEqualTo(1L);
+            assertThat(admin.commands().exists(key, sinceOf(key))).isZero();
+
+            assertThat(fencedAcquire(key, OWNER, "1").get(0)).isEqualTo(1L);
+            assertThat(admin.commands().hkeys(sinceOf(key))).containsExactly(OWNER);
+            assertThat(forceRelease(key)).isEqualTo(1L);
+            assertThat(admin.commands().exists(key, sinceOf(key))).isZero();
+        }
+
+        @Test
+        void renewalsExtendItWithTheLock() {
+            String key = uniqueKey();
+            assertThat(claim(key, SHORT_LEASE, OWNER)).isNull();
+
+            List<Long> renewed = admin.commands().eval(LuaScript.LOCK_RENEW.body(), ScriptOutputType.MULTI,
+                    new String[] {key, sinceOf(key)}, Long.toString(LONG_LEASE), OWNER);
+
+            assertThat(renewed).containsExactly(1L);
+            assertThat(admin.commands().pttl(sinceOf(key))).isGreaterThan(SHORT_LEASE);
+        }
+
+        @Test
+        void aRedissonHoldHasNone() {
+            String key = uniqueKey();
+            holdWith(key, OTHER, 1, SHORT_LEASE);
+
+            assertThat(claim(key, LONG_LEASE, OWNER)).isNotNull();
+            assertThat(admin.commands().exists(sinceOf(key))).isZero();
+        }
+    }
+
     @Nested
     class Release {
         @Test
@@ -231,7 +308,8 @@ class LockScriptsTest {
             admin.commands().hset(heldForever, fieldOfFourth, "1");
 
             List<Long> renewed = admin.commands().eval(LuaScript.LOCK_RENEW.body(), ScriptOutputType.MULTI,
-                    new String[] {held, heldByOther, missing, heldForever},
+                    new String[] {held, sinceOf(held), heldByOther, sinceOf(heldByOther), missing, sinceOf(missing),
+                        heldForever, sinceOf(heldForever)},
                     Long.toString(LONG_LEASE), OWNER, OWNER, OWNER, fieldOfFourth);
 
             assertThat(renewed).containsExactly(1L, 0L, 0L, 1L);
@@ -486,6 +564,11 @@ class LockScriptsTest {
         return "redisson_lock__channel:{" + key + "}";
     }
 
+    /** The holders' since of a name without braces: {@code padlock_since:{<name>}}. */
+    private static String sinceOf(String key) {
+        return "padlock_since:{" + key + "}";
+    }
+
     private void holdWith(String key, String field, int holds, long pttl) {
         admin.commands().hset(key, field, Integer.toString(holds));
         assertThat(admin.commands().pexpire(key, pttl)).isTrue();
@@ -493,17 +576,17 @@ class LockScriptsTest {
 
     private Long acquire(String key, long leaseMillis, String field) {
         return admin.commands().eval(LuaScript.LOCK_ACQUIRE.body(), ScriptOutputType.INTEGER,
-                new String[] {key}, Long.toString(leaseMillis), field);
+                new String[] {key, sinceOf(key)}, Long.toString(leaseMillis), field);
     }
 
     private Long claim(String key, long leaseMillis, String field) {
         return admin.commands().eval(LuaScript.LOCK_CLAIM.body(), ScriptOutputType.INTEGER,
-                new String[] {key}, Long.toString(leaseMillis), field);
+                new String[] {key, sinceOf(key)}, Long.toString(leaseMillis), field);
     }
 
     private Long abandon(String key, String field) {
         return admin.commands().eval(LuaScript.LOCK_ABANDON.body(), ScriptOutputType.INTEGER,
-                new String[] {key, channelOf(key)}, MESSAGE, field, "publish");
+                new String[] {key, channelOf(key), sinceOf(key)}, MESSAGE, field, "publish");
     }
 
     /** fenced_acquire with a long lease; {@code claim} "1" for a claim, null for a plain acquire. */
@@ -511,22 +594,22 @@ class LockScriptsTest {
         String[] args = claim == null ? new String[] {Long.toString(LONG_LEASE), field}
                 : new String[] {Long.toString(LONG_LEASE), field, claim};
         return admin.commands().eval(LuaScript.FENCED_ACQUIRE.body(), ScriptOutputType.MULTI,
-                new String[] {key, "redisson_lock_token:{" + key + "}"}, args);
+                new String[] {key, "redisson_lock_token:{" + key + "}", sinceOf(key)}, args);
     }
 
     private Long release(String key, long rearmMillis, String field) {
         return admin.commands().eval(LuaScript.LOCK_RELEASE.body(), ScriptOutputType.INTEGER,
-                new String[] {key, channelOf(key)}, MESSAGE, Long.toString(rearmMillis), field, "publish");
+                new String[] {key, channelOf(key), sinceOf(key)}, MESSAGE, Long.toString(rearmMillis), field, "publish");
     }
 
     private Long handOff(String key, long leaseMillis, String from, String to, long rearmMillis) {
         return admin.commands().eval(LuaScript.LOCK_HANDOFF.body(), ScriptOutputType.INTEGER,
-                new String[] {key}, Long.toString(leaseMillis), from, to, Long.toString(rearmMillis));
+                new String[] {key, sinceOf(key)}, Long.toString(leaseMillis), from, to, Long.toString(rearmMillis));
     }
 
     private Long forceRelease(String key) {
         return admin.commands().eval(LuaScript.LOCK_FORCE_RELEASE.body(), ScriptOutputType.INTEGER,
-                new String[] {key, channelOf(key)}, MESSAGE, "publish");
+                new String[] {key, channelOf(key), sinceOf(key)}, MESSAGE, "publish");
     }
 
     private Subscriber subscribe(String key) {
@@ -567,7 +650,8 @@ class LockScriptsTest {
 
     private Long fairForceRelease(String key) {
         return admin.commands().eval(LuaScript.FAIR_FORCE_RELEASE.body(), ScriptOutputType.INTEGER,
-                new String[] {key, fairQueueOf(key), fairTimeoutsOf(key), channelOf(key)}, MESSAGE, "publish");
+                new String[] {key, fairQueueOf(key), fairTimeoutsOf(key), channelOf(key), sinceOf(key)}, MESSAGE,
+                "publish");
     }
 
     /** A pub/sub connection subscribed to one channel, recording what arrives on it. */

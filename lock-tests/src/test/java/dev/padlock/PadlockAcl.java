@@ -1,5 +1,6 @@
 package dev.padlock;
 
+import dev.padlock.internal.LockKeys;
 import dev.padlock.testing.RedisAdmin;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.output.StatusOutput;
@@ -28,10 +29,11 @@ final class PadlockAcl {
     /**
      * The rule for locks named {@code <prefix>*}: the lock key itself, every extra key of the
      * family ({@code redisson_lock_token:{...}}, the fair lock's queue and timeouts, the read
-     * leases {@code {...}:...:rwlock_timeout:n}), both unlock channels, and the commands.
+     * leases {@code {...}:...:rwlock_timeout:n}, the holders' since), the client registry's
+     * entries ({@code padlock_client:*}), both unlock channels, and the commands.
      */
     static String rule(String prefix) {
-        return "resetkeys ~" + prefix + "* ~*{" + prefix + "*"
+        return "resetkeys ~" + prefix + "* ~*{" + prefix + "* ~" + LockKeys.CLIENT_PREFIX + "*"
                 + " resetchannels &redisson_lock__channel:{" + prefix + "* &redisson_rwlock:{" + prefix + "*"
                 + " -@all " + CLIENT_COMMANDS + " " + SCRIPT_COMMANDS;
     }

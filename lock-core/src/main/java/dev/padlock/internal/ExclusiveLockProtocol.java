@@ -9,7 +9,9 @@ final class ExclusiveLockProtocol implements LockProtocol {
     private final String clientId;
     private final ScriptRunner scripts;
     private final RedisBackend backend;
+    /** The lock and its holders' since: what acquisitions and hand-offs write. */
     private final String[] lockKey;
+    /** The lock, its channel and its holders' since: what releases write. */
     private final String[] lockAndChannel;
 
     ExclusiveLockProtocol(String name, LockServices services) {
@@ -17,8 +19,9 @@ final class ExclusiveLockProtocol implements LockProtocol {
         this.clientId = services.clientId();
         this.scripts = services.scripts();
         this.backend = services.backend();
-        this.lockKey = new String[] {name};
-        this.lockAndChannel = new String[] {name, LockKeys.unlockChannel(name)};
+        String since = LockKeys.since(name);
+        this.lockKey = new String[] {name, since};
+        this.lockAndChannel = new String[] {name, LockKeys.unlockChannel(name), since};
     }
 
     @Override
@@ -98,6 +101,12 @@ final class ExclusiveLockProtocol implements LockProtocol {
                         Long.toString(leaseMillis), LockKeys.ownerField(clientId, fromThreadId),
                         LockKeys.ownerField(clientId, toThreadId), Long.toString(rearmLeaseMillis))
                 .thenApply(ReleaseOutcome::fromScript);
+    }
+
+    /** The lock and its holders' since, renewed together by {@code lock_renew}. */
+    @Override
+    public String[] renewKeys(long threadId) {
+        return lockKey.clone();
     }
 
     @Override

@@ -17,8 +17,12 @@ final class FairLockProtocol implements LockProtocol {
     private final ScriptRunner scripts;
     private final RedisBackend backend;
     private final String patienceMillis;
+    /** The lock, its queue, its deadlines and its holders' since: fair_acquire's keys. */
     private final String[] acquireKeys;
+    /** The lock, its queue, its deadlines and its channel: fair_leave's keys. */
     private final String[] queueKeys;
+    /** {@link #queueKeys} and the holders' since: the release scripts' keys. */
+    private final String[] releaseKeys;
 
     FairLockProtocol(String name, LockServices services, long patienceMillis) {
         this.name = name;
@@ -26,8 +30,10 @@ final class FairLockProtocol implements LockProtocol {
         this.scripts = services.scripts();
         this.backend = services.backend();
         this.patienceMillis = Long.toString(patienceMillis);
-        this.acquireKeys = new String[] {name, LockKeys.fairQueue(name), LockKeys.fairTimeouts(name)};
-        this.queueKeys = new String[] {acquireKeys[0], acquireKeys[1], acquireKeys[2], LockKeys.unlockChannel(name)};
+        String since = LockKeys.since(name);
+        this.acquireKeys = new String[] {name, LockKeys.fairQueue(name), LockKeys.fairTimeouts(name), since};
+        this.queueKeys = new String[] {name, acquireKeys[1], acquireKeys[2], LockKeys.unlockChannel(name)};
+        this.releaseKeys = new String[] {name, acquireKeys[1], acquireKeys[2], queueKeys[3], since};
     }
 
     @Override
@@ -60,7 +66,7 @@ final class FairLockProtocol implements LockProtocol {
 
     @Override
     public CompletableFuture<Release> release(long threadId, long rearmLeaseMillis) {
-        return scripts.<Long>run(LuaScript.FAIR_RELEASE, ScriptOutputType.INTEGER, queueKeys,
+        return scripts.<Long>run(LuaScript.FAIR_RELEASE, ScriptOutputType.INTEGER, releaseKeys,
                         LockKeys.UNLOCK_MESSAGE, Long.toString(rearmLeaseMillis), ownerField(threadId),
                         backend.publishCommand())
                 .thenApply(Release::fromScript);
@@ -68,7 +74,7 @@ final class FairLockProtocol implements LockProtocol {
 
     @Override
     public CompletableFuture<Boolean> forceRelease() {
-        return scripts.<Long>run(LuaScript.FAIR_FORCE_RELEASE, ScriptOutputType.INTEGER, queueKeys,
+        return scripts.<Long>run(LuaScript.FAIR_FORCE_RELEASE, ScriptOutputType.INTEGER, releaseKeys,
                         LockKeys.UNLOCK_MESSAGE, backend.publishCommand())
                 .thenApply(deleted -> deleted != null && deleted == 1L);
     }
@@ -76,6 +82,12 @@ final class FairLockProtocol implements LockProtocol {
     @Override
     public CompletableFuture<Attempt> confirm(long threadId) {
         return ExclusiveLockProtocol.confirm(backend, name, ownerField(threadId));
+    }
+
+    /** The lock and its holders' since, renewed together by {@code lock_renew}. */
+    @Override
+    public String[] renewKeys(long threadId) {
+        return new String[] {name, releaseKeys[4]};
     }
 
     @Override

@@ -13,12 +13,16 @@ import java.util.concurrent.CompletableFuture;
 final class FencedLockProtocol implements LockProtocol {
     private final ExclusiveLockProtocol lock;
     private final ScriptRunner scripts;
+    /** The lock, its token counter and its holders' since: fenced_acquire's keys. */
     private final String[] keys;
+    /** The lock and its token counter: fenced_token's keys. */
+    private final String[] tokenKeys;
 
     FencedLockProtocol(String name, LockServices services) {
         this.lock = new ExclusiveLockProtocol(name, services);
         this.scripts = services.scripts();
-        this.keys = new String[] {name, LockKeys.fencingTokens(name)};
+        this.tokenKeys = new String[] {name, LockKeys.fencingTokens(name)};
+        this.keys = new String[] {name, LockKeys.fencingTokens(name), LockKeys.since(name)};
     }
 
     @Override
@@ -74,7 +78,7 @@ final class FencedLockProtocol implements LockProtocol {
 
     /** The current holder's token, or {@code null} when the lock is free. */
     CompletableFuture<Long> token() {
-        return scripts.run(LuaScript.FENCED_TOKEN, ScriptOutputType.INTEGER, keys);
+        return scripts.run(LuaScript.FENCED_TOKEN, ScriptOutputType.INTEGER, tokenKeys);
     }
 
     @Override
@@ -97,6 +101,11 @@ final class FencedLockProtocol implements LockProtocol {
     @Override
     public CompletableFuture<Boolean> forceRelease() {
         return lock.forceRelease();
+    }
+
+    @Override
+    public String[] renewKeys(long threadId) {
+        return lock.renewKeys(threadId);
     }
 
     @Override

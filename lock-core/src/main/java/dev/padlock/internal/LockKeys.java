@@ -25,27 +25,47 @@ public final class LockKeys {
     }
 
     /** The channel of one fair-lock waiter: {@code redisson_lock__channel:{<name>}:<ownerField>}. */
-    static String fairWaiterChannel(String lockName, String ownerField) {
+    public static String fairWaiterChannel(String lockName, String ownerField) {
         return unlockChannel(lockName) + ':' + ownerField;
     }
 
     /** A fair lock's queue of waiters: {@code redisson_lock_queue:{<name>}}. */
-    static String fairQueue(String lockName) {
+    public static String fairQueue(String lockName) {
         return suffixed("redisson_lock_queue", lockName);
     }
 
     /** A fair lock's waiter deadlines: {@code redisson_lock_timeout:{<name>}}. */
-    static String fairTimeouts(String lockName) {
+    public static String fairTimeouts(String lockName) {
         return suffixed("redisson_lock_timeout", lockName);
     }
 
     /** A fenced lock's token counter: {@code redisson_lock_token:{<name>}}. */
-    static String fencingTokens(String lockName) {
+    public static String fencingTokens(String lockName) {
         return suffixed("redisson_lock_token", lockName);
     }
 
+    /**
+     * When each current holder got the lock: {@code padlock_since:{<name>}}, a hash of owner
+     * field to epoch milliseconds (Redis {@code TIME}), written by the script call that gives an
+     * owner a new hold and expiring with the lock. Padlock's own: Redisson's holders have none.
+     */
+    public static String since(String lockName) {
+        return suffixed("padlock_since", lockName);
+    }
+
+    /** The prefix of every client registry entry: {@code padlock_client:}. */
+    public static final String CLIENT_PREFIX = "padlock_client:";
+
+    /**
+     * Client {@code clientId}'s registry entry: {@code padlock_client:<clientId>}, a hash of who the
+     * client is, with a TTL its client refreshes (see {@code ClientRegistration}).
+     */
+    public static String client(String clientId) {
+        return CLIENT_PREFIX + clientId;
+    }
+
     /** A read-write lock's channel: {@code redisson_rwlock:{<name>}}. */
-    static String readWriteChannel(String lockName) {
+    public static String readWriteChannel(String lockName) {
         return suffixed("redisson_rwlock", lockName);
     }
 
@@ -53,7 +73,7 @@ public final class LockKeys {
      * The base of a read-write lock's reader lease keys: {@code {<name>}}, or the name itself when
      * it has a brace. Reader {@code f}'s hold {@code n} has the key {@code <base>:f:rwlock_timeout:n}.
      */
-    static String readLeaseBase(String lockName) {
+    public static String readLeaseBase(String lockName) {
         return lockName.indexOf('{') >= 0 ? lockName : '{' + lockName + '}';
     }
 

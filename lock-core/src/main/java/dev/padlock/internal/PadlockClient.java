@@ -32,6 +32,8 @@ public final class PadlockClient implements LockClient {
     private final ExecutorService listenerExecutor;
     private final long fairWaiterTimeoutMillis;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** This client's entry in the client registry; null when the registry is off. */
+    private volatile ClientRegistration registration;
 
     private PadlockClient(LockServices services, ExecutorService listenerExecutor, long fairWaiterTimeoutMillis) {
         this.services = services;
@@ -64,10 +66,17 @@ public final class PadlockClient implements LockClient {
         Watchdog watchdog = new Watchdog(renewals, holds, backend.isCluster(), config.watchdogTimeout().toMillis(),
                 config.leaseLostListener().orElse(null), listenerExecutor, queues::onLeaseLost, timer);
         log.debug("Padlock client {} connected to {}", clientId, backend.address());
-        return new PadlockClient(new LockServices(clientId, backend, scripts, wakeUps, watchdog, queues,
+        PadlockClient client = new PadlockClient(new LockServices(clientId, backend, scripts, wakeUps, watchdog, queues,
                 new Abandonments(timer, config.commandTimeout().toMillis()), timer,
                 config.commandTimeout().toMillis(), replicas, config.acknowledgementTimeout().toMillis()),
                 listenerExecutor, config.fairWaiterTimeout().toMillis());
+        if (config.clientRegistry()) {
+            client.registration = ClientRegistration.of(backend, timer, clientId,
+                    config.applicationName().orElseGet(ClientRegistration::defaultApplicationName),
+                    config.watchdogTimeout().toMillis(), config.commandTimeout().toMillis());
+            client.registration.start();
+        }
+        return client;
     }
 
     @Override
@@ -150,10 +159,13 @@ public final class PadlockClient implements LockClient {
 
     /**
      * Timeouts scheduled on the client's timer now: the watchdog's next round, plus one per queued
-     * timed wait, watched fixed lease and pending yield; for tests and metrics.
+     * timed wait, watched fixed lease and pending yield; for tests and metrics. The client
+     * registry's one refresh is not counted.
      */
     public int scheduledTasks() {
-        return (int) ((HashedWheelTimer) services.timer()).pendingTimeouts();
+        ClientRegistration entry = registration;
+        int refreshes = entry == null ? 0 : entry.scheduledRefreshes();
+        return (int) ((HashedWheelTimer) services.timer()).pendingTimeouts() - refreshes;
     }
 
     @Override
@@ -163,6 +175,9 @@ public final class PadlockClient implements LockClient {
             services.queues().close();
             services.abandonments().close();
             services.wakeUps().close(); // new acquisitions now fail as closed, before the timer stops
+            if (registration != null) {
+                registration.close(); // before the connection goes: deletes the entry
+            }
             services.timer().stop();
             services.backend().close();
             listenerExecutor.shutdown(); // lets a listener call already queued finish

@@ -26,6 +26,8 @@ final class ReadWriteLockProtocol implements LockProtocol {
     private final RedisBackend backend;
     private final String channel;
     private final String leaseBase;
+    /** The holders' since, readers' and writer's entries alike. */
+    private final String since;
 
     private ReadWriteLockProtocol(String name, boolean write, LockServices services) {
         this.name = name;
@@ -35,6 +37,7 @@ final class ReadWriteLockProtocol implements LockProtocol {
         this.backend = services.backend();
         this.channel = LockKeys.readWriteChannel(name);
         this.leaseBase = LockKeys.readLeaseBase(name);
+        this.since = LockKeys.since(name);
     }
 
     static ReadWriteLockProtocol read(String name, LockServices services) {
@@ -82,11 +85,11 @@ final class ReadWriteLockProtocol implements LockProtocol {
         String lease = Long.toString(leaseMillis);
         if (!write) {
             return scripts.<Long>run(LuaScript.RW_READ_ACQUIRE, ScriptOutputType.INTEGER,
-                            new String[] {name, leasePrefix(threadId)}, lease, readerField(threadId), writerField(threadId))
+                            new String[] {name, leasePrefix(threadId), since}, lease, readerField(threadId), writerField(threadId))
                     .thenApply(Attempt::fromTtl);
         }
         return scripts.<Long>run(LuaScript.RW_WRITE_ACQUIRE, ScriptOutputType.INTEGER,
-                        new String[] {name, leaseBase}, lease, writerField(threadId), readerField(threadId))
+                        new String[] {name, leaseBase, since}, lease, writerField(threadId), readerField(threadId))
                 .thenApply(ttl -> ttl != null && ttl == UPGRADE_REFUSED
                         ? Attempt.refused("the write lock of '" + name + "' was asked for by " + readerField(threadId)
                                 + ", which holds its read lock: a read lock is never upgraded (it would wait on "
@@ -97,18 +100,18 @@ final class ReadWriteLockProtocol implements LockProtocol {
     @Override
     public CompletableFuture<Release> release(long threadId, long rearmLeaseMillis) {
         CompletableFuture<Long> reply = write
-                ? scripts.run(LuaScript.RW_WRITE_RELEASE, ScriptOutputType.INTEGER, new String[] {name, channel, leaseBase},
+                ? scripts.run(LuaScript.RW_WRITE_RELEASE, ScriptOutputType.INTEGER, new String[] {name, channel, leaseBase, since},
                         LockKeys.READ_UNLOCK_MESSAGE, Long.toString(rearmLeaseMillis), writerField(threadId),
                         backend.publishCommand())
                 : scripts.run(LuaScript.RW_READ_RELEASE, ScriptOutputType.INTEGER,
-                        new String[] {name, channel, leasePrefix(threadId), leaseBase},
+                        new String[] {name, channel, leasePrefix(threadId), leaseBase, since},
                         LockKeys.READ_UNLOCK_MESSAGE, readerField(threadId), backend.publishCommand());
         return reply.thenApply(Release::fromScript);
     }
 
     @Override
     public CompletableFuture<Boolean> forceRelease() {
-        return scripts.<Long>run(LuaScript.RW_FORCE_RELEASE, ScriptOutputType.INTEGER, new String[] {name, channel},
+        return scripts.<Long>run(LuaScript.RW_FORCE_RELEASE, ScriptOutputType.INTEGER, new String[] {name, channel, since},
                         LockKeys.READ_UNLOCK_MESSAGE, mode(), backend.publishCommand())
                 .thenApply(deleted -> deleted != null && deleted == 1L);
     }
@@ -142,6 +145,6 @@ final class ReadWriteLockProtocol implements LockProtocol {
 
     @Override
     public String[] renewKeys(long threadId) {
-        return write ? new String[] {name} : new String[] {name, leasePrefix(threadId)};
+        return write ? new String[] {name, since} : new String[] {name, leasePrefix(threadId), since};
     }
 }

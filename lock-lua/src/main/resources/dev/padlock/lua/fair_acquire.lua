@@ -5,6 +5,8 @@
 -- KEYS[2]  the queue: a list of owner fields, first come first, redisson_lock_queue:{<name>}
 -- KEYS[3]  the waiters' deadlines: a sorted set, owner field -> Redis time in ms after which
 --          the waiter is dropped, redisson_lock_timeout:{<name>}
+-- KEYS[4]  the holders' since, padlock_since:{<name>} (see lock_claim): a first hold sets its
+--          owner's entry (epoch ms, Redis TIME), a re-entry keeps it; both take the lock's lease
 -- ARGV[1]  lease in milliseconds (PEXPIRE)
 -- ARGV[2]  owner field, <clientId>:<threadId>
 -- ARGV[3]  how long past the lock's current lease a waiter keeps its place without checking in (ms)
@@ -14,6 +16,9 @@
 --          to wait at most before the next attempt (ms): the lock's PTTL when it has one, else
 --          at most half of ARGV[3], so that waiters check in well before they are dropped.
 -- Publishes nothing. Waiters at the head of the queue whose deadline passed are dropped first.
+if redis.replicate_commands then
+    redis.replicate_commands()
+end
 local t = redis.call('time')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 while true do
@@ -32,6 +37,7 @@ end
 if redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
     redis.call('hincrby', KEYS[1], ARGV[2], 1)
     redis.call('pexpire', KEYS[1], ARGV[1])
+    redis.call('pexpire', KEYS[4], ARGV[1])
     return nil
 end
 local first = redis.call('lindex', KEYS[2], 0)
@@ -42,6 +48,8 @@ if redis.call('exists', KEYS[1]) == 0 and (not first or first == ARGV[2]) then
     end
     redis.call('hset', KEYS[1], ARGV[2], 1)
     redis.call('pexpire', KEYS[1], ARGV[1])
+    redis.call('hset', KEYS[4], ARGV[2], t[1] .. string.format('%03d', math.floor(tonumber(t[2]) / 1000)))
+    redis.call('pexpire', KEYS[4], ARGV[1])
     return nil
 end
 

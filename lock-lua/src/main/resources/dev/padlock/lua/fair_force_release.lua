@@ -4,6 +4,7 @@
 -- KEYS[2]  the queue, redisson_lock_queue:{<name>}
 -- KEYS[3]  the waiters' deadlines, redisson_lock_timeout:{<name>}
 -- KEYS[4]  the unlock channel, redisson_lock__channel:{<name>}
+-- KEYS[5]  the holders' since, padlock_since:{<name>}: deleted with the lock
 -- ARGV[1]  unlock message to publish (0)
 -- ARGV[2]  the publish command: publish, or spublish (sharded) on a Redis 7 Cluster
 --
@@ -26,6 +27,7 @@ end
 if redis.call('del', KEYS[1]) == 0 then
     return 0
 end
+redis.call('del', KEYS[5])
 if first then
     redis.call(ARGV[2], KEYS[4] .. ':' .. first, ARGV[1])
 end

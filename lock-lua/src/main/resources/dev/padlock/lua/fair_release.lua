@@ -6,6 +6,7 @@
 -- KEYS[3]  the waiters' deadlines, redisson_lock_timeout:{<name>}
 -- KEYS[4]  the unlock channel, redisson_lock__channel:{<name>}; a waiter listens on
 --          KEYS[4]:<its owner field>
+-- KEYS[5]  the holders' since, padlock_since:{<name>}: re-armed with the lock, deleted with it
 -- ARGV[1]  unlock message to publish (0)
 -- ARGV[2]  lease in milliseconds to re-arm after an inner release; 0 keeps the current TTL
 -- ARGV[3]  owner field, <clientId>:<threadId>
@@ -22,10 +23,11 @@ local remaining = redis.call('hincrby', KEYS[1], ARGV[3], -1)
 if remaining > 0 then
     if tonumber(ARGV[2]) > 0 then
         redis.call('pexpire', KEYS[1], ARGV[2])
+        redis.call('pexpire', KEYS[5], ARGV[2])
     end
     return 0
 end
-redis.call('del', KEYS[1])
+redis.call('del', KEYS[1], KEYS[5])
 local t = redis.call('time')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 while true do

@@ -3,6 +3,8 @@
 --
 -- KEYS[1]  the lock hash
 -- KEYS[2]  the unlock channel, redisson_lock__channel:{<name>}
+-- KEYS[3]  the holders' since, padlock_since:{<name>}: the owner's entry goes, the whole hash
+--          with the lock
 -- ARGV[1]  unlock message to publish (0 for an exclusive lock)
 -- ARGV[2]  owner field, <clientId>:<threadId>
 -- ARGV[3]  the publish command: publish, or spublish (sharded) on a Redis 7 Cluster
@@ -15,7 +17,9 @@ if redis.call('hexists', KEYS[1], ARGV[2]) == 0 then
 end
 redis.call('hdel', KEYS[1], ARGV[2])
 if redis.call('hlen', KEYS[1]) == 0 then
-    redis.call('del', KEYS[1])
+    redis.call('del', KEYS[1], KEYS[3])
     redis.call(ARGV[3], KEYS[2], ARGV[1])
+else
+    redis.call('hdel', KEYS[3], ARGV[2])
 end
 return 1

@@ -2,6 +2,7 @@
 --
 -- KEYS[1]  the lock hash
 -- KEYS[2]  the unlock channel, redisson_lock__channel:{<name>}
+-- KEYS[3]  the holders' since, padlock_since:{<name>}: re-armed with the lock, deleted with it
 -- ARGV[1]  unlock message to publish (0 for an exclusive lock)
 -- ARGV[2]  lease in milliseconds to re-arm after an inner release; 0 keeps the current TTL
 -- ARGV[3]  owner field, <clientId>:<threadId>
@@ -18,8 +19,9 @@ local remaining = redis.call('hincrby', KEYS[1], ARGV[3], -1)
 if remaining > 0 then
     if tonumber(ARGV[2]) > 0 then
         redis.call('pexpire', KEYS[1], ARGV[2])
+        redis.call('pexpire', KEYS[3], ARGV[2])
     end
     return 0
 end
-redis.call('del', KEYS[1])
+redis.call('del', KEYS[1], KEYS[3])
 return 1 + redis.call(ARGV[4], KEYS[2], ARGV[1])

@@ -1,16 +1,18 @@
 -- lock_renew: extend the leases of locks this client still holds, many in one call.
 --
--- KEYS[i]    a lock hash, for i = 1..n (all in one Cluster slot when run on a Cluster)
+-- KEYS[2i-1] a lock hash, for i = 1..n (all in one Cluster slot when run on a Cluster)
+-- KEYS[2i]   that lock's holders' since, padlock_since:{<name>}; its lease is set with the lock's
 -- ARGV[1]    lease in milliseconds to set on every lock still held
--- ARGV[i+1]  the owner field, <clientId>:<threadId>, expected to hold KEYS[i]
+-- ARGV[i+1]  the owner field, <clientId>:<threadId>, expected to hold KEYS[2i-1]
 --
--- Returns  an array of n integers: 1 where KEYS[i] was still held by ARGV[i+1]
+-- Returns  an array of n integers: 1 where KEYS[2i-1] was still held by ARGV[i+1]
 --          and its lease was set, 0 where it was not (the lease was lost).
 -- Publishes nothing.
 local renewed = {}
-for i = 1, #KEYS do
-    if redis.call('hexists', KEYS[i], ARGV[i + 1]) == 1 then
-        redis.call('pexpire', KEYS[i], ARGV[1])
+for i = 1, #ARGV - 1 do
+    if redis.call('hexists', KEYS[2 * i - 1], ARGV[i + 1]) == 1 then
+        redis.call('pexpire', KEYS[2 * i - 1], ARGV[1])
+        redis.call('pexpire', KEYS[2 * i], ARGV[1])
         renewed[i] = 1
     else
         renewed[i] = 0

@@ -5,6 +5,8 @@
 -- KEYS[2]  the unlock channel, redisson_rwlock:{<name>}
 -- KEYS[3]  this reader's lease prefix, {<name>}:<clientId>:<threadId>:rwlock_timeout
 -- KEYS[4]  the readers' lease base, {<name>}
+-- KEYS[5]  the holders' since, padlock_since:{<name>}: a reader's entry goes with its field, the
+--          hash takes the lock's TTL and is deleted with it
 -- ARGV[1]  unlock message to publish (1: wake all)
 -- ARGV[2]  reader field, <clientId>:<threadId>
 -- ARGV[3]  the publish command: publish, or spublish (sharded) on a Redis 7 Cluster
@@ -33,6 +35,7 @@ if released and holds > 1 then
     return 0
 end
 redis.call('hdel', KEYS[1], ARGV[2])
+redis.call('hdel', KEYS[5], ARGV[2])
 
 local result = released and 1 or nil
 if redis.call('hget', KEYS[1], 'mode') == 'write' then
@@ -51,13 +54,15 @@ for _, field in ipairs(redis.call('hkeys', KEYS[1])) do
         end
         if not alive then
             redis.call('hdel', KEYS[1], field)
+            redis.call('hdel', KEYS[5], field)
         end
     end
 end
 if longest > 0 then
     redis.call('pexpire', KEYS[1], longest)
+    redis.call('pexpire', KEYS[5], longest)
     return result
 end
-redis.call('del', KEYS[1])
+redis.call('del', KEYS[1], KEYS[5])
 local woken = redis.call(ARGV[3], KEYS[2], ARGV[1])
 return released and 1 + woken or nil

@@ -1,7 +1,8 @@
 -- rw_read_renew: extend the leases of read locks this client still holds, many in one call.
 --
--- KEYS[2i-1]  a read-write lock hash, for i = 1..n (all in one Cluster slot when on a Cluster)
--- KEYS[2i]    the reader's lease prefix, {<name>}:<clientId>:<threadId>:rwlock_timeout
+-- KEYS[3i-2]  a read-write lock hash, for i = 1..n (all in one Cluster slot when on a Cluster)
+-- KEYS[3i-1]  the reader's lease prefix, {<name>}:<clientId>:<threadId>:rwlock_timeout
+-- KEYS[3i]    that lock's holders' since, padlock_since:{<name>}; it lives as long as the hash
 -- ARGV[1]     lease in milliseconds to set on every hold of each reader
 -- ARGV[i+1]   the reader field, <clientId>:<threadId>
 --
@@ -11,7 +12,7 @@
 local lease = tonumber(ARGV[1])
 local renewed = {}
 for i = 1, #ARGV - 1 do
-    local hash, prefix = KEYS[2 * i - 1], KEYS[2 * i]
+    local hash, prefix, since = KEYS[3 * i - 2], KEYS[3 * i - 1], KEYS[3 * i]
     local holds = tonumber(redis.call('hget', hash, ARGV[i + 1]))
     renewed[i] = 0
     if holds then
@@ -22,7 +23,9 @@ for i = 1, #ARGV - 1 do
         end
     end
     if renewed[i] == 1 then
-        redis.call('pexpire', hash, math.max(redis.call('pttl', hash), lease))
+        local ttl = math.max(redis.call('pttl', hash), lease)
+        redis.call('pexpire', hash, ttl)
+        redis.call('pexpire', since, ttl)
     end
 end
 return renewed

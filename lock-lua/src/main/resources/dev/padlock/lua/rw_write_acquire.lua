@@ -3,6 +3,9 @@
 -- KEYS[1]  the lock hash (see rw_read_acquire)
 -- KEYS[2]  the readers' lease base, {<name>}: reader f's hold n has the key
 --          KEYS[2]:f:rwlock_timeout:n
+-- KEYS[3]  the holders' since, padlock_since:{<name>} (see lock_claim): a first write hold sets
+--          the writer's entry (epoch ms, Redis TIME), dropped readers' entries go; the hash lives
+--          as long as the lock
 -- ARGV[1]  lease in milliseconds
 -- ARGV[2]  writer field, <clientId>:<threadId>:write
 -- ARGV[3]  the same owner's reader field, <clientId>:<threadId>
@@ -13,6 +16,9 @@
 --          PTTL in milliseconds.
 -- Publishes nothing. Readers whose every hold's lease is over are dropped first, so a reader
 -- that died holds up writers no longer than its own lease.
+if redis.replicate_commands then
+    redis.replicate_commands()
+end
 local mode = redis.call('hget', KEYS[1], 'mode')
 if mode == 'read' then
     for _, field in ipairs(redis.call('hkeys', KEYS[1])) do
@@ -26,17 +32,21 @@ if mode == 'read' then
             end
             if not alive then
                 redis.call('hdel', KEYS[1], field)
+                redis.call('hdel', KEYS[3], field)
             end
         end
     end
     if redis.call('hlen', KEYS[1]) <= 1 then
-        redis.call('del', KEYS[1])
+        redis.call('del', KEYS[1], KEYS[3])
         mode = false
     end
 end
 if mode == false then
     redis.call('hset', KEYS[1], 'mode', 'write', ARGV[2], 1)
     redis.call('pexpire', KEYS[1], ARGV[1])
+    local t = redis.call('time')
+    redis.call('hset', KEYS[3], ARGV[2], t[1] .. string.format('%03d', math.floor(tonumber(t[2]) / 1000)))
+    redis.call('pexpire', KEYS[3], ARGV[1])
     return nil
 end
 if redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
@@ -46,6 +56,7 @@ if redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
     local ttl = redis.call('pttl', KEYS[1])
     if ttl > 0 then
         redis.call('pexpire', KEYS[1], ttl + tonumber(ARGV[1]))
+        redis.call('pexpire', KEYS[3], ttl + tonumber(ARGV[1]))
     end
     return nil
 end

@@ -4,6 +4,8 @@
 -- KEYS[1]  the lock hash (see rw_read_acquire)
 -- KEYS[2]  the unlock channel, redisson_rwlock:{<name>}
 -- KEYS[3]  the readers' lease base, {<name>}
+-- KEYS[4]  the holders' since, padlock_since:{<name>}: the writer's entry goes, the hash takes
+--          the lock's TTL and is deleted with it
 -- ARGV[1]  unlock message to publish (1: wake all)
 -- ARGV[2]  lease in milliseconds to re-arm after an inner release; 0 keeps the current TTL
 -- ARGV[3]  writer field, <clientId>:<threadId>:write
@@ -19,10 +21,12 @@ local remaining = redis.call('hincrby', KEYS[1], ARGV[3], -1)
 if remaining > 0 then
     if tonumber(ARGV[2]) > 0 then
         redis.call('pexpire', KEYS[1], ARGV[2])
+        redis.call('pexpire', KEYS[4], ARGV[2])
     end
     return 0
 end
 redis.call('hdel', KEYS[1], ARGV[3])
+redis.call('hdel', KEYS[4], ARGV[3])
 local longest = 0
 for _, field in ipairs(redis.call('hkeys', KEYS[1])) do
     if field ~= 'mode' then
@@ -36,6 +40,7 @@ for _, field in ipairs(redis.call('hkeys', KEYS[1])) do
         end
         if not alive then
             redis.call('hdel', KEYS[1], field)
+            redis.call('hdel', KEYS[4], field)
         end
     end
 end
@@ -43,7 +48,8 @@ if longest > 0 then
     -- downgraded: this owner's read holds keep the lock, and other readers may now join
     redis.call('hset', KEYS[1], 'mode', 'read')
     redis.call('pexpire', KEYS[1], longest)
+    redis.call('pexpire', KEYS[4], longest)
 else
-    redis.call('del', KEYS[1])
+    redis.call('del', KEYS[1], KEYS[4])
 end
 return 1 + redis.call(ARGV[4], KEYS[2], ARGV[1])

@@ -31,9 +31,17 @@ public final class Demo {
     }
 
     public static void main(String[] args) throws InterruptedException {
+        System.exit(run(args));
+    }
+
+    /**
+     * Runs the demo as {@code ./demo.sh} or {@code padlock demo} with {@code args}; returns the
+     * exit status (0: the counter is exact and every check passed, 2: bad arguments).
+     */
+    public static int run(String[] args) throws InterruptedException {
         if (Arrays.asList(args).contains("--help") || Arrays.asList(args).contains("-h")) {
             System.out.println(DemoOptions.USAGE);
-            return;
+            return 0;
         }
         DemoOptions options;
         try {
@@ -41,10 +49,9 @@ public final class Demo {
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
             System.err.println(DemoOptions.USAGE);
-            System.exit(2);
-            return;
+            return 2;
         }
-        System.exit(new Demo(options, System.out).run());
+        return new Demo(options, System.out).run();
     }
 
     private int run() throws InterruptedException {

@@ -1,0 +1,138 @@
+package dev.padlock.cli;
+
+import dev.padlock.LockConfig;
+import dev.padlock.internal.RedisBackend;
+import io.lettuce.core.KeyScanArgs;
+import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.ScanCursor;
+import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The command's way to Redis: Padlock's own {@link RedisBackend} (so the URI forms, TLS, Sentinel
+ * and Cluster are LockConfig's), with blocking helpers bounded by the command timeout.
+ */
+final class Connection implements AutoCloseable {
+    /** The most SCAN calls one listing makes: a bound, never reached on a sane keyspace. */
+    static final int MAX_SCAN_CALLS = 100_000;
+
+    private final LockConfig config;
+    private final RedisBackend backend;
+    private final long timeoutMillis;
+
+    private Connection(LockConfig config, RedisBackend backend) {
+        this.config = config;
+        this.backend = backend;
+        this.timeoutMillis = config.commandTimeout().toMillis();
+    }
+
+    /**
+     * Connects as {@code config} says.
+     *
+     * @throws dev.padlock.RedisUnavailableException when Redis cannot be reached
+     */
+    static Connection open(LockConfig config) {
+        return new Connection(config, RedisBackend.open(config));
+    }
+
+    LockConfig config() {
+        return config;
+    }
+
+    String address() {
+        return backend.address();
+    }
+
+    RedisClusterAsyncCommands<String, String> commands() {
+        return backend.commands();
+    }
+
+    /** The reply of {@code call}, waited for at most the command timeout. */
+    <T> T await(CompletionStage<T> call, String operation) {
+        try {
+            return call.toCompletableFuture().get(timeoutMillis, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(operation + " interrupted", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw backend.translate(e instanceof ExecutionException ? e.getCause() : e, operation);
+        }
+    }
+
+    /** Redis time, epoch milliseconds: what "since" was written with. */
+    long nowMillis() {
+        List<String> time = await(commands().time(), "TIME");
+        return Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
+    }
+
+    /**
+     * The keys matching {@code pattern} of Redis type {@code type} (null: any), by SCAN (never
+     * KEYS), across every master on a Cluster; at most {@code limit}.
+     */
+    List<String> scan(String pattern, String type, int limit) {
+        KeyScanArgs args = KeyScanArgs.Builder.matches(pattern).limit(1000);
+        if (type != null) {
+            args.type(type);
+        }
+        Set<String> keys = new LinkedHashSet<>();
+        ScanCursor cursor = ScanCursor.INITIAL;
+        for (int calls = 0; calls < MAX_SCAN_CALLS && keys.size() < limit; calls++) {
+            KeyScanCursor<String> page = await(commands().scan(cursor, args), "SCAN MATCH " + pattern);
+            for (String key : page.getKeys()) {
+                if (keys.size() < limit) {
+                    keys.add(key);
+                }
+            }
+            if (page.isFinished()) {
+                break;
+            }
+            cursor = page;
+        }
+        return new ArrayList<>(keys);
+    }
+
+    /**
+     * How many subscriptions listen on each of {@code channels} (all in the slot of
+     * {@code key}): {@code PUBSUB NUMSUB}, summed over every node on a Cluster, plus
+     * {@code PUBSUB SHARDNUMSUB} on the slot's master where pub/sub is sharded (Redis 7 Cluster).
+     */
+    long listeners(String key, List<String> channels) {
+        if (channels.isEmpty()) {
+            return 0;
+        }
+        String[] names = channels.toArray(String[]::new);
+        long total = 0;
+        if (backend.isCluster()) {
+            var all = ((RedisAdvancedClusterAsyncCommands<String, String>) commands()).all().commands()
+                    .pubsubNumsub(names);
+            for (CompletionStage<Map<String, Long>> node : all.futures()) {
+                total += sum(await(node, "PUBSUB NUMSUB"));
+            }
+            if (backend.isSharded()) {
+                var master = await(backend.commandsFor(key), "the master of '" + key + "'");
+                total += sum(await(master.pubsubShardNumsub(names), "PUBSUB SHARDNUMSUB"));
+            }
+        } else {
+            total += sum(await(commands().pubsubNumsub(names), "PUBSUB NUMSUB"));
+        }
+        return total;
+    }
+
+    private static long sum(Map<String, Long> counts) {
+        return counts.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    @Override
+    public void close() {
+        backend.close();
+    }
+}

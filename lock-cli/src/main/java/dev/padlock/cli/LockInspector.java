@@ -1,0 +1,165 @@
+package dev.padlock.cli;
+
+import dev.padlock.internal.LockKeys;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Reads one lock's state from Redis into a {@link LockView}: plain reads (HGETALL, PTTL, GET,
+ * LRANGE, ZSCORE, PUBSUB), no script and no write, so it can run against a production Redis at
+ * any time. The state is read in several calls, not atomically: a lock that changes meanwhile
+ * may show a mix of both moments.
+ *
+ * <p>The kind comes from the keys: a hash with a {@code mode} field is a read-write lock; a
+ * token counter {@code redisson_lock_token:{name}} makes it fenced; a queue or deadlines
+ * ({@code redisson_lock_queue:{name}}, {@code redisson_lock_timeout:{name}}) make it fair. A fair
+ * lock nobody waits for has no queue and shows as plain.
+ */
+final class LockInspector {
+    /** Slack when telling a watchdog lease from a fixed one: timer and network delays. */
+    static final long LEASE_SLACK_MILLIS = 1_000;
+    /** The watchdog timeout assumed for a holder whose client is not in the registry (both libraries' default). */
+    static final long DEFAULT_WATCHDOG_MILLIS = 30_000;
+
+    private final Connection redis;
+    private final Map<String, Map<String, String>> clients = new HashMap<>();
+
+    LockInspector(Connection redis) {
+        this.redis = redis;
+    }
+
+    LockView inspect(String name) {
+        RedisClusterAsyncCommands<String, String> c = redis.commands();
+        long now = redis.nowMillis();
+        String type = redis.await(c.type(name), "TYPE " + name);
+        long ttl = redis.await(c.pttl(name), "PTTL " + name);
+        String tokenText = redis.await(c.get(LockKeys.fencingTokens(name)), "GET token");
+        Long token = tokenText == null ? null : Long.valueOf(tokenText);
+        List<String> queueFields = redis.await(c.lrange(LockKeys.fairQueue(name), 0, -1), "LRANGE queue");
+        boolean fairKeys = !queueFields.isEmpty()
+                || redis.await(c.exists(LockKeys.fairTimeouts(name)), "EXISTS deadlines") > 0;
+
+        if (!"none".equals(type) && !"hash".equals(type)) {
+            return new LockView(name, "not a lock", null, ttl, List.of(), null, List.of(), List.of(), 0, now);
+        }
+        Map<String, String> hash = "hash".equals(type) ? redis.await(c.hgetall(name), "HGETALL " + name) : Map.of();
+        Map<String, String> since = redis.await(c.hgetall(LockKeys.since(name)), "HGETALL since");
+        String mode = hash.get("mode");
+
+        String kind;
+        List<String> channels = new ArrayList<>();
+        if (mode != null) {
+            kind = "read-write";
+            channels.add(LockKeys.readWriteChannel(name));
+        } else {
+            kind = token != null ? "fenced" : fairKeys ? "fair" : hash.isEmpty() ? "free" : "plain";
+            channels.add(LockKeys.unlockChannel(name));
+        }
+
+        List<LockView.Holder> holders = new ArrayList<>();
+        for (Map.Entry<String, String> field : hash.entrySet()) {
+            if (field.getKey().equals("mode")) {
+                continue;
+            }
+            boolean writer = field.getKey().endsWith(":write");
+            String owner = writer ? field.getKey().substring(0, field.getKey().length() - ":write".length()) : field.getKey();
+            long holds = parseLong(field.getValue());
+            long holderTtl = ttl;
+            String role = "holder";
+            if (mode != null) {
+                role = writer ? "writer" : "reader";
+                if (!writer) {
+                    holderTtl = readerLease(name, owner, holds);
+                }
+            }
+            String clientId = clientIdOf(owner);
+            Map<String, String> client = client(clientId);
+            String sinceText = since.get(field.getKey());
+            Long sinceMillis = sinceText == null ? null : Long.valueOf(sinceText);
+            holders.add(new LockView.Holder(field.getKey(), clientId, threadIdOf(owner), role, holds, sinceMillis,
+                    holderTtl, leaseOf(holderTtl, sinceMillis, now, client), client));
+        }
+        holders.sort((a, b) -> Long.compare(a.sinceMillis() == null ? Long.MAX_VALUE : a.sinceMillis(),
+                b.sinceMillis() == null ? Long.MAX_VALUE : b.sinceMillis()));
+
+        List<LockView.Waiter> queue = new ArrayList<>();
+        for (String field : queueFields) {
+            Double deadline = redis.await(c.zscore(LockKeys.fairTimeouts(name), field), "ZSCORE deadline");
+            String clientId = clientIdOf(field);
+            queue.add(new LockView.Waiter(field, clientId, threadIdOf(field),
+                    deadline == null ? null : deadline.longValue(), client(clientId)));
+            channels.add(LockKeys.fairWaiterChannel(name, field));
+        }
+        long listeners = redis.listeners(name, channels);
+        return new LockView(name, kind, mode, ttl, holders, token, queue, channels, listeners, now);
+    }
+
+    /** A reader's lease: the longest PTTL of its holds' lease keys ({@code {name}:<field>:rwlock_timeout:<n>}). */
+    private long readerLease(String name, String readerField, long holds) {
+        long longest = -2;
+        String prefix = LockKeys.readLeaseBase(name) + ':' + readerField + ":rwlock_timeout:";
+        for (long n = 1; n <= Math.min(holds, 1_000); n++) {
+            longest = Math.max(longest, redis.await(redis.commands().pttl(prefix + n), "PTTL read lease"));
+        }
+        return longest;
+    }
+
+    /** The registry entry of {@code clientId}, null when it has none (read once per inspector). */
+    Map<String, String> client(String clientId) {
+        return clients.computeIfAbsent(clientId, id -> {
+            Map<String, String> entry = redis.await(redis.commands().hgetall(LockKeys.client(id)), "HGETALL client");
+            return entry.isEmpty() ? null : new TreeMap<>(entry); // sorted: stable output
+        });
+    }
+
+    /**
+     * Whether a lease is the watchdog's or fixed, as far as Redis can tell. A watchdog lease is
+     * set to the client's watchdog timeout W and renewed every W/3, so its TTL never exceeds W,
+     * and once renewed, the time held plus the TTL passes W; a fixed lease L keeps held + TTL = L.
+     * So: a TTL above W, or below 2W/3 (the watchdog would have renewed it), is fixed; otherwise
+     * held + TTL of at least W is a watchdog lease (renewed, or not yet: a fixed lease of exactly W,
+     * or a longer one late in its life, looks the same), below W fixed. Without "since" (a Redisson
+     * holder) Redis cannot tell.
+     */
+    static String leaseOf(long ttl, Long sinceMillis, long nowMillis, Map<String, String> client) {
+        if (ttl == -1) {
+            return "no expiry";
+        }
+        if (ttl < 0 || sinceMillis == null) {
+            return "unknown";
+        }
+        long watchdog = client == null ? DEFAULT_WATCHDOG_MILLIS : parseLong(client.getOrDefault("watchdogMillis", "30000"));
+        long total = nowMillis - sinceMillis + ttl;
+        if (ttl > watchdog + LEASE_SLACK_MILLIS || ttl < watchdog * 2 / 3 - LEASE_SLACK_MILLIS) {
+            return "fixed";
+        }
+        if (total >= watchdog - LEASE_SLACK_MILLIS) {
+            return "watchdog";
+        }
+        return "fixed";
+    }
+
+    /** {@code <clientId>} of an owner field {@code <clientId>:<threadId>}. */
+    static String clientIdOf(String ownerField) {
+        int colon = ownerField.lastIndexOf(':');
+        return colon < 0 ? ownerField : ownerField.substring(0, colon);
+    }
+
+    /** {@code <threadId>} of an owner field, -1 when it has none. */
+    static long threadIdOf(String ownerField) {
+        int colon = ownerField.lastIndexOf(':');
+        return colon < 0 ? -1 : parseLong(ownerField.substring(colon + 1));
+    }
+
+    private static long parseLong(String text) {
+        try {
+            return Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+}

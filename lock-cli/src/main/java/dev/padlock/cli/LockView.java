@@ -1,0 +1,97 @@
+package dev.padlock.cli;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What Redis shows of one lock at one moment: its kind, holders, waiters, token and listeners.
+ * {@link #toMap()} is the {@code --json} form (the contract names {@code name}, {@code kind},
+ * {@code ttlMillis} and {@code holders}, each with {@code field}, {@code clientId},
+ * {@code threadId}, {@code holds} and {@code client} when known).
+ *
+ * @param kind {@code plain}, {@code fair}, {@code fenced}, {@code read-write}, {@code free} (no
+ *     lock key), or {@code not a lock} (a key of another shape)
+ * @param mode a read-write lock's mode ({@code read} or {@code write}), else null
+ * @param ttlMillis the lock key's PTTL: -2 when absent, -1 without expiry
+ * @param token a fenced lock's last token (the current holder's while held), else null
+ * @param listeners subscriptions on the lock's unlock channel(s): clients ready to be woken
+ * @param nowMillis Redis time when read, epoch ms
+ */
+record LockView(String name, String kind, String mode, long ttlMillis, List<Holder> holders, Long token,
+        List<Waiter> queue, List<String> channels, long listeners, long nowMillis) {
+
+    boolean held() {
+        return !holders.isEmpty();
+    }
+
+    /**
+     * One holder.
+     *
+     * @param role {@code holder}, {@code reader} or {@code writer}
+     * @param sinceMillis when it got the lock (Redis time, epoch ms), null when unknown (a holder
+     *     that is not a Padlock client, e.g. Redisson)
+     * @param ttlMillis its lease left: the lock's PTTL, or a reader's own longest lease
+     * @param lease {@code watchdog}, {@code fixed}, {@code no expiry} or {@code unknown}: as far as
+     *     Redis can tell (see {@link LockInspector#leaseOf})
+     * @param client its registry entry, null when not registered
+     */
+    record Holder(String field, String clientId, long threadId, String role, long holds, Long sinceMillis,
+            long ttlMillis, String lease, Map<String, String> client) {
+
+        Map<String, Object> toMap(long nowMillis) {
+            Map<String, Object> map = new LinkedHashMap<>();
+            map.put("field", field);
+            map.put("clientId", clientId);
+            map.put("threadId", threadId);
+            map.put("role", role);
+            map.put("holds", holds);
+            map.put("sinceMillis", sinceMillis);
+            map.put("heldForMillis", sinceMillis == null ? null : nowMillis - sinceMillis);
+            map.put("ttlMillis", ttlMillis);
+            map.put("lease", lease);
+            map.put("client", client);
+            return map;
+        }
+    }
+
+    /**
+     * A fair lock's waiter, in queue order.
+     *
+     * @param deadlineMillis when it loses its place unless it checks in (Redis time, epoch ms)
+     */
+    record Waiter(String field, String clientId, long threadId, Long deadlineMillis, Map<String, String> client) {
+
+        Map<String, Object> toMap() {
+            Map<String, Object> map = new LinkedHashMap<>();
+            map.put("field", field);
+            map.put("clientId", clientId);
+            map.put("threadId", threadId);
+            map.put("deadlineMillis", deadlineMillis);
+            map.put("client", client);
+            return map;
+        }
+    }
+
+    Map<String, Object> toMap() {
+        Map<String, Object> map = new LinkedHashMap<>();
+        map.put("name", name);
+        map.put("kind", kind);
+        map.put("held", held());
+        if (mode != null) {
+            map.put("mode", mode);
+        }
+        map.put("ttlMillis", ttlMillis);
+        map.put("holders", holders.stream().map(h -> h.toMap(nowMillis)).toList());
+        if (token != null) {
+            map.put("token", token);
+        }
+        if ("fair".equals(kind) || !queue.isEmpty()) {
+            map.put("queue", queue.stream().map(Waiter::toMap).toList());
+        }
+        map.put("channels", channels);
+        map.put("listeners", listeners);
+        map.put("redisTimeMillis", nowMillis);
+        return map;
+    }
+}

@@ -1,0 +1,134 @@
+package dev.padlock.cli;
+
+import dev.padlock.LockConfig;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code padlock}: the operator's view of Padlock (and Redisson) locks on Redis. Run through
+ * {@code ./padlock} at the repository root, or {@code java -jar lock-cli/target/padlock.jar}.
+ *
+ * <p>Exit status: 0 when the command did its work (whether or not the lock is held), 1 when Redis
+ * cannot be reached or answers with an error, or a {@code force-unlock} was not confirmed, 2 for
+ * bad usage.
+ */
+@Command(name = "padlock", mixinStandardHelpOptions = true, versionProvider = PadlockCommand.Version.class,
+        sortOptions = false, usageHelpAutoWidth = true,
+        description = "Who holds a lock, since when, and who waits for it. Reads Redis directly; writes only in force-unlock.",
+        subcommands = {ShowCommand.class, LsCommand.class, ClientsCommand.class, WatchCommand.class,
+            ForceUnlockCommand.class, DemoCommand.class, CommandLine.HelpCommand.class},
+        footer = {"", "Exit status: 0 done (held or not), 1 Redis unreachable or failed (or force-unlock not confirmed), 2 bad usage."})
+public final class PadlockCommand implements Runnable {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--uri", scope = ScopeType.INHERIT, paramLabel = "URI",
+            description = "One server (redis://, rediss:// for TLS, user and password in the URI) or Sentinel "
+                    + "(redis-sentinel://host:port[,host:port]#master), as LockConfig reads it. Default: ${DEFAULT-VALUE}.",
+            defaultValue = "redis://127.0.0.1:6379")
+    String uri;
+
+    @Option(names = "--cluster", scope = ScopeType.INHERIT, split = ",", paramLabel = "URI",
+            description = "Redis Cluster seed nodes, comma-separated (in place of --uri).")
+    List<String> cluster;
+
+    @Option(names = "--json", scope = ScopeType.INHERIT, description = "Print JSON instead of text.")
+    boolean json;
+
+    @Option(names = "--trust-store", scope = ScopeType.INHERIT, paramLabel = "FILE",
+            description = "PKCS#12 or JKS file verifying rediss:// servers (default: the JVM's).")
+    Path trustStore;
+
+    @Option(names = "--trust-store-password", scope = ScopeType.INHERIT, paramLabel = "PASSWORD",
+            description = "The trust store's password.")
+    char[] trustStorePassword;
+
+    @Option(names = "--timeout-ms", scope = ScopeType.INHERIT, paramLabel = "MS", defaultValue = "3000",
+            description = "Bound on one Redis round trip, in ms. Default: ${DEFAULT-VALUE}.")
+    long timeoutMillis;
+
+    /** Where force-unlock reads its confirmation; standard input unless a test sets it. */
+    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+
+    public static void main(String[] args) {
+        System.exit(commandLine(new PadlockCommand()).execute(args));
+    }
+
+    /** The command line of {@code command}, with the exit statuses above. */
+    static CommandLine commandLine(PadlockCommand command) {
+        CommandLine line = new CommandLine(command);
+        line.setExecutionExceptionHandler((failure, cmd, parsed) -> {
+            cmd.getErr().println("padlock: " + failure.getMessage());
+            cmd.getErr().flush();
+            return 1;
+        });
+        configureDemo(line);
+        return line;
+    }
+
+    /** {@code padlock demo} passes every argument on to the demo's own parser. */
+    static void configureDemo(CommandLine line) {
+        CommandLine demo = line.getSubcommands().get("demo");
+        demo.setUnmatchedOptionsArePositionalParams(true);
+        demo.setUnmatchedArgumentsAllowed(true);
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** The settings of a LockConfig for these options (the registry off: the command is not a lock user). */
+    LockConfig config() {
+        LockConfig.Builder builder = LockConfig.builder()
+                .commandTimeout(Duration.ofMillis(timeoutMillis))
+                .clientRegistry(false);
+        if (cluster != null && !cluster.isEmpty()) {
+            builder.clusterUris(cluster.toArray(String[]::new));
+        } else {
+            builder.redisUri(uri);
+        }
+        if (trustStore != null) {
+            builder.trustStore(trustStore, trustStorePassword);
+        }
+        return builder.build();
+    }
+
+    Connection connect() {
+        return Connection.open(config());
+    }
+
+    PrintWriter out() {
+        return spec.commandLine().getOut();
+    }
+
+    /** The Padlock version, from lock-core's padlock-version.properties. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            try (InputStream in = LockConfig.class.getResourceAsStream("/dev/padlock/internal/padlock-version.properties")) {
+                Properties properties = new Properties();
+                if (in != null) {
+                    properties.load(in);
+                }
+                return new String[] {"padlock " + properties.getProperty("version", "unknown")};
+            } catch (IOException e) {
+                return new String[] {"padlock (version unknown)"};
+            }
+        }
+    }
+}

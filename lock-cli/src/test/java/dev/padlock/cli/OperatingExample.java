@@ -1,0 +1,75 @@
+package dev.padlock.cli;
+
+import dev.padlock.LockClient;
+import dev.padlock.LockConfig;
+import dev.padlock.RLock;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
+
+/**
+ * The situation the README's "Operating" section shows with {@code padlock show}: {@code orders:42}
+ * held by one Padlock client and waited for by two others, {@code invoices:7} held by Redisson.
+ * Holds them until its standard input closes, at most 10 minutes.
+ *   java -cp ... dev.padlock.cli.OperatingExample redis://127.0.0.1:PORT
+ */
+public final class OperatingExample {
+    private OperatingExample() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String uri = args[0];
+        CountDownLatch done = new CountDownLatch(1);
+        try (LockClient orders = client(uri, "orders-service");
+                LockClient billing = client(uri, "billing-worker");
+                LockClient shipping = client(uri, "shipping-worker")) {
+            RLock held = orders.getLock("orders:42");
+            held.lock();
+            Thread.sleep(1500); // so that "since" shows a hold of some age
+            for (LockClient waiter : new LockClient[] {billing, shipping}) {
+                Thread thread = new Thread(() -> {
+                    waiter.getLock("orders:42").lock();
+                    waiter.getLock("orders:42").unlock();
+                }, "waiter");
+                thread.setDaemon(true);
+                thread.start();
+            }
+            Config config = new Config();
+            config.useSingleServer().setAddress(uri);
+            RedissonClient redisson = Redisson.create(config);
+            Thread redissonHolder = new Thread(() -> {
+                redisson.getLock("invoices:7").lock();
+                try {
+                    done.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "redisson-holder");
+            redissonHolder.setDaemon(true);
+            redissonHolder.start();
+            System.out.println("ready");
+            System.out.flush();
+            Thread stdin = new Thread(() -> {
+                try {
+                    while (System.in.read() >= 0) {
+                        // until closed
+                    }
+                } catch (java.io.IOException e) {
+                    // closed
+                }
+                done.countDown();
+            });
+            stdin.setDaemon(true);
+            stdin.start();
+            done.await(10, TimeUnit.MINUTES);
+            redisson.shutdown();
+            held.unlock();
+        }
+    }
+
+    private static LockClient client(String uri, String application) {
+        return LockClient.create(LockConfig.builder().redisUri(uri).applicationName(application).build());
+    }
+}

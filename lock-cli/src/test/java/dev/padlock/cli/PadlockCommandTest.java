@@ -1,0 +1,319 @@
+package dev.padlock.cli;
+
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import dev.padlock.LockClient;
+import dev.padlock.LockConfig;
+import dev.padlock.RFencedLock;
+import dev.padlock.RLock;
+import dev.padlock.RReadWriteLock;
+import dev.padlock.internal.LockKeys;
+import dev.padlock.testing.RedisAdmin;
+import dev.padlock.testing.RedisEndpoint;
+import dev.padlock.testing.RedisTest;
+import java.io.BufferedReader;
+import java.io.PrintWriter;
+import java.io.StringReader;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
+
+/**
+ * Every command of {@code padlock} against a real Redis server: locks of each kind held by
+ * Padlock clients and by a real Redisson client, with waiters, checked field by field through
+ * {@code --json}; {@code force-unlock} waking a waiter.
+ */
+@RedisTest
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class PadlockCommandTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private String uri;
+    private RedisAdmin admin;
+    private RedissonClient redisson;
+    private final List<LockClient> clients = new ArrayList<>();
+
+    @BeforeAll
+    void start(RedisEndpoint redis, RedisAdmin admin) {
+        this.uri = redis.uri();
+        this.admin = admin;
+        Config config = new Config();
+        config.useSingleServer().setAddress(uri).setConnectionMinimumIdleSize(1).setConnectionPoolSize(4)
+                .setSubscriptionConnectionMinimumIdleSize(1);
+        redisson = Redisson.create(config);
+    }
+
+    @AfterAll
+    void stop() {
+        redisson.shutdown(0, 5, SECONDS);
+    }
+
+    @BeforeEach
+    void noClients() {
+        clients.clear();
+    }
+
+    @AfterEach
+    void closeClients() {
+        clients.forEach(LockClient::close);
+    }
+
+    private LockClient client(String application) {
+        LockClient client = LockClient.create(LockConfig.builder().redisUri(uri).applicationName(application).build());
+        clients.add(client);
+        return client;
+    }
+
+    @Test
+    void showsAPlainLocksHolderWithItsClientSinceAndLeaseAndTheClientsWaiting() throws Exception {
+        String name = "orders:" + UUID.randomUUID();
+        LockClient holder = client("orders-service");
+        RLock lock = holder.getLock(name);
+        lock.lockAsync(-1, TimeUnit.MILLISECONDS, 57L).get(5, SECONDS);
+        CompletableFuture<Void> first = client("billing").getLock(name).lockAsync(-1, TimeUnit.MILLISECONDS, 1L);
+        CompletableFuture<Void> second = client("shipping").getLock(name).lockAsync(-1, TimeUnit.MILLISECONDS, 1L);
+        awaitListeners(LockKeys.unlockChannel(name), 2);
+
+        Result result = run("--json", "show", name);
+
+        assertThat(result.status).isZero();
+        JsonNode show = JSON.readTree(result.out);
+        assertThat(show.get("name").asText()).isEqualTo(name);
+        assertThat(show.get("kind").asText()).isEqualTo("plain");
+        assertThat(show.get("held").asBoolean()).isTrue();
+        assertThat(show.get("ttlMillis").asLong()).isBetween(20_000L, 30_000L);
+        assertThat(show.get("listeners").asLong()).isEqualTo(2);
+        JsonNode h = show.get("holders").get(0);
+        assertThat(show.get("holders")).hasSize(1);
+        assertThat(h.get("field").asText()).isEqualTo(holder.getId() + ":57");
+        assertThat(h.get("clientId").asText()).isEqualTo(holder.getId());
+        assertThat(h.get("threadId").asLong()).isEqualTo(57);
+        assertThat(h.get("holds").asLong()).isEqualTo(1);
+        assertThat(h.get("lease").asText()).isEqualTo("watchdog");
+        assertThat(h.get("heldForMillis").asLong()).isBetween(0L, 10_000L);
+        assertThat(h.get("client").get("application").asText()).isEqualTo("orders-service");
+        assertThat(h.get("client").get("pid").asLong()).isEqualTo(ProcessHandle.current().pid());
+        assertThat(h.get("client").get("version").asText()).isEqualTo("0.1.0-SNAPSHOT");
+
+        Result text = run("show", name);
+        assertThat(text.out).contains(name + ": plain lock, held", "holder " + holder.getId() + ":57",
+                "orders-service on ", "thread   57, holds 1", "watchdog, TTL", "listeners 2 subscriptions");
+
+        lock.unlockAsync(57L).get(5, SECONDS);
+        CompletableFuture.anyOf(first, second).get(5, SECONDS);
+        Result later = run("--json", "show", name);
+        assertThat(JSON.readTree(later.out).get("holders").get(0).get("client").get("application").asText())
+                .isIn("billing", "shipping");
+    }
+
+    @Test
+    void showsAFairLocksQueueAFencedLocksTokenAndAReadWriteLocksReaders() throws Exception {
+        String fair = "fair:" + UUID.randomUUID();
+        LockClient a = client("fair-holder");
+        a.getFairLock(fair).lockAsync(10, SECONDS, 1L).get(5, SECONDS);
+        LockClient b = client("fair-waiter");
+        CompletableFuture<Void> waiter = b.getFairLock(fair).lockAsync(-1, TimeUnit.MILLISECONDS, 2L);
+        awaitListeners(LockKeys.fairWaiterChannel(fair, b.getId() + ":2"), 1);
+
+        JsonNode show = JSON.readTree(run("--json", "show", fair).out);
+        assertThat(show.get("kind").asText()).isEqualTo("fair");
+        assertThat(show.get("holders").get(0).get("lease").asText()).isEqualTo("fixed");
+        assertThat(show.get("queue")).hasSize(1);
+        JsonNode queued = show.get("queue").get(0);
+        assertThat(queued.get("field").asText()).isEqualTo(b.getId() + ":2");
+        assertThat(queued.get("client").get("application").asText()).isEqualTo("fair-waiter");
+        assertThat(queued.get("deadlineMillis").asLong()).isGreaterThan(show.get("redisTimeMillis").asLong());
+        assertThat(show.get("listeners").asLong()).isEqualTo(1);
+        waiter.cancel(true);
+
+        String fenced = "fenced:" + UUID.randomUUID();
+        RFencedLock fencedLock = a.getFencedLock(fenced);
+        long token = fencedLock.lockAndGetToken();
+        show = JSON.readTree(run("--json", "show", fenced).out);
+        assertThat(show.get("kind").asText()).isEqualTo("fenced");
+        assertThat(show.get("token").asLong()).isEqualTo(token);
+        fencedLock.unlock();
+
+        String rw = "rw:" + UUID.randomUUID();
+        RReadWriteLock readWrite = a.getReadWriteLock(rw);
+        readWrite.readLock().lockAsync(-1, TimeUnit.MILLISECONDS, 1L).get(5, SECONDS);
+        readWrite.readLock().lockAsync(20, SECONDS, 2L).get(5, SECONDS);
+        show = JSON.readTree(run("--json", "show", rw).out);
+        assertThat(show.get("kind").asText()).isEqualTo("read-write");
+        assertThat(show.get("mode").asText()).isEqualTo("read");
+        assertThat(show.get("holders")).hasSize(2);
+        for (JsonNode reader : show.get("holders")) {
+            assertThat(reader.get("role").asText()).isEqualTo("reader");
+            assertThat(reader.get("client").get("application").asText()).isEqualTo("fair-holder");
+            assertThat(reader.get("sinceMillis").isNull()).isFalse();
+            long threadId = reader.get("threadId").asLong();
+            assertThat(reader.get("lease").asText()).isEqualTo(threadId == 1 ? "watchdog" : "fixed");
+            assertThat(reader.get("ttlMillis").asLong()).isBetween(1L, threadId == 1 ? 30_000L : 20_000L);
+        }
+    }
+
+    @Test
+    void aRedissonHolderIsAnUnknownClientWithoutSince() throws Exception {
+        String name = "redisson:" + UUID.randomUUID();
+        org.redisson.api.RLock lock = redisson.getLock(name);
+        lock.lock();
+        try {
+            JsonNode show = JSON.readTree(run("--json", "show", name).out);
+            assertThat(show.get("kind").asText()).isEqualTo("plain");
+            JsonNode h = show.get("holders").get(0);
+            assertThat(h.get("threadId").asLong()).isEqualTo(Thread.currentThread().getId());
+            assertThat(h.get("client").isNull()).isTrue();
+            assertThat(h.get("sinceMillis").isNull()).isTrue();
+            assertThat(h.get("lease").asText()).isEqualTo("unknown");
+            assertThat(run("show", name).out).contains("unknown client", "since    unknown");
+        } finally {
+            lock.unlock();
+        }
+        JsonNode free = JSON.readTree(run("--json", "show", name).out);
+        assertThat(free.get("kind").asText()).isEqualTo("free");
+        assertThat(free.get("holders")).isEmpty();
+        assertThat(free.get("ttlMillis").asLong()).isEqualTo(-2);
+    }
+
+    @Test
+    void forceUnlockAsksThenReleasesThroughTheScriptSoTheWaiterWakes() throws Exception {
+        String name = "stuck:" + UUID.randomUUID();
+        LockClient holder = client("stuck-holder");
+        holder.getLock(name).lockAsync(-1, TimeUnit.MILLISECONDS, 1L).get(5, SECONDS);
+        CompletableFuture<Void> waiter = client("waiter").getLock(name).lockAsync(-1, TimeUnit.MILLISECONDS, 1L);
+        awaitListeners(LockKeys.unlockChannel(name), 1);
+
+        Result declined = run("n\n", "force-unlock", name);
+        assertThat(declined.status).isEqualTo(1);
+        assertThat(declined.out).contains("Force-unlock '" + name + "'");
+        assertThat(declined.err).contains("nothing released");
+        assertThat(admin.commands().hkeys(name)).containsExactly(holder.getId() + ":1");
+
+        Result released = run("y\n", "force-unlock", name);
+        assertThat(released.status).isZero();
+        assertThat(released.out).contains("released '" + name + "' (plain lock)", holder.getId() + ":1", "stuck-holder");
+        waiter.get(5, SECONDS);
+        assertThat(JSON.readTree(run("--json", "show", name).out).get("holders").get(0).get("client")
+                .get("application").asText()).isEqualTo("waiter");
+
+        JsonNode again = JSON.readTree(run("--json", "force-unlock", "--yes", name).out);
+        assertThat(again.get("released").asBoolean()).isTrue();
+        assertThat(again.get("holders").get(0).get("client").get("application").asText()).isEqualTo("waiter");
+        JsonNode nothing = JSON.readTree(run("--json", "force-unlock", "--yes", name).out);
+        assertThat(nothing.get("released").asBoolean()).isFalse();
+        assertThat(admin.commands().exists(name, LockKeys.since(name))).isZero();
+    }
+
+    @Test
+    void forceUnlockOfARedissonLockWakesARedissonWaiter() throws Exception {
+        String name = "redisson-stuck:" + UUID.randomUUID();
+        client("padlock-holder").getLock(name).lockAsync(-1, TimeUnit.MILLISECONDS, 1L).get(5, SECONDS);
+        CompletableFuture<Void> waiter = CompletableFuture.runAsync(() -> redisson.getLock(name).lock(5, SECONDS));
+        awaitListeners(LockKeys.unlockChannel(name), 1);
+
+        assertThat(run("force-unlock", "--yes", name).status).isZero();
+
+        waiter.get(5, SECONDS);
+        JsonNode show = JSON.readTree(run("--json", "show", name).out);
+        assertThat(show.get("holders").get(0).get("client").isNull()).as("Redisson: unknown client").isTrue();
+    }
+
+    @Test
+    void lsListsHeldLocksByPatternAndClientsListsTheRegistryAndWatchRefreshes() throws Exception {
+        String prefix = "ls-" + UUID.randomUUID() + ":";
+        LockClient a = client("ls-app");
+        a.getLock(prefix + "a").lockAsync(-1, TimeUnit.MILLISECONDS, 1L).get(5, SECONDS);
+        a.getReadWriteLock(prefix + "b").writeLock().lockAsync(-1, TimeUnit.MILLISECONDS, 1L).get(5, SECONDS);
+        admin.commands().hset(prefix + "not-a-lock", "colour", "blue");
+        org.redisson.api.RLock foreign = redisson.getLock(prefix + "c");
+        foreign.lock();
+        try {
+            JsonNode ls = JSON.readTree(run("--json", "ls", prefix + "*").out);
+            assertThat(ls).hasSize(3);
+            assertThat(ls.get(0).get("name").asText()).isEqualTo(prefix + "a");
+            assertThat(ls.get(1).get("kind").asText()).isEqualTo("read-write");
+            assertThat(ls.get(2).get("holders").get(0).get("client").isNull()).isTrue();
+            assertThat(run("ls", prefix + "*").out.lines()).hasSize(3).allMatch(line -> line.startsWith(prefix));
+            assertThat(run("ls", prefix + "nothing*").out).contains("no held lock matches");
+        } finally {
+            foreign.unlock();
+        }
+
+        JsonNode registry = JSON.readTree(run("--json", "clients").out);
+        List<String> ids = new ArrayList<>();
+        registry.forEach(c -> ids.add(c.get("id").asText()));
+        assertThat(ids).contains(a.getId());
+        registry.forEach(c -> assertThat(c.get("ttlMillis").asLong()).isBetween(1L, 60_000L));
+        assertThat(run("clients").out).contains(a.getId(), "ls-app");
+
+        Result watch = run("--json", "watch", prefix + "a", "--count", "3", "--interval-ms", "50");
+        assertThat(watch.status).isZero();
+        assertThat(watch.out.lines()).hasSize(3);
+        for (String line : watch.out.lines().toList()) {
+            assertThat(JSON.readTree(line).get("holders").get(0).get("field").asText()).isEqualTo(a.getId() + ":1");
+        }
+        assertThat(run("watch", prefix + "a", "--count", "2", "--interval-ms", "10").out).contains("ls-app");
+    }
+
+    @Test
+    void showExitsNonZeroOnlyWhenRedisCannotBeReached() {
+        Result free = run("show", "nobody:" + UUID.randomUUID());
+        assertThat(free.status).isZero();
+        assertThat(free.out).contains("free (not held)");
+
+        Result unreachable = run("--uri", "redis://127.0.0.1:1", "--timeout-ms", "500", "show", "x");
+        assertThat(unreachable.status).isEqualTo(1);
+        assertThat(unreachable.err).contains("padlock: ", "127.0.0.1:1");
+        assertThat(run("show").status).as("usage").isEqualTo(2);
+    }
+
+    private void awaitListeners(String channel, long count) throws InterruptedException {
+        long deadline = System.nanoTime() + SECONDS.toNanos(5);
+        while (admin.commands().pubsubNumsub(channel).getOrDefault(channel, 0L) < count) {
+            assertThat(System.nanoTime()).as("%d listener(s) on %s within 5 s", count, channel).isLessThan(deadline);
+            Thread.sleep(10);
+        }
+    }
+
+    /** Runs {@code padlock --uri <this server> args}; a first argument ending in a newline is standard input. */
+    private Result run(String... args) {
+        String input = "";
+        if (args.length > 0 && args[0].endsWith("\n")) {
+            input = args[0];
+            args = java.util.Arrays.copyOfRange(args, 1, args.length);
+        }
+        PadlockCommand command = new PadlockCommand();
+        command.in = new BufferedReader(new StringReader(input));
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        var line = PadlockCommand.commandLine(command);
+        line.setOut(new PrintWriter(out, true));
+        line.setErr(new PrintWriter(err, true));
+        List<String> all = new ArrayList<>();
+        if (!List.of(args).contains("--uri")) {
+            all.add("--uri");
+            all.add(uri);
+        }
+        all.addAll(List.of(args));
+        int status = line.execute(all.toArray(String[]::new));
+        return new Result(status, out.toString(), err.toString());
+    }
+
+    private record Result(int status, String out, String err) {
+    }
+}

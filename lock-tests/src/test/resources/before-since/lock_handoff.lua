@@ -1,0 +1,28 @@
+-- lock_handoff: pass a reentrant lock from its holder to a waiting owner of the same client,
+-- in one call and without waking anyone: the successor's field replaces the holder's.
+--
+-- KEYS[1]  the lock hash
+-- ARGV[1]  the successor's lease in milliseconds (PEXPIRE)
+-- ARGV[2]  the holder's field, <clientId>:<threadId>
+-- ARGV[3]  the successor's field, <clientId>:<threadId>
+-- ARGV[4]  lease in milliseconds to re-arm when the holder still has holds; 0 keeps the TTL
+--
+-- Returns  nil when ARGV[2] does not hold the lock (nothing is changed),
+--          0 when the holder had more than one hold: one is dropped, nothing is handed over,
+--          2 when handed over: ARGV[2] is gone, ARGV[3] holds it once, the lease is ARGV[1].
+-- Publishes nothing: no other client is woken, since the lock stays taken.
+local holds = redis.call('hget', KEYS[1], ARGV[2])
+if holds == false then
+    return nil
+end
+if tonumber(holds) > 1 then
+    redis.call('hincrby', KEYS[1], ARGV[2], -1)
+    if tonumber(ARGV[4]) > 0 then
+        redis.call('pexpire', KEYS[1], ARGV[4])
+    end
+    return 0
+end
+redis.call('hdel', KEYS[1], ARGV[2])
+redis.call('hset', KEYS[1], ARGV[3], 1)
+redis.call('pexpire', KEYS[1], ARGV[1])
+return 2
