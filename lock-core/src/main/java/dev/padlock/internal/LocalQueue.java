@@ -71,6 +71,12 @@ final class LocalQueue {
     // guarded by this:
     private final ArrayDeque<Ticket> waiters = new ArrayDeque<>();
     private long holder = NONE;
+    /**
+     * When Redis confirmed the holder, in {@link LocalQueues#confirmations()}' sequence. A reply to a
+     * call sent before that (a release, a hand-off, a force unlock whose answer came late, after a
+     * {@code NOSCRIPT} retry, say) says nothing about this holder and must not make it forgotten.
+     */
+    private long holderConfirmedAt;
     /** The kind the holder acquired through, for its renewal's key. */
     private LockProtocol holderProtocol;
     /** {@link System#nanoTime()} when the holder's last fixed lease ends; 0 for a watchdog lease. */
@@ -206,6 +212,7 @@ final class LocalQueue {
      */
     CompletableFuture<ReleaseOutcome> release(LockProtocol protocol, long owner) {
         Ticket successor = null;
+        long sentAt;
         synchronized (this) {
             if (retired) {
                 return null;
@@ -214,9 +221,10 @@ final class LocalQueue {
             if (holder == owner && !headRunning && withinBudget()) {
                 successor = claimFirst();
             }
+            sentAt = queues.confirmations();
         }
         CompletableFuture<ReleaseOutcome> reply = successor != null
-                ? handOff(protocol, owner, successor) : releaseOnRedis(protocol, owner);
+                ? handOff(protocol, owner, successor, sentAt) : releaseOnRedis(protocol, owner, sentAt);
         return reply.whenComplete((outcome, failure) -> {
             synchronized (this) {
                 inFlight--;
@@ -225,7 +233,7 @@ final class LocalQueue {
         });
     }
 
-    private CompletableFuture<ReleaseOutcome> releaseOnRedis(LockProtocol protocol, long owner) {
+    private CompletableFuture<ReleaseOutcome> releaseOnRedis(LockProtocol protocol, long owner, long sentAt) {
         Watchdog watchdog = services.watchdog();
         long rearm = watchdog.beforeRelease(protocol, owner) ? watchdog.leaseMillis() : 0;
         long sent = System.nanoTime();
@@ -233,7 +241,8 @@ final class LocalQueue {
             ReleaseOutcome outcome = failure == null ? release.outcome() : null;
             watchdog.afterRelease(protocol, owner, outcome == ReleaseOutcome.STILL_HELD);
             if (outcome != ReleaseOutcome.STILL_HELD) {
-                afterRelease(owner, outcome, outcome == null ? 0 : yieldAfter(protocol, release, System.nanoTime() - sent));
+                afterRelease(owner, outcome, outcome == null ? 0 : yieldAfter(protocol, release, System.nanoTime() - sent),
+                        sentAt);
             }
         }).thenApply(Release::outcome);
     }
@@ -253,12 +262,13 @@ final class LocalQueue {
 
     /**
      * After a release on Redis that dropped the owner's last hold ({@code RELEASED}: the lock is
-     * free), found it not held, or failed ({@code outcome} null: unknown, Redis decides next).
+     * free), found it not held, or failed ({@code outcome} null: unknown, Redis decides next). The
+     * owner is forgotten as holder, unless Redis confirmed a holder after the release was sent.
      */
-    private void afterRelease(long owner, ReleaseOutcome outcome, long yieldNanos) {
+    private void afterRelease(long owner, ReleaseOutcome outcome, long yieldNanos, long sentAt) {
         Ticket next;
         synchronized (this) {
-            if (holder == owner || outcome == ReleaseOutcome.RELEASED) {
+            if (holder == owner && holderConfirmedAt <= sentAt) {
                 forgetHolder();
             }
             next = promoteIfFree();
@@ -272,7 +282,8 @@ final class LocalQueue {
     }
 
     /** Passes the lock from {@code owner} to {@code successor} in one call; see the class notes. */
-    private CompletableFuture<ReleaseOutcome> handOff(LockProtocol protocol, long owner, Ticket successor) {
+    private CompletableFuture<ReleaseOutcome> handOff(LockProtocol protocol, long owner, Ticket successor,
+            long sentAt) {
         Watchdog watchdog = services.watchdog();
         long rearm = watchdog.beforeRelease(protocol, owner) ? watchdog.leaseMillis() : 0;
         return protocol.handOff(owner, successor.owner, successor.leaseMillis, rearm).whenComplete((outcome, failure) -> {
@@ -287,7 +298,7 @@ final class LocalQueue {
                     giveUp(successor);
                 }
             } else {
-                handOffRefused(owner, successor, failure != null);
+                handOffRefused(owner, successor, failure != null, sentAt);
             }
         });
     }
@@ -312,10 +323,10 @@ final class LocalQueue {
      * forget it, and let the successor ask Redis as head. Its attempt is a claim, so a hand-off
      * that landed unanswered is found there; a successor that gave up meanwhile has it given back.
      */
-    private void handOffRefused(long owner, Ticket successor, boolean unknown) {
+    private void handOffRefused(long owner, Ticket successor, boolean unknown, long sentAt) {
         Ticket head = successor;
         synchronized (this) {
-            if (holder == owner) {
+            if (holder == owner && holderConfirmedAt <= sentAt) {
                 forgetHolder();
             }
             if (headRunning) {
@@ -348,11 +359,16 @@ final class LocalQueue {
         startHead(next);
     }
 
-    /** This client force-unlocked the lock: nobody holds it now. */
-    void onForceUnlocked() {
+    /**
+     * This client force-unlocked the lock: nobody held it when the force unlock ran, so a holder
+     * Redis confirmed before {@code sentAt} (see {@link LocalQueues#confirmations()}) holds no more.
+     */
+    void onForceUnlocked(long sentAt) {
         Ticket next;
         synchronized (this) {
-            forgetHolder();
+            if (holderConfirmedAt <= sentAt) {
+                forgetHolder();
+            }
             next = promoteIfFree();
             retireIfIdle();
         }
@@ -435,6 +451,7 @@ final class LocalQueue {
      */
     private void becomeHolder(Ticket ticket) {
         holder = ticket.owner;
+        holderConfirmedAt = queues.confirmed();
         holderProtocol = ticket.protocol;
         holderLeaseEnd = ticket.watchdogLease ? 0 : System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ticket.leaseMillis);
         if (holderLeaseEnd != 0 && (holderLeaseCheck == null || holderLeaseEnd - holderLeaseCheckAt < 0)) {

@@ -3,6 +3,7 @@ package dev.padlock.internal;
 import dev.padlock.internal.LockProtocol.ReleaseOutcome;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The {@link LocalQueue}s of one client, one per exclusive lock name while the lock is held or
@@ -11,6 +12,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class LocalQueues {
     private final ConcurrentHashMap<String, LocalQueue> queues = new ConcurrentHashMap<>();
+    /** Acquisitions Redis confirmed so far, in this client: see {@link #confirmations()}. */
+    private final AtomicLong confirmations = new AtomicLong();
 
     /**
      * Acquires through the lock's queue: see {@link LocalQueue}.
@@ -57,12 +60,28 @@ final class LocalQueues {
         }
     }
 
-    /** This client force-unlocked the lock known as {@code localKey}. */
-    void onForceUnlocked(String localKey) {
+    /**
+     * This client force-unlocked the lock known as {@code localKey}, with a call sent when
+     * {@link #confirmations()} was {@code sentAt}.
+     */
+    void onForceUnlocked(String localKey, long sentAt) {
         LocalQueue queue = queues.get(localKey);
         if (queue != null) {
-            queue.onForceUnlocked();
+            queue.onForceUnlocked(sentAt);
         }
+    }
+
+    /**
+     * How many acquisitions Redis has confirmed in this client so far: a sequence that tells a
+     * reply to a call sent before a holder was confirmed from one sent after.
+     */
+    long confirmations() {
+        return confirmations.get();
+    }
+
+    /** Counts one more confirmed acquisition; its place in the sequence. */
+    long confirmed() {
+        return confirmations.incrementAndGet();
     }
 
     /** Every queue's state, for diagnostics. */

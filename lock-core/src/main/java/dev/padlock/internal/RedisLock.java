@@ -178,11 +178,12 @@ public final class RedisLock implements RLock {
     public CompletableFuture<Boolean> forceUnlockAsync() {
         Require.state(!services.wakeUps().isClosed(), "the LockClient is closed");
         services.watchdog().cancelAll(protocol.name());
+        long sentAt = services.queues().confirmations();
         CompletableFuture<Boolean> reply = protocol.forceRelease();
         if (protocol.sharesLocalView()) {
             reply = reply.whenComplete((released, failure) -> {
                 if (failure == null) {
-                    services.queues().onForceUnlocked(protocol.localKey());
+                    services.queues().onForceUnlocked(protocol.localKey(), sentAt);
                 }
             });
         }

@@ -179,10 +179,44 @@ class LocalQueueTest {
         holds(1);
         PendingAcquire second = acquire(2, FOREVER);
 
-        queues.onForceUnlocked(lock.localKey());
+        queues.onForceUnlocked(lock.localKey(), queues.confirmations());
 
         lock.next("claim", 2).answer(Attempt.ACQUIRED);
         assertThat(second.result()).isCompletedWithValue(true);
+    }
+
+    /**
+     * Regression (model test): a release answered late (after a NOSCRIPT retry, say) made the queue
+     * forget a holder Redis had confirmed after the release was sent; that holder's re-entry then
+     * went out as a claim and reset its hold count to 1.
+     */
+    @Test
+    void aReleaseAnsweredAfterAnotherOwnerWasConfirmedDoesNotForgetIt() {
+        holds(1);
+        CompletableFuture<ReleaseOutcome> unlock = release(1);
+        Call lateRelease = lock.next("release", 1);
+        PendingAcquire second = acquire(2, 0); // one-shot: straight to Redis
+        lock.next("claim", 2).answer(Attempt.ACQUIRED);
+        assertThat(second.result()).isCompletedWithValue(true);
+
+        lateRelease.answer(new Release(ReleaseOutcome.RELEASED, 1));
+
+        assertThat(unlock).isCompletedWithValue(ReleaseOutcome.RELEASED);
+        PendingAcquire reentry = acquire(2, FOREVER);
+        lock.next("acquire", 2).answer(Attempt.ACQUIRED);
+        assertThat(reentry.result()).isCompletedWithValue(true);
+    }
+
+    @Test
+    void aForceUnlockAnsweredAfterAnOwnerWasConfirmedDoesNotForgetIt() {
+        long sentAt = queues.confirmations(); // the force unlock is sent now, answered later
+        holds(1);
+
+        queues.onForceUnlocked(lock.localKey(), sentAt);
+
+        PendingAcquire reentry = acquire(1, FOREVER);
+        lock.next("acquire", 1).answer(Attempt.ACQUIRED);
+        assertThat(reentry.result()).isCompletedWithValue(true);
     }
 
     @Test
