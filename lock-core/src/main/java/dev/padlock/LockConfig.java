@@ -40,6 +40,7 @@ public final class LockConfig {
     private final int acknowledgingReplicas;
     private final Duration acknowledgementTimeout;
     private final LeaseLostListener leaseLostListener;
+    private final LockObserver observer;
     private final Path trustStore;
     private final char[] trustStorePassword;
 
@@ -52,6 +53,7 @@ public final class LockConfig {
         this.acknowledgingReplicas = b.acknowledgingReplicas;
         this.acknowledgementTimeout = b.acknowledgementTimeout;
         this.leaseLostListener = b.leaseLostListener;
+        this.observer = b.observer;
         this.trustStore = b.trustStore;
         this.trustStorePassword = b.trustStorePassword == null ? null : b.trustStorePassword.clone();
     }
@@ -96,6 +98,11 @@ public final class LockConfig {
         return Optional.ofNullable(leaseLostListener);
     }
 
+    /** The observer told of every acquisition, release and renewal; empty when none is set. */
+    public Optional<LockObserver> observer() {
+        return Optional.ofNullable(observer);
+    }
+
     /**
      * The trust store that verifies the servers' certificates on {@code rediss://} connections;
      * empty when the JVM's default trust store (the {@code javax.net.ssl.trustStore} system
@@ -129,6 +136,7 @@ public final class LockConfig {
         private int acknowledgingReplicas;
         private Duration acknowledgementTimeout = Duration.ZERO;
         private LeaseLostListener leaseLostListener;
+        private LockObserver observer;
         private Path trustStore;
         private char[] trustStorePassword;
 
@@ -225,6 +233,16 @@ public final class LockConfig {
         /** Called when the watchdog finds a renewed lease lost; see {@link LeaseLostListener}. */
         public Builder leaseLostListener(LeaseLostListener listener) {
             this.leaseLostListener = requireNonNull(listener, "listener");
+            return this;
+        }
+
+        /**
+         * Tells {@code observer} of every acquisition, release, renewal and lost lease of the
+         * client's locks, on Padlock's threads; see {@link LockObserver}. Without one (the
+         * default) nothing is observed and nothing is paid for it.
+         */
+        public Builder observer(LockObserver observer) {
+            this.observer = requireNonNull(observer, "observer");
             return this;
         }
 

@@ -6,7 +6,7 @@ import io.netty.util.Timer;
  * What every lock object of one client shares: who the client is, its connections, its wake-up
  * and renewal machinery, its local queues, its timer (one per client: the watchdog's rounds, local
  * waits' timeouts, lease checks), the give-backs of claims whose reply was lost, and its replica acknowledgement setting (with it,
- * {@code scripts} is {@link ScriptRunner#pinned()}).
+ * {@code scripts} is {@link ScriptRunner#pinned()}), and its observer, null when none is set.
  */
 record LockServices(
         String clientId,
@@ -19,7 +19,8 @@ record LockServices(
         Timer timer,
         long commandTimeoutMillis,
         int acknowledgingReplicas,
-        long acknowledgementTimeoutMillis) {
+        long acknowledgementTimeoutMillis,
+        Observing observing) {
 
     String address() {
         return backend.address();

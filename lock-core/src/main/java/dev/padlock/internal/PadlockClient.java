@@ -14,6 +14,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,12 +62,17 @@ public final class PadlockClient implements LockClient {
         Watchdog.Sender renewals = (script, keys, args) -> scripts.runInOrder(script, ScriptOutputType.MULTI, keys, args);
         Watchdog.HoldCounter holds = (name, field) -> backend.commands().hget(name, field).toCompletableFuture()
                 .thenApply(count -> count == null ? 0L : Long.parseLong(count));
+        Observing observing = config.observer().map(Observing::new).orElse(null);
+        BiConsumer<String, Long> lossHook = observing == null ? queues::onLeaseLost : (localKey, owner) -> {
+            queues.onLeaseLost(localKey, owner);
+            observing.leaseLost(localKey, owner);
+        };
         Watchdog watchdog = new Watchdog(renewals, holds, backend.isCluster(), config.watchdogTimeout().toMillis(),
-                config.leaseLostListener().orElse(null), listenerExecutor, queues::onLeaseLost, timer);
+                config.leaseLostListener().orElse(null), listenerExecutor, lossHook, timer, observing);
         log.debug("Padlock client {} connected to {}", clientId, backend.address());
         return new PadlockClient(new LockServices(clientId, backend, scripts, wakeUps, watchdog, queues,
                 new Abandonments(timer, config.commandTimeout().toMillis()), timer,
-                config.commandTimeout().toMillis(), replicas, config.acknowledgementTimeout().toMillis()),
+                config.commandTimeout().toMillis(), replicas, config.acknowledgementTimeout().toMillis(), observing),
                 listenerExecutor, config.fairWaiterTimeout().toMillis());
     }
 
