@@ -129,6 +129,19 @@ public final class PadlockClient implements LockClient {
         Require.state(!closed.get(), "the LockClient is closed");
     }
 
+    /**
+     * The client's script runner, for Padlock's other modules (lock-shedlock) that keep scripts of
+     * their own; not API.
+     */
+    public ScriptRunner scripts() {
+        return services.scripts();
+    }
+
+    /** The bound on one Redis round trip, in milliseconds; for Padlock's other modules. */
+    public long commandTimeoutMillis() {
+        return services.commandTimeoutMillis();
+    }
+
     /** Unlock channels subscribed now (in use or idle); for tests and metrics. */
     public int subscribedChannels() {
         return services.wakeUps().subscribedChannels();
