@@ -85,6 +85,14 @@ public interface LockObserver {
     }
 
     /**
+     * One observer that tells each of {@code observers}, in order, of every event, each with its own
+     * contexts; one that throws is logged and does not keep the others from being told.
+     */
+    static LockObserver composite(LockObserver... observers) {
+        return dev.padlock.internal.CompositeLockObserver.of(observers);
+    }
+
+    /**
      * An acquisition starts (a {@code lock}, {@code tryLock} or asynchronous twin was called).
      *
      * @return a context handed back to {@link #acquisitionEnded}; may be null
