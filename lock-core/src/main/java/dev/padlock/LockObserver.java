@@ -61,27 +61,32 @@ public interface LockObserver {
         ERROR
     }
 
-    /** The end of one acquisition. */
-    record AcquisitionEnd(
-            /* the lock's name */ String lockName,
-            Kind kind,
-            /* the owner id (by default the thread id) */ long threadId,
-            Outcome outcome,
-            /* from the call to the outcome, in nanoseconds */ long waitNanos,
-            /* whether another owner of this client handed the lock over locally (no wait on Redis) */
-            boolean localHandOff,
-            /* whether the owner already held the lock: an acquired re-entry starts no new hold */
-            boolean reentry) {
+    /**
+     * The end of one acquisition.
+     *
+     * @param lockName the lock's name
+     * @param kind the lock's kind
+     * @param threadId the owner id (by default the thread id)
+     * @param outcome how it ended
+     * @param waitNanos from the call to the outcome, in nanoseconds
+     * @param localHandOff whether another owner of this client handed the lock over (no wait on Redis)
+     * @param reentry whether the owner already held the lock: an acquired re-entry starts no new hold
+     */
+    record AcquisitionEnd(String lockName, Kind kind, long threadId, Outcome outcome, long waitNanos,
+            boolean localHandOff, boolean reentry) {
     }
 
-    /** The end of one hold: the release of its last re-entry, or a release that found it gone. */
-    record HoldEnd(
-            String lockName,
-            Kind kind,
-            long threadId,
-            /* from the acquisition to the end of the hold, in nanoseconds */ long heldNanos,
-            /* whether the hold had already ended on Redis (lease ran out, force-unlocked, unknown after a lost reply) */
-            boolean lapsed) {
+    /**
+     * The end of one hold: the release of its last re-entry, or a release that found it gone.
+     *
+     * @param lockName the lock's name
+     * @param kind the lock's kind
+     * @param threadId the owner id
+     * @param heldNanos from the acquisition to the end of the hold, in nanoseconds
+     * @param lapsed whether the hold had already ended on Redis (lease ran out, force-unlocked, or
+     *     unknown after a lost reply)
+     */
+    record HoldEnd(String lockName, Kind kind, long threadId, long heldNanos, boolean lapsed) {
     }
 
     /**
