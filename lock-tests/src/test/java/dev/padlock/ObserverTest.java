@@ -160,6 +160,28 @@ class ObserverTest {
     }
 
     @Test
+    void multiAndRedLocksAreObservedAsTheirOwnKindOneHoldPerOuterHold() {
+        Recorder recorder = new Recorder();
+        LockClient client = clients.open(b -> b.observer(recorder));
+        String name = Clients.uniqueName("composite");
+        RLock multi = client.getMultiLock(client.getLock(name + "-a"), client.getLock(name + "-b"));
+        multi.lock();
+        multi.lock();
+        multi.unlock();
+        multi.unlock();
+        RLock red = client.getRedLock(client.getLock(name + "-1"), client.getLock(name + "-2"), client.getLock(name + "-3"));
+        assertThat(red.tryLock()).isTrue();
+        red.unlock();
+        assertThat(recorder.ends).filteredOn(e -> e.kind() == Kind.MULTI).extracting(AcquisitionEnd::reentry)
+                .containsExactly(false, true);
+        assertThat(recorder.ends).filteredOn(e -> e.kind() == Kind.RED).hasSize(1);
+        assertThat(recorder.holds).filteredOn(h -> h.kind() == Kind.MULTI).singleElement()
+                .satisfies(h -> assertThat(h.lapsed()).isFalse());
+        assertThat(recorder.holds).filteredOn(h -> h.kind() == Kind.RED).hasSize(1);
+        assertThat(recorder.holds).filteredOn(h -> h.kind() == Kind.LOCK).as("each component's own hold").hasSize(5);
+    }
+
+    @Test
     void renewalsAndALostLeaseAreTold(RedisAdmin admin) {
         Recorder recorder = new Recorder();
         LockClient client = clients.open(b -> b.observer(recorder).watchdogTimeout(Duration.ofMillis(300)));

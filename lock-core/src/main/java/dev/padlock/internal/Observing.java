@@ -38,7 +38,8 @@ final class Observing {
     private record HoldKey(String localKey, long owner) {
     }
 
-    private record Hold(String name, Kind kind, long startNanos, Object context) {
+    /** A hold in progress; {@code holds} counts the re-entries of a composite (multi, red) lock, which keeps no count on Redis of its own. */
+    private record Hold(String name, Kind kind, long startNanos, Object context, java.util.concurrent.atomic.AtomicInteger holds) {
     }
 
     /** Holds in progress; for tests. */
@@ -48,31 +49,45 @@ final class Observing {
 
     /** Watches {@code acquisition}, started just now by {@code owner}. */
     ObservedAcquire started(PendingAcquire acquisition, LockProtocol protocol, Kind kind, long owner, long startNanos) {
+        return started(acquisition, protocol.name(), protocol.localKey(), kind, owner, startNanos);
+    }
+
+    /**
+     * Watches {@code acquisition} of the lock {@code name}, known locally as {@code localKey}
+     * (for a composite lock: a key of its own), started just now by {@code owner}.
+     */
+    ObservedAcquire started(PendingAcquire acquisition, String name, String localKey, Kind kind, long owner,
+            long startNanos) {
         Object context = null;
         try {
-            context = observer.acquisitionStarted(protocol.name(), kind, owner);
+            context = observer.acquisitionStarted(name, kind, owner);
         } catch (Throwable t) {
             failed("acquisitionStarted", t);
         }
-        return new ObservedAcquire(acquisition, this, protocol, kind, owner, startNanos, context);
+        return new ObservedAcquire(acquisition, this, name, localKey, kind, owner, startNanos, context);
     }
 
     /** An acquisition ended; called before its caller is told. */
     void ended(ObservedAcquire acquisition, Boolean acquired, Throwable failure) {
         Outcome outcome = outcome(acquisition, acquired, failure);
-        HoldKey key = new HoldKey(acquisition.protocol.localKey(), acquisition.owner);
-        boolean reentry = outcome == Outcome.ACQUIRED && holds.containsKey(key);
+        HoldKey key = new HoldKey(acquisition.localKey, acquisition.owner);
+        Hold held = outcome == Outcome.ACQUIRED ? holds.get(key) : null;
+        boolean reentry = held != null;
+        if (reentry && composite(acquisition.kind)) {
+            held.holds.incrementAndGet();
+        }
         long now = System.nanoTime();
         Object holdContext = null;
         try {
-            holdContext = observer.acquisitionEnded(new AcquisitionEnd(acquisition.protocol.name(), acquisition.kind,
+            holdContext = observer.acquisitionEnded(new AcquisitionEnd(acquisition.name, acquisition.kind,
                     acquisition.owner, outcome, now - acquisition.startNanos, acquisition.handedOver(), reentry),
                     acquisition.context);
         } catch (Throwable t) {
             failed("acquisitionEnded", t);
         }
         if (outcome == Outcome.ACQUIRED && !reentry) {
-            holds.put(key, new Hold(acquisition.protocol.name(), acquisition.kind, now, holdContext));
+            holds.put(key, new Hold(acquisition.name, acquisition.kind, now, holdContext,
+                    new java.util.concurrent.atomic.AtomicInteger(1)));
         }
     }
 
@@ -97,17 +112,40 @@ final class Observing {
             if (outcome == ReleaseOutcome.STILL_HELD) {
                 return;
             }
-            Hold hold = holds.remove(new HoldKey(protocol.localKey(), owner));
-            if (hold == null) {
-                return; // not held as far as this client knew: nothing started, nothing ends
-            }
-            try {
-                observer.released(new HoldEnd(hold.name, hold.kind, owner, System.nanoTime() - hold.startNanos,
-                        outcome != ReleaseOutcome.RELEASED), hold.context);
-            } catch (Throwable t) {
-                failed("released", t);
+            ended(new HoldKey(protocol.localKey(), owner), owner, outcome != ReleaseOutcome.RELEASED);
+        });
+    }
+
+    /**
+     * {@code reply} of one unlock of a composite lock (multi, red) known locally as
+     * {@code localKey}, observed: its last re-entry ends the hold; a failure (not held, unknown)
+     * ends it as lapsed.
+     */
+    CompletableFuture<Void> releaseComposite(CompletableFuture<Void> reply, String localKey, long owner) {
+        return reply.whenComplete((ignored, failure) -> {
+            HoldKey key = new HoldKey(localKey, owner);
+            Hold hold = holds.get(key);
+            if (hold != null && (failure != null || hold.holds.decrementAndGet() <= 0)) {
+                ended(key, owner, failure != null);
             }
         });
+    }
+
+    private void ended(HoldKey key, long owner, boolean lapsed) {
+        Hold hold = holds.remove(key);
+        if (hold == null) {
+            return; // not held as far as this client knew: nothing started, nothing ends
+        }
+        try {
+            observer.released(new HoldEnd(hold.name, hold.kind, owner, System.nanoTime() - hold.startNanos, lapsed),
+                    hold.context);
+        } catch (Throwable t) {
+            failed("released", t);
+        }
+    }
+
+    private static boolean composite(Kind kind) {
+        return kind == Kind.MULTI || kind == Kind.RED;
     }
 
     /** The watchdog found {@code owner}'s lease of the lock known as {@code localKey} lost. */
@@ -144,7 +182,8 @@ final class Observing {
      */
     static final class ObservedAcquire implements PendingAcquire {
         private final PendingAcquire acquisition;
-        final LockProtocol protocol;
+        final String name;
+        final String localKey;
         final Kind kind;
         final long owner;
         final long startNanos;
@@ -153,10 +192,11 @@ final class Observing {
         volatile Outcome marked;
         private final CompletableFuture<Boolean> reported;
 
-        ObservedAcquire(PendingAcquire acquisition, Observing observing, LockProtocol protocol, Kind kind, long owner,
-                long startNanos, Object context) {
+        ObservedAcquire(PendingAcquire acquisition, Observing observing, String name, String localKey, Kind kind,
+                long owner, long startNanos, Object context) {
             this.acquisition = acquisition;
-            this.protocol = protocol;
+            this.name = name;
+            this.localKey = localKey;
             this.kind = kind;
             this.owner = owner;
             this.startNanos = startNanos;

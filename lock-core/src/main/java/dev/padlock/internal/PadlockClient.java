@@ -111,12 +111,12 @@ public final class PadlockClient implements LockClient {
 
     @Override
     public RLock getMultiLock(RLock... locks) {
-        return MultiLock.of(locks);
+        return MultiLock.of(services.observing(), locks);
     }
 
     @Override
     public RLock getRedLock(RLock... locks) {
-        return RedLock.of(locks);
+        return RedLock.of(services.observing(), locks);
     }
 
     private RLock exclusive(String name, boolean spin) {
