@@ -40,6 +40,7 @@ public final class LockConfig {
     private final int acknowledgingReplicas;
     private final Duration acknowledgementTimeout;
     private final LeaseLostListener leaseLostListener;
+    private final LockObserver observer;
     private final Path trustStore;
     private final char[] trustStorePassword;
     private final boolean clientRegistry;
@@ -54,6 +55,7 @@ public final class LockConfig {
         this.acknowledgingReplicas = b.acknowledgingReplicas;
         this.acknowledgementTimeout = b.acknowledgementTimeout;
         this.leaseLostListener = b.leaseLostListener;
+        this.observer = b.observer;
         this.trustStore = b.trustStore;
         this.trustStorePassword = b.trustStorePassword == null ? null : b.trustStorePassword.clone();
         this.clientRegistry = b.clientRegistry;
@@ -98,6 +100,11 @@ public final class LockConfig {
 
     public Optional<LeaseLostListener> leaseLostListener() {
         return Optional.ofNullable(leaseLostListener);
+    }
+
+    /** The observer told of every acquisition, release and renewal; empty when none is set. */
+    public Optional<LockObserver> observer() {
+        return Optional.ofNullable(observer);
     }
 
     /**
@@ -145,6 +152,7 @@ public final class LockConfig {
         private int acknowledgingReplicas;
         private Duration acknowledgementTimeout = Duration.ZERO;
         private LeaseLostListener leaseLostListener;
+        private LockObserver observer;
         private Path trustStore;
         private char[] trustStorePassword;
         private boolean clientRegistry = true;
@@ -243,6 +251,16 @@ public final class LockConfig {
         /** Called when the watchdog finds a renewed lease lost; see {@link LeaseLostListener}. */
         public Builder leaseLostListener(LeaseLostListener listener) {
             this.leaseLostListener = requireNonNull(listener, "listener");
+            return this;
+        }
+
+        /**
+         * Tells {@code observer} of every acquisition, release, renewal and lost lease of the
+         * client's locks, on Padlock's threads; see {@link LockObserver}. Without one (the
+         * default) nothing is observed and nothing is paid for it.
+         */
+        public Builder observer(LockObserver observer) {
+            this.observer = requireNonNull(observer, "observer");
             return this;
         }
 

@@ -4,14 +4,19 @@ import dev.padlock.LockClient;
 import dev.padlock.LockConfig;
 import dev.padlock.RFencedLock;
 import dev.padlock.RLock;
+import dev.padlock.micrometer.PadlockMetrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Padlock with its default configuration: {@link LockClient#connect(String)} for one server,
- * {@link LockConfig.Builder#clusterUris} with the seeds for a Cluster.
+ * {@link LockConfig.Builder#clusterUris} with the seeds for a Cluster. With the system property
+ * {@value #METRICS_PROPERTY}{@code =true}, each client records lock-micrometer's meters into a
+ * {@link SimpleMeterRegistry}: the cost of the binder.
  */
 final class PadlockLibrary implements LockLibrary {
+    static final String METRICS_PROPERTY = "padlock.bench.metrics";
 
     @Override
     public String name() {
@@ -20,9 +25,15 @@ final class PadlockLibrary implements LockLibrary {
 
     @Override
     public Client connect(RedisTarget target) {
-        LockClient client = target.topology() == Topology.SINGLE
-                ? LockClient.connect(target.uri())
-                : LockClient.create(LockConfig.builder().clusterUris(target.uris().toArray(String[]::new)).build());
+        LockConfig.Builder config = target.topology() == Topology.SINGLE
+                ? LockConfig.builder().redisUri(target.uri())
+                : LockConfig.builder().clusterUris(target.uris().toArray(String[]::new));
+        if (Boolean.getBoolean(METRICS_PROPERTY)) {
+            PadlockMetrics metrics = PadlockMetrics.create();
+            metrics.bindTo(new SimpleMeterRegistry());
+            config.observer(metrics);
+        }
+        LockClient client = LockClient.create(config.build());
         return new Client() {
             @Override
             public BenchLock lock(LockKind kind, List<String> names) {

@@ -155,12 +155,15 @@ final class CompositeLocks {
         return out;
     }
 
-    /** As {@link #bare}, mapped, and cancelling the returned future cancels {@code source}. */
-    private static <T, R> CompletableFuture<R> linked(CompletableFuture<T> source, Function<T, R> map) {
-        CompletableFuture<R> out = bare(source.thenApply(map));
+    /**
+     * As {@link #bare} over the acquisition's {@linkplain PendingAcquire#reported() reported}
+     * result, mapped, and cancelling the returned future cancels the acquisition.
+     */
+    private static <R> CompletableFuture<R> linked(PendingAcquire acquisition, Function<Boolean, R> map) {
+        CompletableFuture<R> out = bare(acquisition.reported().thenApply(map));
         out.whenComplete((value, failure) -> {
             if (out.isCancelled()) {
-                source.cancel(false);
+                acquisition.result().cancel(false);
             }
         });
         return out;
@@ -180,7 +183,7 @@ final class CompositeLocks {
     /** {@link RLock#lock(long, TimeUnit)}. */
     static void lock(Acquirer acquirer, long leaseTime, TimeUnit unit, String name) {
         requireNonNull(unit, "unit");
-        join(acquirer.acquire(FOREVER, leaseTime, unit, currentThreadId()).result(), "lock on '" + name + "'");
+        join(acquirer.acquire(FOREVER, leaseTime, unit, currentThreadId()).reported(), "lock on '" + name + "'");
     }
 
     /** {@link RLock#lockInterruptibly(long, TimeUnit)}. */
@@ -195,7 +198,7 @@ final class CompositeLocks {
 
     /** {@link RLock#tryLock()}: one attempt, watchdog lease; an interrupt is kept. */
     static boolean tryLock(Acquirer acquirer, String name) {
-        return join(acquirer.acquire(0, -1, TimeUnit.MILLISECONDS, currentThreadId()).result(),
+        return join(acquirer.acquire(0, -1, TimeUnit.MILLISECONDS, currentThreadId()).reported(),
                 "tryLock on '" + name + "'");
     }
 
@@ -214,7 +217,7 @@ final class CompositeLocks {
     /** {@link RLock#lockAsync}: cancelling the future cancels the acquisition. */
     static CompletableFuture<Void> lockAsync(Acquirer acquirer, long leaseTime, TimeUnit unit, long threadId) {
         requireNonNull(unit, "unit");
-        return linked(acquirer.acquire(FOREVER, leaseTime, unit, threadId).result(), held -> null);
+        return linked(acquirer.acquire(FOREVER, leaseTime, unit, threadId), held -> null);
     }
 
     /** {@link RLock#tryLockAsync}: cancelling the future cancels the acquisition. */
@@ -222,7 +225,7 @@ final class CompositeLocks {
             long threadId) {
         requireNonNull(unit, "unit");
         Require.waitTime(waitTime);
-        return linked(acquirer.acquire(unit.toNanos(waitTime), leaseTime, unit, threadId).result(), held -> held);
+        return linked(acquirer.acquire(unit.toNanos(waitTime), leaseTime, unit, threadId), held -> held);
     }
 
     // ---- the reads of RLock: the k-th largest answer (k = n: all; k = n/2+1: a majority)
@@ -260,10 +263,13 @@ final class CompositeLocks {
     private static boolean await(PendingAcquire acquisition, String operation) throws InterruptedException {
         CompletableFuture<Boolean> result = acquisition.result();
         try {
-            return result.get();
+            return acquisition.reported().get();
         } catch (ExecutionException e) {
             throw rethrow(e.getCause(), operation);
         } catch (InterruptedException e) {
+            if (acquisition instanceof Observing.ObservedAcquire observed) {
+                observed.mark(dev.padlock.LockObserver.Outcome.INTERRUPTED);
+            }
             if (!result.cancel(false) && !result.isCompletedExceptionally() && result.join()) {
                 Thread.currentThread().interrupt();
                 return true;

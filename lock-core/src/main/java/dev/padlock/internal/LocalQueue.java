@@ -311,6 +311,7 @@ final class LocalQueue {
             handOffs++;
             retireIfIdle();
         }
+        successor.handedOver = true;
         if (!successor.result.complete(true)) {
             giveBack(successor); // it gave up while the lock was on its way
         } else {

@@ -6,8 +6,8 @@ import io.netty.util.Timer;
  * What every lock object of one client shares: who the client is, its connections, its wake-up
  * and renewal machinery, its local queues, the give-backs of claims whose reply was lost, its
  * timer (one per client: the watchdog's rounds, local waits' timeouts, lease checks, give-back
- * retries), and its replica acknowledgement setting (with it, {@code scripts} is
- * {@link ScriptRunner#pinned()}).
+ * retries), its replica acknowledgement setting (with it, {@code scripts} is
+ * {@link ScriptRunner#pinned()}), and its observer, null when none is set.
  */
 record LockServices(
         String clientId,
@@ -20,7 +20,8 @@ record LockServices(
         Timer timer,
         long commandTimeoutMillis,
         int acknowledgingReplicas,
-        long acknowledgementTimeoutMillis) {
+        long acknowledgementTimeoutMillis,
+        Observing observing) {
 
     String address() {
         return backend.address();

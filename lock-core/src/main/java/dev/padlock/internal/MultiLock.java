@@ -38,10 +38,13 @@ final class MultiLock implements RLock {
     /** In acquisition order. */
     private final List<RLock> locks;
     private final String name;
+    /** The observer of the client that made it; null when none is set. */
+    private final Observing observing;
 
-    private MultiLock(List<RLock> locks) {
+    private MultiLock(List<RLock> locks, Observing observing) {
         this.locks = locks;
         this.name = CompositeLocks.name("multi", locks);
+        this.observing = observing;
     }
 
     /**
@@ -51,9 +54,14 @@ final class MultiLock implements RLock {
      * @throws IllegalArgumentException when {@code locks} is empty or holds one object twice
      */
     static RLock of(RLock... locks) {
+        return of(null, locks);
+    }
+
+    /** As {@link #of(RLock...)}, its acquisitions and holds told to {@code observing} when not null. */
+    static RLock of(Observing observing, RLock... locks) {
         List<RLock> sorted = new ArrayList<>(CompositeLocks.components(locks));
         sorted.sort(Comparator.comparing(RLock::getName));
-        return new MultiLock(List.copyOf(sorted));
+        return new MultiLock(List.copyOf(sorted), observing);
     }
 
     /** {@code multi[a,b,c]}: the components' names in acquisition order. */
@@ -111,9 +119,11 @@ final class MultiLock implements RLock {
 
     private PendingAcquire acquire(long waitNanos, long leaseTime, TimeUnit unit, long threadId) {
         long leaseNanos = leaseTime <= 0 ? -1 : unit.toNanos(leaseTime);
+        long startNanos = observing == null ? 0 : System.nanoTime();
         Acquisition acquisition = new Acquisition(locks, waitNanos, leaseNanos, threadId);
         acquisition.next();
-        return acquisition;
+        return observing == null ? acquisition : observing.started(acquisition, name, "composite:" + name,
+                dev.padlock.LockObserver.Kind.MULTI, threadId, startNanos);
     }
 
     // ---- release
@@ -130,13 +140,15 @@ final class MultiLock implements RLock {
 
     @Override
     public CompletableFuture<Void> unlockAsync(long threadId) {
-        return CompositeLocks.bare(CompositeLocks.callAll(locks, lock -> lock.unlockAsync(threadId))
+        CompletableFuture<Void> reply = CompositeLocks.bare(CompositeLocks.callAll(locks, lock -> lock.unlockAsync(threadId))
                 .thenApply(outcomes -> {
                     if (outcomes.stream().anyMatch(CompositeLocks.Outcome::failed)) {
                         throw CompositeLocks.firstFailure(outcomes);
                     }
                     return null;
                 }));
+        return observing == null ? reply
+                : CompositeLocks.bare(observing.releaseComposite(reply, "composite:" + name, threadId));
     }
 
     /** Force-unlocks every component; whether any was held. */

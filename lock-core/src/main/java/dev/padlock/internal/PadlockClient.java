@@ -14,6 +14,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,12 +64,17 @@ public final class PadlockClient implements LockClient {
         Watchdog.Sender renewals = (script, keys, args) -> scripts.runInOrder(script, ScriptOutputType.MULTI, keys, args);
         Watchdog.HoldCounter holds = (name, field) -> backend.commands().hget(name, field).toCompletableFuture()
                 .thenApply(count -> count == null ? 0L : Long.parseLong(count));
+        Observing observing = config.observer().map(Observing::new).orElse(null);
+        BiConsumer<String, Long> lossHook = observing == null ? queues::onLeaseLost : (localKey, owner) -> {
+            queues.onLeaseLost(localKey, owner);
+            observing.leaseLost(localKey, owner);
+        };
         Watchdog watchdog = new Watchdog(renewals, holds, backend.isCluster(), config.watchdogTimeout().toMillis(),
-                config.leaseLostListener().orElse(null), listenerExecutor, queues::onLeaseLost, timer);
+                config.leaseLostListener().orElse(null), listenerExecutor, lossHook, timer, observing);
         log.debug("Padlock client {} connected to {}", clientId, backend.address());
         PadlockClient client = new PadlockClient(new LockServices(clientId, backend, scripts, wakeUps, watchdog, queues,
                 new Abandonments(timer, config.commandTimeout().toMillis()), timer,
-                config.commandTimeout().toMillis(), replicas, config.acknowledgementTimeout().toMillis()),
+                config.commandTimeout().toMillis(), replicas, config.acknowledgementTimeout().toMillis(), observing),
                 listenerExecutor, config.fairWaiterTimeout().toMillis());
         if (config.clientRegistry()) {
             client.registration = ClientRegistration.of(backend, timer, clientId,
@@ -114,12 +120,12 @@ public final class PadlockClient implements LockClient {
 
     @Override
     public RLock getMultiLock(RLock... locks) {
-        return MultiLock.of(locks);
+        return MultiLock.of(services.observing(), locks);
     }
 
     @Override
     public RLock getRedLock(RLock... locks) {
-        return RedLock.of(locks);
+        return RedLock.of(services.observing(), locks);
     }
 
     private RLock exclusive(String name, boolean spin) {
@@ -130,6 +136,19 @@ public final class PadlockClient implements LockClient {
     private void checkName(String name) {
         Require.lockName(name);
         Require.state(!closed.get(), "the LockClient is closed");
+    }
+
+    /**
+     * The client's script runner, for Padlock's other modules (lock-shedlock) that keep scripts of
+     * their own; not API.
+     */
+    public ScriptRunner scripts() {
+        return services.scripts();
+    }
+
+    /** The bound on one Redis round trip, in milliseconds; for Padlock's other modules. */
+    public long commandTimeoutMillis() {
+        return services.commandTimeoutMillis();
     }
 
     /** Unlock channels subscribed now (in use or idle); for tests and metrics. */

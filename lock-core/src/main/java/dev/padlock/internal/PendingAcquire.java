@@ -8,6 +8,20 @@ interface PendingAcquire {
     /** Whether the lock was acquired; cancel it to stop waiting. */
     CompletableFuture<Boolean> result();
 
+    /**
+     * The result as the caller is told it: {@link #result()} itself, or, under a
+     * {@link dev.padlock.LockObserver}, a future completed the same way once the observer was told.
+     * Read outcomes from it; cancel {@link #result()}.
+     */
+    default CompletableFuture<Boolean> reported() {
+        return result();
+    }
+
+    /** Whether the lock came by a local hand-off from another owner of this client. */
+    default boolean handedOver() {
+        return false;
+    }
+
     /** Completes once the acquisition has stopped and given back whatever it had. */
     CompletableFuture<Void> settled();
 

@@ -26,11 +26,14 @@ final class RedLock implements RLock {
     private final List<RLock> locks;
     private final int quorum;
     private final String name;
+    /** The observer of the client that made it; null when none is set. */
+    private final Observing observing;
 
-    private RedLock(List<RLock> locks) {
+    private RedLock(List<RLock> locks, Observing observing) {
         this.locks = locks;
         this.quorum = locks.size() / 2 + 1;
         this.name = CompositeLocks.name("red", locks);
+        this.observing = observing;
     }
 
     /**
@@ -40,7 +43,12 @@ final class RedLock implements RLock {
      * @throws IllegalArgumentException when {@code locks} is empty or holds one object twice
      */
     static RLock of(RLock... locks) {
-        return new RedLock(CompositeLocks.components(locks));
+        return of(null, locks);
+    }
+
+    /** As {@link #of(RLock...)}, its acquisitions and holds told to {@code observing} when not null. */
+    static RLock of(Observing observing, RLock... locks) {
+        return new RedLock(CompositeLocks.components(locks), observing);
     }
 
     /** {@code red[a,b,c]}: the components' names in the given order. */
@@ -97,8 +105,11 @@ final class RedLock implements RLock {
     }
 
     private PendingAcquire acquire(long waitNanos, long leaseTime, TimeUnit unit, long threadId) {
-        return RedLockAcquisition.start(locks, quorum, name, log, waitNanos,
+        long startNanos = observing == null ? 0 : System.nanoTime();
+        PendingAcquire acquisition = RedLockAcquisition.start(locks, quorum, name, log, waitNanos,
                 leaseTime <= 0 ? -1 : Math.max(1, unit.toMillis(leaseTime)), threadId);
+        return observing == null ? acquisition : observing.started(acquisition, name, "composite:" + name,
+                dev.padlock.LockObserver.Kind.RED, threadId, startNanos);
     }
 
     // ---- release
@@ -116,6 +127,12 @@ final class RedLock implements RLock {
 
     @Override
     public CompletableFuture<Void> unlockAsync(long threadId) {
+        CompletableFuture<Void> reply = unlockAll(threadId);
+        return observing == null ? reply
+                : CompositeLocks.bare(observing.releaseComposite(reply, "composite:" + name, threadId));
+    }
+
+    private CompletableFuture<Void> unlockAll(long threadId) {
         return CompositeLocks.bare(CompositeLocks.callAll(locks, lock -> lock.unlockAsync(threadId)).thenApply(outcomes -> {
             long unlocked = outcomes.stream().filter(outcome -> !outcome.failed()).count();
             long notHeld = outcomes.stream().filter(outcome -> outcome.failure() instanceof IllegalMonitorStateException).count();

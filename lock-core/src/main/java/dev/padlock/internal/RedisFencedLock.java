@@ -54,7 +54,7 @@ final class RedisFencedLock implements RFencedLock {
     public CompletableFuture<Long> lockAndGetTokenAsync(long leaseTime, TimeUnit unit, long threadId) {
         requireNonNull(unit, "unit");
         PendingAcquire acquisition = lock.acquire(LockAcquisition.FOREVER, leaseTime, unit, threadId);
-        return RedisLock.linked(acquisition.result(), acquired -> token(acquisition));
+        return RedisLock.linked(acquisition, acquired -> token(acquisition));
     }
 
     @Override
@@ -62,7 +62,7 @@ final class RedisFencedLock implements RFencedLock {
         requireNonNull(unit, "unit");
         Require.waitTime(waitTime);
         PendingAcquire acquisition = lock.acquire(unit.toNanos(waitTime), leaseTime, unit, threadId);
-        return RedisLock.linked(acquisition.result(), acquired -> acquired ? token(acquisition) : null);
+        return RedisLock.linked(acquisition, acquired -> acquired ? token(acquisition) : null);
     }
 
     @Override

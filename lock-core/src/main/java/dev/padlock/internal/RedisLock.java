@@ -2,6 +2,7 @@ package dev.padlock.internal;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.padlock.LockObserver;
 import dev.padlock.RLock;
 import dev.padlock.RedisUnavailableException;
 import dev.padlock.internal.LockProtocol.ReleaseOutcome;
@@ -10,6 +11,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.Locale;
 import java.util.concurrent.locks.Condition;
 import java.util.function.Function;
 
@@ -23,6 +25,7 @@ public final class RedisLock implements RLock {
     private final LockServices services;
     private final boolean spin;
     private final String kind;
+    private final LockObserver.Kind observedKind;
 
     /**
      * @param spin wait by back-off between attempts (the spin lock) instead of on pub/sub
@@ -33,6 +36,7 @@ public final class RedisLock implements RLock {
         this.services = services;
         this.spin = spin;
         this.kind = kind;
+        this.observedKind = LockObserver.Kind.valueOf(kind.toUpperCase(Locale.ROOT));
     }
 
     @Override
@@ -94,22 +98,32 @@ public final class RedisLock implements RLock {
     @Override
     public CompletableFuture<Void> lockAsync(long leaseTime, TimeUnit unit, long threadId) {
         requireNonNull(unit, "unit");
-        return linked(acquire(LockAcquisition.FOREVER, leaseTime, unit, threadId).result(), acquired -> null);
+        return linked(acquire(LockAcquisition.FOREVER, leaseTime, unit, threadId), acquired -> null);
     }
 
     @Override
     public CompletableFuture<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit, long threadId) {
         requireNonNull(unit, "unit");
         Require.waitTime(waitTime);
-        return linked(acquire(unit.toNanos(waitTime), leaseTime, unit, threadId).result(), acquired -> acquired);
+        return linked(acquire(unit.toNanos(waitTime), leaseTime, unit, threadId), acquired -> acquired);
     }
 
     /**
      * Starts an acquisition: through the client's local view of the name for the exclusive kinds
      * (queued, or straight to Redis for a kind that cannot take a hand-off), else straight against
-     * Redis (then always a {@link LockAcquisition}).
+     * Redis (then always a {@link LockAcquisition}); watched when the client has an observer.
      */
     PendingAcquire acquire(long waitNanos, long leaseTime, TimeUnit unit, long threadId) {
+        Observing observing = services.observing();
+        if (observing == null) {
+            return start(waitNanos, leaseTime, unit, threadId);
+        }
+        long startNanos = System.nanoTime();
+        return observing.started(start(waitNanos, leaseTime, unit, threadId), protocol, observedKind, threadId,
+                startNanos);
+    }
+
+    private PendingAcquire start(long waitNanos, long leaseTime, TimeUnit unit, long threadId) {
         Require.state(!services.wakeUps().isClosed(), "the LockClient is closed");
         boolean watchdogLease = leaseTime <= 0;
         long leaseMillis = watchdogLease ? services.watchdog().leaseMillis() : Math.max(1, unit.toMillis(leaseTime));
@@ -134,6 +148,10 @@ public final class RedisLock implements RLock {
         CompletableFuture<ReleaseOutcome> release = protocol.sharesLocalView()
                 ? services.queues().release(protocol, services, threadId)
                 : releaseOnRedis(threadId);
+        Observing observing = services.observing();
+        if (observing != null) {
+            release = observing.release(release, protocol, threadId);
+        }
         release = release.exceptionallyCompose(failure -> CompletableFuture.failedFuture(unconfirmed(failure, threadId)));
         return settle(release, outcome -> {
             if (outcome == ReleaseOutcome.NOT_HELD) {
@@ -282,12 +300,15 @@ public final class RedisLock implements RLock {
         return out;
     }
 
-    /** As {@link #settle}, and cancelling the returned future cancels {@code source}. */
-    static <T, R> CompletableFuture<R> linked(CompletableFuture<T> source, Function<T, R> map) {
-        CompletableFuture<R> out = settle(source, map);
+    /**
+     * As {@link #settle} over the acquisition's {@linkplain PendingAcquire#reported() reported}
+     * result, and cancelling the returned future cancels the acquisition.
+     */
+    static <R> CompletableFuture<R> linked(PendingAcquire acquisition, Function<Boolean, R> map) {
+        CompletableFuture<R> out = settle(acquisition.reported(), map);
         out.whenComplete((value, failure) -> {
             if (out.isCancelled()) {
-                source.cancel(false);
+                acquisition.result().cancel(false);
             }
         });
         return out;
@@ -298,7 +319,7 @@ public final class RedisLock implements RLock {
         try {
             while (true) {
                 try {
-                    return acquisition.result().get();
+                    return acquisition.reported().get();
                 } catch (InterruptedException e) {
                     interrupted = true;
                 } catch (ExecutionException e) {
@@ -318,7 +339,7 @@ public final class RedisLock implements RLock {
      * acquired before the cancel took effect, it is returned as held and the interrupt is kept.
      */
     boolean await(PendingAcquire acquisition, long waitNanos, String operation) throws InterruptedException {
-        CompletableFuture<Boolean> result = acquisition.result();
+        CompletableFuture<Boolean> result = acquisition.reported();
         long commandTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(services.commandTimeoutMillis());
         // the whole call, clean-up included, ends by wait + 2 x command timeout: the result has all
         // but half a command timeout of it, the cancel's clean-up the rest
@@ -331,6 +352,7 @@ public final class RedisLock implements RLock {
         } catch (ExecutionException e) {
             throw rethrow(e.getCause(), operation);
         } catch (TimeoutException e) {
+            mark(acquisition, LockObserver.Outcome.FAILED);
             if (cancelAndSettle(acquisition, deadline)) {
                 return true;
             }
@@ -340,6 +362,7 @@ public final class RedisLock implements RLock {
                     + (unanswered == null ? "" : "; Redis did not answer: " + RedisErrors.unwrap(unanswered).getMessage()),
                     unanswered == null ? e : RedisErrors.unwrap(unanswered));
         } catch (InterruptedException e) {
+            mark(acquisition, LockObserver.Outcome.INTERRUPTED);
             long cleanUpDeadline = System.nanoTime() + commandTimeoutNanos;
             if (cancelAndSettle(acquisition, waitNanos == LockAcquisition.FOREVER ? cleanUpDeadline
                     : Math.min(deadline, cleanUpDeadline))) {
@@ -347,6 +370,13 @@ public final class RedisLock implements RLock {
                 return true;
             }
             throw e;
+        }
+    }
+
+    /** Says how the observer is to be told of the cancel that follows, when there is one. */
+    private static void mark(PendingAcquire acquisition, LockObserver.Outcome outcome) {
+        if (acquisition instanceof Observing.ObservedAcquire observed) {
+            observed.mark(outcome);
         }
     }
 

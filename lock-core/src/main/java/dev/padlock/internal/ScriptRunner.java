@@ -55,15 +55,27 @@ public final class ScriptRunner {
      *     {@code MULTI} for arrays
      */
     public <T> CompletableFuture<T> run(LuaScript script, ScriptOutputType type, String[] keys, String... args) {
+        return run(script.file(), script.body(), script.sha1(), type, keys, args);
+    }
+
+    /**
+     * Runs a script that is not one of lock-lua's (another Padlock module's own, such as
+     * lock-shedlock's), as {@link #run(LuaScript, ScriptOutputType, String[], String...)} does.
+     *
+     * @param file the script's name, for messages
+     * @param sha1 the SHA1 of {@code body}, in lower-case hex
+     */
+    public <T> CompletableFuture<T> run(String file, String body, String sha1, ScriptOutputType type, String[] keys,
+            String... args) {
         CompletableFuture<RedisClusterAsyncCommands<String, String>> commands = commands(keys[0]);
-        CompletableFuture<T> first = commands.thenCompose(c -> c.<T>evalsha(script.sha1(), type, keys, args).toCompletableFuture());
+        CompletableFuture<T> first = commands.thenCompose(c -> c.<T>evalsha(sha1, type, keys, args).toCompletableFuture());
         return first.exceptionallyCompose(failure -> {
             if (RedisErrors.unwrap(failure) instanceof RedisNoScriptException) {
-                return commands.thenCompose(c -> c.<T>eval(script.body(), type, keys, args).toCompletableFuture());
+                return commands.thenCompose(c -> c.<T>eval(body, type, keys, args).toCompletableFuture());
             }
             return CompletableFuture.failedFuture(failure);
         }).exceptionallyCompose(failure -> CompletableFuture.failedFuture(
-                backend.translate(failure, script.file() + " on '" + keys[0] + "'")));
+                backend.translate(failure, file + " on '" + keys[0] + "'")));
     }
 
     /**

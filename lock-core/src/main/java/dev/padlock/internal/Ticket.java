@@ -32,6 +32,8 @@ final class Ticket implements PendingAcquire {
     volatile long token = LockProtocol.Attempt.NO_TOKEN;
     /** Whether the owner held none of the lock when it entered the queue (not a re-entry); set by the queue. */
     volatile boolean fresh = true;
+    /** Whether the lock came by a local hand-off; written before {@link #result} completes. */
+    volatile boolean handedOver;
     /** The acquisition against Redis that runs for this ticket, once the queue started one. */
     volatile PendingAcquire running;
     /** The queued wait's timeout; set once under the queue's monitor. */
@@ -70,6 +72,11 @@ final class Ticket implements PendingAcquire {
     @Override
     public long token() {
         return token;
+    }
+
+    @Override
+    public boolean handedOver() {
+        return handedOver;
     }
 
     @Override

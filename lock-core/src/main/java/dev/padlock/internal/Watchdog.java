@@ -1,6 +1,7 @@
 package dev.padlock.internal;
 
 import dev.padlock.LeaseLostListener;
+import dev.padlock.LockObserver.RenewalOutcome;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
 import java.util.ArrayList;
@@ -63,6 +64,8 @@ final class Watchdog implements AutoCloseable {
     private final Executor listenerExecutor;
     private final BiConsumer<String, Long> lossHook;
     private final Timer timer;
+    /** The client's observer; null when none is set. */
+    private final Observing observing;
     private final ConcurrentHashMap<Owner, Renewal> renewals = new ConcurrentHashMap<>();
     /** Orders renewal sends before releases; see the class notes. */
     private final ReentrantLock dispatchLock = new ReentrantLock();
@@ -76,6 +79,13 @@ final class Watchdog implements AutoCloseable {
      */
     Watchdog(Sender sender, HoldCounter holdCounter, boolean cluster, long leaseMillis, LeaseLostListener listener,
             Executor listenerExecutor, BiConsumer<String, Long> lossHook, Timer timer) {
+        this(sender, holdCounter, cluster, leaseMillis, listener, listenerExecutor, lossHook, timer, null);
+    }
+
+    /** @param observing told how each renewal call came back; null when the client has no observer */
+    Watchdog(Sender sender, HoldCounter holdCounter, boolean cluster, long leaseMillis, LeaseLostListener listener,
+            Executor listenerExecutor, BiConsumer<String, Long> lossHook, Timer timer, Observing observing) {
+        this.observing = observing;
         this.sender = sender;
         this.holdCounter = holdCounter;
         this.cluster = cluster;
@@ -268,12 +278,21 @@ final class Watchdog implements AutoCloseable {
                     if (failure != null) {
                         log.warn("could not renew {} lock lease(s) ({}...): {}; trying again in {} ms",
                                 batch.size(), first, failure.getMessage(), periodMillis());
+                        if (observing != null) {
+                            observing.renewed(batch.size(), RenewalOutcome.ERROR);
+                        }
                         return;
                     }
+                    int lost = 0;
                     for (int i = 0; i < batch.size(); i++) {
                         if (Long.valueOf(0L).equals(renewed.get(i))) {
+                            lost++;
                             lost(batch.get(i));
                         }
+                    }
+                    if (observing != null) {
+                        observing.renewed(batch.size() - lost, RenewalOutcome.RENEWED);
+                        observing.renewed(lost, RenewalOutcome.LOST);
                     }
                 });
     }

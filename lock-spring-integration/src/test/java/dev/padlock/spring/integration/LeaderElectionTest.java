@@ -1,0 +1,144 @@
+package dev.padlock.spring.integration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.padlock.LockClient;
+import dev.padlock.LockConfig;
+import dev.padlock.testing.RedisEndpoint;
+import dev.padlock.testing.RedisTest;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.annotation.AnnotationConfigApplicationContext;
+import org.springframework.integration.support.leader.LockRegistryLeaderInitiator;
+
+/**
+ * Spring Integration's own {@link LockRegistryLeaderInitiator} on {@link PadlockLockRegistry}:
+ * one leader at a time, and a take-over, measured, when the leader's context closes or its
+ * process is killed.
+ */
+@RedisTest
+class LeaderElectionTest {
+    static final long HEART_BEAT_MILLIS = 200;
+    static final long BUSY_WAIT_MILLIS = 50;
+    /** The leader's watchdog lease in the kill test: how long a dead leader's lock outlives it. */
+    private static final long WATCHDOG_MILLIS = 1_000;
+
+    private final AtomicInteger leaders = new AtomicInteger();
+    private final AtomicInteger mostLeaders = new AtomicInteger();
+
+    /** One application: a LockClient (closed with the context), the registry, the initiator. */
+    private AnnotationConfigApplicationContext application(RedisEndpoint redis, String registryKey,
+            RecordingCandidate candidate) {
+        AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
+        context.registerBean(LockClient.class, () -> LockClient.connect(redis.uri()));
+        context.registerBean(PadlockLockRegistry.class,
+                () -> new PadlockLockRegistry(context.getBean(LockClient.class), registryKey));
+        context.registerBean(LockRegistryLeaderInitiator.class, () -> {
+            LockRegistryLeaderInitiator initiator =
+                    new LockRegistryLeaderInitiator(context.getBean(PadlockLockRegistry.class), candidate);
+            initiator.setHeartBeatMillis(HEART_BEAT_MILLIS);
+            initiator.setBusyWaitMillis(BUSY_WAIT_MILLIS);
+            return initiator;
+        });
+        context.refresh();
+        return context;
+    }
+
+    @Test
+    void oneLeaderAtATimeAndTheOtherTakesOverWhenTheLeadersContextCloses(RedisEndpoint redis) {
+        String registryKey = "leaders-" + UUID.randomUUID();
+        RecordingCandidate first = new RecordingCandidate("first", "role", leaders, mostLeaders);
+        RecordingCandidate second = new RecordingCandidate("second", "role", leaders, mostLeaders);
+        AnnotationConfigApplicationContext one = application(redis, registryKey, first);
+        AnnotationConfigApplicationContext two = application(redis, registryKey, second);
+        try {
+            await().atMost(Duration.ofSeconds(10)).until(() -> first.leader || second.leader);
+            // several heartbeats: the leader keeps leading, the other keeps waiting
+            await().during(Duration.ofMillis(5 * HEART_BEAT_MILLIS)).atMost(Duration.ofSeconds(10))
+                    .until(() -> first.leader ^ second.leader);
+            RecordingCandidate leader = first.leader ? first : second;
+            RecordingCandidate follower = leader == first ? second : first;
+            long closed = System.nanoTime();
+            (leader == first ? one : two).close();
+            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5)).until(() -> follower.leader);
+            long takeOverMillis = TimeUnit.NANOSECONDS.toMillis(follower.grantedAtNanos - closed);
+            System.out.printf("leader take-over after context close: %d ms%n", takeOverMillis);
+            assertThat(takeOverMillis).as("woken by the unlock, within a heartbeat").isLessThan(2_000);
+            assertThat(mostLeaders).as("never two leaders").hasValue(1);
+        } finally {
+            one.close();
+            two.close();
+        }
+    }
+
+    @Test
+    void theOtherTakesOverWhenTheLeadersProcessIsKilled(RedisEndpoint redis) throws Exception {
+        String registryKey = "leaders-" + UUID.randomUUID();
+        Process worker = new ProcessBuilder(List.of(javaBinary(), "-Xmx128m",
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                "-cp", System.getProperty("java.class.path"), LeaderWorker.class.getName(),
+                redis.uri(), registryKey, "role", Long.toString(WATCHDOG_MILLIS)))
+                .redirectErrorStream(true).start();
+        LockClient client = LockClient.create(LockConfig.builder().redisUri(redis.uri()).build());
+        LockRegistryLeaderInitiator initiator = null;
+        try {
+            BufferedReader output = new BufferedReader(new InputStreamReader(worker.getInputStream(), StandardCharsets.UTF_8));
+            CompletableFuture<String> granted = CompletableFuture.supplyAsync(() -> {
+                try {
+                    for (String line = output.readLine(); line != null; line = output.readLine()) {
+                        if (line.equals("GRANTED")) {
+                            return line;
+                        }
+                        System.out.println("worker: " + line);
+                    }
+                    return "exited";
+                } catch (java.io.IOException e) {
+                    return e.toString();
+                }
+            });
+            assertThat(granted.get(30, TimeUnit.SECONDS)).isEqualTo("GRANTED");
+
+            RecordingCandidate local = new RecordingCandidate("local", "role", leaders, mostLeaders);
+            initiator = new LockRegistryLeaderInitiator(new PadlockLockRegistry(client, registryKey), local);
+            initiator.setHeartBeatMillis(HEART_BEAT_MILLIS);
+            initiator.setBusyWaitMillis(BUSY_WAIT_MILLIS);
+            initiator.start();
+            await().during(Duration.ofMillis(3 * WATCHDOG_MILLIS)).atMost(Duration.ofSeconds(10))
+                    .until(() -> !local.leader);
+
+            long killed = System.nanoTime();
+            worker.destroyForcibly();
+            assertThat(worker.waitFor(10, TimeUnit.SECONDS)).isTrue();
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5)).until(() -> local.leader);
+            long takeOverMillis = TimeUnit.NANOSECONDS.toMillis(local.grantedAtNanos - killed);
+            System.out.printf("leader take-over after kill -9 (watchdog lease %d ms): %d ms%n", WATCHDOG_MILLIS,
+                    takeOverMillis);
+            assertThat(takeOverMillis).as("the dead leader's lease, plus a heartbeat")
+                    .isLessThan(WATCHDOG_MILLIS + 4 * HEART_BEAT_MILLIS + 2_000);
+        } finally {
+            if (initiator != null) {
+                initiator.destroy();
+            }
+            client.close();
+            if (worker.isAlive()) {
+                worker.destroyForcibly();
+                worker.waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    private static String javaBinary() {
+        return ProcessHandle.current().info().command()
+                .orElseGet(() -> Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    }
+}

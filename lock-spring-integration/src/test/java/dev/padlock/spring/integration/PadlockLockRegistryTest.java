@@ -1,0 +1,143 @@
+package dev.padlock.spring.integration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.padlock.LockClient;
+import dev.padlock.testing.RedisAdmin;
+import dev.padlock.testing.RedisEndpoint;
+import dev.padlock.testing.RedisTest;
+import java.time.Duration;
+import java.util.ConcurrentModificationException;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.integration.support.locks.DistributedLock;
+
+/** {@link PadlockLockRegistry} against a real Redis, as RedisLockRegistry's users rely on it. */
+@RedisTest
+class PadlockLockRegistryTest {
+    private LockClient client;
+    private LockClient otherClient;
+    private String registryKey;
+
+    @BeforeEach
+    void open(RedisEndpoint redis) {
+        client = LockClient.connect(redis.uri());
+        otherClient = LockClient.connect(redis.uri());
+        registryKey = "registry-" + UUID.randomUUID();
+    }
+
+    @AfterEach
+    void close(RedisAdmin admin) {
+        client.close();
+        otherClient.close();
+        assertThat(admin.commands().keys(registryKey + "*")).as("nothing left behind").isEmpty();
+    }
+
+    @Test
+    void aLockIsTheHashRegistryKeyColonKeyAndReentrant(RedisAdmin admin) {
+        PadlockLockRegistry registry = new PadlockLockRegistry(client, registryKey);
+        Lock lock = registry.obtain("orders");
+        assertThat(registry.obtain("orders")).isSameAs(lock);
+        lock.lock();
+        lock.lock();
+        assertThat(admin.commands().hgetall(registryKey + ":orders"))
+                .containsExactly(java.util.Map.entry(client.getId() + ":" + Thread.currentThread().getId(), "2"));
+        lock.unlock();
+        lock.unlock();
+        assertThat(admin.commands().exists(registryKey + ":orders")).isZero();
+        assertThatThrownBy(() -> registry.obtain(42)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void twoProcessesExcludeEachOtherAndAWaiterIsWokenAtUnlock() throws Exception {
+        PadlockLockRegistry mine = new PadlockLockRegistry(client, registryKey);
+        PadlockLockRegistry theirs = new PadlockLockRegistry(otherClient, registryKey);
+        DistributedLock lock = mine.obtain("job");
+        lock.lock();
+        assertThat(theirs.obtain("job").tryLock()).isFalse();
+        CompletableFuture<Long> waited = CompletableFuture.supplyAsync(() -> {
+            long start = System.nanoTime();
+            try {
+                boolean got = theirs.obtain("job").tryLock(Duration.ofSeconds(10), Duration.ofSeconds(5));
+                assertThat(got).isTrue();
+                theirs.obtain("job").unlock();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            return System.nanoTime() - start;
+        });
+        Thread.sleep(200);
+        lock.unlock();
+        assertThat(TimeUnit.NANOSECONDS.toMillis(waited.get(10, TimeUnit.SECONDS)))
+                .as("woken by the unlock, not by polling or the lease").isLessThan(2_000);
+    }
+
+    @Test
+    void aReentrantTryLockByTheHolderSetsTheLeaseAgain(RedisAdmin admin) throws Exception {
+        PadlockLockRegistry registry = new PadlockLockRegistry(client, registryKey, Duration.ofSeconds(2));
+        DistributedLock lock = registry.obtain("leader");
+        assertThat(lock.tryLock(Duration.ZERO, Duration.ofMillis(1500))).isTrue();
+        Thread.sleep(600);
+        assertThat(admin.commands().pttl(registryKey + ":leader")).isLessThan(1_000);
+        assertThat(lock.tryLock(100, TimeUnit.MILLISECONDS)).isTrue(); // the registry's 2 s
+        assertThat(admin.commands().pttl(registryKey + ":leader")).isGreaterThan(1_500);
+        lock.unlock();
+        assertThat(admin.commands().pttl(registryKey + ":leader")).as("the inner unlock keeps the lease")
+                .isGreaterThan(1_000);
+        lock.unlock();
+    }
+
+    @Test
+    void anUnlockByANonHolderOrAfterTheLeaseRanOutFailsAsRedisLockRegistrysDoes(RedisAdmin admin) throws Exception {
+        PadlockLockRegistry registry = new PadlockLockRegistry(client, registryKey, Duration.ofMillis(200));
+        DistributedLock lock = registry.obtain("short");
+        assertThatThrownBy(lock::unlock).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("You do not own lock");
+        lock.lock();
+        await().atMost(Duration.ofSeconds(5)).until(() -> admin.commands().exists(registryKey + ":short") == 0);
+        assertThatThrownBy(lock::unlock).isInstanceOf(ConcurrentModificationException.class)
+                .hasMessageContaining("Lock was released in the store due to expiration");
+        assertThatThrownBy(lock::unlock).as("and the hold is gone locally too").isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void renewLockSetsTheLeaseOfAHeldLockAndFailsForAFreeOne(RedisAdmin admin) {
+        PadlockLockRegistry registry = new PadlockLockRegistry(client, registryKey, Duration.ofSeconds(1));
+        DistributedLock lock = registry.obtain("renewed");
+        assertThatThrownBy(() -> registry.renewLock("renewed")).isInstanceOf(IllegalStateException.class);
+        lock.lock();
+        registry.renewLock("renewed", Duration.ofSeconds(30));
+        assertThat(admin.commands().pttl(registryKey + ":renewed")).isGreaterThan(20_000);
+        assertThat(admin.commands().hvals(registryKey + ":renewed")).containsExactly("1");
+        lock.unlock();
+        assertThatThrownBy(() -> registry.renewLock("renewed")).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void expireUnusedOlderThanDropsOnlyLocksNobodyHolds() throws Exception {
+        PadlockLockRegistry registry = new PadlockLockRegistry(client, registryKey);
+        DistributedLock held = registry.obtain("held");
+        DistributedLock idle = registry.obtain("idle");
+        held.lock();
+        registry.expireUnusedOlderThan(0);
+        assertThat(registry.obtain("held")).isSameAs(held);
+        assertThat(registry.obtain("idle")).isNotSameAs(idle);
+        held.unlock();
+    }
+
+    @Test
+    void executeLockedRunsUnderTheLock(RedisAdmin admin) throws Exception {
+        PadlockLockRegistry registry = new PadlockLockRegistry(client, registryKey);
+        String seen = registry.executeLocked("task", () -> admin.commands().exists(registryKey + ":task") + " held");
+        assertThat(seen).isEqualTo("1 held");
+        registry.executeLocked("task", Duration.ofSeconds(1), () -> assertThat(
+                admin.commands().exists(registryKey + ":task")).isOne());
+    }
+}

@@ -1,0 +1,259 @@
+package dev.padlock.spring.boot;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Padlock's settings under {@code padlock.*}. Where no connection is given here ({@code uri},
+ * {@code cluster.nodes} or {@code sentinel.*}), the connection of Spring Boot's
+ * {@code spring.data.redis.*} is used, and {@code redis://localhost:6379} when that gives none
+ * either.
+ */
+@ConfigurationProperties("padlock")
+public class PadlockProperties {
+    /**
+     * Redis URI: redis://, rediss:// (TLS) or redis-sentinel://host:port[,host:port]#master, as
+     * Lettuce reads it.
+     */
+    private String uri;
+
+    /** The lease of locks taken without one; the watchdog renews it every third. */
+    private Duration watchdogTimeout = Duration.ofSeconds(30);
+
+    /** The bound on one Redis round trip. */
+    private Duration commandTimeout = Duration.ofSeconds(3);
+
+    private final Cluster cluster = new Cluster();
+    private final Sentinel sentinel = new Sentinel();
+    private final ReplicaAcknowledgement replicaAcknowledgement = new ReplicaAcknowledgement();
+    private final Metrics metrics = new Metrics();
+    private final Integration integration = new Integration();
+    private final Shedlock shedlock = new Shedlock();
+
+    public String getUri() {
+        return uri;
+    }
+
+    public void setUri(String uri) {
+        this.uri = uri;
+    }
+
+    public Duration getWatchdogTimeout() {
+        return watchdogTimeout;
+    }
+
+    public void setWatchdogTimeout(Duration watchdogTimeout) {
+        this.watchdogTimeout = watchdogTimeout;
+    }
+
+    public Duration getCommandTimeout() {
+        return commandTimeout;
+    }
+
+    public void setCommandTimeout(Duration commandTimeout) {
+        this.commandTimeout = commandTimeout;
+    }
+
+    public Cluster getCluster() {
+        return cluster;
+    }
+
+    public Sentinel getSentinel() {
+        return sentinel;
+    }
+
+    public ReplicaAcknowledgement getReplicaAcknowledgement() {
+        return replicaAcknowledgement;
+    }
+
+    public Metrics getMetrics() {
+        return metrics;
+    }
+
+    public Integration getIntegration() {
+        return integration;
+    }
+
+    public Shedlock getShedlock() {
+        return shedlock;
+    }
+
+    /** A Redis Cluster. */
+    public static class Cluster {
+        /** Seed nodes, as host:port or redis://host:port. */
+        private List<String> nodes = new ArrayList<>();
+
+        public List<String> getNodes() {
+            return nodes;
+        }
+
+        public void setNodes(List<String> nodes) {
+            this.nodes = nodes;
+        }
+    }
+
+    /** A Sentinel-managed master. */
+    public static class Sentinel {
+        /** The master's name, as the Sentinels know it. */
+        private String master;
+
+        /** Sentinel nodes, as host:port. */
+        private List<String> nodes = new ArrayList<>();
+
+        /** The password of the Redis master (and replicas). */
+        private String password;
+
+        public String getMaster() {
+            return master;
+        }
+
+        public void setMaster(String master) {
+            this.master = master;
+        }
+
+        public List<String> getNodes() {
+            return nodes;
+        }
+
+        public void setNodes(List<String> nodes) {
+            this.nodes = nodes;
+        }
+
+        public String getPassword() {
+            return password;
+        }
+
+        public void setPassword(String password) {
+            this.password = password;
+        }
+    }
+
+    /** Waiting for replicas to acknowledge each acquisition (Redis WAIT). */
+    public static class ReplicaAcknowledgement {
+        /** How many replicas must acknowledge; 0 (the default) waits for none. */
+        private int replicas;
+
+        /** How long an acquisition waits for its acknowledgements. */
+        private Duration timeout = Duration.ofSeconds(1);
+
+        public int getReplicas() {
+            return replicas;
+        }
+
+        public void setReplicas(int replicas) {
+            this.replicas = replicas;
+        }
+
+        public Duration getTimeout() {
+            return timeout;
+        }
+
+        public void setTimeout(Duration timeout) {
+            this.timeout = timeout;
+        }
+    }
+
+    /** Micrometer meters and observations. */
+    public static class Metrics {
+        /** Whether Padlock's meters are registered (when Micrometer is present). */
+        private boolean enabled = true;
+
+        /** Whether acquisitions and holds are observed with the Observation API (when present). */
+        private boolean observations = true;
+
+        /**
+         * The lock-name tag: none (the default), name (the name as it is: only for a small,
+         * fixed set of names) or prefix (the name up to the first name-separator).
+         */
+        private LockNameTag lockNameTag = LockNameTag.NONE;
+
+        /** Where the prefix of a lock name ends, for lock-name-tag=prefix. */
+        private String nameSeparator = ":";
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public boolean isObservations() {
+            return observations;
+        }
+
+        public void setObservations(boolean observations) {
+            this.observations = observations;
+        }
+
+        public LockNameTag getLockNameTag() {
+            return lockNameTag;
+        }
+
+        public void setLockNameTag(LockNameTag lockNameTag) {
+            this.lockNameTag = lockNameTag;
+        }
+
+        public String getNameSeparator() {
+            return nameSeparator;
+        }
+
+        public void setNameSeparator(String nameSeparator) {
+            this.nameSeparator = nameSeparator;
+        }
+    }
+
+    /** What the lock-name tag of the meters holds. */
+    public enum LockNameTag {
+        /** No name tag. */
+        NONE,
+        /** The lock's name as it is. */
+        NAME,
+        /** The lock's name up to the first separator. */
+        PREFIX
+    }
+
+    /** Spring Integration's LockRegistry. */
+    public static class Integration {
+        /** The prefix of the registry's lock names, registry-key:key. */
+        private String registryKey = "padlock";
+
+        /**
+         * A fixed lease for locks taken without a ttl, as RedisLockRegistry's expireAfter; unset
+         * (the default) holds them with the watchdog's renewed lease.
+         */
+        private Duration expireAfter;
+
+        public String getRegistryKey() {
+            return registryKey;
+        }
+
+        public void setRegistryKey(String registryKey) {
+            this.registryKey = registryKey;
+        }
+
+        public Duration getExpireAfter() {
+            return expireAfter;
+        }
+
+        public void setExpireAfter(Duration expireAfter) {
+            this.expireAfter = expireAfter;
+        }
+    }
+
+    /** ShedLock's LockProvider. */
+    public static class Shedlock {
+        /** Put before each job's name to make its Redis key. */
+        private String keyPrefix = "shedlock:";
+
+        public String getKeyPrefix() {
+            return keyPrefix;
+        }
+
+        public void setKeyPrefix(String keyPrefix) {
+            this.keyPrefix = keyPrefix;
+        }
+    }
+}
