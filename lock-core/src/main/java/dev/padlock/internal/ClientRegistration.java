@@ -1,5 +1,6 @@
 package dev.padlock.internal;
 
+import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
@@ -24,8 +25,9 @@ import org.slf4j.LoggerFactory;
  * {@value #TTL_MILLIS} ms, written at start and again every {@value #REFRESH_MILLIS} ms on the
  * client's timer, so a client that dies without closing leaves it for at most a minute, and one
  * whose entry was lost (a restart, a failover, a {@code FLUSHALL}) is back within a refresh.
- * A write is an {@code HSET} of every field and a {@code PEXPIRE}, pipelined on the client's
- * connection: one round trip, two commands, and never on a lock operation's path. A failed write
+ * A write is one script call ({@code client_register.lua}: an {@code HSET} of every field and a
+ * {@code PEXPIRE}, so the entry never exists without its expiry): one round trip, three commands
+ * with the {@code EVAL}, and never on a lock operation's path. A failed write
  * (Redis down, or an ACL without {@code padlock_client:*}) is logged and tried again at the next
  * refresh; it never fails the client. {@link #close()} deletes the entry.
  *
@@ -120,12 +122,21 @@ final class ClientRegistration implements AutoCloseable {
         return pending != null && !pending.isExpired() && !pending.isCancelled() ? 1 : 0;
     }
 
-    /** HSET and PEXPIRE, pipelined: both are sent before either reply is awaited. */
+    /**
+     * HSET and PEXPIRE in one script call ({@code client_register.lua}), so the entry never exists
+     * without its expiry; sent with its body once a refresh period, so no NOSCRIPT answer to handle.
+     */
     private CompletableFuture<Void> write() {
         RedisClusterAsyncCommands<String, String> commands = backend.commands();
-        CompletableFuture<Long> set = commands.hset(key, fields).toCompletableFuture();
-        CompletableFuture<Boolean> expire = commands.pexpire(key, TTL_MILLIS).toCompletableFuture();
-        return set.thenCombine(expire, (a, b) -> (Void) null);
+        String[] args = new String[1 + 2 * fields.size()];
+        args[0] = Long.toString(TTL_MILLIS);
+        int i = 1;
+        for (Map.Entry<String, String> field : fields.entrySet()) {
+            args[i++] = field.getKey();
+            args[i++] = field.getValue();
+        }
+        return commands.<Long>eval(LuaScript.CLIENT_REGISTER.body(), ScriptOutputType.INTEGER, new String[] {key}, args)
+                .toCompletableFuture().thenApply(ok -> (Void) null);
     }
 
     /**

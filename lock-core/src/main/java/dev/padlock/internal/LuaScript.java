@@ -33,7 +33,8 @@ public enum LuaScript {
     RW_FORCE_RELEASE("rw_force_release"),
     RW_READ_LOCKED("rw_read_locked"),
     FENCED_ACQUIRE("fenced_acquire"),
-    FENCED_TOKEN("fenced_token");
+    FENCED_TOKEN("fenced_token"),
+    CLIENT_REGISTER("client_register");
 
     private final String file;
     private final String body;
