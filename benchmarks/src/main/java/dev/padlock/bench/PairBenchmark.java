@@ -16,7 +16,9 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * JMH: one uncontended {@code lock(30 s)} + {@code unlock()} pair per operation, one thread, for
  * each library. Run by {@link JmhAllocation} with the GC profiler for the bytes allocated per
- * pair; it needs {@code target} ({@link RedisTarget#argument()}) as a parameter.
+ * pair, with {@code target} ({@link RedisTarget#argument()}) set to the bench's own Redis (one
+ * server or a Cluster). Without {@code target}, as in a run of the whole JMH suite, each trial
+ * starts a redis-server of its own ({@link JmhRedis}), as {@link UncontendedBenchmark} does.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -29,13 +31,18 @@ public class PairBenchmark {
     @Param({""})
     public String target;
 
+    /** The client when {@code target} is set; null otherwise. */
     private LockLibrary.Client client;
+    /** The server and client of its own when {@code target} is empty; null otherwise. */
+    private JmhRedis redis;
     private BenchLock lock;
 
     @Setup(Level.Trial)
     public void connect() {
         if (target.isEmpty()) {
-            throw new IllegalArgumentException("Set the JMH parameter target");
+            redis = JmhRedis.start(library);
+            lock = redis.lock(LockKind.LOCK, "pair");
+            return;
         }
         client = LockLibrary.byName(library).connect(RedisTarget.parse(target));
         lock = client.lock("bench:jmh-" + library.toLowerCase() + "-" + UUID.randomUUID());
@@ -43,7 +50,11 @@ public class PairBenchmark {
 
     @TearDown(Level.Trial)
     public void close() {
-        client.close();
+        if (redis != null) {
+            redis.close();
+        } else {
+            client.close();
+        }
     }
 
     @Benchmark
