@@ -6,5 +6,5 @@
 #   ./jmh.sh -f 1 -wi 1 -i 2 -t 4 -prof gc 'Uncontended'
 #   ./jmh.sh -h                                      # JMH's options
 # The figures the README reports come from ./bench.sh; see "JMH suite" in the README.
-exec "$(dirname "$0")/scripts/run-main.sh" benchmarks org.openjdk.jmh.Main \
-    -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -- "$@"
+# The forks log at WARN (the benchmarks' @Fork(jvmArgsAppend)); -jvmArgsAppend adds to that.
+exec "$(dirname "$0")/scripts/run-main.sh" benchmarks org.openjdk.jmh.Main -- "$@"

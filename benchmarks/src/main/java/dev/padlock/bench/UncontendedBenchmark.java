@@ -1,6 +1,7 @@
 package dev.padlock.bench;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -19,7 +20,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * JMH: one {@code lock(30 s)} + {@code unlock()} pair per operation on a lock nobody else wants,
  * for every kind and both libraries: the JMH twin of scenarios 1 and 7a-7h of {@link Bench}.
- * Each trial starts its own redis-server ({@link JmhRedis}). The defaults (1 fork, 3 warm-ups and
+ * Every thread has a lock of its own, so {@code -t N} keeps it uncontended: N threads of one
+ * client, a lock each (scenario 5). Each trial starts its own redis-server ({@link JmhRedis}). The defaults (1 fork, 3 warm-ups and
  * 5 iterations of 2 s, one thread) are a short run; the usual options override them, e.g.
  * {@code -f 3 -wi 5 -i 10 -bm avgt -p kind=fair,spin -prof gc}.
  */
@@ -38,14 +40,15 @@ public class UncontendedBenchmark {
     @Param({"plain", "fair", "read", "write", "fenced", "spin", "multi", "red"})
     public String kind;
 
+    private LockKind lockKind;
     private JmhRedis redis;
-    private BenchLock lock;
+    /** Numbers the threads' locks; taken by each thread's {@link OwnLock} setup. */
+    private final AtomicInteger locks = new AtomicInteger();
 
     @Setup(Level.Trial)
     public void start() {
-        LockKind parsed = JmhRedis.kind(kind);
+        lockKind = JmhRedis.kind(kind);
         redis = JmhRedis.start(library);
-        lock = redis.lock(parsed, "uncontended");
     }
 
     @TearDown(Level.Trial)
@@ -54,8 +57,19 @@ public class UncontendedBenchmark {
     }
 
     @Benchmark
-    public void lockAndUnlock() {
-        lock.lock(UncontendedScenario.LEASE_MILLIS);
-        lock.unlock();
+    public void lockAndUnlock(OwnLock own) {
+        own.lock.lock(UncontendedScenario.LEASE_MILLIS);
+        own.lock.unlock();
+    }
+
+    /** The lock of one benchmark thread, named for it alone. Owned by that thread. */
+    @State(Scope.Thread)
+    public static class OwnLock {
+        BenchLock lock;
+
+        @Setup(Level.Trial)
+        public void make(UncontendedBenchmark bench) {
+            lock = bench.redis.lock(bench.lockKind, "uncontended-" + bench.locks.getAndIncrement());
+        }
     }
 }
