@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.Condition;
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.dao.CannotAcquireLockException;
 import org.springframework.integration.support.locks.DistributedLock;
 import org.springframework.integration.support.locks.ExpirableLockRegistry;
@@ -43,15 +44,21 @@ import org.springframework.integration.support.locks.RenewableLockRegistry;
  * {@code RedisLockRegistry}'s {@code expireAfter}. {@code lock(Duration)} and
  * {@code tryLock(Duration, Duration)} always take the fixed lease given.
  *
- * <p>Thread-safe. The registry does not close the client.
+ * <p>Thread-safe. The registry does not close the client. When its application context closes,
+ * {@link #destroy()} waits (at most {@value #RELEASE_WAIT_MILLIS} ms) for this process's holders
+ * to unlock before the client's bean, which the registry depends on, is closed: a
+ * {@code LockRegistryLeaderInitiator} stopped just before releases its lock on its own thread, and
+ * a lock still held when the client closes stays on Redis until its lease runs out.
  */
-public final class PadlockLockRegistry
-        implements ExpirableLockRegistry<DistributedLock>, RenewableLockRegistry<DistributedLock> {
+public final class PadlockLockRegistry implements ExpirableLockRegistry<DistributedLock>,
+        RenewableLockRegistry<DistributedLock>, DisposableBean {
     private static final String EXPIRED = "Lock was released in the store due to expiration. "
             + "The integrity of data protected by this lock may have been compromised.";
 
     /** A bound on each call of a renewal; Padlock bounds its calls by its command timeout already. */
     private static final long RENEW_TIMEOUT_SECONDS = 30;
+    /** The longest {@link #destroy()} waits for this process's holders to unlock. */
+    static final long RELEASE_WAIT_MILLIS = 2_000;
 
     private final LockClient client;
     private final String registryKey;
@@ -99,6 +106,24 @@ public final class PadlockLockRegistry
     @Override
     public DistributedLock obtain(Object lockKey) {
         return locks.computeIfAbsent(key(lockKey), PadlockDistributedLock::new);
+    }
+
+    /**
+     * Waits, at most {@value #RELEASE_WAIT_MILLIS} ms, until no thread of this process holds a lock
+     * of this registry (see the class notes); never fails.
+     */
+    @Override
+    public void destroy() {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RELEASE_WAIT_MILLIS);
+        while (locks.values().stream().anyMatch(PadlockDistributedLock::isAcquiredInThisProcess)
+                && System.nanoTime() - deadline < 0) {
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     /** Drops the cached lock objects that nobody in this process holds and that were last taken {@code age} ms ago or more. */

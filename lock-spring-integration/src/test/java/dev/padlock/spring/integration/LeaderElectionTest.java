@@ -40,16 +40,18 @@ class LeaderElectionTest {
     private AnnotationConfigApplicationContext application(RedisEndpoint redis, String registryKey,
             RecordingCandidate candidate) {
         AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
-        context.registerBean(LockClient.class, () -> LockClient.connect(redis.uri()));
-        context.registerBean(PadlockLockRegistry.class,
-                () -> new PadlockLockRegistry(context.getBean(LockClient.class), registryKey));
-        context.registerBean(LockRegistryLeaderInitiator.class, () -> {
+        // declared dependencies, so the context closes initiator, registry, client in that order
+        context.registerBean("lockClient", LockClient.class, () -> LockClient.connect(redis.uri()));
+        context.registerBean("lockRegistry", PadlockLockRegistry.class,
+                () -> new PadlockLockRegistry(context.getBean(LockClient.class), registryKey),
+                definition -> definition.setDependsOn("lockClient"));
+        context.registerBean("leaderInitiator", LockRegistryLeaderInitiator.class, () -> {
             LockRegistryLeaderInitiator initiator =
                     new LockRegistryLeaderInitiator(context.getBean(PadlockLockRegistry.class), candidate);
             initiator.setHeartBeatMillis(HEART_BEAT_MILLIS);
             initiator.setBusyWaitMillis(BUSY_WAIT_MILLIS);
             return initiator;
-        });
+        }, definition -> definition.setDependsOn("lockRegistry"));
         context.refresh();
         return context;
     }
