@@ -70,13 +70,15 @@ class LeaderElectionTest {
                     .until(() -> first.leader ^ second.leader);
             RecordingCandidate leader = first.leader ? first : second;
             RecordingCandidate follower = leader == first ? second : first;
+            assertThat(mostLeaders).as("never two leaders while both run").hasValue(1);
             long closed = System.nanoTime();
             (leader == first ? one : two).close();
             await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5)).until(() -> follower.leader);
             long takeOverMillis = TimeUnit.NANOSECONDS.toMillis(follower.grantedAtNanos - closed);
             System.out.printf("leader take-over after context close: %d ms%n", takeOverMillis);
             assertThat(takeOverMillis).as("woken by the unlock, within a heartbeat").isLessThan(2_000);
-            assertThat(mostLeaders).as("never two leaders").hasValue(1);
+            // not checked across the hand-over: Spring Integration's initiator unlocks first and calls
+            // onRevoked after, so the closing leader's callback may come after the follower's onGranted
         } finally {
             one.close();
             two.close();
