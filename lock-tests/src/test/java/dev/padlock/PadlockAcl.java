@@ -30,11 +30,12 @@ final class PadlockAcl {
      * The rule for locks named {@code <prefix>*}: the lock key itself, every extra key of the
      * family ({@code redisson_lock_token:{...}}, the fair lock's queue and timeouts, the read
      * leases {@code {...}:...:rwlock_timeout:n}, the holders' since), the client registry's
-     * entries ({@code padlock_client:*}), both unlock channels, and the commands.
+     * entries ({@code padlock_client:*}), both unlock channels, the grant channels, and the commands.
      */
     static String rule(String prefix) {
         return "resetkeys ~" + prefix + "* ~*{" + prefix + "* ~" + LockKeys.CLIENT_PREFIX + "*"
                 + " resetchannels &redisson_lock__channel:{" + prefix + "* &redisson_rwlock:{" + prefix + "*"
+                + " &padlock_grant:{" + prefix + "*"
                 + " -@all " + CLIENT_COMMANDS + " " + SCRIPT_COMMANDS;
     }
 

@@ -59,17 +59,17 @@ class SinceTest {
     }
 
     @Test
-    void aLocalHandOffGivesTheSuccessorItsOwnSince(RedisAdmin admin) throws Exception {
+    void aLocalHandOffKeepsWhenTheClientGotTheLock(RedisAdmin admin) throws Exception {
         LockClient client = clients.open();
         RLock lock = client.getLock(Clients.uniqueName("since-handoff"));
         lock.lockAsync(-1, TimeUnit.MILLISECONDS, 1L).get(5, TimeUnit.SECONDS);
-        var successor = lock.lockAsync(-1, TimeUnit.MILLISECONDS, 2L);
-        Thread.sleep(50); // let the successor queue locally behind the holder
+        var successor = lock.lockAsync(-1, TimeUnit.MILLISECONDS, 2L); // queued behind the holder at once
         lock.unlockAsync(1L).get(5, TimeUnit.SECONDS);
         successor.get(5, TimeUnit.SECONDS);
 
+        assertThat(admin.commands().hkeys(lock.getName())).containsExactly(client.getId() + ":2");
         Map<String, String> since = admin.commands().hgetall(LockKeys.since(lock.getName()));
-        assertThat(since).containsOnlyKeys(client.getId() + ":2");
+        assertThat(since).as("the client's first holder's entry").containsOnlyKeys(client.getId() + ":1");
         lock.unlockAsync(2L).get(5, TimeUnit.SECONDS);
         assertThat(admin.commands().exists(LockKeys.since(lock.getName()))).isZero();
     }

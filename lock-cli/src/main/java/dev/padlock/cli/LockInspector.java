@@ -79,6 +79,11 @@ final class LockInspector {
             String clientId = clientIdOf(owner);
             Map<String, String> client = client(clientId);
             String sinceText = since.get(field.getKey());
+            if (sinceText == null && mode == null) {
+                // a local hand-off keeps the entry of the client's first holder: since when its client holds it
+                sinceText = since.entrySet().stream().filter(e -> clientIdOf(e.getKey()).equals(clientId))
+                        .map(Map.Entry::getValue).findFirst().orElse(null);
+            }
             Long sinceMillis = sinceText == null ? null : Long.valueOf(sinceText);
             holders.add(new LockView.Holder(field.getKey(), clientId, threadIdOf(owner), role, holds, sinceMillis,
                     holderTtl, leaseOf(holderTtl, sinceMillis, now, client), client));
@@ -93,6 +98,22 @@ final class LockInspector {
             queue.add(new LockView.Waiter(field, clientId, threadIdOf(field),
                     deadline == null ? null : deadline.longValue(), client(clientId)));
             channels.add(LockKeys.fairWaiterChannel(name, field));
+        }
+        if (mode == null && queueFields.isEmpty()) {
+            // the plain lock's line of waiting clients (Padlock's own), each with its place's owner
+            List<String> line = redis.await(c.lrange(LockKeys.waiterQueue(name), 0, -1), "LRANGE line");
+            for (String clientId : line) {
+                String placeKey = LockKeys.waiterPlacePrefix(name) + clientId;
+                String place = redis.await(c.get(placeKey), "GET place");
+                if (place == null) {
+                    continue; // its place expired: a release will drop it
+                }
+                long placeTtl = redis.await(c.pttl(placeKey), "PTTL place");
+                String threadId = place.substring(0, place.indexOf(':'));
+                String field = clientId + ":" + threadId;
+                queue.add(new LockView.Waiter(field, clientId, threadIdOf(field),
+                        placeTtl < 0 ? null : now + placeTtl, client(clientId)));
+            }
         }
         long listeners = redis.listeners(name, channels);
         return new LockView(name, kind, mode, ttl, holders, token, queue, channels, listeners, now);

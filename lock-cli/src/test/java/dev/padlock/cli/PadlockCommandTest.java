@@ -109,6 +109,16 @@ class PadlockCommandTest {
         assertThat(h.get("client").get("application").asText()).isEqualTo("orders-service");
         assertThat(h.get("client").get("pid").asLong()).isEqualTo(ProcessHandle.current().pid());
         assertThat(h.get("client").get("version").asText()).isEqualTo("0.1.0-SNAPSHOT");
+        // the two waiting clients, in the line their failed claims made on Redis
+        JsonNode queue = show.get("queue");
+        for (int i = 0; i < 50 && (queue == null || queue.size() < 2); i++) {
+            Thread.sleep(100);
+            queue = JSON.readTree(run("--json", "show", name).out).get("queue");
+        }
+        assertThat(queue).isNotNull();
+        List<String> waiting = new ArrayList<>();
+        queue.forEach(w -> waiting.add(w.get("client").get("application").asText()));
+        assertThat(waiting).containsExactlyInAnyOrder("billing", "shipping");
 
         Result text = run("show", name);
         assertThat(text.out).contains(name + ": plain lock, held", "holder " + holder.getId() + ":57",

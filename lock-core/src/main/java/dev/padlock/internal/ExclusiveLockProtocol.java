@@ -3,7 +3,18 @@ package dev.padlock.internal;
 import io.lettuce.core.ScriptOutputType;
 import java.util.concurrent.CompletableFuture;
 
-/** The reentrant exclusive lock of {@code RLock}: Redisson's hash-with-hold-count format. */
+/**
+ * The reentrant exclusive lock of {@code RLock}: Redisson's hash-with-hold-count format.
+ *
+ * <p><b>Grants across clients.</b> A waiting client gets in line on Redis with its head owner's
+ * failed claim ({@code lock_claim}: its place names the owner and the grant lease, and lasts
+ * {@link #placeMillis()} unless refreshed), and a final release ({@code lock_release}) passes the
+ * lock to the first client in line in the same call, publishing only on that client's grant
+ * channel: one message per hand-over between clients, no herd. A grant holds for at most the grant
+ * lease ({@link LockServices#grantLeaseMillis()}, or the owner's lease when shorter), so a client
+ * that died in line blocks the lock no longer; its owner extends it once it took it over. Off when
+ * the client waits for replica acknowledgements: a grant message is not acknowledged.
+ */
 final class ExclusiveLockProtocol implements LockProtocol {
     private final String name;
     private final String clientId;
@@ -13,6 +24,12 @@ final class ExclusiveLockProtocol implements LockProtocol {
     private final String[] lockKey;
     /** The lock, its channel and its holders' since: what releases write. */
     private final String[] lockAndChannel;
+    /** The lock, its since, the line and this client's place: what claims write. */
+    private final String[] claimKeys;
+    /** The lock, its channel, its since and the line: what releases that grant write. */
+    private final String[] releaseKeys;
+    private final boolean grants;
+    private final long grantLeaseMillis;
 
     ExclusiveLockProtocol(String name, LockServices services) {
         this.name = name;
@@ -22,6 +39,13 @@ final class ExclusiveLockProtocol implements LockProtocol {
         String since = LockKeys.since(name);
         this.lockKey = new String[] {name, since};
         this.lockAndChannel = new String[] {name, LockKeys.unlockChannel(name), since};
+        String line = LockKeys.waiterQueue(name);
+        this.claimKeys = new String[] {name, since, line, LockKeys.waiterPlacePrefix(name) + clientId};
+        this.releaseKeys = new String[] {name, LockKeys.unlockChannel(name), since, line};
+        // a grant trusts PUBLISH's count of who heard it: on a Cluster only SPUBLISH counts them all
+        this.grants = services.acknowledgingReplicas() == 0
+                && (!backend.isCluster() || backend.isSharded());
+        this.grantLeaseMillis = services.grantLeaseMillis();
     }
 
     @Override
@@ -57,8 +81,65 @@ final class ExclusiveLockProtocol implements LockProtocol {
 
     @Override
     public CompletableFuture<Attempt> tryClaim(long leaseMillis, long threadId, boolean willWait) {
-        return scripts.<Long>run(LuaScript.LOCK_CLAIM, ScriptOutputType.INTEGER, lockKey,
-                Long.toString(leaseMillis), LockKeys.ownerField(clientId, threadId)).thenApply(Attempt::fromTtl);
+        return tryClaim(leaseMillis, threadId, willWait, 0, false);
+    }
+
+    @Override
+    public CompletableFuture<Attempt> tryClaim(long leaseMillis, long threadId, boolean willWait, long placeNonce,
+            boolean inLine) {
+        String place = grants && willWait && placeNonce != 0 ? place(threadId, leaseMillis, placeNonce) : "";
+        return scripts.<Long>run(LuaScript.LOCK_CLAIM, ScriptOutputType.INTEGER, claimKeys,
+                Long.toString(leaseMillis), LockKeys.ownerField(clientId, threadId), place,
+                Long.toString(placeMillis()), clientId, inLine ? "1" : "0").thenApply(Attempt::fromTtl);
+    }
+
+    @Override
+    public boolean grants() {
+        return grants;
+    }
+
+    @Override
+    public String grantChannel() {
+        return grants ? LockKeys.grantChannelPrefix(name) + clientId : null;
+    }
+
+    @Override
+    public long grantMillis(long leaseMillis) {
+        return Math.min(leaseMillis, grantLeaseMillis);
+    }
+
+    /**
+     * What a place in line says: the owner a grant goes to, how long the grant holds, and the nonce
+     * its grant message carries back.
+     */
+    private String place(long threadId, long leaseMillis, long nonce) {
+        return threadId + ":" + grantMillis(leaseMillis) + ":" + nonce;
+    }
+
+    /**
+     * How long a place in line lasts unless refreshed: two grant leases, while a waiter in line
+     * parks at most one ({@link #maxParkMillis()}) before it claims again and so refreshes it.
+     */
+    private long placeMillis() {
+        return 2 * grantLeaseMillis;
+    }
+
+    /**
+     * A waiter in line wakes at least once a grant lease: a grant to a client that died in line
+     * leaves the lock taken for that long, and nobody publishes when it expires.
+     */
+    @Override
+    public long maxParkMillis() {
+        return grants ? grantLeaseMillis : Long.MAX_VALUE;
+    }
+
+    @Override
+    public CompletableFuture<Void> leaveQueue(long threadId) {
+        if (!grants) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return scripts.<Long>run(LuaScript.LOCK_LEAVE, ScriptOutputType.INTEGER,
+                new String[] {claimKeys[2], claimKeys[3]}, clientId, Long.toString(threadId)).thenApply(left -> null);
     }
 
     @Override
@@ -88,9 +169,24 @@ final class ExclusiveLockProtocol implements LockProtocol {
 
     @Override
     public CompletableFuture<Release> release(long threadId, long rearmLeaseMillis) {
-        return scripts.<Long>run(LuaScript.LOCK_RELEASE, ScriptOutputType.INTEGER, lockAndChannel,
+        return release(threadId, rearmLeaseMillis, LocalQueue.NONE, 0, 0);
+    }
+
+    @Override
+    public CompletableFuture<Release> release(long threadId, long rearmLeaseMillis, long nextThreadId,
+            long nextLeaseMillis, long nextPlaceNonce) {
+        if (!grants) {
+            return scripts.<Long>run(LuaScript.LOCK_RELEASE, ScriptOutputType.INTEGER, lockAndChannel,
+                            LockKeys.UNLOCK_MESSAGE, Long.toString(rearmLeaseMillis),
+                            LockKeys.ownerField(clientId, threadId), backend.publishCommand())
+                    .thenApply(Release::fromScript);
+        }
+        return scripts.<Long>run(LuaScript.LOCK_RELEASE, ScriptOutputType.INTEGER, releaseKeys,
                         LockKeys.UNLOCK_MESSAGE, Long.toString(rearmLeaseMillis), LockKeys.ownerField(clientId, threadId),
-                        backend.publishCommand())
+                        backend.publishCommand(), clientId, LockKeys.waiterPlacePrefix(name),
+                        LockKeys.grantChannelPrefix(name),
+                        nextThreadId == LocalQueue.NONE ? "" : place(nextThreadId, nextLeaseMillis, nextPlaceNonce),
+                        Long.toString(placeMillis()))
                 .thenApply(Release::fromScript);
     }
 

@@ -47,6 +47,18 @@ import org.slf4j.LoggerFactory;
  * forgotten only when Redis confirms someone else. A holder is never forgotten on a guess: its
  * re-entry would queue behind itself.
  *
+ * <p><b>Turns between clients.</b> For kinds that {@linkplain LockProtocol#grants() grant}, the
+ * head's failed claim puts this client in line on Redis, and this queue listens on its grant
+ * channel while a head runs or owners queue. A release by another client then passes the lock
+ * straight to the head ({@link #onGranted}): one message, no attempt. When the budget ends with
+ * owners still queued, the global release puts this client back in line for the first of them, at
+ * the tail, as it passes the lock to the next client in line: clients take turns, each up to the
+ * budget. A granted owner holds for the grant lease until it extends it to its own lease
+ * ({@link #extendGrant}, a third of the way in; a hand-off or release before that sets the lease
+ * anyway). A grant nobody here waits for any more is taken over and passed on like a lock whose
+ * caller gave up; one for an owner that has started another acquisition is left to that
+ * acquisition's claim, which finds it.
+ *
  * <p>All state is guarded by this object's monitor. Redis calls and callers' futures are started
  * and completed outside it. An idle queue (no holder, no head, nobody queued) is retired and leaves
  * {@link LocalQueues}' map under the monitor; a retired queue is never used again. Timeouts run on
@@ -94,6 +106,14 @@ final class LocalQueue {
     private long spinPollMillis = LockAcquisition.MIN_BACK_OFF_MILLIS;
     /** This client's share of the unlock channel while owners queue: see {@link #watchChannel}. */
     private WakeUps.Watch channelWatch;
+    /** This client's grant channel while a head runs or owners queue: see {@link #watchGrants}. */
+    private WakeUps.Watch grantWatch;
+    /** The ticket that runs as head, while {@link #headRunning}. */
+    private Ticket headTicket;
+    /** Acquisitions started with {@link Entry#RUN}, not yet ended: their owners may be claiming. */
+    private final java.util.ArrayList<Ticket> runs = new java.util.ArrayList<>(2);
+    /** The extension of a granted holder's lease to its own, while due: see {@link #extendGrant}. */
+    private Timeout grantExtension;
     boolean retired;
 
     LocalQueue(String localKey, LockServices services, LocalQueues queues) {
@@ -125,15 +145,17 @@ final class LocalQueue {
         if (direct || ticket.oneShot() || holder == ticket.owner) {
             ticket.fresh = holder != ticket.owner;
             inFlight++;
+            runs.add(ticket);
             return Entry.RUN;
         }
         if (holder == NONE && !headRunning && waiters.isEmpty()) {
-            headRunning = true;
+            becomeHead(ticket);
             return Entry.RUN_AS_HEAD;
         }
         waiters.add(ticket);
         ticket.armTimeout(services.timer(), () -> giveUp(ticket));
         watchChannel(ticket);
+        watchGrants(ticket);
         pollForSpinWaiters();
         return Entry.QUEUED;
     }
@@ -145,10 +167,19 @@ final class LocalQueue {
      * back.
      */
     void run(Ticket ticket, boolean head) {
-        LockAcquisition acquisition = LockAcquisition.start(ticket.protocol, services.wakeUps(), services.watchdog(),
+        LockAcquisition acquisition = LockAcquisition.create(ticket.protocol, services.wakeUps(), services.watchdog(),
                 ticket.leaseMillis, ticket.watchdogLease, ticket.owner, ticket.remainingNanos(),
-                services.commandTimeoutMillis(), ticket.spin, ticket.fresh, services.abandonments());
-        ticket.running = acquisition;
+                services.commandTimeoutMillis(), ticket.spin, ticket.fresh, services.abandonments(),
+                head ? ticket.nonce : 0, head && ticket.requeued);
+        boolean grantedEarly;
+        synchronized (this) {
+            ticket.running = acquisition;
+            grantedEarly = ticket.grantedEarly;
+        }
+        if (grantedEarly) {
+            acquisition.grant(ticket.nonce);
+        }
+        acquisition.begin();
         ticket.result.whenComplete((acquired, failure) -> {
             if (ticket.result.isCancelled()) {
                 acquisition.result().cancel(false);
@@ -157,7 +188,7 @@ final class LocalQueue {
         acquisition.result().whenComplete((acquired, failure) -> {
             boolean got = Boolean.TRUE.equals(acquired) && !acquisition.result().isCancelled();
             ticket.token = acquisition.token();
-            afterAcquisition(ticket, got, head);
+            afterAcquisition(ticket, got, head, got && acquisition.granted());
             boolean delivered = failure != null
                     ? ticket.result.completeExceptionally(RedisErrors.unwrap(failure))
                     : ticket.result.complete(got);
@@ -169,14 +200,19 @@ final class LocalQueue {
         });
     }
 
-    /** An acquisition against Redis ended; {@code head} tells whether it was this queue's head. */
-    private void afterAcquisition(Ticket ticket, boolean acquired, boolean head) {
+    /**
+     * An acquisition against Redis ended; {@code head} tells whether it was this queue's head, and
+     * {@code granted} whether the lock came by a grant message (its lease is the grant lease).
+     */
+    private void afterAcquisition(Ticket ticket, boolean acquired, boolean head, boolean granted) {
         Ticket next;
         synchronized (this) {
             if (head) {
                 headRunning = false;
+                headTicket = null;
             } else {
                 inFlight--;
+                runs.remove(ticket);
             }
             if (acquired) {
                 // Redis put or found this owner's field: on an exclusive lock nobody else holds it
@@ -185,6 +221,9 @@ final class LocalQueue {
                     chainStart = System.nanoTime();
                 }
                 becomeHolder(ticket);
+                if (granted) {
+                    scheduleGrantExtension(ticket);
+                }
             }
             next = promoteIfFree();
             retireIfIdle();
@@ -212,6 +251,7 @@ final class LocalQueue {
      */
     CompletableFuture<ReleaseOutcome> release(LockProtocol protocol, long owner) {
         Ticket successor = null;
+        Ticket next = null;
         long sentAt;
         synchronized (this) {
             if (retired) {
@@ -221,10 +261,13 @@ final class LocalQueue {
             if (holder == owner && !headRunning && withinBudget()) {
                 successor = claimFirst();
             }
+            if (successor == null && !headRunning && protocol.grants()) {
+                next = firstInLine();
+            }
             sentAt = queues.confirmations();
         }
         CompletableFuture<ReleaseOutcome> reply = successor != null
-                ? handOff(protocol, owner, successor, sentAt) : releaseOnRedis(protocol, owner, sentAt);
+                ? handOff(protocol, owner, successor, sentAt) : releaseOnRedis(protocol, owner, sentAt, next);
         return reply.whenComplete((outcome, failure) -> {
             synchronized (this) {
                 inFlight--;
@@ -233,11 +276,21 @@ final class LocalQueue {
         });
     }
 
-    private CompletableFuture<ReleaseOutcome> releaseOnRedis(LockProtocol protocol, long owner, long sentAt) {
+    /**
+     * Releases on Redis; when {@code next} is not null and the lock goes to another client in line,
+     * this client gets back in line for {@code next}'s owner.
+     */
+    private CompletableFuture<ReleaseOutcome> releaseOnRedis(LockProtocol protocol, long owner, long sentAt,
+            Ticket next) {
         Watchdog watchdog = services.watchdog();
         long rearm = watchdog.beforeRelease(protocol, owner) ? watchdog.leaseMillis() : 0;
         long sent = System.nanoTime();
-        return protocol.release(owner, rearm).whenComplete((release, failure) -> {
+        CompletableFuture<Release> call = next == null ? protocol.release(owner, rearm)
+                : protocol.release(owner, rearm, next.owner, next.leaseMillis, next.nonce);
+        return call.whenComplete((release, failure) -> {
+            if (next != null && failure == null && release.granted()) {
+                next.requeued = true;
+            }
             ReleaseOutcome outcome = failure == null ? release.outcome() : null;
             watchdog.afterRelease(protocol, owner, outcome == ReleaseOutcome.STILL_HELD);
             if (outcome != ReleaseOutcome.STILL_HELD) {
@@ -253,6 +306,9 @@ final class LocalQueue {
      * woke gets its chance before this client takes the lock again; otherwise no time at all.
      */
     private long yieldAfter(LockProtocol protocol, Release release, long roundTripNanos) {
+        if (release.granted()) {
+            return 0; // the lock went to the next client in line; this one is back in line
+        }
         long others = release.listeners() - (services.wakeUps().isSubscribed(protocol.unlockChannel(NONE)) ? 1 : 0);
         if (others <= 0) {
             return 0;
@@ -334,7 +390,7 @@ final class LocalQueue {
                 waiters.addFirst(successor);
                 head = null;
             } else {
-                headRunning = true;
+                becomeHead(successor);
             }
         }
         if (head == null && !successor.unclaim()) {
@@ -344,6 +400,115 @@ final class LocalQueue {
             }
         }
         startHead(head);
+    }
+
+    /**
+     * A release by another client passed the lock to {@code owner} of this client, answering the
+     * place in line with {@code nonce}: Redis put the owner's field in. The head it was meant for
+     * takes it; otherwise see the class notes.
+     *
+     * @return false when this queue is retired (take the name's queue again)
+     */
+    boolean onGranted(LockProtocol protocol, long owner, long nonce) {
+        LockAcquisition acquisition = null;
+        synchronized (this) {
+            if (retired) {
+                return false;
+            }
+            if (headTicket != null && headTicket.nonce == nonce && headTicket.owner == owner) {
+                if (headTicket.running == null) {
+                    headTicket.grantedEarly = true; // run() hands it to the acquisition it starts
+                    return true;
+                }
+                acquisition = headTicket.running instanceof LockAcquisition running ? running : null;
+            }
+        }
+        if (acquisition != null && acquisition.grant(nonce)) {
+            return true;
+        }
+        synchronized (this) {
+            if (retired) {
+                return false;
+            }
+            if (holder == owner || acquiring(owner)) {
+                // the owner holds (a claim found the granted field first) or is acquiring again:
+                // its claim finds the field, so the grant is not lost
+                return true;
+            }
+            // nobody here wants it: this client holds it for the owner; pass it on
+            holder = owner;
+            holderConfirmedAt = queues.confirmed();
+            holderProtocol = protocol;
+            holderLeaseEnd = 0;
+        }
+        log.debug("lock '{}' was granted to {} of this client, which no longer waits: passing it on",
+                protocol.name(), owner);
+        queues.release(protocol, services, owner).whenComplete((outcome, failure) -> {
+            if (failure != null) {
+                log.warn("could not pass on lock '{}' granted to an owner that no longer waits; its grant lease "
+                        + "will expire: {}", protocol.name(), failure.toString());
+            }
+        });
+        return true;
+    }
+
+    /** Whether {@code owner} has an acquisition in this queue: head, queued or run; under the monitor. */
+    private boolean acquiring(long owner) {
+        if (headTicket != null && headTicket.owner == owner) {
+            return true;
+        }
+        for (Ticket ticket : waiters) {
+            if (ticket.owner == owner) {
+                return true;
+            }
+        }
+        for (Ticket ticket : runs) {
+            if (ticket.owner == owner) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * After a grant, extends the holder's lease from the grant lease to its own, a third of the way
+     * into the grant lease, unless the holder changed by then (a hand-off or release sets the
+     * lease anyway); under the monitor.
+     */
+    private void scheduleGrantExtension(Ticket ticket) {
+        long grantMillis = ticket.protocol.grantMillis(ticket.leaseMillis);
+        if (grantMillis >= ticket.leaseMillis) {
+            return; // the grant lease is the owner's own
+        }
+        long owner = ticket.owner;
+        long confirmedAt = holderConfirmedAt;
+        long grantedAt = System.nanoTime();
+        grantExtension = services.timer().newTimeout(timeout -> extendGrant(ticket, owner, confirmedAt, grantedAt),
+                Math.max(1, grantMillis / 3), TimeUnit.MILLISECONDS);
+    }
+
+    /** See {@link #scheduleGrantExtension}. A reply that says the owner holds nothing forgets it. */
+    private void extendGrant(Ticket ticket, long owner, long confirmedAt, long grantedAt) {
+        LockProtocol protocol;
+        synchronized (this) {
+            grantExtension = null;
+            if (holder != owner || holderConfirmedAt != confirmedAt || retired) {
+                return;
+            }
+            protocol = holderProtocol;
+        }
+        long lease = ticket.watchdogLease ? services.watchdog().leaseMillis()
+                : Math.max(1, ticket.leaseMillis - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - grantedAt));
+        services.scripts().<java.util.List<Long>>runInOrder(protocol.renewScript(),
+                io.lettuce.core.ScriptOutputType.MULTI, protocol.renewKeys(owner), Long.toString(lease),
+                protocol.ownerField(owner)).whenComplete((renewed, failure) -> {
+                    if (failure != null) {
+                        log.warn("could not extend the grant of lock '{}' to {}'s lease: {}", protocol.name(),
+                                protocol.ownerField(owner), failure.toString());
+                    } else if (renewed.isEmpty() || renewed.get(0) != 1L) {
+                        onLeaseLost(owner);
+                    }
+                });
     }
 
     /** The watchdog found {@code owner}'s lease lost: Redis says it holds nothing. */
@@ -385,7 +550,9 @@ final class LocalQueue {
         synchronized (this) {
             if (!headRunning && !retired) {
                 next = claimFirst();
-                headRunning = next != null;
+                if (next != null) {
+                    becomeHead(next);
+                }
                 retireIfIdle();
             }
         }
@@ -399,8 +566,10 @@ final class LocalQueue {
             queued = waiters.toArray(new Ticket[0]);
             waiters.clear();
             cancelHolderLeaseCheck();
+            cancelGrantExtension();
             cancelSpinPoll();
             unwatchChannel();
+            unwatchGrants();
         }
         for (Ticket ticket : queued) {
             ticket.fail(new IllegalStateException("the LockClient is closed"));
@@ -427,8 +596,23 @@ final class LocalQueue {
             return null;
         }
         Ticket next = claimFirst();
-        headRunning = next != null;
+        if (next != null) {
+            becomeHead(next);
+        }
         return next;
+    }
+
+    /** Makes {@code ticket} the head; under the monitor. */
+    private void becomeHead(Ticket ticket) {
+        headRunning = true;
+        headTicket = ticket;
+        watchGrants(ticket);
+    }
+
+    /** The first queued owner that can take a grant (not a spin waiter), or null; under the monitor. */
+    private Ticket firstInLine() {
+        Ticket first = waiters.peekFirst();
+        return first == null || first.spin ? null : first;
     }
 
     private Ticket claimFirst() {
@@ -451,6 +635,7 @@ final class LocalQueue {
      * the watchdog does not renew is watched, so queued owners ask Redis when it ends.
      */
     private void becomeHolder(Ticket ticket) {
+        cancelGrantExtension();
         holder = ticket.owner;
         holderConfirmedAt = queues.confirmed();
         holderProtocol = ticket.protocol;
@@ -501,6 +686,14 @@ final class LocalQueue {
         holderProtocol = null;
         holderLeaseEnd = 0;
         cancelHolderLeaseCheck();
+        cancelGrantExtension();
+    }
+
+    private void cancelGrantExtension() {
+        if (grantExtension != null) {
+            grantExtension.cancel();
+            grantExtension = null;
+        }
     }
 
     private void cancelHolderLeaseCheck() {
@@ -518,6 +711,24 @@ final class LocalQueue {
     private void watchChannel(Ticket ticket) {
         if (channelWatch == null && !ticket.spin) {
             channelWatch = services.wakeUps().watch(ticket.protocol.unlockChannel(ticket.owner), this::probe);
+        }
+    }
+
+    /**
+     * While a head runs or owners queue for a kind that grants, this client listens on its grant
+     * channel for the lock (the messages themselves reach {@link LocalQueues#onGranted}). Under the
+     * monitor.
+     */
+    private void watchGrants(Ticket ticket) {
+        if (grantWatch == null && !ticket.spin && ticket.protocol.grants()) {
+            grantWatch = services.wakeUps().watch(ticket.protocol.grantChannel(), () -> { });
+        }
+    }
+
+    private void unwatchGrants() {
+        if (grantWatch != null) {
+            grantWatch.close();
+            grantWatch = null;
         }
     }
 
@@ -566,11 +777,15 @@ final class LocalQueue {
     private void retireIfIdle() {
         if (waiters.isEmpty()) {
             unwatchChannel();
+            if (!headRunning) {
+                unwatchGrants();
+            }
         }
         pollForSpinWaiters();
         if (holder == NONE && !headRunning && inFlight == 0 && waiters.isEmpty() && !retired) {
             retired = true;
             cancelHolderLeaseCheck();
+            cancelGrantExtension();
             queues.remove(this);
         }
     }

@@ -4,6 +4,8 @@ import dev.padlock.internal.LockProtocol.ReleaseOutcome;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The {@link LocalQueue}s of one client, one per exclusive lock name while the lock is held or
@@ -11,9 +13,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * it. A queue leaves the map when it goes idle, so the map is bounded by the locks in use.
  */
 final class LocalQueues {
+    private static final Logger log = LoggerFactory.getLogger(LocalQueues.class);
     private final ConcurrentHashMap<String, LocalQueue> queues = new ConcurrentHashMap<>();
     /** Acquisitions Redis confirmed so far, in this client: see {@link #confirmations()}. */
     private final AtomicLong confirmations = new AtomicLong();
+    /** The last place nonce handed out: see {@link Ticket#nonce}. */
+    private final AtomicLong nonces = new AtomicLong();
 
     /**
      * Acquires through the lock's queue: see {@link LocalQueue}.
@@ -22,7 +27,8 @@ final class LocalQueues {
      */
     PendingAcquire acquire(LockProtocol protocol, LockServices services, boolean spin, long owner,
             long leaseMillis, boolean watchdogLease, long waitNanos, boolean direct) {
-        Ticket ticket = new Ticket(protocol, spin, owner, leaseMillis, watchdogLease, waitNanos);
+        Ticket ticket = new Ticket(protocol, spin, owner, leaseMillis, watchdogLease, waitNanos,
+                nonces.incrementAndGet());
         // an owner whose earlier claim is being given back goes to Redis itself, after the give-back:
         // a hand-off to it now could be taken back by it
         direct |= services.abandonments().pending(protocol, owner) != null;
@@ -49,6 +55,29 @@ final class LocalQueues {
             if (reply != null) {
                 return reply;
             }
+        }
+    }
+
+    /**
+     * A grant message on one of this client's grant channels: {@code <threadId>:<nonce>:<name>}
+     * (see {@code lock_release}). Malformed messages are logged and dropped.
+     */
+    void onGranted(String message, LockServices services) {
+        int first = message.indexOf(':');
+        int second = first < 0 ? -1 : message.indexOf(':', first + 1);
+        long owner;
+        long nonce;
+        try {
+            owner = Long.parseLong(message.substring(0, first));
+            nonce = Long.parseLong(message.substring(first + 1, second));
+        } catch (RuntimeException e) {
+            log.warn("ignoring a malformed grant message '{}'", message);
+            return;
+        }
+        String name = message.substring(second + 1);
+        LockProtocol protocol = new ExclusiveLockProtocol(name, services);
+        while (!queue(protocol, services).onGranted(protocol, owner, nonce)) {
+            // retired meanwhile: take the name's queue again
         }
     }
 

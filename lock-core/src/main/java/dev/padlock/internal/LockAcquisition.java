@@ -5,6 +5,7 @@ import dev.padlock.internal.LockProtocol.Attempt;
 import dev.padlock.internal.WakeUps.Subscription;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,6 +39,14 @@ import org.slf4j.LoggerFactory;
  * its caller gives up on while its outcome is unknown is given back by {@link Abandonments}, and
  * the same owner's next acquisition of the lock waits for that first.
  *
+ * <p><b>Grants.</b> For kinds that {@linkplain LockProtocol#grants() grant}, a failed claim of an
+ * acquisition with a place nonce puts its client in line on Redis for this owner; a release by
+ * another client may then pass the lock straight to it, and say so on the client's grant channel.
+ * {@link #grant} takes that message: the loop's next step (a parked loop wakes at once, an attempt
+ * in flight is overruled, a stop that has not yet told its caller turns round) counts the owner as
+ * holding, since the message comes from the script call that put the owner's field in. A claim that
+ * succeeds after it got in line leaves the line; one that stops without the lock leaves it too.
+ *
  * <p>{@link #result()} may be cancelled at any time (interrupt, {@code Future.cancel}): a parked
  * loop wakes at once, and an acquisition that lands after the cancel is released again, so
  * nothing is left on Redis. {@link #settled()} completes once the loop has stopped and cleaned
@@ -56,6 +65,10 @@ final class LockAcquisition implements PendingAcquire {
     /** First and largest pause before finding out what an attempt with a lost reply did. */
     private static final long MIN_DOUBT_MILLIS = 10;
     private static final long MAX_DOUBT_MILLIS = 200;
+    /** {@link #grantState}: no grant; a grant message arrived for this acquisition; the loop is over. */
+    private static final int RUNNING = 0;
+    private static final int GRANTED = 1;
+    private static final int DONE = 2;
 
     private final LockProtocol protocol;
     private final WakeUps registry;
@@ -71,6 +84,13 @@ final class LockAcquisition implements PendingAcquire {
     /** First holds are claims (idempotent): the owner holds none of the lock and its kind claims. */
     private final boolean claim;
     private final Abandonments abandonments;
+    /** Identifies this acquisition's place in line on Redis and the grant answering it; 0: it takes none. */
+    private final long placeNonce;
+    /** Whether this client may be in line for this owner (an attempt got it in line, or a release put it back). */
+    private boolean inLine;
+    private final AtomicInteger grantState = new AtomicInteger(RUNNING);
+    /** Whether the lock came by a grant message rather than an attempt's reply. */
+    private volatile boolean granted;
     private final CompletableFuture<Boolean> result = new CompletableFuture<>();
     private final CompletableFuture<Void> settled = new CompletableFuture<>();
     private Subscription subscription;
@@ -90,7 +110,7 @@ final class LockAcquisition implements PendingAcquire {
 
     private LockAcquisition(LockProtocol protocol, WakeUps registry, Watchdog watchdog,
             long leaseMillis, boolean watchdogLease, long threadId, long waitNanos, long commandTimeoutMillis,
-            boolean spin, boolean fresh, Abandonments abandonments) {
+            boolean spin, boolean fresh, Abandonments abandonments, long placeNonce, boolean inLine) {
         this.protocol = protocol;
         this.registry = registry;
         this.watchdog = watchdog;
@@ -104,6 +124,8 @@ final class LockAcquisition implements PendingAcquire {
         this.spin = spin;
         this.claim = fresh && protocol.claims();
         this.abandonments = abandonments;
+        this.placeNonce = spin || !protocol.grants() ? 0 : placeNonce;
+        this.inLine = inLine && this.placeNonce != 0;
         result.whenComplete((acquired, failure) -> {
             CompletableFuture<Boolean> park = parked;
             if (result.isCancelled() && park != null) {
@@ -124,19 +146,62 @@ final class LockAcquisition implements PendingAcquire {
     static LockAcquisition start(LockProtocol protocol, WakeUps registry, Watchdog watchdog,
             long leaseMillis, boolean watchdogLease, long threadId, long waitNanos, long commandTimeoutMillis,
             boolean spin, boolean fresh, Abandonments abandonments) {
-        LockAcquisition acquisition = new LockAcquisition(protocol, registry, watchdog, leaseMillis, watchdogLease,
-                threadId, waitNanos, commandTimeoutMillis, spin, fresh, abandonments);
-        if (!acquisition.oneAttempt && !spin) {
+        LockAcquisition acquisition = create(protocol, registry, watchdog, leaseMillis, watchdogLease, threadId,
+                waitNanos, commandTimeoutMillis, spin, fresh, abandonments, 0, false);
+        acquisition.begin();
+        return acquisition;
+    }
+
+    /**
+     * An acquisition that has not started; {@link #begin()} starts it. Arguments as for
+     * {@link #start}, and:
+     *
+     * @param placeNonce identifies the place in line its failed claims take and the grant that may
+     *     answer it ({@link #grant}); 0 for none
+     * @param inLine whether a release already put this client in line for this owner with that nonce
+     */
+    static LockAcquisition create(LockProtocol protocol, WakeUps registry, Watchdog watchdog,
+            long leaseMillis, boolean watchdogLease, long threadId, long waitNanos, long commandTimeoutMillis,
+            boolean spin, boolean fresh, Abandonments abandonments, long placeNonce, boolean inLine) {
+        return new LockAcquisition(protocol, registry, watchdog, leaseMillis, watchdogLease,
+                threadId, waitNanos, commandTimeoutMillis, spin, fresh, abandonments, placeNonce, inLine);
+    }
+
+    /** Starts the loop; once. */
+    void begin() {
+        if (!oneAttempt && !spin) {
             // a recently contended lock: already subscribed, so a failed first attempt can park at once
-            acquisition.subscription = registry.subscribeIfConfirmed(protocol.unlockChannel(threadId));
+            subscription = registry.subscribeIfConfirmed(protocol.unlockChannel(threadId));
         }
         CompletableFuture<Void> giveBack = abandonments.pending(protocol, threadId);
         if (giveBack == null) {
-            acquisition.attempt();
+            attempt();
         } else {
-            acquisition.afterGiveBack(giveBack);
+            afterGiveBack(giveBack);
         }
-        return acquisition;
+    }
+
+    /**
+     * A release by another client passed the lock to this acquisition's owner, answering the place
+     * in line with {@code nonce}: the owner holds it (see the class notes).
+     *
+     * @return whether this acquisition takes it; false when the nonce is not its own, or it has
+     *     already stopped or acquired (the caller decides what becomes of the grant)
+     */
+    boolean grant(long nonce) {
+        if (placeNonce == 0 || nonce != placeNonce || !grantState.compareAndSet(RUNNING, GRANTED)) {
+            return false;
+        }
+        CompletableFuture<Boolean> park = parked;
+        if (park != null) {
+            park.complete(true);
+        }
+        return true;
+    }
+
+    /** Whether the lock came by a grant message. */
+    boolean granted() {
+        return granted;
     }
 
     /**
@@ -147,10 +212,7 @@ final class LockAcquisition implements PendingAcquire {
         CompletableFuture<Boolean> gate = new CompletableFuture<>();
         giveBack.whenComplete((ignored, failure) -> gate.complete(true));
         gate.completeOnTimeout(false, boundMillis(System.nanoTime()), TimeUnit.MILLISECONDS);
-        parked = gate;
-        if (result.isCancelled()) {
-            gate.complete(false);
-        }
+        arm(gate);
         gate.whenComplete((done, failure) -> {
             if (giveBack.isDone() || result.isDone()) {
                 attempt();
@@ -184,6 +246,10 @@ final class LockAcquisition implements PendingAcquire {
     }
 
     private void attempt() {
+        if (grantState.get() == GRANTED) {
+            onAcquired();
+            return;
+        }
         if (result.isDone()) {
             settle();
             return;
@@ -195,7 +261,7 @@ final class LockAcquisition implements PendingAcquire {
         mayBeQueued |= !oneAttempt;
         CompletableFuture<Attempt> reply;
         try {
-            reply = claim ? protocol.tryClaim(leaseMillis, threadId, !oneAttempt)
+            reply = claim ? protocol.tryClaim(leaseMillis, threadId, !oneAttempt, placeNonce, inLine)
                     : protocol.tryAcquire(leaseMillis, threadId, !oneAttempt);
         } catch (RuntimeException e) {
             reply = CompletableFuture.failedFuture(e);
@@ -210,7 +276,10 @@ final class LockAcquisition implements PendingAcquire {
         }
         answered();
         long ttl = attempt.ttl();
-        if (attempt.acquired()) {
+        if (!attempt.acquired() && claim && placeNonce != 0 && !oneAttempt) {
+            inLine = true; // the failed claim got this client in line
+        }
+        if (attempt.acquired() || grantState.get() == GRANTED) {
             mayBeQueued = false;
             token = attempt.token();
             onAcquired();
@@ -275,11 +344,23 @@ final class LockAcquisition implements PendingAcquire {
 
     /** Attempts again when {@code gate} completes; a cancel completes it early. */
     private void attemptWhenDone(CompletableFuture<Boolean> gate) {
+        arm(gate);
+        gate.whenComplete((woken, failure) -> attempt());
+    }
+
+    /**
+     * Makes {@code gate} the park in progress: a cancel or a grant that came before it completes
+     * it at once ({@link #grant} reads {@link #parked} after setting its state, this reads the state
+     * after setting {@link #parked}, so one of them sees the other).
+     */
+    private void arm(CompletableFuture<Boolean> gate) {
         parked = gate;
         if (result.isCancelled()) {
             gate.complete(false);
         }
-        gate.whenComplete((woken, failure) -> attempt());
+        if (grantState.get() == GRANTED) {
+            gate.complete(true);
+        }
     }
 
     /**
@@ -289,6 +370,10 @@ final class LockAcquisition implements PendingAcquire {
     private void onUnanswered(Throwable failure) {
         if (!(RedisErrors.unwrap(failure) instanceof RedisUnavailableException)) {
             fail(failure);
+            return;
+        }
+        if (grantState.get() == GRANTED) {
+            onAcquired();
             return;
         }
         inDoubt = true; // it may have landed (a claim sent again: the first may have)
@@ -312,10 +397,7 @@ final class LockAcquisition implements PendingAcquire {
         doubtMillis = Math.min(MAX_DOUBT_MILLIS, doubtMillis * 2);
         CompletableFuture<Boolean> gate = new CompletableFuture<>();
         gate.completeOnTimeout(false, millis, TimeUnit.MILLISECONDS);
-        parked = gate;
-        if (result.isCancelled()) {
-            gate.complete(false);
-        }
+        arm(gate);
         gate.whenComplete((woken, ignored) -> findOut());
     }
 
@@ -324,7 +406,7 @@ final class LockAcquisition implements PendingAcquire {
      * asked whether the owner's field is there: it holds if so, else the loop goes on.
      */
     private void findOut() {
-        if (!inDoubt || claim || result.isDone()) {
+        if (!inDoubt || claim || result.isDone() || grantState.get() == GRANTED) {
             attempt();
             return;
         }
@@ -340,7 +422,7 @@ final class LockAcquisition implements PendingAcquire {
                 return;
             }
             answered();
-            if (found.acquired()) {
+            if (found.acquired() || grantState.get() == GRANTED) {
                 mayBeQueued = false;
                 token = found.token();
                 onAcquired();
@@ -373,6 +455,9 @@ final class LockAcquisition implements PendingAcquire {
     }
 
     private void onAcquired() {
+        granted = grantState.getAndSet(DONE) == GRANTED;
+        inDoubt = false; // whatever was unanswered, the owner holds once
+        inLine = false; // a successful claim left the line; a grant took the place
         unsubscribe();
         boolean renewed = false;
         if (!result.isDone()) {
@@ -420,6 +505,10 @@ final class LockAcquisition implements PendingAcquire {
      * Leaving the queue comes first, so a caller that tries again at once is queued anew.
      */
     private void stop(Runnable complete) {
+        if (!grantState.compareAndSet(RUNNING, DONE) && grantState.get() == GRANTED) {
+            onAcquired(); // a grant came before the caller was told otherwise
+            return;
+        }
         unsubscribe();
         if (inDoubt) {
             // the caller is told it failed: what may have landed must not stay
@@ -431,12 +520,14 @@ final class LockAcquisition implements PendingAcquire {
                         + " stays until its lease ends", protocol.name(), protocol.ownerField(threadId));
             }
         }
-        if (!mayBeQueued) {
+        boolean leave = placeNonce != 0 ? inLine : mayBeQueued;
+        mayBeQueued = false;
+        inLine = false;
+        if (!leave) {
             complete.run();
             settled.complete(null);
             return;
         }
-        mayBeQueued = false;
         protocol.leaveQueue(threadId).whenComplete((ignored, failure) -> {
             if (failure != null) {
                 log.debug("could not leave the queue of lock '{}'; the entry expires by itself: {}",

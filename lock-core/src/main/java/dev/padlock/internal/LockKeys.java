@@ -53,6 +53,36 @@ public final class LockKeys {
         return suffixed("padlock_since", lockName);
     }
 
+    /**
+     * The line of clients waiting for an exclusive lock: {@code padlock_queue:{<name>}}, a list of
+     * client ids, oldest first, each with a place ({@link #waiterPlacePrefix}). Padlock's own.
+     */
+    public static String waiterQueue(String lockName) {
+        return suffixed("padlock_queue", lockName);
+    }
+
+    /**
+     * The prefix of a client's place in a lock's line: {@code padlock_waiter:{<name>}:}, followed by
+     * the client id; the place is {@code <threadId>:<grant lease ms>}, with a TTL its client refreshes.
+     */
+    public static String waiterPlacePrefix(String lockName) {
+        return suffixed("padlock_waiter", lockName) + ':';
+    }
+
+    /**
+     * The prefix of a client's grant channel for a lock: {@code padlock_grant:{<name>}:}, followed
+     * by the client id. A release that passes the lock to that client publishes
+     * {@code <threadId>:<name>} there.
+     */
+    public static String grantChannelPrefix(String lockName) {
+        return suffixed("padlock_grant", lockName) + ':';
+    }
+
+    /** Whether {@code channel} is a grant channel ({@link #grantChannelPrefix}). */
+    public static boolean isGrantChannel(String channel) {
+        return channel.startsWith("padlock_grant:");
+    }
+
     /** The prefix of every client registry entry: {@code padlock_client:}. */
     public static final String CLIENT_PREFIX = "padlock_client:";
 

@@ -71,6 +71,36 @@ public interface LockProtocol {
     }
 
     /**
+     * {@link #tryClaim(long, long, boolean)}, for kinds that {@link #grants()}: when it fails and
+     * {@code willWait}, it puts this client in line for owner {@code threadId} with
+     * {@code placeNonce} (0: it does not); {@code inLine} says that this client may already be in
+     * line for the owner, which a claim that succeeds then leaves.
+     */
+    default CompletableFuture<Attempt> tryClaim(long leaseMillis, long threadId, boolean willWait, long placeNonce,
+            boolean inLine) {
+        return tryClaim(leaseMillis, threadId, willWait);
+    }
+
+    /**
+     * Whether a failed claim that will wait puts this client in line on Redis, so that a final
+     * release by another client passes the lock straight to this client's owner and says so on
+     * {@link #grantChannel()}: see {@link ExclusiveLockProtocol}.
+     */
+    default boolean grants() {
+        return false;
+    }
+
+    /** This client's grant channel for the lock, or null when this kind does not {@link #grants()}. */
+    default String grantChannel() {
+        return null;
+    }
+
+    /** The lease a grant to an owner asking for {@code leaseMillis} holds on Redis until that owner extends it. */
+    default long grantMillis(long leaseMillis) {
+        return leaseMillis;
+    }
+
+    /**
      * Removes {@code threadId}'s field, whatever its count, waking waiters when the lock is then
      * free: a claim its caller gave up on before it was answered. Only when {@link #claims()}.
      */
@@ -104,6 +134,17 @@ public interface LockProtocol {
      * @param rearmLeaseMillis the lease to set when holds remain; {@code 0} keeps the current one
      */
     CompletableFuture<Release> release(long threadId, long rearmLeaseMillis);
+
+    /**
+     * {@link #release(long, long)}; when the lock then goes to another client in line
+     * ({@link #grants()}), this client gets back in line at the tail for owner {@code nextThreadId}
+     * ({@link LocalQueue#NONE}: it does not), whose lease is {@code nextLeaseMillis}, with that
+     * owner's place nonce.
+     */
+    default CompletableFuture<Release> release(long threadId, long rearmLeaseMillis, long nextThreadId,
+            long nextLeaseMillis, long nextPlaceNonce) {
+        return release(threadId, rearmLeaseMillis);
+    }
 
     /** Deletes the lock whoever holds it; whether it was held. */
     CompletableFuture<Boolean> forceRelease();
@@ -194,14 +235,22 @@ public interface LockProtocol {
     }
 
     /**
-     * What a release found, and how many pub/sub subscribers its unlock message reached (0 unless
-     * {@link ReleaseOutcome#RELEASED}); this client counts when it is subscribed to the channel.
+     * What a release found, how many pub/sub subscribers its unlock message reached (0 unless
+     * {@link ReleaseOutcome#RELEASED}; this client counts when it is subscribed to the channel), and
+     * whether the lock went straight to another client in line instead ({@code granted}).
      */
-    record Release(ReleaseOutcome outcome, long listeners) {
-        /** Reads the release scripts: nil, 0, or 1 + the subscribers its message reached. */
+    record Release(ReleaseOutcome outcome, long listeners, boolean granted) {
+        Release(ReleaseOutcome outcome, long listeners) {
+            this(outcome, listeners, false);
+        }
+
+        /** Reads the release scripts: nil, 0, -1 (granted), or 1 + the subscribers its message reached. */
         static Release fromScript(Long reply) {
+            if (reply != null && reply < 0) {
+                return new Release(ReleaseOutcome.RELEASED, 0, true);
+            }
             ReleaseOutcome outcome = ReleaseOutcome.fromScript(reply);
-            return new Release(outcome, outcome == ReleaseOutcome.RELEASED ? reply - 1 : 0);
+            return new Release(outcome, outcome == ReleaseOutcome.RELEASED ? reply - 1 : 0, false);
         }
     }
 }

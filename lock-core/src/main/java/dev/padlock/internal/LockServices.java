@@ -23,6 +23,18 @@ record LockServices(
         long acknowledgementTimeoutMillis,
         Observing observing) {
 
+    /** The shortest grant lease, whatever the command timeout. */
+    static final long MIN_GRANT_LEASE_MILLIS = 1_000;
+
+    /**
+     * How long a lock granted to a waiting client stays taken on Redis before that client's owner
+     * extends it to its own lease: two command timeouts (at least a second), so that a client that
+     * died in line holds the lock no longer than that.
+     */
+    long grantLeaseMillis() {
+        return Math.max(2 * commandTimeoutMillis, MIN_GRANT_LEASE_MILLIS);
+    }
+
     String address() {
         return backend.address();
     }

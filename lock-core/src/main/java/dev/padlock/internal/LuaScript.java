@@ -21,6 +21,7 @@ public enum LuaScript {
     LOCK_HANDOFF("lock_handoff"),
     LOCK_CLAIM("lock_claim"),
     LOCK_ABANDON("lock_abandon"),
+    LOCK_LEAVE("lock_leave"),
     FAIR_ACQUIRE("fair_acquire"),
     FAIR_RELEASE("fair_release"),
     FAIR_LEAVE("fair_leave"),

@@ -72,10 +72,11 @@ public final class PadlockClient implements LockClient {
         Watchdog watchdog = new Watchdog(renewals, holds, backend.isCluster(), config.watchdogTimeout().toMillis(),
                 config.leaseLostListener().orElse(null), listenerExecutor, lossHook, timer, observing);
         log.debug("Padlock client {} connected to {}", clientId, backend.address());
-        PadlockClient client = new PadlockClient(new LockServices(clientId, backend, scripts, wakeUps, watchdog, queues,
+        LockServices services = new LockServices(clientId, backend, scripts, wakeUps, watchdog, queues,
                 new Abandonments(timer, config.commandTimeout().toMillis()), timer,
-                config.commandTimeout().toMillis(), replicas, config.acknowledgementTimeout().toMillis(), observing),
-                listenerExecutor, config.fairWaiterTimeout().toMillis());
+                config.commandTimeout().toMillis(), replicas, config.acknowledgementTimeout().toMillis(), observing);
+        wakeUps.onGrant(message -> queues.onGranted(message, services));
+        PadlockClient client = new PadlockClient(services, listenerExecutor, config.fairWaiterTimeout().toMillis());
         if (config.clientRegistry()) {
             client.registration = ClientRegistration.of(backend, timer, clientId,
                     config.applicationName().orElseGet(ClientRegistration::defaultApplicationName),

@@ -36,14 +36,22 @@ final class Ticket implements PendingAcquire {
     volatile boolean handedOver;
     /** The acquisition against Redis that runs for this ticket, once the queue started one. */
     volatile PendingAcquire running;
+    /** Identifies this ticket's place in line on Redis, and the grant that answers it. */
+    final long nonce;
+    /** Whether a release put this client back in line for this ticket (it leaves the line once it holds). */
+    volatile boolean requeued;
+    /** A grant that came before the queue started this ticket's acquisition; under the queue's monitor. */
+    boolean grantedEarly;
     /** The queued wait's timeout; set once under the queue's monitor. */
     private volatile Timeout timeout;
 
     /**
      * @param waitNanos the wait budget; {@code 0} or less for one attempt, {@link LockAcquisition#FOREVER} for no bound
      */
-    Ticket(LockProtocol protocol, boolean spin, long owner, long leaseMillis, boolean watchdogLease, long waitNanos) {
+    Ticket(LockProtocol protocol, boolean spin, long owner, long leaseMillis, boolean watchdogLease, long waitNanos,
+            long nonce) {
         this.protocol = protocol;
+        this.nonce = nonce;
         this.spin = spin;
         this.owner = owner;
         this.leaseMillis = leaseMillis;

@@ -14,6 +14,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,6 +50,7 @@ public final class WakeUpRegistry implements WakeUps {
     private final ConcurrentHashMap<String, ChannelWaiters> channels = new ConcurrentHashMap<>();
     private final Cache<String, ChannelWaiters> idle;
     private volatile boolean closed;
+    private volatile Consumer<String> grantListener = message -> { };
 
     public WakeUpRegistry(RedisBackend backend, Duration idleTimeout, int maxIdleChannels) {
         this.backend = backend;
@@ -153,6 +155,11 @@ public final class WakeUpRegistry implements WakeUps {
         }
     }
 
+    @Override
+    public void onGrant(Consumer<String> listener) {
+        this.grantListener = listener;
+    }
+
     /** Channels subscribed now, in use or idle; for tests and metrics. */
     @Override
     public int subscribedChannels() {
@@ -183,6 +190,14 @@ public final class WakeUpRegistry implements WakeUps {
     private final class UnlockListener implements RedisBackend.PubSubEvents {
         @Override
         public void message(String channel, String message) {
+            if (LockKeys.isGrantChannel(channel)) {
+                try {
+                    grantListener.accept(message);
+                } catch (RuntimeException e) {
+                    log.error("the grant on {} failed", channel, e);
+                }
+                return;
+            }
             ChannelWaiters waiters = channels.get(channel);
             if (waiters == null) {
                 return;

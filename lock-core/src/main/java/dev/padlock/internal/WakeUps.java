@@ -30,6 +30,13 @@ interface WakeUps extends AutoCloseable {
      */
     Watch watch(String channel, Runnable listener);
 
+    /**
+     * Sets who takes the messages of this client's grant channels ({@link LockKeys#isGrantChannel}),
+     * on an I/O thread; the listener must not block. Grant channels wake no parked waiter.
+     */
+    default void onGrant(java.util.function.Consumer<String> listener) {
+    }
+
     /** Whether Redis has confirmed this client's subscription to {@code channel}. */
     boolean isSubscribed(String channel);
 

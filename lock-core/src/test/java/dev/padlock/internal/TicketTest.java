@@ -12,7 +12,7 @@ class TicketTest {
     private final AtomicInteger left = new AtomicInteger();
 
     private Ticket queued(long waitMillis) {
-        Ticket ticket = new Ticket(null, false, 1, 1_000, true, TimeUnit.MILLISECONDS.toNanos(waitMillis));
+        Ticket ticket = new Ticket(null, false, 1, 1_000, true, TimeUnit.MILLISECONDS.toNanos(waitMillis), 1);
         ticket.armTimeout(timer, left::incrementAndGet);
         return ticket;
     }
@@ -69,7 +69,7 @@ class TicketTest {
 
     @Test
     void aOneShotTicketHasNoWait() {
-        Ticket ticket = new Ticket(null, false, 1, 1_000, true, 0);
+        Ticket ticket = new Ticket(null, false, 1, 1_000, true, 0, 1);
         assertThat(ticket.oneShot()).isTrue();
         assertThat(ticket.remainingNanos()).isZero();
     }

@@ -2,8 +2,8 @@
 -- in one call and without waking anyone: the successor's field replaces the holder's.
 --
 -- KEYS[1]  the lock hash
--- KEYS[2]  the holders' since, padlock_since:{<name>}: the holder's entry is replaced by the
---          successor's (now), with the lock's lease
+-- KEYS[2]  the holders' since, padlock_since:{<name>}: re-armed after an inner release; a
+--          hand-off leaves it as it is, so it keeps when this client got the lock
 -- ARGV[1]  the successor's lease in milliseconds (PEXPIRE)
 -- ARGV[2]  the holder's field, <clientId>:<threadId>
 -- ARGV[3]  the successor's field, <clientId>:<threadId>
@@ -13,12 +13,7 @@
 --          0 when the holder had more than one hold: one is dropped, nothing is handed over,
 --          2 when handed over: ARGV[2] is gone, ARGV[3] holds it once, the lease is ARGV[1].
 -- Publishes nothing: no other client is woken, since the lock stays taken.
--- "Since" is Redis TIME in epoch milliseconds; TIME is not deterministic, so the writes after
--- it replicate as their effects (the default since Redis 5, asked for on a 6.x server set up
--- for verbatim replication).
-if redis.replicate_commands then
-    redis.replicate_commands()
-end
+-- Five Redis calls a hand-off (with this EVALSHA): the cost of a turn inside one client.
 local holds = redis.call('hget', KEYS[1], ARGV[2])
 if holds == false then
     return nil
@@ -34,8 +29,4 @@ end
 redis.call('hdel', KEYS[1], ARGV[2])
 redis.call('hset', KEYS[1], ARGV[3], 1)
 redis.call('pexpire', KEYS[1], ARGV[1])
-local t = redis.call('time')
-redis.call('hdel', KEYS[2], ARGV[2])
-redis.call('hset', KEYS[2], ARGV[3], t[1] .. string.format('%03d', math.floor(tonumber(t[2]) / 1000)))
-redis.call('pexpire', KEYS[2], ARGV[1])
 return 2

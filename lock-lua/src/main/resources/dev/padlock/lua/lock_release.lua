@@ -1,17 +1,37 @@
--- lock_release: drop one hold of a reentrant lock; the last one deletes it and wakes waiters.
+-- lock_release: drop one hold of a reentrant lock. The last one passes the lock to the first
+-- waiting client in line, in this same call, or else deletes it and wakes waiters.
 --
 -- KEYS[1]  the lock hash
 -- KEYS[2]  the unlock channel, redisson_lock__channel:{<name>}
 -- KEYS[3]  the holders' since, padlock_since:{<name>}: re-armed with the lock, deleted with it
+-- KEYS[4]  (optional) the line of waiting clients, padlock_queue:{<name>} (see lock_claim)
 -- ARGV[1]  unlock message to publish (0 for an exclusive lock)
 -- ARGV[2]  lease in milliseconds to re-arm after an inner release; 0 keeps the current TTL
 -- ARGV[3]  owner field, <clientId>:<threadId>
 -- ARGV[4]  the publish command: publish, or spublish (sharded) on a Redis 7 Cluster
+-- ARGV[5]  (with KEYS[4]) this client's id
+-- ARGV[6]  (with KEYS[4]) the prefix of a client's place in line, padlock_waiter:{<name>}:
+-- ARGV[7]  (with KEYS[4]) the prefix of a client's grant channel, padlock_grant:{<name>}:
+-- ARGV[8]  (with KEYS[4]) "<threadId>:<grant lease ms>:<nonce>" to put this client back in line, at the
+--          tail, when the lock went to another client (this client has owners waiting); empty:
+--          do not
+-- ARGV[9]  (with ARGV[8]) how long that place lasts unless refreshed, in milliseconds
 --
 -- Returns  nil when ARGV[3] does not hold the lock (nothing is changed),
 --          0 when holds remain (the lease is re-armed when ARGV[2] > 0),
---          1 + N when this was the last hold: the key is deleted and ARGV[1] published to
---          N subscribers (clients with waiters, this one included when it is subscribed).
+--          -1 when this was the last hold and the lock was granted: the first client in line
+--             whose place is alive and who listens on its grant channel now holds it, once, for
+--             the owner its place names, with the grant lease its place gives; the message
+--             "<threadId>:<nonce>:<name>" went to its grant channel, and nothing to the unlock channel,
+--          1 + N when this was the last hold and nobody could take it so: the key is deleted and
+--             ARGV[1] published to N subscribers (clients with waiters, this one included when it
+--             is subscribed).
+-- A place whose key expired (a client that stopped refreshing it), and this client's own place,
+-- are dropped from the line on the way. "Since" is Redis TIME in epoch milliseconds; TIME is not
+-- deterministic, so the writes after it replicate as their effects.
+if redis.replicate_commands then
+    redis.replicate_commands()
+end
 if redis.call('hexists', KEYS[1], ARGV[3]) == 0 then
     return nil
 end
@@ -24,4 +44,31 @@ if remaining > 0 then
     return 0
 end
 redis.call('del', KEYS[1], KEYS[3])
+if KEYS[4] ~= nil then
+    local client = redis.call('lpop', KEYS[4])
+    while client do
+        local place = client ~= ARGV[5] and redis.call('get', ARGV[6] .. client)
+        if place then
+            redis.call('del', ARGV[6] .. client)
+            local thread, lease, nonce = string.match(place, '^(%-?%d+):(%d+):(%d+)$')
+            local field = client .. ':' .. thread
+            redis.call('hset', KEYS[1], field, 1)
+            redis.call('pexpire', KEYS[1], lease)
+            if redis.call(ARGV[4], ARGV[7] .. client, thread .. ':' .. nonce .. ':' .. KEYS[1]) > 0 then
+                local t = redis.call('time')
+                redis.call('hset', KEYS[3], field, t[1] .. string.format('%03d', math.floor(tonumber(t[2]) / 1000)))
+                redis.call('pexpire', KEYS[3], lease)
+                if ARGV[8] ~= '' then
+                    redis.call('set', ARGV[6] .. ARGV[5], ARGV[8], 'px', ARGV[9])
+                    redis.call('rpush', KEYS[4], ARGV[5])
+                    redis.call('pexpire', KEYS[4], ARGV[9])
+                end
+                return -1
+            end
+            -- nobody of that client listens (it is gone, or stopped waiting): next in line
+            redis.call('del', KEYS[1])
+        end
+        client = redis.call('lpop', KEYS[4])
+    end
+end
 return 1 + redis.call(ARGV[4], KEYS[2], ARGV[1])
