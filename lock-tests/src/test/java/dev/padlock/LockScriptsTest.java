@@ -425,6 +425,152 @@ class LockScriptsTest {
         }
     }
 
+    /** The plain lock's line of waiting clients and the grants of lock_release (issue 13). */
+    @Nested
+    class Line {
+        private static final String CLIENT_A = "client-a";
+        private static final String CLIENT_B = "client-b";
+        private static final String CLIENT_C = "client-c";
+
+        @Test
+        void aFailedClaimPutsItsClientInLineOnceAndRefreshesItsPlace() {
+            String key = uniqueKey();
+            holdWith(key, OTHER, 1, LONG_LEASE);
+
+            assertThat(claimInLine(key, CLIENT_B, "17", "1", false)).isPositive();
+            assertThat(claimInLine(key, CLIENT_B, "18", "2", false)).isPositive();
+
+            assertThat(admin.commands().lrange(lineOf(key), 0, -1)).containsExactly(CLIENT_B);
+            assertThat(admin.commands().get(placeOf(key, CLIENT_B))).isEqualTo("18:" + SHORT_LEASE + ":2");
+            assertThat(admin.commands().pttl(placeOf(key, CLIENT_B))).isBetween(1L, 2 * SHORT_LEASE);
+            assertThat(admin.commands().pttl(lineOf(key))).isBetween(1L, 2 * SHORT_LEASE);
+        }
+
+        @Test
+        void aClaimThatSucceedsAfterGettingInLineLeavesIt() {
+            String key = uniqueKey();
+            holdWith(key, OTHER, 1, LONG_LEASE);
+            assertThat(claimInLine(key, CLIENT_B, "17", "1", false)).isPositive();
+            admin.commands().del(key);
+
+            assertThat(claimInLine(key, CLIENT_B, "17", "1", true)).isNull();
+
+            assertThat(admin.commands().exists(lineOf(key), placeOf(key, CLIENT_B))).isZero();
+        }
+
+        @Test
+        void theLastReleaseGrantsTheFirstListeningClientInLineAndPublishesOnlyThere() {
+            String key = uniqueKey();
+            holdWith(key, OWNER, 1, LONG_LEASE);
+            inLine(key, CLIENT_B, "7:" + SHORT_LEASE + ":41");
+            inLine(key, CLIENT_C, "9:" + SHORT_LEASE + ":42");
+            try (Subscriber unlock = subscribe(key); Subscriber grantB = subscribeTo(grantOf(key, CLIENT_B))) {
+
+                assertThat(releaseInLine(key, OWNER, CLIENT_A, "")).isEqualTo(-1L);
+
+                assertThat(admin.commands().hgetall(key)).isEqualTo(Map.of(CLIENT_B + ":7", "1"));
+                assertThat(admin.commands().pttl(key)).isBetween(1L, SHORT_LEASE);
+                assertThat(admin.commands().hkeys(sinceOf(key))).containsExactly(CLIENT_B + ":7");
+                assertThat(grantB.messagesSoFar()).containsExactly("7:41:" + key);
+                assertThat(unlock.messagesSoFar()).isEmpty();
+                assertThat(admin.commands().lrange(lineOf(key), 0, -1)).containsExactly(CLIENT_C);
+                assertThat(admin.commands().exists(placeOf(key, CLIENT_B))).isZero();
+            }
+        }
+
+        @Test
+        void aClientNobodyListensForOrWhosePlaceExpiredIsPassedOver() {
+            String key = uniqueKey();
+            holdWith(key, OWNER, 1, LONG_LEASE);
+            inLine(key, CLIENT_B, "7:" + SHORT_LEASE + ":41"); // nobody listens on its grant channel
+            admin.commands().rpush(lineOf(key), "client-expired"); // in line, its place gone
+            inLine(key, CLIENT_C, "9:" + SHORT_LEASE + ":42");
+            try (Subscriber grantC = subscribeTo(grantOf(key, CLIENT_C))) {
+
+                assertThat(releaseInLine(key, OWNER, CLIENT_A, "")).isEqualTo(-1L);
+
+                assertThat(admin.commands().hgetall(key)).isEqualTo(Map.of(CLIENT_C + ":9", "1"));
+                assertThat(grantC.messagesSoFar()).containsExactly("9:42:" + key);
+                assertThat(admin.commands().exists(lineOf(key))).isZero();
+            }
+        }
+
+        @Test
+        void withNobodyToGrantTheLastReleaseDeletesAndPublishesAsBefore() {
+            String key = uniqueKey();
+            holdWith(key, OWNER, 1, LONG_LEASE);
+            inLine(key, CLIENT_A, "3:" + SHORT_LEASE + ":40"); // the releasing client's own place is skipped
+            try (Subscriber unlock = subscribe(key)) {
+
+                assertThat(releaseInLine(key, OWNER, CLIENT_A, "5:" + SHORT_LEASE + ":43")).isEqualTo(2L);
+
+                assertThat(admin.commands().exists(key, sinceOf(key))).isZero();
+                assertThat(unlock.messagesSoFar()).containsExactly(MESSAGE);
+                assertThat(admin.commands().exists(lineOf(key))).as("not put back: nobody else waits").isZero();
+            }
+        }
+
+        @Test
+        void aGrantingReleasePutsItsOwnClientBackInLineAtTheTail() {
+            String key = uniqueKey();
+            holdWith(key, CLIENT_A + ":1", 1, LONG_LEASE);
+            inLine(key, CLIENT_B, "7:" + SHORT_LEASE + ":41");
+            inLine(key, CLIENT_C, "9:" + SHORT_LEASE + ":42");
+            try (Subscriber grantB = subscribeTo(grantOf(key, CLIENT_B))) {
+
+                assertThat(releaseInLine(key, CLIENT_A + ":1", CLIENT_A, "5:" + SHORT_LEASE + ":43")).isEqualTo(-1L);
+
+                assertThat(admin.commands().lrange(lineOf(key), 0, -1)).containsExactly(CLIENT_C, CLIENT_A);
+                assertThat(admin.commands().get(placeOf(key, CLIENT_A))).isEqualTo("5:" + SHORT_LEASE + ":43");
+            }
+        }
+
+        @Test
+        void leavingTakesOnlyThePlaceOfTheOwnerItNames() {
+            String key = uniqueKey();
+            inLine(key, CLIENT_B, "7:" + SHORT_LEASE + ":41");
+            String[] keys = {lineOf(key), placeOf(key, CLIENT_B)};
+
+            assertThat(admin.commands().<Long>eval(LuaScript.LOCK_LEAVE.body(), ScriptOutputType.INTEGER, keys,
+                    CLIENT_B, "8")).isZero();
+            assertThat(admin.commands().<Long>eval(LuaScript.LOCK_LEAVE.body(), ScriptOutputType.INTEGER, keys,
+                    CLIENT_B, "7")).isEqualTo(1L);
+
+            assertThat(admin.commands().exists(keys)).isZero();
+        }
+
+        private Long claimInLine(String key, String clientId, String threadId, String nonce, boolean inLine) {
+            return admin.commands().eval(LuaScript.LOCK_CLAIM.body(), ScriptOutputType.INTEGER,
+                    new String[] {key, sinceOf(key), lineOf(key), placeOf(key, clientId)}, Long.toString(LONG_LEASE),
+                    clientId + ":" + threadId, threadId + ":" + SHORT_LEASE + ":" + nonce,
+                    Long.toString(2 * SHORT_LEASE), clientId, inLine ? "1" : "0");
+        }
+
+        private Long releaseInLine(String key, String field, String clientId, String putBack) {
+            return admin.commands().eval(LuaScript.LOCK_RELEASE.body(), ScriptOutputType.INTEGER,
+                    new String[] {key, channelOf(key), sinceOf(key), lineOf(key)}, MESSAGE, "0", field, "publish",
+                    clientId, "padlock_waiter:{" + key + "}:", "padlock_grant:{" + key + "}:", putBack,
+                    Long.toString(2 * SHORT_LEASE));
+        }
+
+        private void inLine(String key, String clientId, String place) {
+            admin.commands().set(placeOf(key, clientId), place);
+            admin.commands().rpush(lineOf(key), clientId);
+        }
+
+        private static String lineOf(String key) {
+            return "padlock_queue:{" + key + "}";
+        }
+
+        private static String placeOf(String key, String clientId) {
+            return "padlock_waiter:{" + key + "}:" + clientId;
+        }
+
+        private static String grantOf(String key, String clientId) {
+            return "padlock_grant:{" + key + "}:" + clientId;
+        }
+    }
+
     @Nested
     class HandOff {
         @Test

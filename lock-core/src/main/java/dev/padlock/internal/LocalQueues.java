@@ -75,7 +75,11 @@ final class LocalQueues {
             return;
         }
         String name = message.substring(second + 1);
-        LockProtocol protocol = new ExclusiveLockProtocol(name, services);
+        onGranted(new ExclusiveLockProtocol(name, services), owner, nonce, services);
+    }
+
+    /** A grant of {@code protocol}'s lock to {@code owner}, answering its place with {@code nonce}. */
+    void onGranted(LockProtocol protocol, long owner, long nonce, LockServices services) {
         while (!queue(protocol, services).onGranted(protocol, owner, nonce)) {
             // retired meanwhile: take the name's queue again
         }

@@ -246,6 +246,91 @@ class LocalQueueTest {
         assertThat(next.result()).isCompletedWithValue(true);
     }
 
+    // ---- grants between clients (issue 13)
+
+    @Test
+    void aGrantToTheWaitingHeadMakesItHoldWithoutAnotherAttempt() {
+        RecordingLock granting = new RecordingLock("orders:2", true);
+        PendingAcquire head = queues.acquire(granting, services, false, 1, LEASE, true, FOREVER, false);
+        granting.next("claim", 1).answer(Attempt.notAcquired(5_000));
+        Call inLine = granting.next("claim", 1); // after subscribing: it is in line and parks
+        inLine.answer(Attempt.notAcquired(5_000));
+        assertThat(inLine.to).as("its place nonce").isPositive();
+        assertThat(channels.watchers).as("listens on its grant channel").isNotEmpty();
+
+        queues.onGranted(granting, 1, inLine.to, services);
+
+        assertThat(head.result()).isCompletedWithValue(true);
+        assertThat(granting.calls).as("no attempt: the grant message came from the call that put its field in")
+                .isEmpty();
+    }
+
+    @Test
+    void aLateGrantForAnEarlierWaitDoesNotGrantTheOwnersNextWait() throws Exception {
+        RecordingLock granting = new RecordingLock("orders:2", true);
+        PendingAcquire first = queues.acquire(granting, services, false, 1, LEASE, true,
+                TimeUnit.MILLISECONDS.toNanos(50), false);
+        granting.next("claim", 1).answer(Attempt.notAcquired(5_000));
+        Call firstPlace = granting.next("claim", 1);
+        firstPlace.answer(Attempt.notAcquired(5_000));
+        Thread.sleep(60); // its wait ends; woken, its last claim fails: it gave up
+        channels.fire();
+        granting.next("claim", 1).answer(Attempt.notAcquired(5_000));
+        assertThat(first.result().get(2, TimeUnit.SECONDS)).isFalse();
+        PendingAcquire second = queues.acquire(granting, services, false, 1, LEASE, true, FOREVER, false);
+        granting.next("claim", 1).answer(Attempt.notAcquired(5_000));
+        Call secondPlace = granting.next("claim", 1);
+        secondPlace.answer(Attempt.notAcquired(5_000));
+        assertThat(secondPlace.to).isNotEqualTo(firstPlace.to);
+
+        queues.onGranted(granting, 1, firstPlace.to, services);
+
+        assertThat(second.result()).as("the message answered the first wait's place").isNotDone();
+        assertThat(granting.calls).as("nor passed on: the owner's next claim finds the field if it is there")
+                .isEmpty();
+        queues.onGranted(granting, 1, secondPlace.to, services);
+        assertThat(second.result()).isCompletedWithValue(true);
+    }
+
+    @Test
+    void aGrantNobodyHereWaitsForIsPassedOn() throws Exception {
+        RecordingLock granting = new RecordingLock("orders:2", true);
+        PendingAcquire first = queues.acquire(granting, services, false, 1, LEASE, true,
+                TimeUnit.MILLISECONDS.toNanos(50), false);
+        granting.next("claim", 1).answer(Attempt.notAcquired(5_000));
+        Call place = granting.next("claim", 1);
+        place.answer(Attempt.notAcquired(5_000));
+        Thread.sleep(60); // its wait ends; woken, its last claim fails: it gave up
+        channels.fire();
+        granting.next("claim", 1).answer(Attempt.notAcquired(5_000));
+        assertThat(first.result().get(2, TimeUnit.SECONDS)).isFalse();
+
+        queues.onGranted(granting, 1, place.to, services);
+
+        Call passOn = granting.next("release", 1);
+        passOn.answer(new Release(ReleaseOutcome.RELEASED, 0, true));
+        assertThat(queues.size()).as("nothing left behind").isZero();
+    }
+
+    @Test
+    void aGlobalReleaseWithOwnersQueuedPutsThisClientBackInLineForTheFirstOfThem() throws Exception {
+        RecordingLock granting = new RecordingLock("orders:2", true);
+        PendingAcquire holder = queues.acquire(granting, services, false, 1, LEASE, true, FOREVER, false);
+        granting.next("claim", 1).answer(Attempt.ACQUIRED);
+        assertThat(holder.result()).isCompletedWithValue(true);
+        PendingAcquire second = queues.acquire(granting, services, false, 2, LEASE, true, FOREVER, false);
+        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(LocalQueue.MAX_LOCAL_CHAIN_NANOS) + 5); // the budget ends
+
+        queues.release(granting, services, 1);
+
+        Call release = granting.next("release", 1);
+        assertThat(release.to).as("back in line for the first queued owner").isEqualTo(2);
+        release.answer(new Release(ReleaseOutcome.RELEASED, 0, true)); // granted to another client
+        Call claim = granting.next("claim", 2);
+        claim.answer(Attempt.notAcquired(5_000));
+        assertThat(second.result()).isNotDone();
+    }
+
     // ---- helpers
 
     private PendingAcquire acquire(long owner, long waitMillis) {
@@ -294,10 +379,39 @@ class LocalQueueTest {
     /** An exclusive kind that records its calls instead of sending them. */
     private static final class RecordingLock implements LockProtocol {
         private final String name;
+        private final boolean grants;
         final List<Call> calls = new CopyOnWriteArrayList<>();
 
         RecordingLock(String name) {
+            this(name, false);
+        }
+
+        /** With {@code grants}: a claim that waits records its place nonce as {@link Call#to}. */
+        RecordingLock(String name, boolean grants) {
             this.name = name;
+            this.grants = grants;
+        }
+
+        @Override
+        public boolean grants() {
+            return grants;
+        }
+
+        @Override
+        public String grantChannel() {
+            return grants ? "grants" : null;
+        }
+
+        @Override
+        public CompletableFuture<Attempt> tryClaim(long leaseMillis, long threadId, boolean willWait, long placeNonce,
+                boolean inLine) {
+            return record("claim", threadId, willWait ? placeNonce : 0);
+        }
+
+        @Override
+        public CompletableFuture<Release> release(long threadId, long rearmLeaseMillis, long nextThreadId,
+                long nextLeaseMillis, long nextPlaceNonce) {
+            return record("release", threadId, nextThreadId);
         }
 
         /** The oldest unanswered call, which must be {@code op} by {@code owner}; waits a little for it. */
