@@ -74,11 +74,12 @@ public final class Bench {
                 new UncontendedScenario("2", UncontendedScenario.Pair.TRY_LOCK),
                 new OneLockScenario("3", 4),
                 new OneLockScenario("3b", 16),
-                new TwoProcessScenario(),
+                MultiProcessScenario.twoProcesses(),
                 new OwnLocksScenario(),
                 new WakeUpLatencyScenario("6a", true),
                 new WakeUpLatencyScenario("6b", false)));
         scenarios.addAll(LockFamilyScenario.all(topology));
+        scenarios.addAll(MultiProcessScenario.series());
         return List.copyOf(scenarios);
     }
 

@@ -17,15 +17,17 @@ final class ProcessLoad implements Load {
     private final List<WorkerProcess> workers = new ArrayList<>();
 
     /**
-     * Launches {@code processes} workers of {@code threads} threads on {@code lockName} and waits
-     * until all are ready (paused).
+     * Launches {@code processes} workers of {@code threads} threads on {@code lock} {@code lockName}
+     * (for a read-write lock, {@code readRatio} of the acquisitions read) and waits until all are
+     * ready (paused). Every thread of every worker has a seed of its own, the same in every run.
      */
     ProcessLoad(LockLibrary library, RedisTarget target, String lockName, int processes, int threads,
-            long leaseMillis) {
+            long leaseMillis, ContendedLock lock, double readRatio) {
         try {
             for (int i = 0; i < processes; i++) {
                 workers.add(WorkerProcess.launch("worker " + i, LoadWorker.class, List.of(library.name(),
-                        target.argument(), lockName, String.valueOf(threads), String.valueOf(leaseMillis))));
+                        target.argument(), lockName, String.valueOf(threads), String.valueOf(leaseMillis),
+                        lock.name(), String.valueOf(readRatio), String.valueOf((long) i * threads))));
             }
             for (WorkerProcess worker : workers) {
                 worker.expect("READY", READY_TIMEOUT);
@@ -45,6 +47,7 @@ final class ProcessLoad implements Load {
         workers.forEach(worker -> worker.send("RESUME"));
     }
 
+    /** {@inheritDoc} The counts are in the order of the workers, each worker's threads in a row. */
     @Override
     public long[] pause() {
         workers.forEach(worker -> worker.send("PAUSE"));
