@@ -7,7 +7,9 @@ import java.util.Locale;
 /**
  * Worker JVMs ({@link ProcessLoad}), each with its own client and {@value #THREADS} threads,
  * contend for one {@link ContendedLock}: {@code lock(30 s)} + {@code unlock()} with nothing in
- * between. Scenario 4 (a plain lock, 2 JVMs) shows every figure; the series 8a-8d (a plain lock,
+ * between. Besides the usual figures, each shows its failed attempts per acquisition
+ * ({@link FailedAttempts}) and how evenly the JVMs got the lock. Scenario 4 (a plain lock, 2
+ * JVMs) shows every figure; the series 8a-8d (a plain lock,
  * 1 to 8 JVMs), 9a-9c (a fair lock, 1 to 4 JVMs) and 10a-10b (a read-write lock at
  * {@value #READ_PERCENT} % reads, 2 and 4 JVMs) only the headline ones, and are left out of the
  * chart.
@@ -83,6 +85,8 @@ final class MultiProcessScenario implements Scenario {
         String name = BenchContext.lockName(tag, 0);
         ProcessLoad load = new ProcessLoad(library, context.target(), name, processes, THREADS,
                 UncontendedScenario.LEASE_MILLIS, lock, READ_PERCENT / 100.0);
-        return ThroughputMeasurement.measure(load, context, tag, List.of(name));
+        ScenarioResult result = ThroughputMeasurement.measure(load, context, tag, List.of(name),
+                FailedAttempts.of(library, lock));
+        return result.withPerProcess(ProcessLoad.perProcess(result.perThread(), THREADS));
     }
 }

@@ -47,7 +47,10 @@ final class ProcessLoad implements Load {
         workers.forEach(worker -> worker.send("RESUME"));
     }
 
-    /** {@inheritDoc} The counts are in the order of the workers, each worker's threads in a row. */
+    /**
+     * {@inheritDoc} The counts are in the order of the workers, each worker's threads in a row:
+     * {@link #perProcess} groups them.
+     */
     @Override
     public long[] pause() {
         workers.forEach(worker -> worker.send("PAUSE"));
@@ -58,6 +61,19 @@ final class ProcessLoad implements Load {
                     .map(Long::parseLong).forEach(counts::add);
         }
         return counts.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    /** Sums {@code perThread}, as {@link #pause} returns it, per worker of {@code threads} threads. */
+    static long[] perProcess(long[] perThread, int threads) {
+        if (threads <= 0 || perThread.length % threads != 0) {
+            throw new IllegalArgumentException(perThread.length + " counts are not whole workers of " + threads
+                    + " threads");
+        }
+        long[] sums = new long[perThread.length / threads];
+        for (int i = 0; i < perThread.length; i++) {
+            sums[i / threads] += perThread[i];
+        }
+        return sums;
     }
 
     @Override

@@ -46,6 +46,8 @@ final class ResultTable {
             number(label, "acquisitions/s", a.acquisitionsPerSecond(), b.acquisitionsPerSecond(), "%,.0f");
             number(label, "Redis calls / acquisition", a.cost().callsPerAcquisition(), b.cost().callsPerAcquisition(), "%.2f");
             number(label, "round trips / acquisition", a.roundTripsPerAcquisition(), b.roundTripsPerAcquisition(), "%.2f");
+            failedAttempts(label, a, b);
+            perProcess(label, a, b);
             if (a.perThread().length > 1) {
                 rows.add(new Row(label, "fewest / most per thread (ratio)", fairness(a), fairness(b), ""));
             }
@@ -59,6 +61,7 @@ final class ResultTable {
         }
         number(label, "Redis calls / acquisition", a.cost().callsPerAcquisition(), b.cost().callsPerAcquisition(), "%.2f");
         number(label, "round trips / acquisition", a.roundTripsPerAcquisition(), b.roundTripsPerAcquisition(), "%.2f");
+        failedAttempts(label, a, b);
         number(label, "(UN)SUBSCRIBE / acquisition", a.cost().subscriptionsPerAcquisition(),
                 b.cost().subscriptionsPerAcquisition(), "%.3f");
         number(label, "Redis CPU ms / 1000 acq.", a.cost().cpuMillisPer1000(), b.cost().cpuMillisPer1000(), "%.1f");
@@ -68,6 +71,7 @@ final class ResultTable {
             rows.add(new Row(label, "SUBSCRIBE / SSUBSCRIBE per acquisition", pair(a, "subscribe", "ssubscribe"),
                     pair(b, "subscribe", "ssubscribe"), ""));
         }
+        perProcess(label, a, b);
         if (scenario.measuresThroughput() && a.perThread().length > 1) {
             rows.add(new Row(label, "fewest / most per thread (ratio)", fairness(a), fairness(b), ""));
         }
@@ -167,9 +171,30 @@ final class ResultTable {
                 result.cost().perAcquisition(second));
     }
 
+    /** The failed attempts per acquisition, when counted. */
+    private void failedAttempts(String label, ScenarioResult a, ScenarioResult b) {
+        if (a.failedAttemptsPerAcquisition() != null || b.failedAttemptsPerAcquisition() != null) {
+            number(label, "failed attempts / acquisition", a.failedAttemptsPerAcquisition(),
+                    b.failedAttemptsPerAcquisition(), "%.2f");
+        }
+    }
+
+    /** The fewest and most acquisitions of one JVM, with more than one worker JVM. */
+    private void perProcess(String label, ScenarioResult a, ScenarioResult b) {
+        if (a.perProcess() != null && a.perProcess().length > 1) {
+            rows.add(new Row(label, "fewest / most per process (ratio)", spread(a.perProcess()),
+                    spread(b.perProcess()), ""));
+        }
+    }
+
     private static String fairness(ScenarioResult result) {
-        long fewest = result.fewestPerThread();
-        long most = result.mostPerThread();
+        return spread(result.perThread());
+    }
+
+    /** The fewest and most of {@code counts} and their ratio, e.g. {@code 436 / 446 (0.98)}. */
+    private static String spread(long[] counts) {
+        long fewest = ScenarioResult.fewest(counts);
+        long most = ScenarioResult.most(counts);
         return String.format(Locale.ROOT, "%,d / %,d (%.2f)", fewest, most, most == 0 ? 0.0 : (double) fewest / most);
     }
 

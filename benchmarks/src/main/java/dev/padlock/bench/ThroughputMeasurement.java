@@ -5,7 +5,8 @@ import java.util.Collection;
 /**
  * The measurement every throughput scenario shares: warm up, measure a window between two
  * pauses (counts and server stats are exact there), then a short {@code MONITOR} pass for the
- * round trips, then look for keys left behind (the load is paused by then) and close the load.
+ * round trips (and the scripts ending with {@code PTTL} of a lock, for {@link FailedAttempts}),
+ * then look for keys left behind (the load is paused by then) and close the load.
  */
 final class ThroughputMeasurement {
 
@@ -17,6 +18,15 @@ final class ThroughputMeasurement {
 
     /** Measures {@code load} (created paused) and closes it. */
     static ScenarioResult measure(Load load, BenchContext context, String tag, Collection<String> lockNames) {
+        return measure(load, context, tag, lockNames, null);
+    }
+
+    /**
+     * Measures {@code load} (created paused) and closes it; counts its failed attempts as
+     * {@code failedAttempts} says, unless that is null.
+     */
+    static ScenarioResult measure(Load load, BenchContext context, String tag, Collection<String> lockNames,
+            FailedAttempts failedAttempts) {
         try (load) {
             load.resume();
             BenchContext.sleep(context.warmUp());
@@ -30,17 +40,25 @@ final class ThroughputMeasurement {
             long[] perThread = minus(end, start);
             long acquisitions = sum(perThread);
             ServerCost cost = ServerSnapshot.cost(before, after, acquisitions);
-            double roundTrips = calibrateRoundTrips(load, context, end);
-            return new ScenarioResult(acquisitions / seconds, perThread, cost, roundTrips,
-                    context.keysLeft(tag, lockNames), null);
+            Calibration calibration = calibrate(load, context, end, lockNames);
+            Double failed = failedAttempts == null ? null
+                    : failedAttempts.perAcquisition(cost, calibration.scriptsEndingWithPttl());
+            return new ScenarioResult(acquisitions / seconds, perThread, cost, calibration.roundTrips(),
+                    context.keysLeft(tag, lockNames), null, null, failed);
         }
     }
 
-    private static double calibrateRoundTrips(Load load, BenchContext context, long[] start) {
-        try (MonitorCounter monitor = MonitorCounter.start(context.admins())) {
+    /** What the {@code MONITOR} pass counted, per acquisition of the pass. */
+    private record Calibration(double roundTrips, double scriptsEndingWithPttl) {
+    }
+
+    private static Calibration calibrate(Load load, BenchContext context, long[] start,
+            Collection<String> lockNames) {
+        try (MonitorCounter monitor = MonitorCounter.start(context.admins(), lockNames)) {
             long acquisitions = sum(minus(runUntilAnAcquisition(load, context.calibration(), start), start));
             long commands = monitor.finish();
-            return (double) commands / acquisitions;
+            return new Calibration((double) commands / acquisitions,
+                    (double) monitor.scriptsEndingWithPttl() / acquisitions);
         }
     }
 
