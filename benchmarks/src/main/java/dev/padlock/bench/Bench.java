@@ -76,8 +76,9 @@ public final class Bench {
                 new OneLockScenario("3b", 16),
                 MultiProcessScenario.twoProcesses(),
                 new OwnLocksScenario(),
-                new WakeUpLatencyScenario("6a", true),
-                new WakeUpLatencyScenario("6b", false)));
+                new WakeUpLatencyScenario("6a", WakeUpLatencyScenario.Place.OTHER_CLIENT),
+                new WakeUpLatencyScenario("6b", WakeUpLatencyScenario.Place.SAME_CLIENT),
+                new WakeUpLatencyScenario("6c", WakeUpLatencyScenario.Place.OTHER_JVM)));
         scenarios.addAll(LockFamilyScenario.all(topology));
         scenarios.addAll(MultiProcessScenario.series());
         return List.copyOf(scenarios);

@@ -59,13 +59,21 @@ final class Markdown {
                 "- *Keys left*: keys of the run other than the locks themselves, right after it (Redisson's",
                 "  unlock writes `redisson_unlock_latch` keys).",
                 "- Wake-up latency (6a, 6b): from just before the holder's `unlock()` to the waiter's return from",
-                "  `tryLock(10 s, 30 s)`; " + WakeUpLatencyScenario.SAMPLES + " samples after "
-                        + WakeUpLatencyScenario.WARM_UP_SAMPLES + " of warm-up, alternating between the libraries sample"
+                "  `tryLock(10 s, 30 s)`; " + WakeUpLatencyScenario.Place.OTHER_CLIENT.samples() + " samples after "
+                        + WakeUpLatencyScenario.Place.OTHER_CLIENT.warmUpSamples()
+                        + " of warm-up, alternating between the libraries sample"
                         + " by sample so that both see the same machine (cost and round trips are then measured for each"
                         + " alone). In 6a the waiter uses a second client",
                 "  and is woken through pub/sub, as a waiter in another JVM is. Acquisitions there count both the",
                 "  holder's and the waiter's.",
                 "  Redis CPU there includes the server's idle housekeeping while the waiter is parked.",
+                "- Wake-up latency across JVMs (6c): as 6a, but the waiter is a worker JVM blocked in `lock(30 s)`",
+                "  (the holder in the bench JVM); " + WakeUpLatencyScenario.Place.OTHER_JVM.samples() + " samples after "
+                        + WakeUpLatencyScenario.Place.OTHER_JVM.warmUpSamples() + " of warm-up. The worker reports its",
+                "  `System.nanoTime()` at the return and the bench JVM subtracts its own from just before `unlock()`:",
+                "  on Linux both read `CLOCK_MONOTONIC`, one clock for every process of the machine (a sample the",
+                "  other way round would fail the run). The worker learns of each sample and reports back over its",
+                "  stdin and stdout, outside the timed span.",
                 "- Bytes allocated: JMH `gc.alloc.rate.norm` of one uncontended `lock(30 s)` + `unlock()`.",
                 "- Lock family (7a-7i): `lock(30 s)` + `unlock()` on each kind of lock, the same call in both",
                 "  libraries, by one thread on a lock no one else wants (7i: 4 threads of one client on one fair",
