@@ -1,6 +1,7 @@
 package dev.padlock.bench;
 
 import java.util.Comparator;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -36,8 +37,18 @@ final class Markdown {
         return of(header, table, results, Topology.SINGLE);
     }
 
+    /** The text for a run on {@code topology} in which nothing failed. */
     static String of(String header, ResultTable table, Map<Scenario, Map<String, ScenarioResult>> results,
             Topology topology) {
+        return of(header, table, results, topology, List.of());
+    }
+
+    /**
+     * The text for a run on {@code topology}; {@code failures} are the rounds that failed, one
+     * line each, listed in a section of their own.
+     */
+    static String of(String header, ResultTable table, Map<Scenario, Map<String, ScenarioResult>> results,
+            Topology topology, List<String> failures) {
         StringBuilder text = new StringBuilder();
         text.append(topology == Topology.CLUSTER
                 ? "# Padlock vs Redisson on a Redis Cluster\n\n" : "# Padlock vs Redisson\n\n");
@@ -115,7 +126,12 @@ final class Markdown {
                 ""));
         results.forEach((scenario, byLibrary) -> byLibrary.forEach((library, result) ->
                 text.append("- ").append(scenario.id()).append(' ').append(library).append(": ")
-                        .append(breakdown(result.cost())).append('\n')));
+                        .append(result.failed() ? ResultTable.FAILED : breakdown(result.cost())).append('\n')));
+        if (!failures.isEmpty()) {
+            text.append("\n## Failed rounds\n\n");
+            text.append("A row shows the median of its library's measured rounds, or `failed` when none was.\n\n");
+            failures.forEach(failure -> text.append("- ").append(failure).append('\n'));
+        }
         return text.toString();
     }
 

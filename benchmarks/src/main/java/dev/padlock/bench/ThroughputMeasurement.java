@@ -44,7 +44,7 @@ final class ThroughputMeasurement {
             Double failed = failedAttempts == null ? null
                     : failedAttempts.perAcquisition(cost, calibration.scriptsEndingWithPttl());
             return new ScenarioResult(acquisitions / seconds, perThread, cost, calibration.roundTrips(),
-                    context.keysLeft(tag, lockNames), null, null, failed);
+                    context.keysLeft(tag, lockNames), null).withFailedAttempts(failed);
         }
     }
 

@@ -88,9 +88,9 @@ class MultiProcessFiguresTest {
 
         ServerCost cost = new ServerCost(100, 10, 0, 1, Map.of("pttl", 150L));
         ScenarioResult padlock = new ScenarioResult(1000.0, new long[] {10, 20, 30, 40, 50, 60, 70, 80}, cost, 1.1, 0,
-                null, new long[] {100, 260}, 0.01);
-        ScenarioResult redisson = new ScenarioResult(500.0, new long[] {5, 5, 5, 5, 5, 5, 5, 5}, cost, 4.4, 0, null,
-                new long[] {20, 20}, 1.5);
+                null).withPerProcess(new long[] {100, 260}).withFailedAttempts(0.01);
+        ScenarioResult redisson = new ScenarioResult(500.0, new long[] {5, 5, 5, 5, 5, 5, 5, 5}, cost, 4.4, 0, null)
+                .withPerProcess(new long[] {20, 20}).withFailedAttempts(1.5);
         ResultTable table = new ResultTable(List.of("Padlock", "Redisson"));
         table.add(series.get(1), Map.of("Padlock", padlock, "Redisson", redisson));
 
