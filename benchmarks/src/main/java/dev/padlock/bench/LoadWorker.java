@@ -9,9 +9,9 @@ import java.util.stream.Collectors;
 /**
  * A worker JVM of {@link ProcessLoad}: {@code threads} threads of one client contend for one
  * {@link ContendedLock} (fixed lease). It prints {@code READY}, then obeys lines on stdin:
- * {@code RESUME}, {@code PAUSE} (answered by {@code PAUSED <count per thread>}) and {@code STOP}
- * (answered by {@code STOPPED}, then it exits). Any failure prints {@code FAILED <text>} and
- * exits 1.
+ * {@code RESUME}, {@code PAUSE} (answered by {@code PAUSED <count per thread>}), {@code COUNT}
+ * (answered by {@code COUNTS <count per thread>} without pausing) and {@code STOP} (answered by
+ * {@code STOPPED}, then it exits). Any failure prints {@code FAILED <text>} and exits 1.
  *
  * <p>Arguments: {@code <library> <target> <lock-name> <threads> <lease-ms> <lock> <read-ratio>
  * <seed>}, where the target is {@link RedisTarget#argument()} (a server's URI, or {@code cluster:}
@@ -63,6 +63,11 @@ public final class LoadWorker {
                         break;
                     case "PAUSE":
                         System.out.println("PAUSED " + Arrays.stream(loop.pause())
+                                .mapToObj(Long::toString).collect(Collectors.joining(" ")));
+                        System.out.flush();
+                        break;
+                    case "COUNT":
+                        System.out.println("COUNTS " + Arrays.stream(loop.counts())
                                 .mapToObj(Long::toString).collect(Collectors.joining(" ")));
                         System.out.flush();
                         break;

@@ -46,6 +46,11 @@ final class MonitorCounter implements AutoCloseable {
 
     private static final Pattern SCRIPT_CALL = Pattern.compile("^\\+?[0-9.]+ \\[\\d+ lua\\]");
     private static final Duration TIMEOUT = Duration.ofSeconds(20);
+    /**
+     * How long a server may send nothing to the {@code MONITOR} while a pass runs: longer than a
+     * pause that waits for an acquisition until a lease would have run out (30 s).
+     */
+    private static final Duration QUIET_TIMEOUT = Duration.ofMinutes(3);
 
     private final String marker = "bench-monitor-end-" + UUID.randomUUID();
     private final List<Tap> taps = new ArrayList<>();
@@ -128,6 +133,7 @@ final class MonitorCounter implements AutoCloseable {
                 if (!"+OK".equals(ok)) {
                     throw new IllegalStateException("MONITOR answered " + ok);
                 }
+                socket.setSoTimeout((int) QUIET_TIMEOUT.toMillis());
                 Thread reader = new Thread(() -> read(in), "bench-monitor-" + uri.getPort());
                 reader.setDaemon(true);
                 reader.start();

@@ -54,13 +54,25 @@ final class ProcessLoad implements Load {
     @Override
     public long[] pause() {
         workers.forEach(worker -> worker.send("PAUSE"));
+        return answers("PAUSED");
+    }
+
+    /** Every worker's answer {@code <keyword> <count per thread>}, the counts in a row. */
+    private long[] answers(String keyword) {
         List<Long> counts = new ArrayList<>();
         for (WorkerProcess worker : workers) {
-            String answer = worker.expect("PAUSED", ANSWER_TIMEOUT);
-            Arrays.stream(answer.substring("PAUSED".length()).trim().split(" "))
+            String answer = worker.expect(keyword + " ", ANSWER_TIMEOUT);
+            Arrays.stream(answer.substring(keyword.length()).trim().split(" "))
                     .map(Long::parseLong).forEach(counts::add);
         }
         return counts.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    /** {@inheritDoc} Each worker reads its counts when the request reaches it. */
+    @Override
+    public long[] counts() {
+        workers.forEach(worker -> worker.send("COUNT"));
+        return answers("COUNTS");
     }
 
     /** Sums {@code perThread}, as {@link #pause} returns it, per worker of {@code threads} threads. */
