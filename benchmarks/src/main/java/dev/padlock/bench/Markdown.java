@@ -60,6 +60,9 @@ final class Markdown {
                 "- Ratios are Padlock / Redisson whatever the metric: above 1 is better for acquisitions/s,",
                 "  below 1 is better for calls, round trips, CPU, latency and allocation."
                         + (topology == Topology.CLUSTER ? "\n" + CLUSTER_NOTES : ""),
+                "- *Acquisitions/s*: what the threads acquired from the start of the measured window to the moment",
+                "  the runner asks them to pause, read while they run; the figures per acquisition divide by the",
+                "  exact count once all have paused (a pause waits for the acquisitions under way).",
                 "- *Redis calls*: the delta of all `INFO commandstats` calls over the measured window (the",
                 "  runner's own `INFO` excluded), which counts the `redis.call`s inside scripts too.",
                 "- *Round trips*: top-level client commands, counted with `MONITOR` in a separate 1 s pass",
