@@ -43,14 +43,14 @@ final class ThroughputMeasurement {
             long[] start = load.pause();
             ServerSnapshot before = ServerSnapshot.take(context.admins());
             long startNanos = System.nanoTime();
-            Window window = runUntilAnAcquisition(load, context.measured(), start);
+            Window window = runUntilAnAcquisition(load, context.measured(), start, tag);
             double seconds = (window.pausedAtNanos() - startNanos) / 1e9;
             ServerSnapshot after = ServerSnapshot.take(context.admins());
 
             long[] perThread = minus(window.end(), start);
             long acquisitions = sum(perThread);
             ServerCost cost = ServerSnapshot.cost(before, after, acquisitions);
-            Calibration calibration = calibrate(load, context, window.end(), lockNames);
+            Calibration calibration = calibrate(load, context, window.end(), lockNames, tag);
             Double failed = failedAttempts == null ? null
                     : failedAttempts.perAcquisition(cost, calibration.scriptsEndingWithPttl());
             return new ScenarioResult(sum(minus(window.running(), start)) / seconds, perThread, cost,
@@ -63,9 +63,10 @@ final class ThroughputMeasurement {
     }
 
     private static Calibration calibrate(Load load, BenchContext context, long[] start,
-            Collection<String> lockNames) {
+            Collection<String> lockNames, String tag) {
         try (MonitorCounter monitor = MonitorCounter.start(context.admins(), lockNames)) {
-            long acquisitions = sum(minus(runUntilAnAcquisition(load, context.calibration(), start).end(), start));
+            long acquisitions = sum(minus(runUntilAnAcquisition(load, context.calibration(), start, tag).end(),
+                    start));
             long commands = monitor.finish();
             return new Calibration((double) commands / acquisitions,
                     (double) monitor.scriptsEndingWithPttl() / acquisitions);
@@ -81,14 +82,15 @@ final class ThroughputMeasurement {
 
     /**
      * Runs the load for {@code window}, and for more windows while not one acquisition was made
-     * since {@code start} (a very short window on a cold JVM), up to {@link #MAX_EXTRA_WINDOWS}
-     * more; returns the final pause's window end.
+     * since {@code start} before a pause was asked for (a very short window on a cold JVM), up to
+     * {@link #MAX_EXTRA_WINDOWS} more; returns the final pause's window end. A slow pause is
+     * noted on stderr with the run's {@code tag}.
      *
      * @throws IllegalStateException when still nothing was acquired
      */
-    private static Window runUntilAnAcquisition(Load load, Duration window, long[] start) {
+    private static Window runUntilAnAcquisition(Load load, Duration window, long[] start, String tag) {
         Window end = new Window(start, System.nanoTime(), start);
-        for (int i = 0; i <= MAX_EXTRA_WINDOWS && sum(minus(end.end(), start)) == 0; i++) {
+        for (int i = 0; i <= MAX_EXTRA_WINDOWS && sum(minus(end.running(), start)) == 0; i++) {
             load.resume();
             BenchContext.sleep(window);
             long pausedAt = System.nanoTime();
@@ -96,11 +98,11 @@ final class ThroughputMeasurement {
             end = new Window(running, pausedAt, load.pause());
             long pausing = System.nanoTime() - pausedAt;
             if (pausing > SLOW_PAUSE.toNanos()) {
-                System.err.printf(Locale.ROOT, "bench: note: pausing took %.1f s, an acquisition under way took that"
-                        + " long to finish (left out of acquisitions/s)%n", pausing / 1e9);
+                System.err.printf(Locale.ROOT, "bench: note: %s: pausing took %.1f s, an acquisition under way took"
+                        + " that long to finish (left out of acquisitions/s)%n", tag, pausing / 1e9);
             }
         }
-        if (sum(minus(end.end(), start)) == 0) {
+        if (sum(minus(end.running(), start)) == 0) {
             throw new IllegalStateException("No acquisition in " + (MAX_EXTRA_WINDOWS + 1) + " windows of " + window);
         }
         return end;
