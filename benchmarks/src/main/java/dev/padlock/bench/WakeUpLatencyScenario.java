@@ -101,6 +101,7 @@ final class WakeUpLatencyScenario implements Scenario {
     public Map<String, ScenarioResult> runInterleaved(List<LockLibrary> libraries, BenchContext context)
             throws Exception {
         List<Rig> rigs = new ArrayList<>();
+        Throwable failure = null;
         try {
             for (LockLibrary library : libraries) {
                 rigs.add(new Rig(library, context));
@@ -112,10 +113,35 @@ final class WakeUpLatencyScenario implements Scenario {
                 results.put(rigs.get(r).library.name(), rigs.get(r).result(micros[r], context));
             }
             return results;
+        } catch (Exception | Error e) {
+            failure = e;
+            throw e;
         } finally {
-            for (Rig rig : rigs) {
+            closeAll(rigs, failure);
+        }
+    }
+
+    /**
+     * Closes every rig, each even when another failed; a failure is added to {@code failure} when
+     * there is one, else the first is thrown with the others suppressed.
+     */
+    private static void closeAll(List<Rig> rigs, Throwable failure) {
+        RuntimeException closing = null;
+        for (Rig rig : rigs) {
+            try {
                 rig.close();
+            } catch (RuntimeException e) {
+                if (failure != null) {
+                    failure.addSuppressed(e);
+                } else if (closing == null) {
+                    closing = e;
+                } else {
+                    closing.addSuppressed(e);
+                }
             }
+        }
+        if (closing != null) {
+            throw closing;
         }
     }
 
