@@ -18,9 +18,11 @@ import java.util.stream.Collectors;
  * The scenario runner: starts a Redis (or uses {@code --redis}), or with {@code --topology cluster}
  * a Redis Cluster, runs every selected {@link Scenario} for Padlock and Redisson in turn
  * (alternating which goes first), optionally the JMH allocation benchmark, then prints the table
- * and writes {@code bench.md} and the chart ({@link Topology#chartFileName()}). Exits 0 when
- * everything ran, 1 on any failure, 2 on bad usage; what it started (clients, worker JVMs, the
- * servers) is stopped either way.
+ * and writes {@code bench.md} and the chart ({@link Topology#chartFileName()}). A round that
+ * fails for a library (a client that times out, a worker JVM that dies) is reported and the run
+ * goes on: that library's row is its median measured round, or shows it failed when no round was
+ * measured. Exits 0 when everything ran, 1 on any failure (after the table, when rounds failed),
+ * 2 on bad usage; what it started (clients, worker JVMs, the servers) is stopped either way.
  */
 public final class Bench {
 
@@ -51,8 +53,12 @@ public final class Bench {
         }
         int status;
         try {
-            new Bench(options, System.out).run();
-            status = 0;
+            int failed = new Bench(options, System.out).run();
+            if (failed > 0) {
+                System.err.println("bench: " + failed + (failed == 1 ? " round" : " rounds")
+                        + " failed, see above and bench.md");
+            }
+            status = failed > 0 ? 1 : 0;
         } catch (Throwable e) {
             System.err.println("bench: failed: " + e);
             e.printStackTrace();
@@ -74,15 +80,18 @@ public final class Bench {
                 new UncontendedScenario("2", UncontendedScenario.Pair.TRY_LOCK),
                 new OneLockScenario("3", 4),
                 new OneLockScenario("3b", 16),
-                new TwoProcessScenario(),
+                MultiProcessScenario.twoProcesses(),
                 new OwnLocksScenario(),
-                new WakeUpLatencyScenario("6a", true),
-                new WakeUpLatencyScenario("6b", false)));
+                new WakeUpLatencyScenario("6a", WakeUpLatencyScenario.Place.OTHER_CLIENT),
+                new WakeUpLatencyScenario("6b", WakeUpLatencyScenario.Place.SAME_CLIENT),
+                new WakeUpLatencyScenario("6c", WakeUpLatencyScenario.Place.OTHER_JVM)));
         scenarios.addAll(LockFamilyScenario.all(topology));
+        scenarios.addAll(MultiProcessScenario.series());
         return List.copyOf(scenarios);
     }
 
-    void run() throws Exception {
+    /** Runs the selected scenarios and writes the table; returns how many rounds of a library failed. */
+    int run() throws Exception {
         List<Scenario> selected = scenarios(options.topology()).stream().filter(options::selects)
                 .collect(Collectors.toList());
         if (selected.isEmpty()) {
@@ -98,6 +107,7 @@ public final class Bench {
             BenchContext context = new BenchContext(servers, Duration.ofSeconds(options.seconds()), warmUp,
                     CALIBRATION);
             Map<Scenario, Map<String, ScenarioResult>> results = new LinkedHashMap<>();
+            List<String> failures = new ArrayList<>();
             int round = 0;
             for (Scenario scenario : selected) {
                 out.printf("  %-3s %s ...%n", scenario.id(), scenario.title());
@@ -107,12 +117,14 @@ public final class Bench {
                     if (round % 2 == 1) {
                         java.util.Collections.reverse(order);
                     }
-                    Map<String, ScenarioResult> interleaved = scenario.runInterleaved(order, context);
+                    Map<String, ScenarioResult> byLibrary = runRound(scenario, order, context);
                     for (LockLibrary library : order) {
-                        ScenarioResult result = interleaved != null
-                                ? interleaved.get(library.name())
-                                : scenario.run(library, context);
+                        ScenarioResult result = byLibrary.get(library.name());
                         out.printf("      round %d  %-9s %s%n", r + 1, library.name(), summary(result));
+                        if (result.failed()) {
+                            failures.add(String.format(Locale.ROOT, "%s %s, round %d: %s", scenario.id(),
+                                    library.name(), r + 1, result.failure()));
+                        }
                         rounds.computeIfAbsent(library.name(), n -> new ArrayList<>()).add(result);
                     }
                 }
@@ -134,16 +146,61 @@ public final class Bench {
             }
             out.println();
             out.print(table.toText());
-            write(header, table, results, names);
+            write(header, table, results, names, failures);
+            return failures.size();
         }
     }
 
     /**
-     * The round in the middle: by acquisitions/s for a throughput scenario, by p99 for a latency
-     * one; its other figures come with it, so a row of the table is one real run.
+     * One round of {@code scenario} for every library in {@code order}, interleaved when the
+     * scenario does that. A library whose run throws gets a {@link ScenarioResult#failed} result
+     * (both, when an interleaved run throws), its stack trace printed to stderr; an interruption
+     * ends the run.
+     */
+    static Map<String, ScenarioResult> runRound(Scenario scenario, List<LockLibrary> order,
+            BenchContext context) throws InterruptedException {
+        Map<String, ScenarioResult> results = new LinkedHashMap<>();
+        try {
+            Map<String, ScenarioResult> interleaved = scenario.runInterleaved(order, context);
+            if (interleaved != null) {
+                return interleaved;
+            }
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) {
+            ScenarioResult failed = failed(scenario, "all", e);
+            order.forEach(library -> results.put(library.name(), failed));
+            return results;
+        }
+        for (LockLibrary library : order) {
+            try {
+                results.put(library.name(), scenario.run(library, context));
+            } catch (InterruptedException e) {
+                throw e;
+            } catch (Exception e) {
+                results.put(library.name(), failed(scenario, library.name(), e));
+            }
+        }
+        return results;
+    }
+
+    private static ScenarioResult failed(Scenario scenario, String library, Exception e) {
+        System.err.println("bench: " + scenario.id() + " failed for " + library + ":");
+        e.printStackTrace();
+        return ScenarioResult.failed(String.valueOf(e).replace('\n', ' '));
+    }
+
+    /**
+     * The measured round in the middle: by acquisitions/s for a throughput scenario, by p99 for a
+     * latency one; its other figures come with it, so a row of the table is one real run. When
+     * no round was measured, the last failed one.
      */
     static ScenarioResult median(List<ScenarioResult> rounds) {
-        List<ScenarioResult> sorted = new ArrayList<>(rounds);
+        List<ScenarioResult> sorted = rounds.stream().filter(result -> !result.failed())
+                .collect(Collectors.toCollection(ArrayList::new));
+        if (sorted.isEmpty()) {
+            return rounds.get(rounds.size() - 1);
+        }
         sorted.sort(java.util.Comparator.comparingDouble(result -> result.acquisitionsPerSecond() != null
                 ? result.acquisitionsPerSecond()
                 : (double) result.latency().p99Micros()));
@@ -173,6 +230,9 @@ public final class Bench {
     }
 
     private static String summary(ScenarioResult result) {
+        if (result.failed()) {
+            return "FAILED: " + result.failure();
+        }
         String main = result.latency() != null
                 ? "p50 " + ResultTable.formatMicros(result.latency().p50Micros()) + ", p99 "
                         + ResultTable.formatMicros(result.latency().p99Micros())
@@ -182,11 +242,12 @@ public final class Bench {
     }
 
     private void write(String header, ResultTable table, Map<Scenario, Map<String, ScenarioResult>> results,
-            List<String> names) throws java.io.IOException {
+            List<String> names, List<String> failures) throws java.io.IOException {
         Path dir = options.out();
         Files.createDirectories(dir);
         Path markdown = dir.resolve("bench.md");
-        Files.writeString(markdown, Markdown.of(header, table, results, options.topology()), StandardCharsets.UTF_8);
+        Files.writeString(markdown, Markdown.of(header, table, results, options.topology(), failures),
+                StandardCharsets.UTF_8);
         Map<String, String> titles = new LinkedHashMap<>();
         results.keySet().forEach(scenario -> titles.put(scenario.id(), scenario.title()));
         Map<String, double[]> throughputs = ResultTable.throughputs(results, names);

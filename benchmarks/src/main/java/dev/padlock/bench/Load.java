@@ -3,7 +3,8 @@ package dev.padlock.bench;
 /**
  * Threads (in this JVM or in worker JVMs) that acquire and release locks in a loop and count
  * their acquisitions. A load is created paused; {@link #resume()} lets it run and
- * {@link #pause()} stops it between two acquisitions, so counts read while paused are exact.
+ * {@link #pause()} stops it between two acquisitions, so counts read while paused are exact;
+ * {@link #counts()} reads them while it runs.
  */
 interface Load extends AutoCloseable {
 
@@ -18,6 +19,12 @@ interface Load extends AutoCloseable {
      * @throws IllegalStateException when a thread failed or did not stop in time
      */
     long[] pause();
+
+    /**
+     * The acquisitions so far, one entry per thread, read without pausing: an acquisition under
+     * way is not in them yet.
+     */
+    long[] counts();
 
     /** Stops every thread and releases what the load holds (clients, processes). */
     @Override

@@ -72,6 +72,11 @@ final class LockLoop implements Load {
             waitNanos(left);
         }
         requireNoFailure();
+        return counts();
+    }
+
+    @Override
+    public long[] counts() {
         long[] snapshot = new long[counts.length()];
         for (int i = 0; i < snapshot.length; i++) {
             snapshot[i] = counts.get(i);

@@ -1,6 +1,7 @@
 package dev.padlock.bench;
 
 import java.util.Comparator;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -36,8 +37,18 @@ final class Markdown {
         return of(header, table, results, Topology.SINGLE);
     }
 
+    /** The text for a run on {@code topology} in which nothing failed. */
     static String of(String header, ResultTable table, Map<Scenario, Map<String, ScenarioResult>> results,
             Topology topology) {
+        return of(header, table, results, topology, List.of());
+    }
+
+    /**
+     * The text for a run on {@code topology}; {@code failures} are the rounds that failed, one
+     * line each, listed in a section of their own.
+     */
+    static String of(String header, ResultTable table, Map<Scenario, Map<String, ScenarioResult>> results,
+            Topology topology, List<String> failures) {
         StringBuilder text = new StringBuilder();
         text.append(topology == Topology.CLUSTER
                 ? "# Padlock vs Redisson on a Redis Cluster\n\n" : "# Padlock vs Redisson\n\n");
@@ -49,6 +60,9 @@ final class Markdown {
                 "- Ratios are Padlock / Redisson whatever the metric: above 1 is better for acquisitions/s,",
                 "  below 1 is better for calls, round trips, CPU, latency and allocation."
                         + (topology == Topology.CLUSTER ? "\n" + CLUSTER_NOTES : ""),
+                "- *Acquisitions/s*: what the threads acquired from the start of the measured window to the moment",
+                "  the runner asks them to pause, read while they run; the figures per acquisition divide by the",
+                "  exact count once all have paused (a pause waits for the acquisitions under way).",
                 "- *Redis calls*: the delta of all `INFO commandstats` calls over the measured window (the",
                 "  runner's own `INFO` excluded), which counts the `redis.call`s inside scripts too.",
                 "- *Round trips*: top-level client commands, counted with `MONITOR` in a separate 1 s pass",
@@ -59,13 +73,21 @@ final class Markdown {
                 "- *Keys left*: keys of the run other than the locks themselves, right after it (Redisson's",
                 "  unlock writes `redisson_unlock_latch` keys).",
                 "- Wake-up latency (6a, 6b): from just before the holder's `unlock()` to the waiter's return from",
-                "  `tryLock(10 s, 30 s)`; " + WakeUpLatencyScenario.SAMPLES + " samples after "
-                        + WakeUpLatencyScenario.WARM_UP_SAMPLES + " of warm-up, alternating between the libraries sample"
+                "  `tryLock(10 s, 30 s)`; " + WakeUpLatencyScenario.Place.OTHER_CLIENT.samples() + " samples after "
+                        + WakeUpLatencyScenario.Place.OTHER_CLIENT.warmUpSamples()
+                        + " of warm-up, alternating between the libraries sample"
                         + " by sample so that both see the same machine (cost and round trips are then measured for each"
                         + " alone). In 6a the waiter uses a second client",
                 "  and is woken through pub/sub, as a waiter in another JVM is. Acquisitions there count both the",
                 "  holder's and the waiter's.",
                 "  Redis CPU there includes the server's idle housekeeping while the waiter is parked.",
+                "- Wake-up latency across JVMs (6c): as 6a, but the waiter is a worker JVM blocked in `lock(30 s)`",
+                "  (the holder in the bench JVM); " + WakeUpLatencyScenario.Place.OTHER_JVM.samples() + " samples after "
+                        + WakeUpLatencyScenario.Place.OTHER_JVM.warmUpSamples() + " of warm-up. The worker reports its",
+                "  `System.nanoTime()` at the return and the bench JVM subtracts its own from just before `unlock()`:",
+                "  on Linux both read `CLOCK_MONOTONIC`, one clock for every process of the machine (a sample the",
+                "  other way round would fail the run). The worker learns of each sample and reports back over its",
+                "  stdin and stdout, outside the timed span.",
                 "- Bytes allocated: JMH `gc.alloc.rate.norm` of one uncontended `lock(30 s)` + `unlock()`.",
                 "- Lock family (7a-7i): `lock(30 s)` + `unlock()` on each kind of lock, the same call in both",
                 "  libraries, by one thread on a lock no one else wants (7i: 4 threads of one client on one fair",
@@ -78,6 +100,27 @@ final class Markdown {
                                 + " so\n  its row shows what the algorithm costs, not what independent servers would."
                                 + " Only acquisitions/s,",
                 "  calls and round trips are shown for them, and the chart leaves them out.",
+                "- Worker JVMs (4, 8a-8d, 9a-9c, 10a-10b): each JVM has its own client and "
+                        + MultiProcessScenario.THREADS + " threads doing `lock(30 s)` +",
+                "  `unlock()` on one lock with nothing in between: a plain lock (4: 2 JVMs; 8a-8d: 1, 2, 4, 8), a fair",
+                "  lock (9a-9c: 1, 2, 4), a read-write lock (10a, 10b: 2, 4) of which each acquisition takes the read",
+                "  lock with probability " + MultiProcessScenario.READ_PERCENT / 100.0 + ", else the write lock (a"
+                        + " `Random` per thread, seeded the same in every run).",
+                "  8a-10b show only the headline rows and the chart leaves them out; 8b is scenario 4's set-up again.",
+                "- *Failed attempts* (4, 8a-10b): runs of the acquire script that returned without the lock, per",
+                "  acquisition; a Padlock thread that waits for its own client to hand the lock over makes none.",
+                "  Redis counts calls by command only, so this rests on what the scripts call (fixed lease, no",
+                "  re-entry). Plain lock (4, 8a-8d): the `pttl` calls of the measured window, for both: the acquire",
+                "  scripts end a failed attempt with `pttl` of the lock and call it nowhere else, nor do the releases.",
+                "  Fair lock (9a-9c): Padlock's `pttl` calls (`fair_acquire` calls it exactly when it does not",
+                "  acquire); Redisson's fair-lock script does not call `pttl` when a waiter joins the queue behind",
+                "  another, so for Redisson its `hexists` calls less one per release (the acquire script calls",
+                "  `hexists` once unless it takes the free lock, the release once). Read-write lock (10a, 10b): `pttl`",
+                "  is called on success too (Padlock's read acquire always, Redisson's when readers hold already) and",
+                "  by a read release for each reader still holding, so the scripts whose last call is `pttl` of the",
+                "  lock are counted in the 1 s `MONITOR` pass instead, per acquisition of that pass.",
+                "- *Fewest / most per process*: the measured window's acquisitions summed per worker JVM (from the",
+                "  workers' own counts), with 2 JVMs or more.",
                 "",
                 "![acquisitions/s](" + topology.chartFileName() + ")",
                 "",
@@ -86,7 +129,12 @@ final class Markdown {
                 ""));
         results.forEach((scenario, byLibrary) -> byLibrary.forEach((library, result) ->
                 text.append("- ").append(scenario.id()).append(' ').append(library).append(": ")
-                        .append(breakdown(result.cost())).append('\n')));
+                        .append(result.failed() ? ResultTable.FAILED : breakdown(result.cost())).append('\n')));
+        if (!failures.isEmpty()) {
+            text.append("\n## Failed rounds\n\n");
+            text.append("A row shows the median of its library's measured rounds, or `failed` when none was.\n\n");
+            failures.forEach(failure -> text.append("- ").append(failure).append('\n'));
+        }
         return text.toString();
     }
 

@@ -12,12 +12,17 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * Counts the top-level commands clients send, with {@code MONITOR} on a plain socket of its own
@@ -25,6 +30,12 @@ import java.util.regex.Pattern;
  * cannot, since Redis 7.0 counts the {@code redis.call}s inside scripts there too, and
  * {@code MONITOR} marks those with {@code [<db> lua]}. Used only in short calibration passes,
  * never while throughput is measured.
+ *
+ * <p>Given lock names, it also counts the scripts whose last call is {@code PTTL} of one of them
+ * ({@link #scriptsEndingWithPttl}), which is how both libraries' acquire scripts end an attempt
+ * that did not acquire. The lines of one script are contiguous ({@code MONITOR} shows the
+ * script's own line, then its calls), so its last call is the {@code [<db> lua]} line right
+ * before a line that is not one.
  *
  * <p>{@link #finish} sends an {@code ECHO} of a unique marker on each server's admin connection
  * and counts the lines before it; the admin connections must send nothing else meanwhile.
@@ -35,18 +46,33 @@ final class MonitorCounter implements AutoCloseable {
 
     private static final Pattern SCRIPT_CALL = Pattern.compile("^\\+?[0-9.]+ \\[\\d+ lua\\]");
     private static final Duration TIMEOUT = Duration.ofSeconds(20);
+    /**
+     * How long a server may send nothing to the {@code MONITOR} while a pass runs: longer than a
+     * pause that waits for an acquisition until a lease would have run out (30 s).
+     */
+    private static final Duration QUIET_TIMEOUT = Duration.ofMinutes(3);
 
     private final String marker = "bench-monitor-end-" + UUID.randomUUID();
     private final List<Tap> taps = new ArrayList<>();
+    private final Collection<String> lockNames;
 
-    private MonitorCounter() {
+    private MonitorCounter(Collection<String> lockNames) {
+        this.lockNames = List.copyOf(lockNames);
     }
 
     /**
      * Sends {@code MONITOR} to the server of each admin connection and waits for its {@code +OK}.
      */
     static MonitorCounter start(List<RedisAdmin> admins) {
-        MonitorCounter counter = new MonitorCounter();
+        return start(admins, List.of());
+    }
+
+    /**
+     * {@link #start(List)}, also counting the scripts that end with {@code PTTL} of one of
+     * {@code lockNames} (plain names, as {@code MONITOR} shows them without escapes).
+     */
+    static MonitorCounter start(List<RedisAdmin> admins, Collection<String> lockNames) {
+        MonitorCounter counter = new MonitorCounter(lockNames);
         try {
             for (RedisAdmin admin : admins) {
                 counter.taps.add(counter.new Tap(admin));
@@ -67,6 +93,14 @@ final class MonitorCounter implements AutoCloseable {
         return total;
     }
 
+    /**
+     * The scripts seen before the mark whose last call was {@code PTTL} of one of the lock names,
+     * on all servers; call after {@link #finish}.
+     */
+    long scriptsEndingWithPttl() {
+        return taps.stream().mapToLong(tap -> tap.lines.endingWithPttl()).sum();
+    }
+
     @Override
     public void close() {
         taps.forEach(Tap::close);
@@ -77,7 +111,7 @@ final class MonitorCounter implements AutoCloseable {
 
         private final RedisAdmin admin;
         private final Socket socket;
-        private final AtomicLong topLevel = new AtomicLong();
+        private final Lines lines = new Lines(lockNames);
         private final CountDownLatch markerSeen = new CountDownLatch(1);
         private volatile IOException failure;
 
@@ -99,6 +133,7 @@ final class MonitorCounter implements AutoCloseable {
                 if (!"+OK".equals(ok)) {
                     throw new IllegalStateException("MONITOR answered " + ok);
                 }
+                socket.setSoTimeout((int) QUIET_TIMEOUT.toMillis());
                 Thread reader = new Thread(() -> read(in), "bench-monitor-" + uri.getPort());
                 reader.setDaemon(true);
                 reader.start();
@@ -122,7 +157,7 @@ final class MonitorCounter implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("Interrupted while reading MONITOR", e);
             }
-            return topLevel.get();
+            return lines.topLevel();
         }
 
         void close() {
@@ -138,16 +173,62 @@ final class MonitorCounter implements AutoCloseable {
                 String line;
                 while ((line = in.readLine()) != null) {
                     if (line.contains(marker)) {
+                        lines.end();
                         markerSeen.countDown();
                         return;
                     }
-                    if (!SCRIPT_CALL.matcher(line).find()) {
-                        topLevel.incrementAndGet();
-                    }
+                    lines.accept(line);
                 }
             } catch (IOException e) {
                 failure = e;
             }
+        }
+    }
+
+    /**
+     * Counts one server's {@code MONITOR} lines as they come: the top-level commands, and the
+     * scripts whose last call is {@code PTTL} of one of the lock names. One thread feeds it; the
+     * counts may be read from any.
+     */
+    static final class Lines {
+
+        /** {@code "pttl" "<lock>"} for each lock name, lower case, as {@code MONITOR} quotes a script's call. */
+        private final Set<String> pttlCalls;
+        private final AtomicLong topLevel = new AtomicLong();
+        private final AtomicLong endingWithPttl = new AtomicLong();
+        private boolean afterPttl;
+
+        Lines(Collection<String> lockNames) {
+            this.pttlCalls = lockNames.stream().map(name -> ("\"pttl\" \"" + name + "\"").toLowerCase(Locale.ROOT))
+                    .collect(Collectors.toSet());
+        }
+
+        /** Takes the next line. */
+        void accept(String line) {
+            Matcher script = SCRIPT_CALL.matcher(line);
+            if (script.find()) {
+                afterPttl = !pttlCalls.isEmpty()
+                        && pttlCalls.contains(line.substring(script.end()).trim().toLowerCase(Locale.ROOT));
+                return;
+            }
+            end();
+            topLevel.incrementAndGet();
+        }
+
+        /** Ends the script under way, if any: at a top-level line or at the end of the pass. */
+        void end() {
+            if (afterPttl) {
+                endingWithPttl.incrementAndGet();
+            }
+            afterPttl = false;
+        }
+
+        long topLevel() {
+            return topLevel.get();
+        }
+
+        long endingWithPttl() {
+            return endingWithPttl.get();
         }
     }
 }

@@ -6,19 +6,23 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.ToLongFunction;
 
 /**
  * The one table of a run: a row per scenario and metric, a column per library and their ratio
  * (first library / second, whatever the metric). Renders as aligned text and as Markdown. On a
  * cluster the scenario column's header names the topology, and contended scenarios get two more
  * rows: the classic and sharded PUBLISH and SUBSCRIBE calls per acquisition, summed over the
- * masters.
+ * masters. A library that could not be measured shows {@value #FAILED} in its cells.
  */
 final class ResultTable {
 
     /** One row; {@code ratio} is empty where a ratio means nothing. */
     record Row(String scenario, String metric, String first, String second, String ratio) {
     }
+
+    /** What a cell of a library that could not be measured shows. */
+    static final String FAILED = "failed";
 
     private final List<String> libraries;
     private final Topology topology;
@@ -37,42 +41,50 @@ final class ResultTable {
         this.topology = topology;
     }
 
-    /** Adds the rows of one scenario, {@code results} keyed by library name. */
+    /**
+     * Adds the rows of one scenario, {@code results} keyed by library name; a library whose
+     * result {@link ScenarioResult#failed() failed} shows {@value #FAILED} in each of them.
+     */
     void add(Scenario scenario, Map<String, ScenarioResult> results) {
         String label = scenario.id() + "  " + scenario.title();
         ScenarioResult a = results.get(libraries.get(0));
         ScenarioResult b = results.get(libraries.get(1));
+        ScenarioResult measured = a.failed() ? b : a;
+        if (measured.failed()) {
+            rows.add(new Row(label, "measured", FAILED, FAILED, ""));
+            return;
+        }
         if (scenario.compact()) {
-            number(label, "acquisitions/s", a.acquisitionsPerSecond(), b.acquisitionsPerSecond(), "%,.0f");
-            number(label, "Redis calls / acquisition", a.cost().callsPerAcquisition(), b.cost().callsPerAcquisition(), "%.2f");
-            number(label, "round trips / acquisition", a.roundTripsPerAcquisition(), b.roundTripsPerAcquisition(), "%.2f");
-            if (a.perThread().length > 1) {
-                rows.add(new Row(label, "fewest / most per thread (ratio)", fairness(a), fairness(b), ""));
+            number(label, "acquisitions/s", a, b, ScenarioResult::acquisitionsPerSecond, "%,.0f");
+            number(label, "Redis calls / acquisition", a, b, r -> r.cost().callsPerAcquisition(), "%.2f");
+            number(label, "round trips / acquisition", a, b, ScenarioResult::roundTripsPerAcquisition, "%.2f");
+            failedAttempts(label, a, b, measured);
+            perProcess(label, a, b, measured);
+            if (measured.perThread().length > 1) {
+                text(label, "fewest / most per thread (ratio)", a, b, r -> spread(r.perThread()));
             }
             return;
         }
         if (scenario.measuresThroughput()) {
-            number(label, "acquisitions/s", a.acquisitionsPerSecond(), b.acquisitionsPerSecond(), "%,.0f");
+            number(label, "acquisitions/s", a, b, ScenarioResult::acquisitionsPerSecond, "%,.0f");
         } else {
-            micros(label, "wake-up p50", a.latency().p50Micros(), b.latency().p50Micros());
-            micros(label, "wake-up p99", a.latency().p99Micros(), b.latency().p99Micros());
+            micros(label, "wake-up p50", a, b, latency -> latency.p50Micros());
+            micros(label, "wake-up p99", a, b, latency -> latency.p99Micros());
         }
-        number(label, "Redis calls / acquisition", a.cost().callsPerAcquisition(), b.cost().callsPerAcquisition(), "%.2f");
-        number(label, "round trips / acquisition", a.roundTripsPerAcquisition(), b.roundTripsPerAcquisition(), "%.2f");
-        number(label, "(UN)SUBSCRIBE / acquisition", a.cost().subscriptionsPerAcquisition(),
-                b.cost().subscriptionsPerAcquisition(), "%.3f");
-        number(label, "Redis CPU ms / 1000 acq.", a.cost().cpuMillisPer1000(), b.cost().cpuMillisPer1000(), "%.1f");
+        number(label, "Redis calls / acquisition", a, b, r -> r.cost().callsPerAcquisition(), "%.2f");
+        number(label, "round trips / acquisition", a, b, ScenarioResult::roundTripsPerAcquisition, "%.2f");
+        failedAttempts(label, a, b, measured);
+        number(label, "(UN)SUBSCRIBE / acquisition", a, b, r -> r.cost().subscriptionsPerAcquisition(), "%.3f");
+        number(label, "Redis CPU ms / 1000 acq.", a, b, r -> r.cost().cpuMillisPer1000(), "%.1f");
         if (topology == Topology.CLUSTER && scenario.contended()) {
-            rows.add(new Row(label, "PUBLISH / SPUBLISH per acquisition", pair(a, "publish", "spublish"),
-                    pair(b, "publish", "spublish"), ""));
-            rows.add(new Row(label, "SUBSCRIBE / SSUBSCRIBE per acquisition", pair(a, "subscribe", "ssubscribe"),
-                    pair(b, "subscribe", "ssubscribe"), ""));
+            text(label, "PUBLISH / SPUBLISH per acquisition", a, b, r -> pair(r, "publish", "spublish"));
+            text(label, "SUBSCRIBE / SSUBSCRIBE per acquisition", a, b, r -> pair(r, "subscribe", "ssubscribe"));
         }
-        if (scenario.measuresThroughput() && a.perThread().length > 1) {
-            rows.add(new Row(label, "fewest / most per thread (ratio)", fairness(a), fairness(b), ""));
+        perProcess(label, a, b, measured);
+        if (scenario.measuresThroughput() && measured.perThread().length > 1) {
+            text(label, "fewest / most per thread (ratio)", a, b, r -> spread(r.perThread()));
         }
-        rows.add(new Row(label, "keys left besides the locks", Long.toString(a.keysLeft()),
-                Long.toString(b.keysLeft()), ""));
+        text(label, "keys left besides the locks", a, b, r -> Long.toString(r.keysLeft()));
     }
 
     /** Adds the JMH row: bytes allocated per uncontended pair. */
@@ -121,11 +133,14 @@ final class ResultTable {
         return text.toString();
     }
 
-    /** Acquisitions/s of every charted scenario, for the chart: label to value per library. */
+    /**
+     * Acquisitions/s of every charted scenario that no library failed, for the chart: label to
+     * value per library.
+     */
     static Map<String, double[]> throughputs(Map<Scenario, Map<String, ScenarioResult>> results, List<String> libraries) {
         Map<String, double[]> values = new LinkedHashMap<>();
         results.forEach((scenario, byLibrary) -> {
-            if (scenario.charted()) {
+            if (scenario.charted() && byLibrary.values().stream().noneMatch(ScenarioResult::failed)) {
                 values.put(scenario.id(), libraries.stream()
                         .map(byLibrary::get)
                         .map(ScenarioResult::acquisitionsPerSecond)
@@ -150,8 +165,29 @@ final class ResultTable {
         rows.add(new Row(label, metric, text.apply(a), text.apply(b), ratio(a, b)));
     }
 
-    private void micros(String label, String metric, long a, long b) {
-        rows.add(new Row(label, metric, formatMicros(a), formatMicros(b), ratio((double) a, (double) b)));
+    /** A row of {@code value} in {@code format}, with the ratio when both were measured. */
+    private void number(String label, String metric, ScenarioResult a, ScenarioResult b,
+            Function<ScenarioResult, Double> value, String format) {
+        Double first = a.failed() ? null : value.apply(a);
+        Double second = b.failed() ? null : value.apply(b);
+        Function<Double, String> text = number -> number == null ? "n/a" : String.format(Locale.ROOT, format, number);
+        rows.add(new Row(label, metric, a.failed() ? FAILED : text.apply(first), b.failed() ? FAILED : text.apply(second),
+                ratio(first, second)));
+    }
+
+    /** A row of latencies, with the ratio when both were measured. */
+    private void micros(String label, String metric, ScenarioResult a, ScenarioResult b,
+            ToLongFunction<ScenarioResult.Latency> micros) {
+        Double first = a.failed() ? null : (double) micros.applyAsLong(a.latency());
+        Double second = b.failed() ? null : (double) micros.applyAsLong(b.latency());
+        rows.add(new Row(label, metric, a.failed() ? FAILED : formatMicros(first.longValue()),
+                b.failed() ? FAILED : formatMicros(second.longValue()), ratio(first, second)));
+    }
+
+    /** A row of text, without a ratio. */
+    private void text(String label, String metric, ScenarioResult a, ScenarioResult b,
+            Function<ScenarioResult, String> text) {
+        rows.add(new Row(label, metric, a.failed() ? FAILED : text.apply(a), b.failed() ? FAILED : text.apply(b), ""));
     }
 
     private static String ratio(Double a, Double b) {
@@ -167,9 +203,24 @@ final class ResultTable {
                 result.cost().perAcquisition(second));
     }
 
-    private static String fairness(ScenarioResult result) {
-        long fewest = result.fewestPerThread();
-        long most = result.mostPerThread();
+    /** The failed attempts per acquisition, when counted ({@code measured} is a result that did not fail). */
+    private void failedAttempts(String label, ScenarioResult a, ScenarioResult b, ScenarioResult measured) {
+        if (measured.failedAttemptsPerAcquisition() != null) {
+            number(label, "failed attempts / acquisition", a, b, ScenarioResult::failedAttemptsPerAcquisition, "%.2f");
+        }
+    }
+
+    /** The fewest and most acquisitions of one JVM, with more than one worker JVM. */
+    private void perProcess(String label, ScenarioResult a, ScenarioResult b, ScenarioResult measured) {
+        if (measured.perProcess() != null && measured.perProcess().length > 1) {
+            text(label, "fewest / most per process (ratio)", a, b, r -> spread(r.perProcess()));
+        }
+    }
+
+    /** The fewest and most of {@code counts} and their ratio, e.g. {@code 436 / 446 (0.98)}. */
+    private static String spread(long[] counts) {
+        long fewest = ScenarioResult.fewest(counts);
+        long most = ScenarioResult.most(counts);
         return String.format(Locale.ROOT, "%,d / %,d (%.2f)", fewest, most, most == 0 ? 0.0 : (double) fewest / most);
     }
 

@@ -19,7 +19,8 @@ interface Scenario {
 
     /**
      * Whether the table shows only the headline rows: acquisitions/s, Redis calls and round
-     * trips per acquisition (and the per-thread spread with several threads).
+     * trips per acquisition (and, where there are any, the failed attempts per acquisition and
+     * the per-process and per-thread spread).
      */
     default boolean compact() {
         return false;

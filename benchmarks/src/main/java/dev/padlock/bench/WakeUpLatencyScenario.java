@@ -13,16 +13,46 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Scenarios 6a and 6b: how long after an unlock the waiter returns from {@code tryLock}. The
- * holder takes the lock (30 s lease), the waiter starts {@code tryLock(10 s, 30 s)} on a thread
- * of its own and is given {@value #PARK_MILLIS} ms to subscribe and park; then the time runs from
- * just before {@code unlock()} to the waiter's return. In 6a the waiter uses a second client
- * (which wakes through pub/sub, as a waiter in another JVM does); in 6b the holder's own.
+ * Scenarios 6a, 6b and 6c: how long after an unlock the waiter returns. The holder takes the lock
+ * (30 s lease), the waiter starts its acquisition and is given {@value #PARK_MILLIS} ms to
+ * subscribe and park; then the time runs from just before {@code unlock()} to the waiter's
+ * return. In 6a the waiter is a thread with a second client (which wakes through pub/sub, as a
+ * waiter in another JVM does), in 6b a thread with the holder's own client, both in
+ * {@code tryLock(10 s, 30 s)}; in 6c it is a {@link WaiterWorker} JVM in {@code lock(30 s)}, whose
+ * {@link System#nanoTime()} at the return is compared with this JVM's (both read
+ * {@code CLOCK_MONOTONIC} on Linux, one clock for every process of the machine).
  */
 final class WakeUpLatencyScenario implements Scenario {
 
-    static final int WARM_UP_SAMPLES = 100;
-    static final int SAMPLES = 1_000;
+    /** Where the waiter runs. */
+    enum Place {
+        /** A thread of this JVM with a client of its own. */
+        OTHER_CLIENT("wake-up latency, waiter in another client (pub/sub, as across JVMs)", 100, 1_000),
+        /** A thread of this JVM with the holder's client. */
+        SAME_CLIENT("wake-up latency, waiter in the same client", 100, 1_000),
+        /** A worker JVM. */
+        OTHER_JVM("wake-up latency, waiter in another JVM", 100, 300);
+
+        private final String title;
+        private final int warmUpSamples;
+        private final int samples;
+
+        Place(String title, int warmUpSamples, int samples) {
+            this.title = title;
+            this.warmUpSamples = warmUpSamples;
+            this.samples = samples;
+        }
+
+        /** The samples taken per library and round, after {@link #warmUpSamples()}. */
+        int samples() {
+            return samples;
+        }
+
+        int warmUpSamples() {
+            return warmUpSamples;
+        }
+    }
+
     private static final int CALIBRATION_SAMPLES = 50;
     private static final int COST_SAMPLES = 200;
     private static final long PARK_MILLIS = 10;
@@ -30,11 +60,11 @@ final class WakeUpLatencyScenario implements Scenario {
     private static final Duration SAMPLE_TIMEOUT = Duration.ofSeconds(20);
 
     private final String id;
-    private final boolean otherClient;
+    private final Place place;
 
-    WakeUpLatencyScenario(String id, boolean otherClient) {
+    WakeUpLatencyScenario(String id, Place place) {
         this.id = id;
-        this.otherClient = otherClient;
+        this.place = place;
     }
 
     @Override
@@ -44,9 +74,7 @@ final class WakeUpLatencyScenario implements Scenario {
 
     @Override
     public String title() {
-        return otherClient
-                ? "wake-up latency, waiter in another client (pub/sub, as across JVMs)"
-                : "wake-up latency, waiter in the same client";
+        return place.title;
     }
 
     @Override
@@ -73,21 +101,47 @@ final class WakeUpLatencyScenario implements Scenario {
     public Map<String, ScenarioResult> runInterleaved(List<LockLibrary> libraries, BenchContext context)
             throws Exception {
         List<Rig> rigs = new ArrayList<>();
+        Throwable failure = null;
         try {
             for (LockLibrary library : libraries) {
                 rigs.add(new Rig(library, context));
             }
-            sampleAlternately(rigs, WARM_UP_SAMPLES);
-            long[][] micros = sampleAlternately(rigs, SAMPLES);
+            sampleAlternately(rigs, place.warmUpSamples);
+            long[][] micros = sampleAlternately(rigs, place.samples);
             Map<String, ScenarioResult> results = new LinkedHashMap<>();
             for (int r = 0; r < rigs.size(); r++) {
                 results.put(rigs.get(r).library.name(), rigs.get(r).result(micros[r], context));
             }
             return results;
+        } catch (Exception | Error e) {
+            failure = e;
+            throw e;
         } finally {
-            for (Rig rig : rigs) {
+            closeAll(rigs, failure);
+        }
+    }
+
+    /**
+     * Closes every rig, each even when another failed; a failure is added to {@code failure} when
+     * there is one, else the first is thrown with the others suppressed.
+     */
+    private static void closeAll(List<Rig> rigs, Throwable failure) {
+        RuntimeException closing = null;
+        for (Rig rig : rigs) {
+            try {
                 rig.close();
+            } catch (RuntimeException e) {
+                if (failure != null) {
+                    failure.addSuppressed(e);
+                } else if (closing == null) {
+                    closing = e;
+                } else {
+                    closing.addSuppressed(e);
+                }
             }
+        }
+        if (closing != null) {
+            throw closing;
         }
     }
 
@@ -102,30 +156,43 @@ final class WakeUpLatencyScenario implements Scenario {
         return micros;
     }
 
-    /** One library's holder, waiter and waiter thread for this scenario. */
+    /** One library's holder and waiter for this scenario. */
     private final class Rig implements AutoCloseable {
         final LockLibrary library;
         final String tag;
         final String name;
-        final LockLibrary.Client holderClient;
-        final LockLibrary.Client waiterClient;
-        final ExecutorService waiterThread;
+        final List<AutoCloseable> resources = new ArrayList<>();
         final Sampler sampler;
 
         Rig(LockLibrary library, BenchContext context) {
             this.library = library;
             this.tag = BenchContext.newTag(id, library);
             this.name = BenchContext.lockName(tag, 0);
-            this.waiterThread = Executors.newSingleThreadExecutor(runnable -> {
-                Thread thread = new Thread(runnable, "bench-waiter-" + library.name());
-                thread.setDaemon(true);
-                return thread;
-            });
-            this.holderClient = library.connect(context.target());
-            this.waiterClient = otherClient ? library.connect(context.target()) : null;
-            BenchLock holder = holderClient.lock(name);
-            BenchLock waiter = (otherClient ? waiterClient : holderClient).lock(name);
-            this.sampler = new Sampler(holder, waiter, waiterThread);
+            try {
+                LockLibrary.Client holderClient = library.connect(context.target());
+                resources.add(holderClient);
+                Waiter waiter;
+                switch (place) {
+                    case OTHER_CLIENT:
+                        LockLibrary.Client waiterClient = library.connect(context.target());
+                        resources.add(waiterClient);
+                        waiter = new ThreadWaiter(library, waiterClient.lock(name));
+                        break;
+                    case SAME_CLIENT:
+                        waiter = new ThreadWaiter(library, holderClient.lock(name));
+                        break;
+                    case OTHER_JVM:
+                        waiter = new ProcessWaiter(library, context.target(), name);
+                        break;
+                    default:
+                        throw new IllegalStateException("Unknown place " + place);
+                }
+                resources.add(waiter);
+                this.sampler = new Sampler(holderClient.lock(name), waiter);
+            } catch (RuntimeException e) {
+                close();
+                throw e;
+            }
         }
 
         /** The result with {@code micros}, and this library's server cost and round trips measured alone. */
@@ -146,15 +213,26 @@ final class WakeUpLatencyScenario implements Scenario {
             return new ScenarioResult(null, null, cost, roundTrips, context.keysLeft(tag, List.of(name)), latency);
         }
 
+        /** Closes the waiter, then the clients, the holder's last; the first failure is thrown. */
         @Override
         public void close() {
-            try {
-                if (waiterClient != null) {
-                    waiterClient.close();
+            RuntimeException failure = null;
+            for (int i = resources.size() - 1; i >= 0; i--) {
+                try {
+                    resources.get(i).close();
+                } catch (Exception e) {
+                    RuntimeException wrapped = e instanceof RuntimeException ? (RuntimeException) e
+                            : new IllegalStateException(e);
+                    if (failure == null) {
+                        failure = wrapped;
+                    } else {
+                        failure.addSuppressed(wrapped);
+                    }
                 }
-                holderClient.close();
-            } finally {
-                waiterThread.shutdownNow();
+            }
+            resources.clear();
+            if (failure != null) {
+                throw failure;
             }
         }
     }
@@ -169,13 +247,11 @@ final class WakeUpLatencyScenario implements Scenario {
     private static final class Sampler {
 
         private final BenchLock holder;
-        private final BenchLock waiter;
-        private final ExecutorService waiterThread;
+        private final Waiter waiter;
 
-        Sampler(BenchLock holder, BenchLock waiter, ExecutorService waiterThread) {
+        Sampler(BenchLock holder, Waiter waiter) {
             this.holder = holder;
             this.waiter = waiter;
-            this.waiterThread = waiterThread;
         }
 
         long[] samples(int count) throws Exception {
@@ -188,23 +264,116 @@ final class WakeUpLatencyScenario implements Scenario {
 
         private long sample() throws Exception {
             holder.lock(UncontendedScenario.LEASE_MILLIS);
+            waiter.start();
+            Thread.sleep(PARK_MILLIS);
+            long unlockAt = System.nanoTime();
+            holder.unlock();
+            long acquiredAt = waiter.acquiredAt();
+            if (acquiredAt < unlockAt) {
+                throw new IllegalStateException("The waiter acquired " + (unlockAt - acquiredAt)
+                        + " ns before the holder's unlock: its clock is not this JVM's, or the lock was not held");
+            }
+            return acquiredAt - unlockAt;
+        }
+    }
+
+    /** The waiter of a sample, a thread or another JVM. */
+    private interface Waiter extends AutoCloseable {
+
+        /** Starts an acquisition of the lock; returns once the waiter is about to call it. */
+        void start() throws Exception;
+
+        /**
+         * Waits (bounded) for the acquisition started last and returns the {@link System#nanoTime()}
+         * at which it returned; the waiter has released the lock by then.
+         */
+        long acquiredAt() throws Exception;
+
+        @Override
+        void close();
+    }
+
+    /** A thread of this JVM in {@code tryLock(10 s, 30 s)}. */
+    private static final class ThreadWaiter implements Waiter {
+
+        private final BenchLock lock;
+        private final ExecutorService thread;
+        private Future<Long> acquisition;
+
+        ThreadWaiter(LockLibrary library, BenchLock lock) {
+            this.lock = lock;
+            this.thread = Executors.newSingleThreadExecutor(runnable -> {
+                Thread waiter = new Thread(runnable, "bench-waiter-" + library.name());
+                waiter.setDaemon(true);
+                return waiter;
+            });
+        }
+
+        @Override
+        public void start() throws InterruptedException {
             CountDownLatch started = new CountDownLatch(1);
-            Future<Long> returned = waiterThread.submit(() -> {
+            acquisition = thread.submit(() -> {
                 started.countDown();
-                if (!waiter.tryLock(WAIT_MILLIS, UncontendedScenario.LEASE_MILLIS)) {
+                if (!lock.tryLock(WAIT_MILLIS, UncontendedScenario.LEASE_MILLIS)) {
                     throw new IllegalStateException("The waiter was not woken within " + WAIT_MILLIS + " ms");
                 }
                 long acquiredAt = System.nanoTime();
-                waiter.unlock();
+                lock.unlock();
                 return acquiredAt;
             });
             if (!started.await(SAMPLE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
                 throw new IllegalStateException("The waiter thread did not start within " + SAMPLE_TIMEOUT);
             }
-            Thread.sleep(PARK_MILLIS);
-            long unlockAt = System.nanoTime();
-            holder.unlock();
-            return returned.get(SAMPLE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS) - unlockAt;
+        }
+
+        @Override
+        public long acquiredAt() throws Exception {
+            return acquisition.get(SAMPLE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        }
+
+        @Override
+        public void close() {
+            thread.shutdownNow();
+        }
+    }
+
+    /** A {@link WaiterWorker} JVM in {@code lock(30 s)}. */
+    private static final class ProcessWaiter implements Waiter {
+
+        private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+
+        private final WorkerProcess worker;
+
+        ProcessWaiter(LockLibrary library, RedisTarget target, String name) {
+            worker = WorkerProcess.launch("waiter JVM", WaiterWorker.class, List.of(library.name(), target.argument(),
+                    name, String.valueOf(UncontendedScenario.LEASE_MILLIS)));
+            try {
+                worker.expect("READY", READY_TIMEOUT);
+            } catch (RuntimeException e) {
+                try {
+                    worker.stop();
+                } catch (RuntimeException stopping) {
+                    e.addSuppressed(stopping);
+                }
+                throw e;
+            }
+        }
+
+        @Override
+        public void start() {
+            worker.send("WAIT");
+            worker.expect("WAITING", SAMPLE_TIMEOUT);
+        }
+
+        @Override
+        public long acquiredAt() {
+            String line = worker.expect("ACQUIRED ", SAMPLE_TIMEOUT);
+            return Long.parseLong(line.substring("ACQUIRED ".length()).trim());
+        }
+
+        @Override
+        public void close() {
+            worker.stop();
         }
     }
 }

@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The runner works end to end for both libraries on a Redis it starts: a short run of an
- * uncontended pair, two worker JVMs, a same-client wake-up and a red lock of the lock family;
+ * uncontended pair, two worker JVMs (with their failed attempts and per-process counts), a
+ * same-client wake-up and a red lock of the lock family;
  * then every kind of the family, measured for a fraction of a second; then the cluster scenarios
  * without a wake-up latency on a 3-master cluster, a fraction of a second each. Figures are not
  * asserted on (timing belongs to the benchmark itself), only that every row was measured and
@@ -36,16 +37,31 @@ class BenchSmokeTest {
         BenchOptions options = new BenchOptions(1, 1, List.of("1", "4", "6b", "7h"), out, Optional.empty(), false,
                 Topology.SINGLE);
 
-        new Bench(options, new PrintStream(printed, true, StandardCharsets.UTF_8)).run();
+        int failedRounds = new Bench(options, new PrintStream(printed, true, StandardCharsets.UTF_8)).run();
+
+        assertThat(failedRounds).as(printed.toString(StandardCharsets.UTF_8)).isZero();
 
         String table = Files.readString(out.resolve("bench.md"));
         for (String row : List.of("| 1  uncontended", "| 4  one lock, 2 JVMs", "| 6b  wake-up latency",
                 "| 7h  uncontended getRedLock over 3 locks on one server")) {
             assertThat(table).contains(row);
         }
-        assertThat(table).contains("acquisitions/s").contains("round trips / acquisition").contains("wake-up p99");
+        assertThat(table).contains("acquisitions/s").contains("round trips / acquisition").contains("wake-up p99")
+                .contains("failed attempts / acquisition").contains("fewest / most per process");
         assertThat(Files.size(out.resolve("acquisitions.png"))).isPositive();
         assertThat(printed.toString(StandardCharsets.UTF_8)).contains("Padlock").contains("Redisson");
+    }
+
+    @Test
+    void aNumberSelectsItsLetteredScenarios() {
+        Function<String, List<String>> selected = ids -> Bench.scenarios().stream()
+                .filter(BenchOptions.parse("--scenarios", ids)::selects).map(Scenario::id).collect(Collectors.toList());
+
+        assertThat(selected.apply("6")).containsExactly("6a", "6b", "6c");
+        assertThat(selected.apply("8")).containsExactly("8a", "8b", "8c", "8d");
+        assertThat(selected.apply("9,10")).containsExactly("9a", "9b", "9c", "10a", "10b");
+        assertThat(selected.apply("1")).containsExactly("1", "1b");
+        assertThat(selected.apply("6c,8d")).containsExactly("6c", "8d");
     }
 
     @Test
