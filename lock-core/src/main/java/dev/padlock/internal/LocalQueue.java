@@ -48,8 +48,8 @@ import org.slf4j.LoggerFactory;
  * re-entry would queue behind itself.
  *
  * <p><b>Turns between clients.</b> For kinds that {@linkplain LockProtocol#grants() grant}, the
- * head's failed claim puts this client in line on Redis, and this queue listens on its grant
- * channel while a head runs or owners queue. A release by another client then passes the lock
+ * head's failed claim puts this client in line on Redis; the head listens on the client's grant
+ * channel while it waits, and this queue while owners queue. A release by another client then passes the lock
  * straight to the head ({@link #onGranted}): one message, no attempt. When the budget ends with
  * owners still queued, the global release puts this client back in line for the first of them, at
  * the tail, as it passes the lock to the next client in line: clients take turns, each up to the
@@ -69,7 +69,7 @@ final class LocalQueue {
 
     static final long NONE = Long.MIN_VALUE;
     static final int MAX_LOCAL_HAND_OFFS = 32;
-    static final long MAX_LOCAL_CHAIN_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+    static final long MAX_LOCAL_CHAIN_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     private static final long MIN_YIELD_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
     private static final long MAX_YIELD_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
@@ -606,7 +606,6 @@ final class LocalQueue {
     private void becomeHead(Ticket ticket) {
         headRunning = true;
         headTicket = ticket;
-        watchGrants(ticket);
     }
 
     /** The first queued owner that can take a grant (not a spin waiter), or null; under the monitor. */
@@ -715,9 +714,10 @@ final class LocalQueue {
     }
 
     /**
-     * While a head runs or owners queue for a kind that grants, this client listens on its grant
-     * channel for the lock (the messages themselves reach {@link LocalQueues#onGranted}). Under the
-     * monitor.
+     * While owners queue for a kind that grants, this client listens on its grant channel for the
+     * lock, so a turn the client was put back in line for is heard between two heads (the messages
+     * themselves reach {@link LocalQueues#onGranted}; a head that waits listens itself, see
+     * {@link LockAcquisition}). Under the monitor.
      */
     private void watchGrants(Ticket ticket) {
         if (grantWatch == null && !ticket.spin && ticket.protocol.grants()) {
@@ -777,9 +777,7 @@ final class LocalQueue {
     private void retireIfIdle() {
         if (waiters.isEmpty()) {
             unwatchChannel();
-            if (!headRunning) {
-                unwatchGrants();
-            }
+            unwatchGrants();
         }
         pollForSpinWaiters();
         if (holder == NONE && !headRunning && inFlight == 0 && waiters.isEmpty() && !retired) {

@@ -94,6 +94,8 @@ final class LockAcquisition implements PendingAcquire {
     private final CompletableFuture<Boolean> result = new CompletableFuture<>();
     private final CompletableFuture<Void> settled = new CompletableFuture<>();
     private Subscription subscription;
+    /** This client's grant channel, once a claim put (or will put) it in line: see {@link #grant}. */
+    private Subscription grantSubscription;
     private long backOffMillis = MIN_BACK_OFF_MILLIS;
     /** Whether an attempt was sent whose reply was lost and whose outcome Redis has not told yet. */
     private boolean inDoubt;
@@ -172,13 +174,25 @@ final class LockAcquisition implements PendingAcquire {
         if (!oneAttempt && !spin) {
             // a recently contended lock: already subscribed, so a failed first attempt can park at once
             subscription = registry.subscribeIfConfirmed(protocol.unlockChannel(threadId));
+            if (placeNonce != 0) {
+                grantSubscription = registry.subscribeIfConfirmed(protocol.grantChannel());
+            }
         }
         CompletableFuture<Void> giveBack = abandonments.pending(protocol, threadId);
-        if (giveBack == null) {
-            attempt();
-        } else {
+        if (giveBack != null) {
             afterGiveBack(giveBack);
+        } else if (inLine && subscribed()) {
+            // a release put this client back in line for this owner as it granted the lock to another
+            // client: its turn comes as a grant, so it waits for it without an attempt
+            park(-1);
+        } else {
+            attempt();
         }
+    }
+
+    /** Whether every channel this acquisition waits on is subscribed (and was confirmed when taken). */
+    private boolean subscribed() {
+        return subscription != null && (placeNonce == 0 || grantSubscription != null);
     }
 
     /**
@@ -293,7 +307,7 @@ final class LockAcquisition implements PendingAcquire {
             stop(() -> result.complete(false));
         } else if (spin) {
             backOff(ttl);
-        } else if (subscription == null) {
+        } else if (!subscribed()) {
             subscribeThenAttempt();
         } else {
             park(ttl);
@@ -320,13 +334,21 @@ final class LockAcquisition implements PendingAcquire {
 
     private void subscribeThenAttempt() {
         try {
-            subscription = registry.subscribe(protocol.unlockChannel(threadId));
+            if (subscription == null) {
+                subscription = registry.subscribe(protocol.unlockChannel(threadId));
+            }
+            if (placeNonce != 0 && grantSubscription == null) {
+                // before the claim that puts this client in line: a grant nobody hears is taken back
+                grantSubscription = registry.subscribe(protocol.grantChannel());
+            }
         } catch (RuntimeException e) {
             fail(e);
             return;
         }
         CompletableFuture<Boolean> confirmed = new CompletableFuture<>();
-        subscription.ready().whenComplete((ignored, failure) -> confirmed.complete(failure == null));
+        CompletableFuture<Void> ready = grantSubscription == null ? subscription.ready()
+                : CompletableFuture.allOf(subscription.ready(), grantSubscription.ready());
+        ready.whenComplete((ignored, failure) -> confirmed.complete(failure == null));
         confirmed.completeOnTimeout(false, Math.min(remainingMillis(), commandTimeoutMillis), TimeUnit.MILLISECONDS);
         attemptWhenDone(confirmed);
     }
@@ -492,6 +514,10 @@ final class LockAcquisition implements PendingAcquire {
         if (subscription != null) {
             subscription.close();
             subscription = null;
+        }
+        if (grantSubscription != null) {
+            grantSubscription.close();
+            grantSubscription = null;
         }
     }
 

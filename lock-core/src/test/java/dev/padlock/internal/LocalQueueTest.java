@@ -256,7 +256,6 @@ class LocalQueueTest {
         Call inLine = granting.next("claim", 1); // after subscribing: it is in line and parks
         inLine.answer(Attempt.notAcquired(5_000));
         assertThat(inLine.to).as("its place nonce").isPositive();
-        assertThat(channels.watchers).as("listens on its grant channel").isNotEmpty();
 
         queues.onGranted(granting, 1, inLine.to, services);
 
