@@ -466,7 +466,7 @@ class LockScriptsTest {
             inLine(key, CLIENT_C, "9:" + SHORT_LEASE + ":42");
             try (Subscriber unlock = subscribe(key); Subscriber grantB = subscribeTo(grantOf(key, CLIENT_B))) {
 
-                assertThat(releaseInLine(key, OWNER, CLIENT_A, "")).isEqualTo(-1L);
+                assertThat(releaseInLine(key, OWNER, "")).isEqualTo(-1L);
 
                 assertThat(admin.commands().hgetall(key)).isEqualTo(Map.of(CLIENT_B + ":7", "1"));
                 assertThat(admin.commands().pttl(key)).isBetween(1L, SHORT_LEASE);
@@ -487,7 +487,7 @@ class LockScriptsTest {
             inLine(key, CLIENT_C, "9:" + SHORT_LEASE + ":42");
             try (Subscriber grantC = subscribeTo(grantOf(key, CLIENT_C))) {
 
-                assertThat(releaseInLine(key, OWNER, CLIENT_A, "")).isEqualTo(-1L);
+                assertThat(releaseInLine(key, OWNER, "")).isEqualTo(-1L);
 
                 assertThat(admin.commands().hgetall(key)).isEqualTo(Map.of(CLIENT_C + ":9", "1"));
                 assertThat(grantC.messagesSoFar()).containsExactly("9:42:" + key);
@@ -502,7 +502,7 @@ class LockScriptsTest {
             inLine(key, CLIENT_A, "3:" + SHORT_LEASE + ":40"); // the releasing client's own place is skipped
             try (Subscriber unlock = subscribe(key)) {
 
-                assertThat(releaseInLine(key, OWNER, CLIENT_A, "5:" + SHORT_LEASE + ":43")).isEqualTo(2L);
+                assertThat(releaseInLine(key, OWNER, "5:" + SHORT_LEASE + ":43")).isEqualTo(2L);
 
                 assertThat(admin.commands().exists(key, sinceOf(key))).isZero();
                 assertThat(unlock.messagesSoFar()).containsExactly(MESSAGE);
@@ -518,7 +518,7 @@ class LockScriptsTest {
             inLine(key, CLIENT_C, "9:" + SHORT_LEASE + ":42");
             try (Subscriber grantB = subscribeTo(grantOf(key, CLIENT_B))) {
 
-                assertThat(releaseInLine(key, CLIENT_A + ":1", CLIENT_A, "5:" + SHORT_LEASE + ":43")).isEqualTo(-1L);
+                assertThat(releaseInLine(key, CLIENT_A + ":1", "5:" + SHORT_LEASE + ":43")).isEqualTo(-1L);
 
                 assertThat(admin.commands().lrange(lineOf(key), 0, -1)).containsExactly(CLIENT_C, CLIENT_A);
                 assertThat(admin.commands().get(placeOf(key, CLIENT_A))).isEqualTo("5:" + SHORT_LEASE + ":43");
@@ -546,11 +546,11 @@ class LockScriptsTest {
                     Long.toString(2 * SHORT_LEASE), clientId, inLine ? "1" : "0");
         }
 
-        private Long releaseInLine(String key, String field, String clientId, String putBack) {
+        /** The client releasing is {@code field} up to its last colon. */
+        private Long releaseInLine(String key, String field, String putBack) {
             return admin.commands().eval(LuaScript.LOCK_RELEASE.body(), ScriptOutputType.INTEGER,
                     new String[] {key, channelOf(key), sinceOf(key), lineOf(key)}, MESSAGE, "0", field, "publish",
-                    clientId, "padlock_waiter:{" + key + "}:", "padlock_grant:{" + key + "}:", putBack,
-                    Long.toString(2 * SHORT_LEASE));
+                    putBack, Long.toString(2 * SHORT_LEASE));
         }
 
         private void inLine(String key, String clientId, String place) {

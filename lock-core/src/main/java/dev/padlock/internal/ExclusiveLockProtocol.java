@@ -30,6 +30,8 @@ final class ExclusiveLockProtocol implements LockProtocol {
     private final String[] releaseKeys;
     private final boolean grants;
     private final long grantLeaseMillis;
+    /** How long a place lasts, made once: a claim or release is a hot path. */
+    private final String placeMillisText;
 
     ExclusiveLockProtocol(String name, LockServices services) {
         this.name = name;
@@ -46,6 +48,7 @@ final class ExclusiveLockProtocol implements LockProtocol {
         this.grants = services.acknowledgingReplicas() == 0
                 && (!backend.isCluster() || backend.isSharded());
         this.grantLeaseMillis = services.grantLeaseMillis();
+        this.placeMillisText = Long.toString(placeMillis());
     }
 
     @Override
@@ -87,10 +90,16 @@ final class ExclusiveLockProtocol implements LockProtocol {
     @Override
     public CompletableFuture<Attempt> tryClaim(long leaseMillis, long threadId, boolean willWait, long placeNonce,
             boolean inLine) {
-        String place = grants && willWait && placeNonce != 0 ? place(threadId, leaseMillis, placeNonce) : "";
+        boolean takesPlace = grants && willWait && placeNonce != 0;
+        if (!takesPlace && !inLine) {
+            // the line's arguments are optional: a claim that neither takes nor leaves a place sends none
+            return scripts.<Long>run(LuaScript.LOCK_CLAIM, ScriptOutputType.INTEGER, lockKey,
+                    Long.toString(leaseMillis), LockKeys.ownerField(clientId, threadId)).thenApply(Attempt::fromTtl);
+        }
+        String place = takesPlace ? place(threadId, leaseMillis, placeNonce) : "";
         return scripts.<Long>run(LuaScript.LOCK_CLAIM, ScriptOutputType.INTEGER, claimKeys,
                 Long.toString(leaseMillis), LockKeys.ownerField(clientId, threadId), place,
-                Long.toString(placeMillis()), clientId, inLine ? "1" : "0").thenApply(Attempt::fromTtl);
+                placeMillisText, clientId, inLine ? "1" : "0").thenApply(Attempt::fromTtl);
     }
 
     @Override
@@ -181,13 +190,15 @@ final class ExclusiveLockProtocol implements LockProtocol {
                             LockKeys.ownerField(clientId, threadId), backend.publishCommand())
                     .thenApply(Release::fromScript);
         }
-        return scripts.<Long>run(LuaScript.LOCK_RELEASE, ScriptOutputType.INTEGER, releaseKeys,
-                        LockKeys.UNLOCK_MESSAGE, Long.toString(rearmLeaseMillis), LockKeys.ownerField(clientId, threadId),
-                        backend.publishCommand(), clientId, LockKeys.waiterPlacePrefix(name),
-                        LockKeys.grantChannelPrefix(name),
-                        nextThreadId == LocalQueue.NONE ? "" : place(nextThreadId, nextLeaseMillis, nextPlaceNonce),
-                        Long.toString(placeMillis()))
-                .thenApply(Release::fromScript);
+        String field = LockKeys.ownerField(clientId, threadId);
+        String rearm = Long.toString(rearmLeaseMillis);
+        CompletableFuture<Long> reply = nextThreadId == LocalQueue.NONE
+                ? scripts.run(LuaScript.LOCK_RELEASE, ScriptOutputType.INTEGER, releaseKeys, LockKeys.UNLOCK_MESSAGE,
+                        rearm, field, backend.publishCommand())
+                : scripts.run(LuaScript.LOCK_RELEASE, ScriptOutputType.INTEGER, releaseKeys, LockKeys.UNLOCK_MESSAGE,
+                        rearm, field, backend.publishCommand(), place(nextThreadId, nextLeaseMillis, nextPlaceNonce),
+                        placeMillisText);
+        return reply.thenApply(Release::fromScript);
     }
 
     @Override

@@ -275,7 +275,9 @@ final class LockAcquisition implements PendingAcquire {
         mayBeQueued |= !oneAttempt;
         CompletableFuture<Attempt> reply;
         try {
-            reply = claim ? protocol.tryClaim(leaseMillis, threadId, !oneAttempt, placeNonce, inLine)
+            // a place in line only once the grant channel is subscribed: a grant nobody hears is wasted
+            reply = claim ? protocol.tryClaim(leaseMillis, threadId, !oneAttempt,
+                            grantSubscription != null ? placeNonce : 0, inLine)
                     : protocol.tryAcquire(leaseMillis, threadId, !oneAttempt);
         } catch (RuntimeException e) {
             reply = CompletableFuture.failedFuture(e);
@@ -290,7 +292,7 @@ final class LockAcquisition implements PendingAcquire {
         }
         answered();
         long ttl = attempt.ttl();
-        if (!attempt.acquired() && claim && placeNonce != 0 && !oneAttempt) {
+        if (!attempt.acquired() && claim && grantSubscription != null && !oneAttempt) {
             inLine = true; // the failed claim got this client in line
         }
         if (attempt.acquired() || grantState.get() == GRANTED) {
@@ -546,7 +548,8 @@ final class LockAcquisition implements PendingAcquire {
                         + " stays until its lease ends", protocol.name(), protocol.ownerField(threadId));
             }
         }
-        boolean leave = placeNonce != 0 ? inLine : mayBeQueued;
+        // a kind that grants keeps a place in line only for a head whose claim took one
+        boolean leave = protocol.grants() ? inLine : mayBeQueued;
         mayBeQueued = false;
         inLine = false;
         if (!leave) {

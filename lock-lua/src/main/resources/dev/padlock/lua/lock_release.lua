@@ -9,13 +9,13 @@
 -- ARGV[2]  lease in milliseconds to re-arm after an inner release; 0 keeps the current TTL
 -- ARGV[3]  owner field, <clientId>:<threadId>
 -- ARGV[4]  the publish command: publish, or spublish (sharded) on a Redis 7 Cluster
--- ARGV[5]  (with KEYS[4]) this client's id
--- ARGV[6]  (with KEYS[4]) the prefix of a client's place in line, padlock_waiter:{<name>}:
--- ARGV[7]  (with KEYS[4]) the prefix of a client's grant channel, padlock_grant:{<name>}:
--- ARGV[8]  (with KEYS[4]) "<threadId>:<grant lease ms>:<nonce>" to put this client back in line, at the
---          tail, when the lock went to another client (this client has owners waiting); empty:
---          do not
--- ARGV[9]  (with ARGV[8]) how long that place lasts unless refreshed, in milliseconds
+-- ARGV[5]  (optional, with KEYS[4]) "<threadId>:<grant lease ms>:<nonce>" to put this client
+--          back in line, at the tail, when the lock went to another client (this client has owners
+--          waiting); empty or absent: do not
+-- ARGV[6]  (with ARGV[5]) how long that place lasts unless refreshed, in milliseconds
+-- A client's place is padlock_waiter:{<name>}:<clientId> and its grant channel
+-- padlock_grant:{<name>}:<clientId> (without the braces when the name has one, as KEYS[4]); this
+-- client's id is ARGV[3] up to its last colon.
 --
 -- Returns  nil when ARGV[3] does not hold the lock (nothing is changed),
 --          0 when holds remain (the lease is re-armed when ARGV[2] > 0),
@@ -48,23 +48,27 @@ if remaining > 0 then
 end
 redis.call('del', KEYS[1], KEYS[3])
 if KEYS[4] ~= nil then
+    local me = string.match(ARGV[3], '^(.*):[^:]*$')
+    local tag = string.find(KEYS[1], '{', 1, true) and KEYS[1] or ('{' .. KEYS[1] .. '}')
+    local places = 'padlock_waiter:' .. tag .. ':'
+    local grants = 'padlock_grant:' .. tag .. ':'
     local client = redis.call('lpop', KEYS[4])
     while client do
-        local place = client ~= ARGV[5] and redis.call('get', ARGV[6] .. client)
+        local place = client ~= me and redis.call('get', places .. client)
         if place then
-            redis.call('del', ARGV[6] .. client)
+            redis.call('del', places .. client)
             local thread, lease, nonce = string.match(place, '^(%-?%d+):(%d+):(%d+)$')
             local field = client .. ':' .. thread
             redis.call('hset', KEYS[1], field, 1)
             redis.call('pexpire', KEYS[1], lease)
-            if redis.call(ARGV[4], ARGV[7] .. client, thread .. ':' .. nonce .. ':' .. KEYS[1]) > 0 then
+            if redis.call(ARGV[4], grants .. client, thread .. ':' .. nonce .. ':' .. KEYS[1]) > 0 then
                 local t = redis.call('time')
                 redis.call('hset', KEYS[3], field, t[1] .. string.format('%03d', math.floor(tonumber(t[2]) / 1000)))
                 redis.call('pexpire', KEYS[3], lease)
-                if ARGV[8] ~= '' then
-                    redis.call('set', ARGV[6] .. ARGV[5], ARGV[8], 'px', ARGV[9])
-                    redis.call('rpush', KEYS[4], ARGV[5])
-                    redis.call('pexpire', KEYS[4], ARGV[9])
+                if ARGV[5] ~= nil and ARGV[5] ~= '' then
+                    redis.call('set', places .. me, ARGV[5], 'px', ARGV[6])
+                    redis.call('rpush', KEYS[4], me)
+                    redis.call('pexpire', KEYS[4], ARGV[6])
                 end
                 return -1
             end
