@@ -252,9 +252,7 @@ class LocalQueueTest {
     void aGrantToTheWaitingHeadMakesItHoldWithoutAnotherAttempt() {
         RecordingLock granting = new RecordingLock("orders:2", true);
         PendingAcquire head = queues.acquire(granting, services, false, 1, LEASE, true, FOREVER, false);
-        granting.next("claim", 1).answer(Attempt.notAcquired(5_000));
-        Call inLine = granting.next("claim", 1); // after subscribing: it is in line and parks
-        inLine.answer(Attempt.notAcquired(5_000));
+        Call inLine = waitsInLine(granting, 1);
         assertThat(inLine.to).as("its place nonce").isPositive();
 
         queues.onGranted(granting, 1, inLine.to, services);
@@ -267,19 +265,9 @@ class LocalQueueTest {
     @Test
     void aLateGrantForAnEarlierWaitDoesNotGrantTheOwnersNextWait() throws Exception {
         RecordingLock granting = new RecordingLock("orders:2", true);
-        PendingAcquire first = queues.acquire(granting, services, false, 1, LEASE, true,
-                TimeUnit.MILLISECONDS.toNanos(50), false);
-        granting.next("claim", 1).answer(Attempt.notAcquired(5_000));
-        Call firstPlace = granting.next("claim", 1);
-        firstPlace.answer(Attempt.notAcquired(5_000));
-        Thread.sleep(60); // its wait ends; woken, its last claim fails: it gave up
-        channels.fire();
-        granting.next("claim", 1).answer(Attempt.notAcquired(5_000));
-        assertThat(first.result().get(2, TimeUnit.SECONDS)).isFalse();
+        Call firstPlace = waitsInLineAndGivesUp(granting, 1);
         PendingAcquire second = queues.acquire(granting, services, false, 1, LEASE, true, FOREVER, false);
-        granting.next("claim", 1).answer(Attempt.notAcquired(5_000));
-        Call secondPlace = granting.next("claim", 1);
-        secondPlace.answer(Attempt.notAcquired(5_000));
+        Call secondPlace = waitsInLine(granting, 1);
         assertThat(secondPlace.to).isNotEqualTo(firstPlace.to);
 
         queues.onGranted(granting, 1, firstPlace.to, services);
@@ -294,15 +282,7 @@ class LocalQueueTest {
     @Test
     void aGrantNobodyHereWaitsForIsPassedOn() throws Exception {
         RecordingLock granting = new RecordingLock("orders:2", true);
-        PendingAcquire first = queues.acquire(granting, services, false, 1, LEASE, true,
-                TimeUnit.MILLISECONDS.toNanos(50), false);
-        granting.next("claim", 1).answer(Attempt.notAcquired(5_000));
-        Call place = granting.next("claim", 1);
-        place.answer(Attempt.notAcquired(5_000));
-        Thread.sleep(60); // its wait ends; woken, its last claim fails: it gave up
-        channels.fire();
-        granting.next("claim", 1).answer(Attempt.notAcquired(5_000));
-        assertThat(first.result().get(2, TimeUnit.SECONDS)).isFalse();
+        Call place = waitsInLineAndGivesUp(granting, 1);
 
         queues.onGranted(granting, 1, place.to, services);
 
@@ -331,6 +311,29 @@ class LocalQueueTest {
     }
 
     // ---- helpers
+
+    /**
+     * The head {@code owner} just started: its first claim fails, it subscribes, and its second
+     * claim fails and takes a place in line (the returned call: its {@code to} is the place nonce).
+     */
+    private static Call waitsInLine(RecordingLock granting, long owner) {
+        granting.next("claim", owner).answer(Attempt.notAcquired(5_000));
+        Call place = granting.next("claim", owner);
+        place.answer(Attempt.notAcquired(5_000));
+        return place;
+    }
+
+    /** {@code owner} waits 50 ms in line, then its wait ends without the lock; its place call. */
+    private Call waitsInLineAndGivesUp(RecordingLock granting, long owner) throws Exception {
+        PendingAcquire acquisition = queues.acquire(granting, services, false, owner, LEASE, true,
+                TimeUnit.MILLISECONDS.toNanos(50), false);
+        Call place = waitsInLine(granting, owner);
+        Thread.sleep(60); // its wait ends; woken, its last claim fails: it gave up
+        channels.fire();
+        granting.next("claim", owner).answer(Attempt.notAcquired(5_000));
+        assertThat(acquisition.result().get(2, TimeUnit.SECONDS)).isFalse();
+        return place;
+    }
 
     private PendingAcquire acquire(long owner, long waitMillis) {
         long waitNanos = waitMillis == FOREVER ? FOREVER : TimeUnit.MILLISECONDS.toNanos(waitMillis);
