@@ -68,10 +68,11 @@ public interface LockClient extends AutoCloseable {
     RLock getSpinLock(String name);
 
     /**
-     * A reentrant lock granted first come, first served across the threads of every client. A
-     * waiter that gives up leaves the queue at once; one that dies is dropped once it stops
-     * checking in (within {@link LockConfig#fairWaiterTimeout()} of the holder's lease), so it
-     * cannot block the queue for ever. An unlock wakes only the next waiter's client.
+     * A reentrant lock granted first come, first served across the threads of every client. The
+     * final unlock passes the lock to the next waiter in line in the same Redis call and tells only
+     * that waiter's client. A waiter that gives up leaves the line at once; one whose client is
+     * gone is passed over, and one whose client stopped acting holds a grant no longer than two
+     * command timeouts (at least 1 s).
      *
      * @throws NullPointerException when {@code name} is null
      * @throws IllegalArgumentException when {@code name} is empty

@@ -84,6 +84,8 @@ public final class LockConfig {
         return commandTimeout;
     }
 
+    /** @deprecated has no effect: see {@link Builder#fairWaiterTimeout(Duration)} */
+    @Deprecated
     public Duration fairWaiterTimeout() {
         return fairWaiterTimeout;
     }
@@ -205,11 +207,13 @@ public final class LockConfig {
         }
 
         /**
-         * How long a fair-lock waiter keeps its place in the queue without checking in, counted
-         * from when the lock's current lease would end. Live waiters check in at least every half
-         * of it; a waiter that died (its process gone) is dropped once it passes, so it cannot
-         * block the queue. Default 5 s; at least 10 ms.
+         * No longer used: a fair lock passes over a waiter whose client is gone at once, and a
+         * grant to a client that stopped acting lasts one grant lease (two command timeouts, at
+         * least 1 s). Kept so that configurations that set it still build; at least 10 ms.
+         *
+         * @deprecated has no effect
          */
+        @Deprecated
         public Builder fairWaiterTimeout(Duration timeout) {
             requireMillis(timeout, 10, "fairWaiterTimeout");
             this.fairWaiterTimeout = timeout;

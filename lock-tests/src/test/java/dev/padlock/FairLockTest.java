@@ -22,7 +22,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The fair lock: first come, first served across threads and clients, and a queue nobody can block. */
+/**
+ * The fair lock: first come, first served across threads and clients, each unlock passing the lock
+ * to the next waiter in line, and a line nobody can block.
+ */
 @RedisTest
 class FairLockTest {
     @RegisterExtension
@@ -57,8 +60,7 @@ class FairLockTest {
         holder.unlock();
         CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)).get(20, TimeUnit.SECONDS);
         assertThat(order).containsExactly(0, 1, 2, 3, 4, 5, 6, 7);
-        assertThat(admin.commands().exists(name, "redisson_lock_queue:{" + name + "}", "redisson_lock_timeout:{" + name + "}"))
-                .as("lock, queue and deadlines all gone").isZero();
+        assertThat(admin.commands().exists(name, queueKey(name))).as("lock and line both gone").isZero();
     }
 
     @Test
@@ -87,26 +89,68 @@ class FairLockTest {
     }
 
     @Test
-    void aWaiterThatDiedIsDroppedOnceItsDeadlinePasses(RedisAdmin admin) throws Exception {
-        String name = Clients.uniqueName("fair-dead");
+    void aWaiterWhoseClientIsGoneIsPassedOverAtOnce(RedisAdmin admin) throws Exception {
+        String name = Clients.uniqueName("fair-gone");
         RLock holder = clients.open().getFairLock(name);
-        RLock live = clients.open(b -> b.fairWaiterTimeout(Duration.ofMillis(300))).getFairLock(name);
-        holder.lock(2, TimeUnit.SECONDS);
-        // a waiter whose process is gone: first in line, checked in a moment ago, never again
-        long now = redisMillis(admin);
-        admin.commands().rpush("redisson_lock_queue:{" + name + "}", "dead-client:1");
-        admin.commands().zadd("redisson_lock_timeout:{" + name + "}", now + 2_300, "dead-client:1");
-        CompletableFuture<Boolean> acquired = CompletableFuture.supplyAsync(() -> Contention.tryLock(live, 20_000), pool);
+        RLock live = clients.open().getFairLock(name);
+        holder.lock();
+        // first in line: a waiter whose process is gone (nobody listens on its grant channel)
+        admin.commands().rpush(queueKey(name), "gone-client:1:6000:1");
+        CompletableFuture<Long> liveAt = CompletableFuture.supplyAsync(() -> {
+            assertThat(Contention.tryLock(live, 20_000)).isTrue();
+            long at = System.nanoTime();
+            live.unlock();
+            return at;
+        }, pool);
         await().atMost(Duration.ofSeconds(10)).until(() -> queue(admin, name).size() == 2);
-        holder.unlock(); // wakes the dead waiter, which never comes
-        assertThat(acquired.get(15, TimeUnit.SECONDS)).as("the live waiter gets the lock after the dead one's deadline").isTrue();
-        assertThat(queue(admin, name)).isEmpty();
-        live.forceUnlock();
+        long unlockedAt = System.nanoTime();
+        holder.unlock();
+        long millis = TimeUnit.NANOSECONDS.toMillis(liveAt.get(15, TimeUnit.SECONDS) - unlockedAt);
+        System.out.printf("fair waiter behind a gone one acquired %d ms after the unlock%n", millis);
+        assertThat(millis).as("granted by the unlock, the gone waiter passed over").isLessThan(2_000);
+        assertThat(admin.commands().exists(name, queueKey(name))).isZero();
     }
 
+    /**
+     * Issue 13: a waiter frozen while first in line (subscribed, never acting) holds the lock for its
+     * grant lease; the next waiter takes it at its next look, within its own grant lease (1 s here:
+     * twice its 500 ms command timeout, at least 1 s), its longest park.
+     */
     @Test
-    void anUnlockWakesOnlyTheNextWaitersClient(RedisAdmin admin) throws Exception {
-        String name = Clients.uniqueName("fair-wake");
+    void aWaiterFrozenAtTheHeadOfTheLineDelaysTheLockByItsGrantLease(RedisAdmin admin) throws Exception {
+        String name = Clients.uniqueName("fair-frozen");
+        RLock holder = clients.open().getFairLock(name);
+        RLock live = clients.open(b -> b.commandTimeout(Duration.ofMillis(500))).getFairLock(name);
+        long grantLease = 1_500;
+        RedisClient raw = RedisClient.create(admin.uri());
+        try (StatefulRedisPubSubConnection<String, String> frozen = raw.connectPubSub()) {
+            frozen.sync().subscribe("padlock_grant:{" + name + "}:frozen-client");
+            holder.lock();
+            admin.commands().rpush(queueKey(name), "frozen-client:1:" + grantLease + ":1");
+            CompletableFuture<Long> liveAt = CompletableFuture.supplyAsync(() -> {
+                assertThat(Contention.tryLock(live, 30_000)).isTrue();
+                long at = System.nanoTime();
+                live.unlock();
+                return at;
+            }, pool);
+            await().atMost(Duration.ofSeconds(10)).until(() -> queue(admin, name).size() == 2);
+            long unlockedAt = System.nanoTime();
+            holder.unlock();
+            assertThat(admin.commands().hkeys(name)).as("granted to the frozen waiter").containsExactly("frozen-client:1");
+            long millis = TimeUnit.NANOSECONDS.toMillis(liveAt.get(20, TimeUnit.SECONDS) - unlockedAt);
+            System.out.printf("fair waiter behind a frozen one acquired %d ms after the unlock (grant lease %d ms)%n",
+                    millis, grantLease);
+            assertThat(millis).as("after the frozen waiter's grant lease, not before").isGreaterThanOrEqualTo(grantLease - 100);
+            assertThat(millis).as("and within the next waiter's longest park after it").isLessThan(grantLease + 1_000 + 1_500);
+        } finally {
+            raw.shutdown();
+        }
+    }
+
+    /** Issue 13: one message per hand-off, on the next waiter's client's grant channel; nobody else is woken. */
+    @Test
+    void anUnlockGrantsTheNextWaiterWithOneMessageToItsClientOnly(RedisAdmin admin) throws Exception {
+        String name = Clients.uniqueName("fair-grant");
         RLock holder = clients.open().getFairLock(name);
         holder.lock();
         List<LockClient> waiting = List.of(clients.open(), clients.open(), clients.open());
@@ -121,7 +165,8 @@ class FairLockTest {
             int queued = i + 1;
             await().atMost(Duration.ofSeconds(10)).until(() -> queue(admin, name).size() == queued);
         }
-        List<String> queued = queue(admin, name);
+        String first = queue(admin, name).get(0);
+        String firstField = first.substring(0, first.indexOf(':', first.indexOf(':') + 1));
         Map<String, AtomicInteger> messages = new ConcurrentHashMap<>();
         RedisClient raw = RedisClient.create(admin.uri());
         try (StatefulRedisPubSubConnection<String, String> listener = raw.connectPubSub()) {
@@ -131,12 +176,15 @@ class FairLockTest {
                     messages.computeIfAbsent(channel, c -> new AtomicInteger()).incrementAndGet();
                 }
             });
-            listener.sync().psubscribe("redisson_lock__channel:{" + name + "}*");
+            listener.sync().psubscribe("redisson_lock__channel:{" + name + "}*", "padlock_grant:{" + name + "}*");
             holder.unlock();
+            assertThat(admin.commands().hkeys(name)).as("the first waiter holds once the unlock returns")
+                    .containsExactly(firstField);
             Thread.sleep(700); // the first waiter then holds the lock for 1.5 s: no other message is due yet
-            assertThat(messages).as("one message, on the first waiter's channel only")
-                    .containsOnlyKeys("redisson_lock__channel:{" + name + "}:" + queued.get(0));
-            assertThat(messages.get("redisson_lock__channel:{" + name + "}:" + queued.get(0))).hasValue(1);
+            String channel = "padlock_grant:{" + name + "}:" + firstField.substring(0, firstField.indexOf(':'));
+            assertThat(messages).as("one message, on the first waiter's client's grant channel only")
+                    .containsOnlyKeys(channel);
+            assertThat(messages.get(channel)).hasValue(1);
         } finally {
             raw.shutdown();
         }
@@ -160,9 +208,9 @@ class FairLockTest {
     }
 
     /**
-     * Issue 9, defect 9: a force unlock drops waiters whose deadline passed before it wakes the
-     * first one in line, as an unlock does; it used to wake the dead one, leaving the live waiter
-     * parked until the holder's old lease would have run out.
+     * Issue 9, defect 9: a force unlock passes the lock to the first live waiter in line, not to a
+     * dead one; it used to wake the dead one, leaving the live waiter parked until the holder's old
+     * lease would have run out.
      */
     @Test
     void forceUnlockSkipsDeadWaiters(RedisAdmin admin) throws Exception {
@@ -170,10 +218,7 @@ class FairLockTest {
         RLock holder = clients.open().getFairLock(name);
         RLock live = clients.open().getFairLock(name);
         holder.lock(10, TimeUnit.SECONDS);
-        // a waiter whose process is gone: first in line, its place lapses in a moment
-        long deadline = redisMillis(admin) + 300;
-        admin.commands().rpush("redisson_lock_queue:{" + name + "}", "dead-client:1");
-        admin.commands().zadd("redisson_lock_timeout:{" + name + "}", deadline, "dead-client:1");
+        admin.commands().rpush(queueKey(name), "dead-client:1:6000:1"); // its process is gone
         CompletableFuture<Long> liveAt = CompletableFuture.supplyAsync(() -> {
             assertThat(Contention.tryLock(live, 20_000)).isTrue();
             long at = System.nanoTime();
@@ -181,24 +226,20 @@ class FairLockTest {
             return at;
         }, pool);
         await().atMost(Duration.ofSeconds(10)).until(() -> queue(admin, name).size() == 2);
-        await().atMost(Duration.ofSeconds(10)).until(() -> redisMillis(admin) > deadline);
-        assertThat(queue(admin, name)).as("nobody dropped the dead waiter yet").startsWith("dead-client:1");
 
         long forcedAt = System.nanoTime();
         assertThat(holder.forceUnlock()).isTrue();
         long millis = TimeUnit.NANOSECONDS.toMillis(liveAt.get(15, TimeUnit.SECONDS) - forcedAt);
         System.out.printf("live fair waiter behind a dead one acquired %d ms after forceUnlock (old lease ~9 s)%n", millis);
-        assertThat(millis).as("woken by the force unlock, not by the old lease").isLessThan(2_000);
-        assertThat(admin.commands().exists(name, "redisson_lock_queue:{" + name + "}", "redisson_lock_timeout:{" + name + "}"))
-                .as("lock, queue and deadlines all gone").isZero();
+        assertThat(millis).as("granted by the force unlock, not woken by the old lease").isLessThan(2_000);
+        assertThat(admin.commands().exists(name, queueKey(name))).as("lock and line both gone").isZero();
     }
 
     private static List<String> queue(RedisAdmin admin, String name) {
-        return admin.commands().lrange("redisson_lock_queue:{" + name + "}", 0, -1);
+        return admin.commands().lrange(queueKey(name), 0, -1);
     }
 
-    private static long redisMillis(RedisAdmin admin) {
-        List<String> time = admin.commands().time();
-        return Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
+    private static String queueKey(String name) {
+        return "padlock_fair_queue:{" + name + "}";
     }
 }

@@ -362,45 +362,151 @@ class LockScriptsTest {
     }
 
     @Nested
-    class FairForceRelease {
-        private static final String DEAD = "client-dead:3";
+    class Fair {
+        private static final String GONE = "client-gone";
+        private static final String CLIENT_C = "client-c";
 
-        /** Issue 9, defect 9: the wake-up goes to the first live waiter, not to a dead one. */
         @Test
-        void waitersPastTheirDeadlineAreDroppedAndTheFirstLiveOneIsWoken() {
+        void aFailedAttemptTakesOnePlaceAtTheTailAndAnAttemptInLineKeepsIt() {
             String key = uniqueKey();
-            holdWith(key, OTHER, 2, SHORT_LEASE);
-            long now = redisMillis();
-            queueWith(key, DEAD, now - 1_000);
-            queueWith(key, "client-dead:4", now);
-            queueWith(key, OWNER, now + LONG_LEASE);
-            queueWith(key, "client-c:2", now + LONG_LEASE);
-            try (Subscriber dead = subscribeTo(fairChannelOf(key, DEAD));
-                    Subscriber live = subscribeTo(fairChannelOf(key, OWNER))) {
+            holdWith(key, OTHER, 1, LONG_LEASE);
+            String place = OWNER + ":" + SHORT_LEASE + ":41";
 
-                assertThat(fairForceRelease(key)).isEqualTo(1L);
+            assertThat(fairAcquire(key, OWNER, "1", place)).isPositive();
+            assertThat(fairAcquire(key, OWNER, "2", place)).isPositive();
+            assertThat(fairAcquire(key, "client-c:2", "0", "")).as("one-shot").isPositive();
 
-                assertThat(admin.commands().exists(key)).isZero();
-                assertThat(admin.commands().lrange(fairQueueOf(key), 0, -1)).containsExactly(OWNER, "client-c:2");
-                assertThat(admin.commands().zrange(fairTimeoutsOf(key), 0, -1)).containsExactlyInAnyOrder(OWNER, "client-c:2");
-                assertThat(live.messagesSoFar()).containsExactly(MESSAGE);
-                assertThat(dead.messagesSoFar()).isEmpty();
+            assertThat(admin.commands().lrange(fairQueueOf(key), 0, -1)).containsExactly(place);
+            admin.commands().del(fairQueueOf(key)); // its place lost (a DEL, a failover): taken again at the tail
+            assertThat(fairAcquire(key, OWNER, "2", place)).isPositive();
+            assertThat(admin.commands().lrange(fairQueueOf(key), 0, -1)).containsExactly(place);
+        }
+
+        /** Issue 13: the last release passes the lock to the first place, in the same call, with one message. */
+        @Test
+        void theLastReleaseGrantsTheFirstListeningPlaceAndPublishesOnlyOnItsGrantChannel() {
+            String key = uniqueKey();
+            holdWith(key, OTHER, 1, LONG_LEASE);
+            admin.commands().rpush(fairQueueOf(key), OWNER + ":" + SHORT_LEASE + ":41", "client-c:2:" + SHORT_LEASE + ":42");
+            try (Subscriber unlock = subscribe(key); Subscriber grantA = subscribeTo(grantOf(key, "client-a"))) {
+
+                assertThat(fairRelease(key, OTHER)).isEqualTo(-1L);
+
+                assertThat(admin.commands().hgetall(key)).isEqualTo(Map.of(OWNER, "1"));
+                assertThat(admin.commands().pttl(key)).isBetween(1L, SHORT_LEASE);
+                assertThat(grantA.messagesSoFar()).containsExactly("f:1:41:" + key);
+                assertThat(unlock.messagesSoFar()).isEmpty();
+                assertThat(admin.commands().lrange(fairQueueOf(key), 0, -1)).containsExactly("client-c:2:" + SHORT_LEASE + ":42");
+                assertThat(admin.commands().exists(sinceOf(key))).as("the releaser's since went with it").isZero();
             }
         }
 
         @Test
-        void aMissingLockGivesZeroAndWakesNobody() {
+        void aPlaceWhoseClientNobodyListensForIsPassedOverAndWithNobodyLeftTheLockIsDeleted() {
             String key = uniqueKey();
-            long now = redisMillis();
-            queueWith(key, DEAD, now - 1_000);
-            queueWith(key, OWNER, now + LONG_LEASE);
-            try (Subscriber live = subscribeTo(fairChannelOf(key, OWNER))) {
+            holdWith(key, OTHER, 1, LONG_LEASE);
+            admin.commands().rpush(fairQueueOf(key), GONE + ":1:" + SHORT_LEASE + ":5", "malformed",
+                    CLIENT_C + ":2:" + SHORT_LEASE + ":6");
+            try (Subscriber grantC = subscribeTo(grantOf(key, CLIENT_C))) {
+                assertThat(fairRelease(key, OTHER)).isEqualTo(-1L);
+                assertThat(admin.commands().hgetall(key)).isEqualTo(Map.of(CLIENT_C + ":2", "1"));
+                assertThat(grantC.messagesSoFar()).containsExactly("f:2:6:" + key);
+            }
+            // nobody listens for client-c any more: its next release finds nobody alive in line
+            admin.commands().rpush(fairQueueOf(key), GONE + ":3:" + SHORT_LEASE + ":7");
+            assertThat(fairRelease(key, CLIENT_C + ":2")).isEqualTo(1L);
+            assertThat(admin.commands().exists(key, fairQueueOf(key), sinceOf(key))).isZero();
+        }
 
+        @Test
+        void anAttemptInLineThatFindsItsFieldHoldsOnceWithItsOwnLease() {
+            String key = uniqueKey();
+            String place = OWNER + ":" + SHORT_LEASE + ":41";
+            holdWith(key, OTHER, 1, LONG_LEASE);
+            assertThat(fairAcquire(key, OWNER, "1", place)).isPositive();
+            fairRelease(key, OTHER); // nobody listens for client-a: passed over, the lock is deleted
+            assertThat(admin.commands().exists(key)).isZero();
+            admin.commands().hset(key, OWNER, "1"); // a grant, as a release where counts cannot be told makes it
+            admin.commands().pexpire(key, 1_000);
+
+            assertThat(fairAcquire(key, OWNER, "2", place)).isNull();
+
+            assertThat(admin.commands().hgetall(key)).isEqualTo(Map.of(OWNER, "1"));
+            assertThat(admin.commands().pttl(key)).isGreaterThan(SHORT_LEASE);
+        }
+
+        @Test
+        void aFreeLockGoesToTheFirstLivePlaceAndAnAttemptBehindItWaits() {
+            String key = uniqueKey();
+            String mine = "client-c:2:" + SHORT_LEASE + ":9";
+            admin.commands().rpush(fairQueueOf(key), GONE + ":1:" + SHORT_LEASE + ":5", OWNER + ":" + SHORT_LEASE + ":41", mine);
+            try (Subscriber grantA = subscribeTo(grantOf(key, "client-a"))) {
+
+                assertThat(fairAcquire(key, "client-c:2", "2", mine)).as("the grant lease, to wait").isEqualTo(SHORT_LEASE);
+
+                assertThat(admin.commands().hgetall(key)).isEqualTo(Map.of(OWNER, "1"));
+                assertThat(grantA.messagesSoFar()).containsExactly("f:1:41:" + key);
+                assertThat(admin.commands().lrange(fairQueueOf(key), 0, -1)).containsExactly(mine);
+            }
+            admin.commands().del(key);
+            assertThat(fairAcquire(key, "client-c:2", "2", mine)).as("first in line, the lock free").isNull();
+            assertThat(admin.commands().exists(fairQueueOf(key))).isZero();
+            assertThat(admin.commands().hkeys(sinceOf(key))).containsExactly("client-c:2");
+        }
+
+        @Test
+        void aOneShotAttemptNeitherJoinsNorJumpsTheLine() {
+            String key = uniqueKey();
+            String place = OWNER + ":" + SHORT_LEASE + ":41";
+            admin.commands().rpush(fairQueueOf(key), place);
+            try (Subscriber grantA = subscribeTo(grantOf(key, "client-a"))) {
+                assertThat(fairAcquire(key, "client-c:2", "0", "")).isPositive();
+                assertThat(admin.commands().hgetall(key)).as("granted to the first in line").isEqualTo(Map.of(OWNER, "1"));
+                assertThat(admin.commands().exists(fairQueueOf(key))).isZero();
+            }
+        }
+
+        @Test
+        void aWaiterThatLeavesAsAGrantReachesItPassesTheLockOn() {
+            String key = uniqueKey();
+            String place = OWNER + ":" + SHORT_LEASE + ":41";
+            String next = "client-c:2:" + SHORT_LEASE + ":42";
+            holdWith(key, OTHER, 1, LONG_LEASE);
+            admin.commands().rpush(fairQueueOf(key), place, next);
+            try (Subscriber grantA = subscribeTo(grantOf(key, "client-a")); Subscriber grantC = subscribeTo(grantOf(key, CLIENT_C))) {
+                assertThat(fairRelease(key, OTHER)).isEqualTo(-1L); // granted to client-a:1, which is giving up
+
+                assertThat(fairLeave(key, OWNER, place)).isEqualTo(2L);
+
+                assertThat(admin.commands().hgetall(key)).isEqualTo(Map.of("client-c:2", "1"));
+                assertThat(grantC.messagesSoFar()).containsExactly("f:2:42:" + key);
+                assertThat(admin.commands().exists(fairQueueOf(key))).isZero();
+            }
+            assertThat(fairLeave(key, OWNER, place)).as("gone already").isZero();
+        }
+
+        /**
+         * Issue 9, defect 9 (on today's line): a force unlock passes over waiters that are gone and
+         * wakes the first live one; with nobody in line it publishes on the unlock channel.
+         */
+        @Test
+        void aForceReleasePassesOverWaitersThatAreGoneAndGrantsTheFirstLiveOne() {
+            String key = uniqueKey();
+            holdWith(key, OTHER, 2, SHORT_LEASE);
+            admin.commands().rpush(fairQueueOf(key), GONE + ":1:" + SHORT_LEASE + ":5", OWNER + ":" + SHORT_LEASE + ":41");
+            try (Subscriber unlock = subscribe(key); Subscriber grantA = subscribeTo(grantOf(key, "client-a"))) {
+
+                assertThat(fairForceRelease(key)).isEqualTo(1L);
+
+                assertThat(admin.commands().hgetall(key)).isEqualTo(Map.of(OWNER, "1"));
+                assertThat(grantA.messagesSoFar()).containsExactly("f:1:41:" + key);
+                assertThat(unlock.messagesSoFar()).isEmpty();
+            }
+            try (Subscriber unlock = subscribe(key)) {
+                assertThat(fairForceRelease(key)).isEqualTo(1L);
+                assertThat(unlock.messagesSoFar()).as("nobody in line: the unlock channel").containsExactly(MESSAGE);
                 assertThat(fairForceRelease(key)).isZero();
-
-                assertThat(admin.commands().lrange(fairQueueOf(key), 0, -1)).as("dead waiters dropped all the same")
-                        .containsExactly(OWNER);
-                assertThat(live.messagesSoFar()).isEmpty();
+                assertThat(admin.commands().exists(key, fairQueueOf(key))).isZero();
             }
         }
     }
@@ -566,9 +672,6 @@ class LockScriptsTest {
             return "padlock_waiter:{" + key + "}:" + clientId;
         }
 
-        private static String grantOf(String key, String clientId) {
-            return "padlock_grant:{" + key + "}:" + clientId;
-        }
     }
 
     @Nested
@@ -769,23 +872,12 @@ class LockScriptsTest {
         return new Subscriber(subscriberClient.connectPubSub(), channel);
     }
 
-    /** The channel a fair lock's waiter {@code field} listens on. */
-    private static String fairChannelOf(String key, String field) {
-        return channelOf(key) + ":" + field;
+    private static String grantOf(String key, String clientId) {
+        return "padlock_grant:{" + key + "}:" + clientId;
     }
 
     private static String fairQueueOf(String key) {
-        return "redisson_lock_queue:{" + key + "}";
-    }
-
-    private static String fairTimeoutsOf(String key) {
-        return "redisson_lock_timeout:{" + key + "}";
-    }
-
-    /** Puts {@code field} at the end of the fair lock's queue with the given deadline (Redis time, ms). */
-    private void queueWith(String key, String field, long deadline) {
-        admin.commands().rpush(fairQueueOf(key), field);
-        admin.commands().zadd(fairTimeoutsOf(key), deadline, field);
+        return "padlock_fair_queue:{" + key + "}";
     }
 
     private long redisMillis() {
@@ -799,8 +891,24 @@ class LockScriptsTest {
 
     private Long fairForceRelease(String key) {
         return admin.commands().eval(LuaScript.FAIR_FORCE_RELEASE.body(), ScriptOutputType.INTEGER,
-                new String[] {key, fairQueueOf(key), fairTimeoutsOf(key), channelOf(key), sinceOf(key)}, MESSAGE,
-                "publish");
+                new String[] {key, fairQueueOf(key), sinceOf(key), channelOf(key)}, MESSAGE, "publish", "1");
+    }
+
+    /** fair_acquire with a long lease: {@code mode} 0 one-shot, 1 take {@code place}, 2 in line with it. */
+    private Long fairAcquire(String key, String field, String mode, String place) {
+        return admin.commands().eval(LuaScript.FAIR_ACQUIRE.body(), ScriptOutputType.INTEGER,
+                new String[] {key, fairQueueOf(key), sinceOf(key)}, Long.toString(LONG_LEASE), field, mode, place,
+                "publish", "1");
+    }
+
+    private Long fairRelease(String key, String field) {
+        return admin.commands().eval(LuaScript.FAIR_RELEASE.body(), ScriptOutputType.INTEGER,
+                new String[] {key, fairQueueOf(key), sinceOf(key)}, "0", field, "publish", "1");
+    }
+
+    private Long fairLeave(String key, String field, String place) {
+        return admin.commands().eval(LuaScript.FAIR_LEAVE.body(), ScriptOutputType.INTEGER,
+                new String[] {key, fairQueueOf(key), sinceOf(key)}, field, place, "publish", "1");
     }
 
     /** A pub/sub connection subscribed to one channel, recording what arrives on it. */

@@ -132,11 +132,19 @@ class OperatingCostTest {
         FAIR("fair: acquire, release", 1) {
             @Override
             void cycle(Scripts s) {
-                s.run("fair_acquire", LuaScript.FAIR_ACQUIRE, ScriptOutputType.INTEGER,
-                        s.keys(s.name, LockKeys.fairQueue(s.name), LockKeys.fairTimeouts(s.name)), LEASE, OWNER, "5000", "1");
-                s.run("fair_release", LuaScript.FAIR_RELEASE, ScriptOutputType.INTEGER,
-                        s.keys(s.name, LockKeys.fairQueue(s.name), LockKeys.fairTimeouts(s.name),
-                                LockKeys.unlockChannel(s.name)), "0", "0", OWNER, "publish");
+                if (!s.since) { // the scripts before "since", on Redisson's queue and deadlines
+                    String queue = "redisson_lock_queue:{" + s.name + "}";
+                    String deadlines = "redisson_lock_timeout:{" + s.name + "}";
+                    s.run("fair_acquire", LuaScript.FAIR_ACQUIRE, ScriptOutputType.INTEGER,
+                            new String[] {s.name, queue, deadlines}, LEASE, OWNER, "5000", "1");
+                    s.run("fair_release", LuaScript.FAIR_RELEASE, ScriptOutputType.INTEGER,
+                            new String[] {s.name, queue, deadlines, LockKeys.unlockChannel(s.name)}, "0", "0", OWNER, "publish");
+                    return;
+                }
+                String[] keys = {s.name, LockKeys.fairQueue(s.name), LockKeys.since(s.name)};
+                s.run("fair_acquire", LuaScript.FAIR_ACQUIRE, ScriptOutputType.INTEGER, keys, LEASE, OWNER, "1",
+                        OWNER + ":6000:1", "publish", "1");
+                s.run("fair_release", LuaScript.FAIR_RELEASE, ScriptOutputType.INTEGER, keys, "0", OWNER, "publish", "1");
             }
         },
         READ("read: acquire, release", 1) {

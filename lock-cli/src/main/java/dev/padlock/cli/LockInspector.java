@@ -15,9 +15,9 @@ import java.util.TreeMap;
  * may show a mix of both moments.
  *
  * <p>The kind comes from the keys: a hash with a {@code mode} field is a read-write lock; a
- * token counter {@code redisson_lock_token:{name}} makes it fenced; a queue or deadlines
- * ({@code redisson_lock_queue:{name}}, {@code redisson_lock_timeout:{name}}) make it fair. A fair
- * lock nobody waits for has no queue and shows as plain.
+ * token counter {@code redisson_lock_token:{name}} makes it fenced; a line of places
+ * ({@code padlock_fair_queue:{name}}) makes it fair. A fair lock nobody waits for has no line and
+ * shows as plain.
  */
 final class LockInspector {
     /** Slack when telling a watchdog lease from a fixed one: timer and network delays. */
@@ -40,8 +40,7 @@ final class LockInspector {
         String tokenText = redis.await(c.get(LockKeys.fencingTokens(name)), "GET token");
         Long token = tokenText == null ? null : Long.valueOf(tokenText);
         List<String> queueFields = redis.await(c.lrange(LockKeys.fairQueue(name), 0, -1), "LRANGE queue");
-        boolean fairKeys = !queueFields.isEmpty()
-                || redis.await(c.exists(LockKeys.fairTimeouts(name)), "EXISTS deadlines") > 0;
+        boolean fairKeys = !queueFields.isEmpty();
 
         if (!"none".equals(type) && !"hash".equals(type)) {
             return new LockView(name, "not a lock", null, ttl, List.of(), null, List.of(), List.of(), 0, now);
@@ -57,7 +56,9 @@ final class LockInspector {
             channels.add(LockKeys.readWriteChannel(name));
         } else {
             kind = token != null ? "fenced" : fairKeys ? "fair" : hash.isEmpty() ? "free" : "plain";
-            channels.add(LockKeys.unlockChannel(name));
+            if (!fairKeys) {
+                channels.add(LockKeys.unlockChannel(name)); // a fair lock's waiters: their clients' grant channels
+            }
         }
 
         List<LockView.Holder> holders = new ArrayList<>();
@@ -92,12 +93,17 @@ final class LockInspector {
                 b.sinceMillis() == null ? Long.MAX_VALUE : b.sinceMillis()));
 
         List<LockView.Waiter> queue = new ArrayList<>();
-        for (String field : queueFields) {
-            Double deadline = redis.await(c.zscore(LockKeys.fairTimeouts(name), field), "ZSCORE deadline");
+        for (String place : queueFields) {
+            // <clientId>:<threadId>:<grant lease ms>:<nonce>: its client hears grants on its grant channel
+            int nonceAt = place.lastIndexOf(':');
+            int leaseAt = nonceAt < 0 ? -1 : place.lastIndexOf(':', nonceAt - 1);
+            String field = leaseAt < 0 ? place : place.substring(0, leaseAt);
             String clientId = clientIdOf(field);
-            queue.add(new LockView.Waiter(field, clientId, threadIdOf(field),
-                    deadline == null ? null : deadline.longValue(), client(clientId)));
-            channels.add(LockKeys.fairWaiterChannel(name, field));
+            queue.add(new LockView.Waiter(field, clientId, threadIdOf(field), null, client(clientId)));
+            String grants = LockKeys.grantChannelPrefix(name) + clientId;
+            if (!channels.contains(grants)) {
+                channels.add(grants);
+            }
         }
         if (mode == null && queueFields.isEmpty()) {
             // the plain lock's line of waiting clients (Padlock's own), each with its place's owner

@@ -29,6 +29,43 @@ final class AcknowledgedLockProtocol implements LockProtocol {
     }
 
     @Override
+    public CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait, long placeNonce,
+            boolean inLine) {
+        return acknowledged(kind.tryAcquire(leaseMillis, threadId, willWait, placeNonce, inLine), threadId);
+    }
+
+    @Override
+    public boolean grants() {
+        return kind.grants();
+    }
+
+    /** False: a grant message is not acknowledged by replicas; the owner's next attempt, which is, finds the grant. */
+    @Override
+    public boolean grantMessageConfirms() {
+        return false;
+    }
+
+    @Override
+    public String grantChannel() {
+        return kind.grantChannel();
+    }
+
+    @Override
+    public long grantMillis(long leaseMillis) {
+        return kind.grantMillis(leaseMillis);
+    }
+
+    @Override
+    public long maxParkMillis() {
+        return kind.maxParkMillis();
+    }
+
+    @Override
+    public CompletableFuture<Void> leaveQueue(long threadId, long leaseMillis, long placeNonce) {
+        return kind.leaveQueue(threadId, leaseMillis, placeNonce);
+    }
+
+    @Override
     public boolean claims() {
         return kind.claims();
     }

@@ -4,36 +4,45 @@ import io.lettuce.core.ScriptOutputType;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The fair lock: RLock's hash, plus a queue of waiters on Redis ({@code redisson_lock_queue:{name}})
- * with a deadline each ({@code redisson_lock_timeout:{name}}). A waiter joins the queue at its
- * first failed attempt and refreshes its deadline at every attempt; an unlock publishes only on
- * the channel of the first waiter in line, {@code redisson_lock__channel:{name}:<owner field>}.
- * A waiter that gives up leaves the queue ({@link #leaveQueue}); one that dies is dropped when
- * its deadline passes (the holder's lease then {@code fairWaiterTimeout}).
+ * The fair lock: RLock's hash, plus a line of places on Redis ({@code padlock_fair_queue:{name}}),
+ * first come first served across clients. A waiter takes its place at its first failed attempt
+ * once its client listens on its grant channel; its place names the owner, the grant lease and
+ * the wait's nonce ({@code <clientId>:<threadId>:<grant lease ms>:<nonce>}). The final unlock
+ * passes the lock to the first place whose client hears the grant, in the same script call, and
+ * says so on that client's grant channel ({@code f:<threadId>:<nonce>:<name>}); a place whose
+ * client nobody listens for (gone) is passed over. A grantee holds for the grant lease until it
+ * sets its own lease. A waiter that gives up leaves the line ({@link #leaveQueue}), passing on a
+ * grant that reached it meanwhile.
+ *
+ * <p>Where PUBLISH cannot count who heard a grant (a 6.2 Cluster) or a grant message is not
+ * acknowledged by replicas, a grant message only wakes its owner, whose next attempt finds the
+ * grant ({@link #grantMessageConfirms()} false).
  */
 final class FairLockProtocol implements LockProtocol {
     private final String name;
     private final String clientId;
     private final ScriptRunner scripts;
     private final RedisBackend backend;
-    private final String patienceMillis;
-    /** The lock, its queue, its deadlines and its holders' since: fair_acquire's keys. */
-    private final String[] acquireKeys;
-    /** The lock, its queue, its deadlines and its channel: fair_leave's keys. */
-    private final String[] queueKeys;
-    /** {@link #queueKeys} and the holders' since: the release scripts' keys. */
-    private final String[] releaseKeys;
+    private final long grantLeaseMillis;
+    /** "1" when PUBLISH's count says who heard a grant, else "0": see {@code fair_acquire}. */
+    private final String countsListeners;
+    private final boolean grantMessageConfirms;
+    /** The lock, its line and its holders' since: what every script but the force release writes. */
+    private final String[] keys;
+    /** {@link #keys} and the unlock channel. */
+    private final String[] forceKeys;
 
-    FairLockProtocol(String name, LockServices services, long patienceMillis) {
+    FairLockProtocol(String name, LockServices services) {
         this.name = name;
         this.clientId = services.clientId();
         this.scripts = services.scripts();
         this.backend = services.backend();
-        this.patienceMillis = Long.toString(patienceMillis);
-        String since = LockKeys.since(name);
-        this.acquireKeys = new String[] {name, LockKeys.fairQueue(name), LockKeys.fairTimeouts(name), since};
-        this.queueKeys = new String[] {name, acquireKeys[1], acquireKeys[2], LockKeys.unlockChannel(name)};
-        this.releaseKeys = new String[] {name, acquireKeys[1], acquireKeys[2], queueKeys[3], since};
+        this.grantLeaseMillis = services.grantLeaseMillis();
+        boolean counts = !backend.isCluster() || backend.isSharded();
+        this.countsListeners = counts ? "1" : "0";
+        this.grantMessageConfirms = counts && services.acknowledgingReplicas() == 0;
+        this.keys = new String[] {name, LockKeys.fairQueue(name), LockKeys.since(name)};
+        this.forceKeys = new String[] {name, keys[1], keys[2], LockKeys.unlockChannel(name)};
     }
 
     @Override
@@ -46,36 +55,79 @@ final class FairLockProtocol implements LockProtocol {
         return LockKeys.ownerField(clientId, threadId);
     }
 
+    /** The shared unlock channel: a force unlock with nobody in line, and Redisson's unlocks, publish there. */
     @Override
     public String unlockChannel(long threadId) {
-        return LockKeys.fairWaiterChannel(name, ownerField(threadId));
+        return LockKeys.unlockChannel(name);
+    }
+
+    @Override
+    public boolean grants() {
+        return true;
+    }
+
+    @Override
+    public boolean grantMessageConfirms() {
+        return grantMessageConfirms;
+    }
+
+    @Override
+    public String grantChannel() {
+        return LockKeys.grantChannelPrefix(name) + clientId;
+    }
+
+    @Override
+    public long grantMillis(long leaseMillis) {
+        return Math.min(grantLeaseMillis, leaseMillis);
+    }
+
+    /**
+     * A grant lease: a waiter attempts again at least that often, so a lock left free with places
+     * in line (an expiry, a grantee that froze) goes on to the next live place.
+     */
+    @Override
+    public long maxParkMillis() {
+        return grantLeaseMillis;
     }
 
     @Override
     public CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait) {
-        return scripts.<Long>run(LuaScript.FAIR_ACQUIRE, ScriptOutputType.INTEGER, acquireKeys,
-                        Long.toString(leaseMillis), ownerField(threadId), patienceMillis, willWait ? "1" : "0")
-                .thenApply(Attempt::fromTtl);
+        return tryAcquire(leaseMillis, threadId, willWait, 0, false);
     }
 
     @Override
-    public CompletableFuture<Void> leaveQueue(long threadId) {
-        return scripts.<Long>run(LuaScript.FAIR_LEAVE, ScriptOutputType.INTEGER, queueKeys,
-                LockKeys.UNLOCK_MESSAGE, ownerField(threadId), backend.publishCommand()).thenApply(removed -> null);
+    public CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait, long placeNonce,
+            boolean inLine) {
+        boolean place = willWait && placeNonce != 0;
+        return scripts.<Long>run(LuaScript.FAIR_ACQUIRE, ScriptOutputType.INTEGER, keys,
+                        Long.toString(leaseMillis), ownerField(threadId), !place ? "0" : inLine ? "2" : "1",
+                        place ? place(threadId, leaseMillis, placeNonce) : "", backend.publishCommand(),
+                        countsListeners)
+                .thenApply(Attempt::fromTtl);
+    }
+
+    private String place(long threadId, long leaseMillis, long nonce) {
+        return ownerField(threadId) + ':' + grantMillis(leaseMillis) + ':' + nonce;
+    }
+
+    @Override
+    public CompletableFuture<Void> leaveQueue(long threadId, long leaseMillis, long placeNonce) {
+        return scripts.<Long>run(LuaScript.FAIR_LEAVE, ScriptOutputType.INTEGER, keys, ownerField(threadId),
+                place(threadId, leaseMillis, placeNonce), backend.publishCommand(), countsListeners)
+                .thenApply(removed -> null);
     }
 
     @Override
     public CompletableFuture<Release> release(long threadId, long rearmLeaseMillis) {
-        return scripts.<Long>run(LuaScript.FAIR_RELEASE, ScriptOutputType.INTEGER, releaseKeys,
-                        LockKeys.UNLOCK_MESSAGE, Long.toString(rearmLeaseMillis), ownerField(threadId),
-                        backend.publishCommand())
+        return scripts.<Long>run(LuaScript.FAIR_RELEASE, ScriptOutputType.INTEGER, keys,
+                        Long.toString(rearmLeaseMillis), ownerField(threadId), backend.publishCommand(), countsListeners)
                 .thenApply(Release::fromScript);
     }
 
     @Override
     public CompletableFuture<Boolean> forceRelease() {
-        return scripts.<Long>run(LuaScript.FAIR_FORCE_RELEASE, ScriptOutputType.INTEGER, releaseKeys,
-                        LockKeys.UNLOCK_MESSAGE, backend.publishCommand())
+        return scripts.<Long>run(LuaScript.FAIR_FORCE_RELEASE, ScriptOutputType.INTEGER, forceKeys,
+                        LockKeys.UNLOCK_MESSAGE, backend.publishCommand(), countsListeners)
                 .thenApply(deleted -> deleted != null && deleted == 1L);
     }
 
@@ -87,7 +139,7 @@ final class FairLockProtocol implements LockProtocol {
     /** The lock and its holders' since, renewed together by {@code lock_renew}. */
     @Override
     public String[] renewKeys(long threadId) {
-        return new String[] {name, releaseKeys[4]};
+        return new String[] {name, keys[2]};
     }
 
     @Override

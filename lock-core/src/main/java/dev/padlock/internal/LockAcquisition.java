@@ -46,6 +46,10 @@ import org.slf4j.LoggerFactory;
  * in flight is overruled, a stop that has not yet told its caller turns round) counts the owner as
  * holding, since the message comes from the script call that put the owner's field in. A claim that
  * succeeds after it got in line leaves the line; one that stops without the lock leaves it too.
+ * Kinds that grant without claiming (the fair lock) take their place with an attempt
+ * ({@link LockProtocol#tryAcquire(long, long, boolean, long, boolean)}), and where a grant message
+ * does not {@linkplain LockProtocol#grantMessageConfirms() confirm} a hold, it only wakes the loop,
+ * whose next attempt finds the grant.
  *
  * <p>{@link #result()} may be cancelled at any time (interrupt, {@code Future.cancel}): a parked
  * loop wakes at once, and an acquisition that lands after the cancel is released again, so
@@ -91,6 +95,11 @@ final class LockAcquisition implements PendingAcquire {
     private final AtomicInteger grantState = new AtomicInteger(RUNNING);
     /** Whether the lock came by a grant message rather than an attempt's reply. */
     private volatile boolean granted;
+    /**
+     * A grant message that only wakes ({@link LockProtocol#grantMessageConfirms()} false) came while
+     * no park was armed: the next park attempts at once instead.
+     */
+    private volatile boolean wakeRequested;
     private final CompletableFuture<Boolean> result = new CompletableFuture<>();
     private final CompletableFuture<Void> settled = new CompletableFuture<>();
     private Subscription subscription;
@@ -203,7 +212,19 @@ final class LockAcquisition implements PendingAcquire {
      *     already stopped or acquired (the caller decides what becomes of the grant)
      */
     boolean grant(long nonce) {
-        if (placeNonce == 0 || nonce != placeNonce || !grantState.compareAndSet(RUNNING, GRANTED)) {
+        if (placeNonce == 0 || nonce != placeNonce) {
+            return false;
+        }
+        if (!protocol.grantMessageConfirms()) {
+            // the message is only a wake-up: the next attempt finds the grant, and says so
+            wakeRequested = true;
+            CompletableFuture<Boolean> park = parked;
+            if (park != null) {
+                park.complete(true);
+            }
+            return grantState.get() == RUNNING;
+        }
+        if (!grantState.compareAndSet(RUNNING, GRANTED)) {
             return false;
         }
         CompletableFuture<Boolean> park = parked;
@@ -273,12 +294,19 @@ final class LockAcquisition implements PendingAcquire {
             return;
         }
         mayBeQueued |= !oneAttempt;
+        wakeRequested = false; // this attempt is the one a wake-up asked for
         CompletableFuture<Attempt> reply;
         try {
             // a place in line only once the grant channel is subscribed: a grant nobody hears is wasted
-            reply = claim ? protocol.tryClaim(leaseMillis, threadId, !oneAttempt,
-                            grantSubscription != null ? placeNonce : 0, inLine)
-                    : protocol.tryAcquire(leaseMillis, threadId, !oneAttempt);
+            long nonce = grantSubscription != null ? placeNonce : 0;
+            if (claim) {
+                reply = protocol.tryClaim(leaseMillis, threadId, !oneAttempt, nonce, inLine);
+            } else if (nonce != 0 && !oneAttempt) {
+                reply = protocol.tryAcquire(leaseMillis, threadId, true, nonce, inLine);
+                inLine = true; // taken by this attempt unless it acquires; maybe so when its reply is lost
+            } else {
+                reply = protocol.tryAcquire(leaseMillis, threadId, !oneAttempt);
+            }
         } catch (RuntimeException e) {
             reply = CompletableFuture.failedFuture(e);
         }
@@ -356,6 +384,10 @@ final class LockAcquisition implements PendingAcquire {
     }
 
     private void park(long ttl) {
+        if (wakeRequested) {
+            attempt();
+            return;
+        }
         long millis = Math.min(remainingMillis(), protocol.maxParkMillis());
         if (ttl >= 0) {
             millis = Math.min(millis, Math.max(ttl, 1));
@@ -382,7 +414,7 @@ final class LockAcquisition implements PendingAcquire {
         if (result.isCancelled()) {
             gate.complete(false);
         }
-        if (grantState.get() == GRANTED) {
+        if (grantState.get() == GRANTED || wakeRequested) {
             gate.complete(true);
         }
     }
@@ -557,7 +589,9 @@ final class LockAcquisition implements PendingAcquire {
             settled.complete(null);
             return;
         }
-        protocol.leaveQueue(threadId).whenComplete((ignored, failure) -> {
+        CompletableFuture<Void> left = placeNonce != 0 && !claim ? protocol.leaveQueue(threadId, leaseMillis, placeNonce)
+                : protocol.leaveQueue(threadId);
+        left.whenComplete((ignored, failure) -> {
             if (failure != null) {
                 log.debug("could not leave the queue of lock '{}'; the entry expires by itself: {}",
                         protocol.name(), failure.toString());

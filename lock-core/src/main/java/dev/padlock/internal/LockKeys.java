@@ -24,19 +24,12 @@ public final class LockKeys {
         return suffixed(UNLOCK_CHANNEL_PREFIX, lockName);
     }
 
-    /** The channel of one fair-lock waiter: {@code redisson_lock__channel:{<name>}:<ownerField>}. */
-    public static String fairWaiterChannel(String lockName, String ownerField) {
-        return unlockChannel(lockName) + ':' + ownerField;
-    }
-
-    /** A fair lock's queue of waiters: {@code redisson_lock_queue:{<name>}}. */
+    /**
+     * A fair lock's line: {@code padlock_fair_queue:{<name>}}, a list of places, first come first,
+     * each {@code <clientId>:<threadId>:<grant lease ms>:<nonce>}. Padlock's own.
+     */
     public static String fairQueue(String lockName) {
-        return suffixed("redisson_lock_queue", lockName);
-    }
-
-    /** A fair lock's waiter deadlines: {@code redisson_lock_timeout:{<name>}}. */
-    public static String fairTimeouts(String lockName) {
-        return suffixed("redisson_lock_timeout", lockName);
+        return suffixed("padlock_fair_queue", lockName);
     }
 
     /** A fenced lock's token counter: {@code redisson_lock_token:{<name>}}. */
@@ -72,7 +65,7 @@ public final class LockKeys {
     /**
      * The prefix of a client's grant channel for a lock: {@code padlock_grant:{<name>}:}, followed
      * by the client id. A release that passes the lock to that client publishes
-     * {@code <threadId>:<name>} there.
+     * {@code <threadId>:<nonce>:<name>} there, or {@code f:<threadId>:<nonce>:<name>} for a fair lock.
      */
     public static String grantChannelPrefix(String lockName) {
         return suffixed("padlock_grant", lockName) + ':';

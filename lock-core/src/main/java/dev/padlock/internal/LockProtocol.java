@@ -53,6 +53,17 @@ public interface LockProtocol {
     CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait);
 
     /**
+     * {@link #tryAcquire(long, long, boolean)}, for kinds that {@link #grants()} without claiming (the
+     * fair lock): when it fails and {@code willWait}, it takes a place in line for owner
+     * {@code threadId} with {@code placeNonce} (0: it takes none); {@code inLine} says that an earlier
+     * attempt of the same wait may have taken it, so that the owner's field in the lock is a grant.
+     */
+    default CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait, long placeNonce,
+            boolean inLine) {
+        return tryAcquire(leaseMillis, threadId, willWait);
+    }
+
+    /**
      * Whether this kind has {@link #tryClaim} and {@link #abandon}: first holds that may be sent
      * again when a reply was lost, and given back when their caller gave up on them unanswered.
      */
@@ -90,6 +101,16 @@ public interface LockProtocol {
         return false;
     }
 
+    /**
+     * Whether a grant message alone tells its owner that it holds the lock (the message comes from
+     * the script call that put the owner's field in). When not (a grant not acknowledged by replicas,
+     * a PUBLISH that cannot count who heard it), the message only wakes the owner, whose next attempt
+     * finds the grant.
+     */
+    default boolean grantMessageConfirms() {
+        return grants();
+    }
+
     /** This client's grant channel for the lock, or null when this kind does not {@link #grants()}. */
     default String grantChannel() {
         return null;
@@ -121,6 +142,14 @@ public interface LockProtocol {
      */
     default CompletableFuture<Void> leaveQueue(long threadId) {
         return CompletableFuture.completedFuture(null);
+    }
+
+    /**
+     * {@link #leaveQueue(long)} for an acquisition that took its place with {@code placeNonce} and
+     * asked for {@code leaseMillis}.
+     */
+    default CompletableFuture<Void> leaveQueue(long threadId, long leaseMillis, long placeNonce) {
+        return leaveQueue(threadId);
     }
 
     /** The longest a waiter may park between attempts, whatever the holder's lease. */

@@ -7,7 +7,8 @@ import io.netty.util.Timer;
  * and renewal machinery, its local queues, the give-backs of claims whose reply was lost, its
  * timer (one per client: the watchdog's rounds, local waits' timeouts, lease checks, give-back
  * retries), its replica acknowledgement setting (with it, {@code scripts} is
- * {@link ScriptRunner#pinned()}), and its observer, null when none is set.
+ * {@link ScriptRunner#pinned()}), its observer (null when none is set), and its fair-lock
+ * acquisitions that wait in line.
  */
 record LockServices(
         String clientId,
@@ -21,7 +22,8 @@ record LockServices(
         long commandTimeoutMillis,
         int acknowledgingReplicas,
         long acknowledgementTimeoutMillis,
-        Observing observing) {
+        Observing observing,
+        FairWaits fairWaits) {
 
     /** The shortest grant lease, whatever the command timeout. */
     static final long MIN_GRANT_LEASE_MILLIS = 1_000;

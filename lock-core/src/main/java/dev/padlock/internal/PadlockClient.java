@@ -31,15 +31,13 @@ public final class PadlockClient implements LockClient {
 
     private final LockServices services;
     private final ExecutorService listenerExecutor;
-    private final long fairWaiterTimeoutMillis;
     private final AtomicBoolean closed = new AtomicBoolean();
     /** This client's entry in the client registry; null when the registry is off. */
     private volatile ClientRegistration registration;
 
-    private PadlockClient(LockServices services, ExecutorService listenerExecutor, long fairWaiterTimeoutMillis) {
+    private PadlockClient(LockServices services, ExecutorService listenerExecutor) {
         this.services = services;
         this.listenerExecutor = listenerExecutor;
-        this.fairWaiterTimeoutMillis = fairWaiterTimeoutMillis;
     }
 
     /**
@@ -74,9 +72,15 @@ public final class PadlockClient implements LockClient {
         log.debug("Padlock client {} connected to {}", clientId, backend.address());
         LockServices services = new LockServices(clientId, backend, scripts, wakeUps, watchdog, queues,
                 new Abandonments(timer, config.commandTimeout().toMillis()), timer,
-                config.commandTimeout().toMillis(), replicas, config.acknowledgementTimeout().toMillis(), observing);
-        wakeUps.onGrant(message -> queues.onGranted(message, services));
-        PadlockClient client = new PadlockClient(services, listenerExecutor, config.fairWaiterTimeout().toMillis());
+                config.commandTimeout().toMillis(), replicas, config.acknowledgementTimeout().toMillis(), observing, new FairWaits());
+        wakeUps.onGrant(message -> {
+            if (message.startsWith("f:")) {
+                services.fairWaits().onGranted(message);
+            } else {
+                queues.onGranted(message, services);
+            }
+        });
+        PadlockClient client = new PadlockClient(services, listenerExecutor);
         if (config.clientRegistry()) {
             client.registration = ClientRegistration.of(backend, timer, clientId,
                     config.applicationName().orElseGet(ClientRegistration::defaultApplicationName),
@@ -104,7 +108,7 @@ public final class PadlockClient implements LockClient {
     @Override
     public RLock getFairLock(String name) {
         checkName(name);
-        return new RedisLock(new FairLockProtocol(name, services, fairWaiterTimeoutMillis), services, false, "fair");
+        return new RedisLock(new FairLockProtocol(name, services), services, false, "fair");
     }
 
     @Override

@@ -1,75 +1,86 @@
--- fair_acquire: take a fair lock when it is free and this owner is first in line, re-enter it,
--- or take (or keep) a place in the queue.
+-- fair_acquire: take a fair lock when it is free and nobody alive is ahead in line, re-enter it,
+-- find it granted, or take (or keep) a place in line.
 --
 -- KEYS[1]  the lock: a hash of <clientId>:<threadId> -> hold count (RLock's format)
--- KEYS[2]  the queue: a list of owner fields, first come first, redisson_lock_queue:{<name>}
--- KEYS[3]  the waiters' deadlines: a sorted set, owner field -> Redis time in ms after which
---          the waiter is dropped, redisson_lock_timeout:{<name>}
--- KEYS[4]  the holders' since, padlock_since:{<name>} (see lock_claim): a first hold sets its
---          owner's entry (epoch ms, Redis TIME), a re-entry keeps it; both take the lock's lease
+-- KEYS[2]  the line, padlock_fair_queue:{<name>}: a list of places, first come first, each
+--          "<clientId>:<threadId>:<grant lease ms>:<nonce>" (see fair_release)
+-- KEYS[3]  the holders' since, padlock_since:{<name>} (see lock_claim): a first hold taken here
+--          sets its owner's entry (epoch ms, Redis TIME); both take the lock's lease
 -- ARGV[1]  lease in milliseconds (PEXPIRE)
 -- ARGV[2]  owner field, <clientId>:<threadId>
--- ARGV[3]  how long past the lock's current lease a waiter keeps its place without checking in (ms)
--- ARGV[4]  1 to queue the owner when it does not get the lock, 0 for a one-shot attempt
+-- ARGV[3]  0: a one-shot attempt, which neither takes a place nor jumps the line;
+--          1: take the place ARGV[4] at the tail when the lock is not acquired;
+--          2: ARGV[4] was put in line by an earlier attempt of this same wait: the owner's field
+--             in the lock is a grant to it, and a place that is gone is taken again at the tail
+-- ARGV[4]  (with 1 or 2) the owner's place
+-- ARGV[5]  the publish command: publish, or spublish (sharded) on a Redis 7 Cluster
+-- ARGV[6]  1 when PUBLISH's count says who heard a grant (a client nobody of which listens is
+--          passed over), 0 when it cannot (a 6.2 Cluster: the place gets the grant anyway)
 --
--- Returns  nil when acquired (first hold or re-entry; the lease is re-armed), otherwise how long
---          to wait at most before the next attempt (ms): the lock's PTTL when it has one, else
---          at most half of ARGV[3], so that waiters check in well before they are dropped.
--- Publishes nothing. Waiters at the head of the queue whose deadline passed are dropped first.
+-- Returns  nil when acquired: a first hold (the lease is ARGV[1]), a re-entry (the lease is
+--          re-armed), or with ARGV[3] = 2 a grant found (the owner holds it once, now with lease
+--          ARGV[1]); otherwise how long to wait at most before the next attempt (ms): the lock's
+--          PTTL (-1: no expiry), or the grant lease when this call passed a free lock to the first
+--          live place in line.
+-- Publishes only when it finds the lock free with places ahead: then it grants as fair_release
+-- does, the first live place first.
+--
+-- Calls: the lock held by another, taking a place: EVALSHA, PTTL, HEXISTS, RPUSH (4).
 if redis.replicate_commands then
     redis.replicate_commands()
 end
-local t = redis.call('time')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-while true do
-    local first = redis.call('lindex', KEYS[2], 0)
-    if not first then
-        break
-    end
-    local deadline = redis.call('zscore', KEYS[3], first)
-    if deadline and tonumber(deadline) > now then
-        break
-    end
-    redis.call('lpop', KEYS[2])
-    redis.call('zrem', KEYS[3], first)
-end
-
-if redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
-    redis.call('hincrby', KEYS[1], ARGV[2], 1)
-    redis.call('pexpire', KEYS[1], ARGV[1])
-    redis.call('pexpire', KEYS[4], ARGV[1])
-    return nil
-end
-local first = redis.call('lindex', KEYS[2], 0)
-if redis.call('exists', KEYS[1]) == 0 and (not first or first == ARGV[2]) then
-    if first then
-        redis.call('lpop', KEYS[2])
-        redis.call('zrem', KEYS[3], ARGV[2])
-    end
+local function take()
     redis.call('hset', KEYS[1], ARGV[2], 1)
     redis.call('pexpire', KEYS[1], ARGV[1])
-    redis.call('hset', KEYS[4], ARGV[2], t[1] .. string.format('%03d', math.floor(tonumber(t[2]) / 1000)))
-    redis.call('pexpire', KEYS[4], ARGV[1])
-    return nil
+    local t = redis.call('time')
+    redis.call('hset', KEYS[3], ARGV[2], t[1] .. string.format('%03d', math.floor(tonumber(t[2]) / 1000)))
+    redis.call('pexpire', KEYS[3], ARGV[1])
+end
+local function keep_place()
+    if ARGV[3] == '1' or (ARGV[3] == '2' and not redis.call('lpos', KEYS[2], ARGV[4])) then
+        redis.call('rpush', KEYS[2], ARGV[4])
+    end
 end
 
-local patience = tonumber(ARGV[3])
 local ttl = redis.call('pttl', KEYS[1])
-if ARGV[4] == '1' then
-    if not redis.call('zscore', KEYS[3], ARGV[2]) then
-        redis.call('rpush', KEYS[2], ARGV[2])
+if ttl ~= -2 then
+    if redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
+        if ARGV[3] == '2' then
+            -- in line since an attempt that found the owner without a hold: a grant, held once
+            redis.call('pexpire', KEYS[1], ARGV[1])
+            redis.call('pexpire', KEYS[3], ARGV[1])
+            return nil
+        end
+        redis.call('hincrby', KEYS[1], ARGV[2], 1)
+        redis.call('pexpire', KEYS[1], ARGV[1])
+        redis.call('pexpire', KEYS[3], ARGV[1])
+        return nil
     end
-    redis.call('zadd', KEYS[3], now + math.max(ttl, 0) + patience, ARGV[2])
-end
-if ttl > 0 then
+    keep_place()
     return ttl
 end
-local wait = math.max(1, math.floor(patience / 2))
-if ttl == -2 and first then
-    -- free, and an earlier waiter was woken to take it: look again when its place would lapse
-    local deadline = redis.call('zscore', KEYS[3], first)
-    if deadline then
-        wait = math.max(1, math.min(wait, tonumber(deadline) - now))
+
+-- free: the first live place in line gets it; this owner takes it when that is its own place
+-- or nobody alive is in line
+local tag = string.find(KEYS[1], '{', 1, true) and KEYS[1] or ('{' .. KEYS[1] .. '}')
+local grants = 'padlock_grant:' .. tag .. ':'
+local mine = ARGV[3] ~= '0' and ARGV[4] or nil
+local place = redis.call('lpop', KEYS[2])
+while place and place ~= mine do
+    local client, thread, lease, nonce = string.match(place, '^(.*):(%-?%d+):(%d+):(%d+)$')
+    if client then
+        redis.call('hset', KEYS[1], client .. ':' .. thread, 1)
+        redis.call('pexpire', KEYS[1], lease)
+        local heard = redis.call(ARGV[5], grants .. client, 'f:' .. thread .. ':' .. nonce .. ':' .. KEYS[1])
+        if heard > 0 or ARGV[6] == '0' then
+            if mine then
+                keep_place()
+            end
+            return tonumber(lease)
+        end
+        redis.call('del', KEYS[1])
     end
+    place = redis.call('lpop', KEYS[2])
 end
-return wait
+take()
+return nil

@@ -1,0 +1,110 @@
+package dev.padlock.internal;
+
+import io.lettuce.core.ScriptOutputType;
+import io.netty.util.Timeout;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This client's fair-lock acquisitions that may wait in a line on Redis, by lock name and owner:
+ * it gives each its place nonce, routes the grant messages of {@code fair_release} to them
+ * ({@code f:<threadId>:<nonce>:<name>}), and sets a granted owner's own lease a third of the way
+ * into its grant lease, unless it released the lock before.
+ *
+ * <p>A grant message that finds no acquisition of its nonce is dropped: the acquisition it was for
+ * has ended, and either took the lock (an attempt found the grant first) or left the line, and
+ * {@code fair_leave} passed on a grant that reached it. Thread-safe.
+ */
+final class FairWaits {
+    private static final Logger log = LoggerFactory.getLogger(FairWaits.class);
+
+    private final ConcurrentHashMap<Key, LockAcquisition> waits = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Key, Timeout> extensions = new ConcurrentHashMap<>();
+    private final AtomicLong nonces = new AtomicLong();
+
+    private record Key(String name, long owner) {
+    }
+
+    /** Starts an acquisition of {@code protocol}'s lock with a place nonce of its own; see {@link LockAcquisition#start}. */
+    PendingAcquire start(LockProtocol protocol, LockServices services, long leaseMillis, boolean watchdogLease,
+            long owner, long waitNanos, boolean spin) {
+        LockAcquisition acquisition = LockAcquisition.create(protocol, services.wakeUps(), services.watchdog(),
+                leaseMillis, watchdogLease, owner, waitNanos, services.commandTimeoutMillis(), spin, false,
+                services.abandonments(), nonces.incrementAndGet(), false);
+        Key key = new Key(protocol.name(), owner);
+        if (waitNanos > 0 && !spin) {
+            waits.put(key, acquisition);
+            acquisition.settled().whenComplete((ignored, failure) -> waits.remove(key, acquisition));
+        }
+        acquisition.result().whenComplete((acquired, failure) -> {
+            if (failure == null && acquired && acquisition.granted()) {
+                scheduleExtension(protocol, services, key, leaseMillis, watchdogLease);
+            }
+        });
+        acquisition.begin();
+        return acquisition;
+    }
+
+    /** A message on one of this client's grant channels that starts with {@code f:}; malformed ones are logged and dropped. */
+    void onGranted(String message) {
+        int first = message.indexOf(':', 2);
+        int second = first < 0 ? -1 : message.indexOf(':', first + 1);
+        long owner;
+        long nonce;
+        try {
+            owner = Long.parseLong(message.substring(2, first));
+            nonce = Long.parseLong(message.substring(first + 1, second));
+        } catch (RuntimeException e) {
+            log.warn("ignoring a malformed grant message '{}'", message);
+            return;
+        }
+        String name = message.substring(second + 1);
+        LockAcquisition acquisition = waits.get(new Key(name, owner));
+        if (acquisition == null || !acquisition.grant(nonce)) {
+            log.debug("fair lock '{}': a grant to owner {} that no acquisition waits for any more", name, owner);
+        }
+    }
+
+    /** {@code owner} releases {@code protocol}'s lock: its grant needs no extension any more. */
+    void released(LockProtocol protocol, long owner) {
+        if (extensions.isEmpty()) {
+            return;
+        }
+        Timeout extension = extensions.remove(new Key(protocol.name(), owner));
+        if (extension != null) {
+            extension.cancel();
+        }
+    }
+
+    private void scheduleExtension(LockProtocol protocol, LockServices services, Key key, long leaseMillis,
+            boolean watchdogLease) {
+        long grantMillis = protocol.grantMillis(leaseMillis);
+        if (!watchdogLease && grantMillis >= leaseMillis) {
+            return; // the grant lease is the owner's own
+        }
+        long grantedAt = System.nanoTime();
+        Timeout extension = services.timer().newTimeout(timeout -> {
+            if (!extensions.remove(key, timeout)) {
+                return;
+            }
+            long lease = watchdogLease ? services.watchdog().leaseMillis()
+                    : Math.max(1, leaseMillis - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - grantedAt));
+            services.scripts().<List<Long>>runInOrder(protocol.renewScript(), ScriptOutputType.MULTI,
+                    protocol.renewKeys(key.owner()), Long.toString(lease), protocol.ownerField(key.owner()))
+                    .whenComplete((renewed, failure) -> {
+                        if (failure != null) {
+                            log.warn("could not set the lease of fair lock '{}' granted to {}: {}", key.name(),
+                                    protocol.ownerField(key.owner()), failure.toString());
+                        }
+                    });
+        }, Math.max(1, grantMillis / 3), TimeUnit.MILLISECONDS);
+        Timeout earlier = extensions.put(key, extension);
+        if (earlier != null) {
+            earlier.cancel();
+        }
+    }
+}
