@@ -9,8 +9,9 @@ package dev.padlock.bench;
  * <ul>
  * <li>plain lock, both libraries: the acquire script ends a failed attempt with {@code PTTL} of
  *     the lock and calls {@code PTTL} nowhere else, nor does the release;
- * <li>fair lock, Padlock: {@code fair_acquire} calls {@code PTTL} exactly when it does not
- *     acquire; Redisson: its script does not always (a waiter that joins the queue behind
+ * <li>fair lock, Padlock: {@code fair_acquire} calls {@code HEXISTS} exactly when it finds the
+ *     lock held (by another owner: a failed attempt; by this one: a re-entry or a grant found,
+ *     which these scenarios do not make), and no release calls it; Redisson: its script does not always (a waiter that joins the queue behind
  *     another takes its wait from that one's deadline), but it calls {@code HEXISTS} once in
  *     every run that does not take the free lock, and its release once;
  * <li>read-write lock, both: {@code PTTL} is called on success too (Padlock's read acquire
@@ -26,6 +27,13 @@ enum FailedAttempts {
         @Override
         double perAcquisition(ServerCost cost, double scriptsEndingWithPttl) {
             return cost.perAcquisition("pttl");
+        }
+    },
+    /** {@code HEXISTS} calls of the measured window. */
+    HEXISTS_CALLS("HEXISTS calls") {
+        @Override
+        double perAcquisition(ServerCost cost, double scriptsEndingWithPttl) {
+            return cost.perAcquisition("hexists");
         }
     },
     /** {@code HEXISTS} calls of the measured window less one per release. */
@@ -55,7 +63,7 @@ enum FailedAttempts {
             case LOCK:
                 return PTTL_CALLS;
             case FAIR:
-                return library instanceof RedissonLibrary ? HEXISTS_BEYOND_RELEASES : PTTL_CALLS;
+                return library instanceof RedissonLibrary ? HEXISTS_BEYOND_RELEASES : HEXISTS_CALLS;
             case READ_WRITE:
                 return SCRIPTS_ENDING_WITH_PTTL;
             default:
