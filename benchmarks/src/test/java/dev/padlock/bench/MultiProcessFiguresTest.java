@@ -48,7 +48,7 @@ class MultiProcessFiguresTest {
 
         assertThat(FailedAttempts.of(PADLOCK, ContendedLock.LOCK)).isEqualTo(FailedAttempts.PTTL_CALLS);
         assertThat(FailedAttempts.of(REDISSON, ContendedLock.LOCK)).isEqualTo(FailedAttempts.PTTL_CALLS);
-        assertThat(FailedAttempts.of(PADLOCK, ContendedLock.FAIR)).isEqualTo(FailedAttempts.PTTL_CALLS);
+        assertThat(FailedAttempts.of(PADLOCK, ContendedLock.FAIR)).isEqualTo(FailedAttempts.HEXISTS_CALLS);
         assertThat(FailedAttempts.of(REDISSON, ContendedLock.FAIR)).isEqualTo(FailedAttempts.HEXISTS_BEYOND_RELEASES);
         assertThat(FailedAttempts.of(PADLOCK, ContendedLock.READ_WRITE))
                 .isEqualTo(FailedAttempts.SCRIPTS_ENDING_WITH_PTTL);
@@ -57,6 +57,7 @@ class MultiProcessFiguresTest {
 
         assertThat(FailedAttempts.PTTL_CALLS.perAcquisition(cost, 9)).isCloseTo(1.5, within(1e-9));
         assertThat(FailedAttempts.HEXISTS_BEYOND_RELEASES.perAcquisition(cost, 9)).isCloseTo(2.2, within(1e-9));
+        assertThat(FailedAttempts.HEXISTS_CALLS.perAcquisition(cost, 9)).isCloseTo(3.2, within(1e-9));
         assertThat(FailedAttempts.SCRIPTS_ENDING_WITH_PTTL.perAcquisition(cost, 0.7)).isCloseTo(0.7, within(1e-9));
     }
 

@@ -60,9 +60,12 @@ final class AcknowledgedLockProtocol implements LockProtocol {
         return kind.maxParkMillis();
     }
 
+    /** A grant found as the owner gave up counts, like an attempt's, once enough replicas acknowledged it. */
     @Override
-    public CompletableFuture<Void> leaveQueue(long threadId, long leaseMillis, long placeNonce) {
-        return kind.leaveQueue(threadId, leaseMillis, placeNonce);
+    public CompletableFuture<Boolean> leaveQueue(long threadId, long leaseMillis, long placeNonce) {
+        return kind.leaveQueue(threadId, leaseMillis, placeNonce).thenCompose(held -> !held
+                ? CompletableFuture.completedFuture(false)
+                : acknowledged(CompletableFuture.completedFuture(Attempt.ACQUIRED), threadId).thenApply(Attempt::acquired));
     }
 
     @Override

@@ -11,8 +11,8 @@ import java.util.concurrent.CompletableFuture;
  * passes the lock to the first place whose client hears the grant, in the same script call, and
  * says so on that client's grant channel ({@code f:<threadId>:<nonce>:<name>}); a place whose
  * client nobody listens for (gone) is passed over. A grantee holds for the grant lease until it
- * sets its own lease. A waiter that gives up leaves the line ({@link #leaveQueue}), passing on a
- * grant that reached it meanwhile.
+ * sets its own lease. A waiter that gives up leaves the line ({@link #leaveQueue}); a grant that
+ * reached it meanwhile is then its own, and it holds after all.
  *
  * <p>Where PUBLISH cannot count who heard a grant (a 6.2 Cluster) or a grant message is not
  * acknowledged by replicas, a grant message only wakes its owner, whose next attempt finds the
@@ -29,7 +29,7 @@ final class FairLockProtocol implements LockProtocol {
     private final boolean grantMessageConfirms;
     /** The lock, its line and its holders' since: what every script but the force release writes. */
     private final String[] keys;
-    /** {@link #keys} and the unlock channel. */
+    /** The lock, its since and the unlock channel. */
     private final String[] forceKeys;
 
     FairLockProtocol(String name, LockServices services) {
@@ -42,7 +42,7 @@ final class FairLockProtocol implements LockProtocol {
         this.countsListeners = counts ? "1" : "0";
         this.grantMessageConfirms = counts && services.acknowledgingReplicas() == 0;
         this.keys = new String[] {name, LockKeys.fairQueue(name), LockKeys.since(name)};
-        this.forceKeys = new String[] {name, keys[1], keys[2], LockKeys.unlockChannel(name)};
+        this.forceKeys = new String[] {name, keys[2], LockKeys.unlockChannel(name)};
     }
 
     @Override
@@ -55,7 +55,7 @@ final class FairLockProtocol implements LockProtocol {
         return LockKeys.ownerField(clientId, threadId);
     }
 
-    /** The shared unlock channel: a force unlock with nobody in line, and Redisson's unlocks, publish there. */
+    /** The shared unlock channel: a force unlock and Redisson's unlocks publish there. */
     @Override
     public String unlockChannel(long threadId) {
         return LockKeys.unlockChannel(name);
@@ -111,10 +111,10 @@ final class FairLockProtocol implements LockProtocol {
     }
 
     @Override
-    public CompletableFuture<Void> leaveQueue(long threadId, long leaseMillis, long placeNonce) {
+    public CompletableFuture<Boolean> leaveQueue(long threadId, long leaseMillis, long placeNonce) {
         return scripts.<Long>run(LuaScript.FAIR_LEAVE, ScriptOutputType.INTEGER, keys, ownerField(threadId),
-                place(threadId, leaseMillis, placeNonce), backend.publishCommand(), countsListeners)
-                .thenApply(removed -> null);
+                place(threadId, leaseMillis, placeNonce), Long.toString(leaseMillis))
+                .thenApply(left -> left != null && left == 2L);
     }
 
     @Override
@@ -124,10 +124,11 @@ final class FairLockProtocol implements LockProtocol {
                 .thenApply(Release::fromScript);
     }
 
+    /** Deletes the lock and publishes on the unlock channel: the first waiter to look takes it or grants it. */
     @Override
     public CompletableFuture<Boolean> forceRelease() {
         return scripts.<Long>run(LuaScript.FAIR_FORCE_RELEASE, ScriptOutputType.INTEGER, forceKeys,
-                        LockKeys.UNLOCK_MESSAGE, backend.publishCommand(), countsListeners)
+                        LockKeys.UNLOCK_MESSAGE, backend.publishCommand())
                 .thenApply(deleted -> deleted != null && deleted == 1L);
     }
 

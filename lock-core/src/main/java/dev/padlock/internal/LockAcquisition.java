@@ -589,12 +589,16 @@ final class LockAcquisition implements PendingAcquire {
             settled.complete(null);
             return;
         }
-        CompletableFuture<Void> left = placeNonce != 0 && !claim ? protocol.leaveQueue(threadId, leaseMillis, placeNonce)
-                : protocol.leaveQueue(threadId);
-        left.whenComplete((ignored, failure) -> {
+        CompletableFuture<Boolean> left = placeNonce != 0 && !claim
+                ? protocol.leaveQueue(threadId, leaseMillis, placeNonce)
+                : protocol.leaveQueue(threadId).thenApply(ignored -> false);
+        left.whenComplete((held, failure) -> {
             if (failure != null) {
                 log.debug("could not leave the queue of lock '{}'; the entry expires by itself: {}",
                         protocol.name(), failure.toString());
+            } else if (held) {
+                onAcquired(); // a grant came as it gave up, and the caller was not told yet: it holds
+                return;
             }
             complete.run();
             settled.complete(null);

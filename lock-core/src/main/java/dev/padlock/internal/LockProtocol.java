@@ -146,10 +146,11 @@ public interface LockProtocol {
 
     /**
      * {@link #leaveQueue(long)} for an acquisition that took its place with {@code placeNonce} and
-     * asked for {@code leaseMillis}.
+     * asked for {@code leaseMillis}; true when it found a grant to the owner instead, which the owner
+     * now holds once with {@code leaseMillis} (a grant that came as it gave up).
      */
-    default CompletableFuture<Void> leaveQueue(long threadId, long leaseMillis, long placeNonce) {
-        return leaveQueue(threadId);
+    default CompletableFuture<Boolean> leaveQueue(long threadId, long leaseMillis, long placeNonce) {
+        return leaveQueue(threadId).thenApply(left -> false);
     }
 
     /** The longest a waiter may park between attempts, whatever the holder's lease. */
