@@ -28,9 +28,10 @@ import java.util.concurrent.TimeUnit;
  * contends from the same moment. Exit codes: 0 done, 1 an error, 2 the go signal never came,
  * 3 the work did not finish in time. Everything is bounded in time; the worker never waits forever.
  *
- * <p>Arguments: {@code <topology> <lockName> <counterKey> <readyKey> <goKey> <threads> <iterations>},
+ * <p>Arguments: {@code <topology> <lockName> <counterKey> <readyKey> <goKey> <threads> <iterations> <kind>},
  * where {@code <topology>} is a {@code redis://} or {@code redis-sentinel://} URI, or
- * {@code cluster:} followed by comma-separated seed URIs.
+ * {@code cluster:} followed by comma-separated seed URIs, and {@code <kind>} {@code lock} (the plain
+ * lock) or {@code fair} (the fair lock).
  */
 public final class CounterWorker {
 
@@ -62,9 +63,9 @@ public final class CounterWorker {
     }
 
     private static int run(String[] args) throws Exception {
-        if (args.length != 7) {
+        if (args.length != 8) {
             throw new IllegalArgumentException("usage: CounterWorker <topology> <lockName> <counterKey> "
-                    + "<readyKey> <goKey> <threads> <iterations>; got " + args.length + " arguments");
+                    + "<readyKey> <goKey> <threads> <iterations> <lock|fair>; got " + args.length + " arguments");
         }
         String uri = args[0];
         String lockName = args[1];
@@ -73,6 +74,7 @@ public final class CounterWorker {
         String goKey = args[4];
         int threads = Integer.parseInt(args[5]);
         int iterations = Integer.parseInt(args[6]);
+        boolean fair = "fair".equals(args[7]);
         long pid = ProcessHandle.current().pid();
 
         boolean cluster = uri.startsWith(CLUSTER_PREFIX);
@@ -95,7 +97,7 @@ public final class CounterWorker {
                 LockClient padlock = LockClient.create(config.build())) {
             RedisClusterCommands<String, String> commands = connection instanceof StatefulRedisClusterConnection<String, String> c
                     ? c.sync() : ((StatefulRedisConnection<String, String>) connection).sync();
-            RLock lock = padlock.getLock(lockName);
+            RLock lock = fair ? padlock.getFairLock(lockName) : padlock.getLock(lockName);
             CountDownLatch go = new CountDownLatch(1);
             List<Future<Void>> running = new ArrayList<>();
             for (int t = 0; t < threads; t++) {

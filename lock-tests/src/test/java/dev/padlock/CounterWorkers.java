@@ -42,6 +42,12 @@ final class CounterWorkers implements AutoCloseable {
      */
     void runExactCounter(String topology, RedisClusterCommands<String, String> data, int processes, int threads,
             int iterations, Path logs) throws Exception {
+        runExactCounter(topology, data, processes, threads, iterations, logs, "lock");
+    }
+
+    /** {@link #runExactCounter(String, RedisClusterCommands, int, int, int, Path)} on a lock of {@code kind}: {@code lock} or {@code fair}. */
+    void runExactCounter(String topology, RedisClusterCommands<String, String> data, int processes, int threads,
+            int iterations, Path logs, String kind) throws Exception {
         String run = UUID.randomUUID().toString();
         String lockName = "multiprocess:" + run;
         String counterKey = lockName + ":counter";
@@ -60,7 +66,7 @@ final class CounterWorkers implements AutoCloseable {
                     "-cp", classpath,
                     CounterWorker.class.getName(),
                     topology, lockName, counterKey, readyKey, goKey,
-                    String.valueOf(threads), String.valueOf(iterations));
+                    String.valueOf(threads), String.valueOf(iterations), kind);
             workers.add(new ProcessBuilder(command)
                     .redirectErrorStream(true)
                     .redirectOutput(output.toFile())

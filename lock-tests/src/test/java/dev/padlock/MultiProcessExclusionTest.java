@@ -22,4 +22,12 @@ class MultiProcessExclusionTest {
             workers.runExactCounter(redis.uri(), admin.commands(), 3, 4, 50, logs);
         }
     }
+
+    /** Issue 13: the fair lock's grants from its line, across JVMs. */
+    @Test
+    void workerProcessesNeverOverlapOnAFairLock(RedisEndpoint redis, RedisAdmin admin, @TempDir Path logs) throws Exception {
+        try (CounterWorkers workers = new CounterWorkers()) {
+            workers.runExactCounter(redis.uri(), admin.commands(), 3, 4, 50, logs, "fair");
+        }
+    }
 }
