@@ -72,12 +72,7 @@ class FairLockTest {
         holder.lock();
         CompletableFuture<Boolean> quit = CompletableFuture.supplyAsync(() -> Contention.tryLock(quitter, 500), pool);
         await().atMost(Duration.ofSeconds(10)).until(() -> queue(admin, name).size() == 1);
-        CompletableFuture<Long> patientAt = CompletableFuture.supplyAsync(() -> {
-            assertThat(Contention.tryLock(patient, 20_000)).isTrue();
-            long at = System.nanoTime();
-            patient.unlock();
-            return at;
-        }, pool);
+        CompletableFuture<Long> patientAt = acquiredAt(patient, 20_000);
         await().atMost(Duration.ofSeconds(10)).until(() -> queue(admin, name).size() == 2);
         assertThat(quit.get(10, TimeUnit.SECONDS)).isFalse();
         assertThat(queue(admin, name)).as("the quitter left the queue").hasSize(1);
@@ -96,12 +91,7 @@ class FairLockTest {
         holder.lock();
         // first in line: a waiter whose process is gone (nobody listens on its grant channel)
         admin.commands().rpush(queueKey(name), "gone-client:1:6000:1");
-        CompletableFuture<Long> liveAt = CompletableFuture.supplyAsync(() -> {
-            assertThat(Contention.tryLock(live, 20_000)).isTrue();
-            long at = System.nanoTime();
-            live.unlock();
-            return at;
-        }, pool);
+        CompletableFuture<Long> liveAt = acquiredAt(live, 20_000);
         await().atMost(Duration.ofSeconds(10)).until(() -> queue(admin, name).size() == 2);
         long unlockedAt = System.nanoTime();
         holder.unlock();
@@ -127,12 +117,7 @@ class FairLockTest {
             frozen.sync().subscribe("padlock_grant:{" + name + "}:frozen-client");
             holder.lock();
             admin.commands().rpush(queueKey(name), "frozen-client:1:" + grantLease + ":1");
-            CompletableFuture<Long> liveAt = CompletableFuture.supplyAsync(() -> {
-                assertThat(Contention.tryLock(live, 30_000)).isTrue();
-                long at = System.nanoTime();
-                live.unlock();
-                return at;
-            }, pool);
+            CompletableFuture<Long> liveAt = acquiredAt(live, 30_000);
             await().atMost(Duration.ofSeconds(10)).until(() -> queue(admin, name).size() == 2);
             long unlockedAt = System.nanoTime();
             holder.unlock();
@@ -219,12 +204,7 @@ class FairLockTest {
         RLock live = clients.open().getFairLock(name);
         holder.lock(10, TimeUnit.SECONDS);
         admin.commands().rpush(queueKey(name), "dead-client:1:6000:1"); // its process is gone
-        CompletableFuture<Long> liveAt = CompletableFuture.supplyAsync(() -> {
-            assertThat(Contention.tryLock(live, 20_000)).isTrue();
-            long at = System.nanoTime();
-            live.unlock();
-            return at;
-        }, pool);
+        CompletableFuture<Long> liveAt = acquiredAt(live, 20_000);
         await().atMost(Duration.ofSeconds(10)).until(() -> queue(admin, name).size() == 2);
 
         long forcedAt = System.nanoTime();
@@ -233,6 +213,16 @@ class FairLockTest {
         System.out.printf("live fair waiter behind a dead one acquired %d ms after forceUnlock (old lease ~9 s)%n", millis);
         assertThat(millis).as("granted by the force unlock, not woken by the old lease").isLessThan(2_000);
         assertThat(admin.commands().exists(name, queueKey(name))).as("lock and line both gone").isZero();
+    }
+
+    /** When {@code lock}, waited for up to {@code waitMillis} on another thread, was acquired ({@link System#nanoTime()}); it is unlocked at once. */
+    private CompletableFuture<Long> acquiredAt(RLock lock, long waitMillis) {
+        return CompletableFuture.supplyAsync(() -> {
+            assertThat(Contention.tryLock(lock, waitMillis)).isTrue();
+            long at = System.nanoTime();
+            lock.unlock();
+            return at;
+        }, pool);
     }
 
     private static List<String> queue(RedisAdmin admin, String name) {

@@ -49,23 +49,12 @@ final class FairWaits {
         return acquisition;
     }
 
-    /** A message on one of this client's grant channels that starts with {@code f:}; malformed ones are logged and dropped. */
-    void onGranted(String message) {
-        int first = message.indexOf(':', 2);
-        int second = first < 0 ? -1 : message.indexOf(':', first + 1);
-        long owner;
-        long nonce;
-        try {
-            owner = Long.parseLong(message.substring(2, first));
-            nonce = Long.parseLong(message.substring(first + 1, second));
-        } catch (RuntimeException e) {
-            log.warn("ignoring a malformed grant message '{}'", message);
-            return;
-        }
-        String name = message.substring(second + 1);
-        LockAcquisition acquisition = waits.get(new Key(name, owner));
-        if (acquisition == null || !acquisition.grant(nonce)) {
-            log.debug("fair lock '{}': a grant to owner {} that no acquisition waits for any more", name, owner);
+    /** A grant message of a fair lock on one of this client's grant channels. */
+    void onGranted(GrantMessage message) {
+        LockAcquisition acquisition = waits.get(new Key(message.name(), message.owner()));
+        if (acquisition == null || !acquisition.grant(message.nonce())) {
+            log.debug("fair lock '{}': a grant to owner {} that no acquisition waits for any more", message.name(),
+                    message.owner());
         }
     }
 

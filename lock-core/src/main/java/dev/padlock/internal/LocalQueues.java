@@ -4,8 +4,6 @@ import dev.padlock.internal.LockProtocol.ReleaseOutcome;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The {@link LocalQueue}s of one client, one per exclusive lock name while the lock is held or
@@ -13,7 +11,6 @@ import org.slf4j.LoggerFactory;
  * it. A queue leaves the map when it goes idle, so the map is bounded by the locks in use.
  */
 final class LocalQueues {
-    private static final Logger log = LoggerFactory.getLogger(LocalQueues.class);
     private final ConcurrentHashMap<String, LocalQueue> queues = new ConcurrentHashMap<>();
     /** Acquisitions Redis confirmed so far, in this client: see {@link #confirmations()}. */
     private final AtomicLong confirmations = new AtomicLong();
@@ -58,24 +55,9 @@ final class LocalQueues {
         }
     }
 
-    /**
-     * A grant message on one of this client's grant channels: {@code <threadId>:<nonce>:<name>}
-     * (see {@code lock_release}). Malformed messages are logged and dropped.
-     */
-    void onGranted(String message, LockServices services) {
-        int first = message.indexOf(':');
-        int second = first < 0 ? -1 : message.indexOf(':', first + 1);
-        long owner;
-        long nonce;
-        try {
-            owner = Long.parseLong(message.substring(0, first));
-            nonce = Long.parseLong(message.substring(first + 1, second));
-        } catch (RuntimeException e) {
-            log.warn("ignoring a malformed grant message '{}'", message);
-            return;
-        }
-        String name = message.substring(second + 1);
-        onGranted(new ExclusiveLockProtocol(name, services), owner, nonce, services);
+    /** A grant message of the plain lock on one of this client's grant channels (see {@code lock_release}). */
+    void onGranted(GrantMessage message, LockServices services) {
+        onGranted(new ExclusiveLockProtocol(message.name(), services), message.owner(), message.nonce(), services);
     }
 
     /** A grant of {@code protocol}'s lock to {@code owner}, answering its place with {@code nonce}. */

@@ -73,8 +73,11 @@ public final class PadlockClient implements LockClient {
         LockServices services = new LockServices(clientId, backend, scripts, wakeUps, watchdog, queues,
                 new Abandonments(timer, config.commandTimeout().toMillis()), timer,
                 config.commandTimeout().toMillis(), replicas, config.acknowledgementTimeout().toMillis(), observing, new FairWaits());
-        wakeUps.onGrant(message -> {
-            if (message.startsWith("f:")) {
+        wakeUps.onGrant(text -> {
+            GrantMessage message = GrantMessage.parse(text);
+            if (message == null) {
+                log.warn("ignoring a malformed grant message '{}'", text);
+            } else if (message.fair()) {
                 services.fairWaits().onGranted(message);
             } else {
                 queues.onGranted(message, services);

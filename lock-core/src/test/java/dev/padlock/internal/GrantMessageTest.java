@@ -1,0 +1,21 @@
+package dev.padlock.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class GrantMessageTest {
+    @Test
+    void readsThePlainAndTheFairLocksGrants() {
+        assertThat(GrantMessage.parse("7:41:orders:{42}")).isEqualTo(new GrantMessage(false, 7, 41, "orders:{42}"));
+        assertThat(GrantMessage.parse("f:-3:9:fair:1")).isEqualTo(new GrantMessage(true, -3, 9, "fair:1"));
+    }
+
+    @Test
+    void malformedMessagesAreNull() {
+        assertThat(GrantMessage.parse("0")).isNull();
+        assertThat(GrantMessage.parse("x:1:name")).isNull();
+        assertThat(GrantMessage.parse("f:1")).isNull();
+        assertThat(GrantMessage.parse("1:y:name")).isNull();
+    }
+}
