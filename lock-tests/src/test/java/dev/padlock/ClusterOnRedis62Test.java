@@ -3,6 +3,7 @@ package dev.padlock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.padlock.internal.LockKeys;
 import dev.padlock.testing.CommandStats;
 import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.RedisBinary;
@@ -16,7 +17,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** On a Redis 6.2 Cluster, which has no sharded pub/sub, waiters use classic pub/sub. */
+/** On a Redis 6.2 Cluster, which has no sharded pub/sub, waiters use classic pub/sub; the fair lock too. */
 class ClusterOnRedis62Test {
 
     @Test
@@ -35,8 +36,11 @@ class ClusterOnRedis62Test {
             AtomicInteger overlaps = new AtomicInteger();
             try (LockClient one = LockClient.create(LockConfig.builder().clusterUris(seeds).commandTimeout(Duration.ofSeconds(3)).build());
                     LockClient two = LockClient.create(LockConfig.builder().clusterUris(seeds).commandTimeout(Duration.ofSeconds(3)).build())) {
-                Contention.run(Executors.newFixedThreadPool(4), 4, task -> {
-                    RLock lock = (task % 2 == 0 ? one : two).getLock(name);
+                // the plain lock, then the fair lock, whose grant messages only wake here (a classic PUBLISH
+                // on a 6.2 Cluster cannot count who heard it): the grantee's next attempt finds the grant
+                Contention.run(Executors.newFixedThreadPool(8), 8, task -> {
+                    RLock lock = task < 4 ? (task % 2 == 0 ? one : two).getLock(name)
+                            : (task % 2 == 0 ? one : two).getFairLock(name + ":fair");
                     for (int i = 0; i < 30; i++) {
                         lock.lock();
                         try {
@@ -62,6 +66,10 @@ class ClusterOnRedis62Test {
             assertThat(spublish).isZero();
             try (RedisAdmin admin = cluster.admin(cluster.masterForKey(name))) {
                 assertThat(admin.commands().exists(name)).isZero();
+            }
+            String fair = name + ":fair";
+            try (RedisAdmin admin = cluster.admin(cluster.masterForKey(fair))) {
+                assertThat(admin.commands().exists(fair, LockKeys.fairQueue(fair))).as("fair lock and line gone").isZero();
             }
         }
     }

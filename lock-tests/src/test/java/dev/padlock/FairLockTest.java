@@ -176,6 +176,28 @@ class FairLockTest {
         CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)).get(20, TimeUnit.SECONDS);
     }
 
+    /**
+     * Issue 13: a grant holds for the grant lease (here 1 s: twice a 500 ms command timeout) until
+     * the grantee sets its own lease, a third of the way in; a watchdog lease is then the watchdog's.
+     */
+    @Test
+    void aGrantedWaiterSetsItsOwnLeaseSoonAfterTheGrant(RedisAdmin admin) throws Exception {
+        String name = Clients.uniqueName("fair-extend");
+        RLock holder = clients.open().getFairLock(name);
+        LockClient waiting = clients.open(b -> b.commandTimeout(Duration.ofMillis(500)));
+        RLock waiter = waiting.getFairLock(name);
+        holder.lock();
+        CompletableFuture<Void> granted = waiter.lockAsync(-1, TimeUnit.MILLISECONDS, 7L);
+        await().atMost(Duration.ofSeconds(10)).until(() -> queue(admin, name).size() == 1);
+        holder.unlock();
+        granted.get(5, TimeUnit.SECONDS);
+        assertThat(admin.commands().pttl(name)).as("the grant lease").isBetween(1L, 1_000L);
+        Thread.sleep(1_500); // past the grant lease
+        assertThat(admin.commands().hkeys(name)).as("still held").containsExactly(waiting.getId() + ":7");
+        assertThat(admin.commands().pttl(name)).as("its own lease now").isGreaterThan(20_000L);
+        waiter.unlockAsync(7L).get(5, TimeUnit.SECONDS);
+    }
+
     @Test
     void aOneShotTryLockDoesNotJumpOrJoinTheQueue(RedisAdmin admin) throws Exception {
         String name = Clients.uniqueName("fair-oneshot");
