@@ -3,6 +3,7 @@ package dev.padlock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.padlock.internal.LockKeys;
 import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.RedisTest;
 import io.lettuce.core.RedisClient;
@@ -178,7 +179,8 @@ class FairLockTest {
 
     /**
      * Issue 13: a grant holds for the grant lease (here 1 s: twice a 500 ms command timeout) until
-     * the grantee sets its own lease, a third of the way in; a watchdog lease is then the watchdog's.
+     * the grantee sets its own lease and its "since" (when it got the lock), a third of the way in; a
+     * watchdog lease is then the watchdog's.
      */
     @Test
     void aGrantedWaiterSetsItsOwnLeaseSoonAfterTheGrant(RedisAdmin admin) throws Exception {
@@ -189,12 +191,16 @@ class FairLockTest {
         holder.lock();
         CompletableFuture<Void> granted = waiter.lockAsync(-1, TimeUnit.MILLISECONDS, 7L);
         await().atMost(Duration.ofSeconds(10)).until(() -> queue(admin, name).size() == 1);
+        long before = redisMillis(admin);
         holder.unlock();
         granted.get(5, TimeUnit.SECONDS);
         assertThat(admin.commands().pttl(name)).as("the grant lease").isBetween(1L, 1_000L);
         Thread.sleep(1_500); // past the grant lease
-        assertThat(admin.commands().hkeys(name)).as("still held").containsExactly(waiting.getId() + ":7");
+        String field = waiting.getId() + ":7";
+        assertThat(admin.commands().hkeys(name)).as("still held").containsExactly(field);
         assertThat(admin.commands().pttl(name)).as("its own lease now").isGreaterThan(20_000L);
+        assertThat(Long.parseLong(admin.commands().hget(LockKeys.since(name), field))).as("since the grant")
+                .isBetween(before, before + 500);
         waiter.unlockAsync(7L).get(5, TimeUnit.SECONDS);
     }
 
@@ -249,6 +255,11 @@ class FairLockTest {
 
     private static List<String> queue(RedisAdmin admin, String name) {
         return admin.commands().lrange(queueKey(name), 0, -1);
+    }
+
+    private static long redisMillis(RedisAdmin admin) {
+        List<String> time = admin.commands().time();
+        return Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
     }
 
     private static String queueKey(String name) {

@@ -2,7 +2,6 @@ package dev.padlock.internal;
 
 import io.lettuce.core.ScriptOutputType;
 import io.netty.util.Timeout;
-import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -12,8 +11,8 @@ import org.slf4j.LoggerFactory;
 /**
  * This client's fair-lock acquisitions that may wait in a line on Redis, by lock name and owner:
  * it gives each its place nonce, routes the grant messages of {@code fair_release} to them
- * ({@code f:<threadId>:<nonce>:<name>}), and sets a granted owner's own lease a third of the way
- * into its grant lease, unless it released the lock before.
+ * ({@code f:<threadId>:<nonce>:<name>}), and sets a granted owner's own lease and "since" a third of
+ * the way into its grant lease, unless it released the lock before.
  *
  * <p>A grant message that finds no acquisition of its nonce is dropped: the acquisition it was for
  * has ended, and either took the lock (an attempt found the grant first) or left the line, and
@@ -69,28 +68,29 @@ final class FairWaits {
         }
     }
 
+    /**
+     * A third of the way into the grant lease, the granted owner sets its own lease (the rest of a
+     * fixed one) and its "since" ({@code fair_settle}), unless it released the lock before.
+     */
     private void scheduleExtension(LockProtocol protocol, LockServices services, Key key, long leaseMillis,
             boolean watchdogLease) {
-        long grantMillis = protocol.grantMillis(leaseMillis);
-        if (!watchdogLease && grantMillis >= leaseMillis) {
-            return; // the grant lease is the owner's own
-        }
         long grantedAt = System.nanoTime();
         Timeout extension = services.timer().newTimeout(timeout -> {
             if (!extensions.remove(key, timeout)) {
                 return;
             }
-            long lease = watchdogLease ? services.watchdog().leaseMillis()
-                    : Math.max(1, leaseMillis - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - grantedAt));
-            services.scripts().<List<Long>>runInOrder(protocol.renewScript(), ScriptOutputType.MULTI,
-                    protocol.renewKeys(key.owner()), Long.toString(lease), protocol.ownerField(key.owner()))
-                    .whenComplete((renewed, failure) -> {
+            long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - grantedAt);
+            long lease = watchdogLease ? services.watchdog().leaseMillis() : Math.max(1, leaseMillis - elapsed);
+            services.scripts().<Long>runInOrder(LuaScript.FAIR_SETTLE, ScriptOutputType.INTEGER,
+                    new String[] {key.name(), LockKeys.since(key.name())}, protocol.ownerField(key.owner()),
+                    Long.toString(lease), Long.toString(elapsed))
+                    .whenComplete((held, failure) -> {
                         if (failure != null) {
                             log.warn("could not set the lease of fair lock '{}' granted to {}: {}", key.name(),
                                     protocol.ownerField(key.owner()), failure.toString());
                         }
                     });
-        }, Math.max(1, grantMillis / 3), TimeUnit.MILLISECONDS);
+        }, Math.max(1, protocol.grantMillis(leaseMillis) / 3), TimeUnit.MILLISECONDS);
         Timeout earlier = extensions.put(key, extension);
         if (earlier != null) {
             earlier.cancel();

@@ -26,6 +26,7 @@ public enum LuaScript {
     FAIR_RELEASE("fair_release"),
     FAIR_LEAVE("fair_leave"),
     FAIR_FORCE_RELEASE("fair_force_release"),
+    FAIR_SETTLE("fair_settle"),
     RW_READ_ACQUIRE("rw_read_acquire"),
     RW_READ_RELEASE("rw_read_release"),
     RW_READ_RENEW("rw_read_renew"),
