@@ -947,7 +947,9 @@ class LockScriptsTest {
             assertThat(readAcquire(key, READER)).isNull();
             assertThat(writeAcquire(key, WRITER, "1", LINE_MILLIS)).isPositive();
 
-            assertThat(readAcquire(key, READER_C)).as("a new reader waits at most until the writer's deadline")
+            assertThat(admin.commands().get(LockKeys.readWriteGate(key))).as("the gate is closed from now")
+                    .isNotNull();
+            assertThat(readAcquire(key, READER_C)).as("a new reader waits at most a line deadline")
                     .isBetween(1L, 6000L);
             assertThat(admin.commands().hexists(key, READER_C)).isFalse();
             assertThat(admin.commands().exists(LockKeys.readWriteReaders(key))).as("it says readers wait").isOne();
@@ -1003,14 +1005,16 @@ class LockScriptsTest {
 
                 assertThat(shared.messagesSoFar()).containsExactly("1");
                 assertThat(next.messagesSoFar()).isEmpty();
-                assertThat(admin.commands().pttl(LockKeys.readWriteTurn(key))).isBetween(1L, 5000L);
+                assertThat(Long.parseLong(admin.commands().get(LockKeys.readWriteGate(key))))
+                        .as("the gate opens for the readers' turn").isGreaterThan(redisMillis() + 1000);
                 assertThat(readAcquire(key, READER)).as("the readers' turn, despite the writer in line").isNull();
                 assertThat(writeAcquire(key, WRITER_C, "1", LINE_MILLIS)).isPositive();
 
                 assertThat(readRelease(key, READER)).isEqualTo(1L);
                 assertThat(next.messagesSoFar()).containsExactly("1");
                 assertThat(shared.messagesSoFar()).containsExactly("1");
-                assertThat(admin.commands().exists(LockKeys.readWriteTurn(key))).isZero();
+                assertThat(Long.parseLong(admin.commands().get(LockKeys.readWriteGate(key))))
+                        .as("the turn is over").isLessThanOrEqualTo(redisMillis());
                 assertThat(writeAcquire(key, WRITER_C, "1", LINE_MILLIS)).isNull();
             }
         }
@@ -1039,10 +1043,12 @@ class LockScriptsTest {
             String key = uniqueKey();
             assertThat(readAcquire(key, READER)).isNull();
             assertThat(writeAcquire(key, WRITER, "1", "20")).isPositive(); // gone: it never attempts again
-            assertThat(readAcquire(key, READER_C)).isBetween(1L, 20L);
+            assertThat(readAcquire(key, READER_C)).isPositive();
 
             await().atMost(Duration.ofSeconds(5)).until(() -> readAcquire(key, READER_C) == null);
-            assertThat(admin.commands().exists(LockKeys.readWriteLine(key), LockKeys.readWriteDeadlines(key))).isZero();
+            assertThat(readRelease(key, READER)).isEqualTo(1L);
+            assertThat(readRelease(key, READER_C)).as("the last reader drops the gone writer").isEqualTo(1L);
+            assertThat(admin.keys()).noneMatch(k -> k.contains(key) && !k.startsWith("padlock_rw_readers"));
         }
 
         @Test
@@ -1063,16 +1069,14 @@ class LockScriptsTest {
 
         private Long readAcquire(String key, String field) {
             return admin.commands().eval(LuaScript.RW_READ_ACQUIRE.body(), ScriptOutputType.INTEGER,
-                    new String[] {key, leasePrefix(key, field), LockKeys.readWriteLine(key),
-                        LockKeys.readWriteDeadlines(key), LockKeys.readWriteTurn(key), LockKeys.readWriteReaders(key),
-                        LockKeys.readWriteChannel(key)},
-                    Long.toString(LONG_LEASE), field, field + ":write", LINE_MILLIS, "publish");
+                    new String[] {key, leasePrefix(key, field), LockKeys.readWriteGate(key), LockKeys.readWriteReaders(key)},
+                    Long.toString(LONG_LEASE), field, field + ":write", LINE_MILLIS);
         }
 
         private Long readRelease(String key, String field) {
             return admin.commands().eval(LuaScript.RW_READ_RELEASE.body(), ScriptOutputType.INTEGER,
                     new String[] {key, LockKeys.readWriteChannel(key), leasePrefix(key, field), LockKeys.readWriteLine(key),
-                        LockKeys.readWriteDeadlines(key), LockKeys.readWriteTurn(key)},
+                        LockKeys.readWriteDeadlines(key), LockKeys.readWriteGate(key)},
                     "1", field, "publish");
         }
 
@@ -1080,21 +1084,21 @@ class LockScriptsTest {
             String reader = writer.substring(0, writer.length() - ":write".length());
             return admin.commands().eval(LuaScript.RW_WRITE_ACQUIRE.body(), ScriptOutputType.INTEGER,
                     new String[] {key, LockKeys.readLeaseBase(key), sinceOf(key), LockKeys.readWriteLine(key),
-                        LockKeys.readWriteDeadlines(key), LockKeys.readWriteTurn(key), LockKeys.readWriteChannel(key)},
+                        LockKeys.readWriteDeadlines(key), LockKeys.readWriteGate(key), LockKeys.readWriteChannel(key)},
                     Long.toString(LONG_LEASE), writer, reader, willWait, lineMillis, "publish");
         }
 
         private Long writeRelease(String key, String writer) {
             return admin.commands().eval(LuaScript.RW_WRITE_RELEASE.body(), ScriptOutputType.INTEGER,
                     new String[] {key, LockKeys.readWriteChannel(key), sinceOf(key), LockKeys.readWriteLine(key),
-                        LockKeys.readWriteDeadlines(key), LockKeys.readWriteTurn(key), LockKeys.readWriteReaders(key)},
-                    "1", "0", writer, "publish", "5000");
+                        LockKeys.readWriteDeadlines(key), LockKeys.readWriteGate(key), LockKeys.readWriteReaders(key)},
+                    "1", "0", writer, "publish", "5000", LINE_MILLIS);
         }
 
         private Long writeLeave(String key, String writer) {
             return admin.commands().eval(LuaScript.RW_WRITE_LEAVE.body(), ScriptOutputType.INTEGER,
                     new String[] {key, LockKeys.readWriteChannel(key), LockKeys.readWriteLine(key),
-                        LockKeys.readWriteDeadlines(key)},
+                        LockKeys.readWriteDeadlines(key), LockKeys.readWriteGate(key)},
                     "1", writer, "publish");
         }
 

@@ -162,13 +162,11 @@ class OperatingCostTest {
                 }
                 // since the writers' line: a reader's since is its first lease key's value
                 s.run("rw_read_acquire", LuaScript.RW_READ_ACQUIRE, ScriptOutputType.INTEGER,
-                        new String[] {s.name, prefix, LockKeys.readWriteLine(s.name), LockKeys.readWriteDeadlines(s.name),
-                            LockKeys.readWriteTurn(s.name), LockKeys.readWriteReaders(s.name),
-                            LockKeys.readWriteChannel(s.name)},
-                        LEASE, OWNER, OWNER + ":write", "6000", "publish");
+                        new String[] {s.name, prefix, LockKeys.readWriteGate(s.name), LockKeys.readWriteReaders(s.name)},
+                        LEASE, OWNER, OWNER + ":write", "6000");
                 s.run("rw_read_release", LuaScript.RW_READ_RELEASE, ScriptOutputType.INTEGER,
                         new String[] {s.name, LockKeys.readWriteChannel(s.name), prefix, LockKeys.readWriteLine(s.name),
-                            LockKeys.readWriteDeadlines(s.name), LockKeys.readWriteTurn(s.name)},
+                            LockKeys.readWriteDeadlines(s.name), LockKeys.readWriteGate(s.name)},
                         "1", OWNER, "publish");
             }
         },
@@ -186,15 +184,15 @@ class OperatingCostTest {
                 String channel = LockKeys.readWriteChannel(s.name);
                 String line = LockKeys.readWriteLine(s.name);
                 String deadlines = LockKeys.readWriteDeadlines(s.name);
-                String turn = LockKeys.readWriteTurn(s.name);
+                String gate = LockKeys.readWriteGate(s.name);
                 s.run("rw_write_acquire", LuaScript.RW_WRITE_ACQUIRE, ScriptOutputType.INTEGER,
                         new String[] {s.name, LockKeys.readLeaseBase(s.name), LockKeys.since(s.name), line, deadlines,
-                            turn, channel},
+                            gate, channel},
                         LEASE, OWNER + ":write", OWNER, "1", "6000", "publish");
                 s.run("rw_write_release", LuaScript.RW_WRITE_RELEASE, ScriptOutputType.INTEGER,
-                        new String[] {s.name, channel, LockKeys.since(s.name), line, deadlines, turn,
+                        new String[] {s.name, channel, LockKeys.since(s.name), line, deadlines, gate,
                             LockKeys.readWriteReaders(s.name)},
-                        "1", "0", OWNER + ":write", "publish", "50");
+                        "1", "0", OWNER + ":write", "publish", "50", "6000");
             }
         };
 

@@ -142,6 +142,7 @@ class ReadWriteLineTest {
         long now = Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
         admin.commands().zadd(LockKeys.readWriteDeadlines(name), now + 1_500, "gone:9:write");
         admin.commands().rpush(LockKeys.readWriteLine(name), "gone:9:write");
+        admin.commands().psetex(LockKeys.readWriteGate(name), 1_500, Long.toString(now));
 
         assertThat(reader.tryLock(0, -1, TimeUnit.MILLISECONDS)).as("a new reader yields to it").isFalse();
         long start = System.nanoTime();
@@ -149,8 +150,9 @@ class ReadWriteLineTest {
         long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         System.out.printf("a reader got in %d ms after asking, behind a writer gone 1.5 s before its deadline%n", millis);
         assertThat(millis).as("at its deadline, not at a lease").isLessThan(5_000);
-        assertThat(admin.commands().exists(LockKeys.readWriteLine(name))).isZero();
         reader.unlock();
         holder.unlockAsync(1L).get(5, TimeUnit.SECONDS);
+        assertThat(admin.commands().exists(LockKeys.readWriteLine(name), LockKeys.readWriteGate(name)))
+                .as("the last reader's release drops the gone writer").isZero();
     }
 }

@@ -130,12 +130,12 @@ public final class LockKeys {
     }
 
     /**
-     * A read-write lock's readers' turn: {@code padlock_rw_turn:{<name>}}, a short-lived key set by a
-     * write release that woke waiting readers; while it lives, new readers enter despite waiting
-     * writers. Padlock's own.
+     * A read-write lock's gate: {@code padlock_rw_gate:{<name>}}, present while writers wait in line,
+     * its value the epoch ms (Redis time) from which new readers yield to them (a later value: the
+     * readers' turn after a write). Padlock's own.
      */
-    public static String readWriteTurn(String lockName) {
-        return suffixed("padlock_rw_turn", lockName);
+    public static String readWriteGate(String lockName) {
+        return suffixed("padlock_rw_gate", lockName);
     }
 
     /**

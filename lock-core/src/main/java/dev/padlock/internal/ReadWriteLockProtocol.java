@@ -18,19 +18,21 @@ import java.util.concurrent.CompletableFuture;
  * channel, {@code redisson_rwlock:{name}:<writer field>}, at most {@link #maxParkMillis()}. Readers
  * park on the shared channel {@code redisson_rwlock:{name}}, as Redisson's waiters do.
  * <ul>
- *   <li>A new reader (not a re-entry, not a downgrade) yields to a live writer in line, so a
- *       stream of readers cannot starve writers; it marks that readers wait
- *       ({@code padlock_rw_readers:{name}}) and waits at most until that writer's deadline.</li>
+ *   <li>A writer's failed attempt also closes the gate ({@code padlock_rw_gate:{name}}, the epoch ms
+ *       from which new readers yield, alive as long as a place in line), which goes with the last
+ *       writer in line. A new reader (not a re-entry, not a downgrade) yields while the gate is
+ *       closed, so a stream of readers cannot starve writers; it marks that readers wait
+ *       ({@code padlock_rw_readers:{name}}) and waits at most a line deadline.</li>
  *   <li>The release that frees the lock wakes the first live writer in line on its own channel, or,
  *       with nobody in line, publishes {@code 1} on the shared channel (readers and Redisson's
  *       waiters).</li>
  *   <li>A write release with writers in line and readers waiting publishes on the shared channel
- *       and opens the readers' turn ({@code padlock_rw_turn:{name}}, {@value #TURN_MILLIS} ms) in
- *       which readers enter despite the line; the last of them to leave wakes the next writer. So
- *       write phases and read phases alternate.</li>
+ *       and opens the gate for the readers' turn ({@value #TURN_MILLIS} ms), in which readers enter
+ *       despite the line; the last of them to leave closes it and wakes the next writer. So write
+ *       phases and read phases alternate.</li>
  * </ul>
- * Every park is bounded by what it waits for: a refused reader by the first writer's deadline or
- * the writer's lease, a writer by {@link #maxParkMillis()}, so no state (a lost message, an
+ * Every park is bounded by what it waits for: a refused reader by a line deadline or the writer's
+ * lease, a writer by {@link #maxParkMillis()}, so no state (a lost message, an
  * expiry, a Redisson unlock, which only publishes on the shared channel) leaves anyone waiting
  * longer. A writer that gives up leaves the line ({@link #leaveQueue(long)}).
  */
@@ -56,7 +58,7 @@ final class ReadWriteLockProtocol implements LockProtocol {
     private final String since;
     private final String line;
     private final String deadlines;
-    private final String turn;
+    private final String gate;
     private final String readers;
     /** How long a writer's place in line lasts after its last attempt, in milliseconds. */
     private final long lineMillis;
@@ -72,7 +74,7 @@ final class ReadWriteLockProtocol implements LockProtocol {
         this.since = LockKeys.since(name);
         this.line = LockKeys.readWriteLine(name);
         this.deadlines = LockKeys.readWriteDeadlines(name);
-        this.turn = LockKeys.readWriteTurn(name);
+        this.gate = LockKeys.readWriteGate(name);
         this.readers = LockKeys.readWriteReaders(name);
         this.lineMillis = services.grantLeaseMillis();
     }
@@ -133,7 +135,7 @@ final class ReadWriteLockProtocol implements LockProtocol {
             return CompletableFuture.completedFuture(null);
         }
         return scripts.<Long>run(LuaScript.RW_WRITE_LEAVE, ScriptOutputType.INTEGER,
-                        new String[] {name, channel, line, deadlines}, LockKeys.READ_UNLOCK_MESSAGE,
+                        new String[] {name, channel, line, deadlines, gate}, LockKeys.READ_UNLOCK_MESSAGE,
                         writerField(threadId), backend.publishCommand())
                 .thenApply(left -> null);
     }
@@ -143,13 +145,12 @@ final class ReadWriteLockProtocol implements LockProtocol {
         String lease = Long.toString(leaseMillis);
         if (!write) {
             return scripts.<Long>run(LuaScript.RW_READ_ACQUIRE, ScriptOutputType.INTEGER,
-                            new String[] {name, leasePrefix(threadId), line, deadlines, turn, readers, channel}, lease,
-                            readerField(threadId), writerField(threadId), Long.toString(lineMillis),
-                            backend.publishCommand())
+                            new String[] {name, leasePrefix(threadId), gate, readers}, lease,
+                            readerField(threadId), writerField(threadId), Long.toString(lineMillis))
                     .thenApply(Attempt::fromTtl);
         }
         return scripts.<Long>run(LuaScript.RW_WRITE_ACQUIRE, ScriptOutputType.INTEGER,
-                        new String[] {name, leaseBase, since, line, deadlines, turn, channel}, lease,
+                        new String[] {name, leaseBase, since, line, deadlines, gate, channel}, lease,
                         writerField(threadId), readerField(threadId), willWait ? "1" : "0", Long.toString(lineMillis),
                         backend.publishCommand())
                 .thenApply(ttl -> ttl != null && ttl == UPGRADE_REFUSED
@@ -163,18 +164,18 @@ final class ReadWriteLockProtocol implements LockProtocol {
     public CompletableFuture<Release> release(long threadId, long rearmLeaseMillis) {
         CompletableFuture<Long> reply = write
                 ? scripts.run(LuaScript.RW_WRITE_RELEASE, ScriptOutputType.INTEGER,
-                        new String[] {name, channel, since, line, deadlines, turn, readers},
+                        new String[] {name, channel, since, line, deadlines, gate, readers},
                         LockKeys.READ_UNLOCK_MESSAGE, Long.toString(rearmLeaseMillis), writerField(threadId),
-                        backend.publishCommand(), Long.toString(TURN_MILLIS))
+                        backend.publishCommand(), Long.toString(TURN_MILLIS), Long.toString(lineMillis))
                 : scripts.run(LuaScript.RW_READ_RELEASE, ScriptOutputType.INTEGER,
-                        new String[] {name, channel, leasePrefix(threadId), line, deadlines, turn},
+                        new String[] {name, channel, leasePrefix(threadId), line, deadlines, gate},
                         LockKeys.READ_UNLOCK_MESSAGE, readerField(threadId), backend.publishCommand());
         return reply.thenApply(Release::fromScript);
     }
 
     @Override
     public CompletableFuture<Boolean> forceRelease() {
-        return scripts.<Long>run(LuaScript.RW_FORCE_RELEASE, ScriptOutputType.INTEGER, new String[] {name, channel, since, line, turn},
+        return scripts.<Long>run(LuaScript.RW_FORCE_RELEASE, ScriptOutputType.INTEGER, new String[] {name, channel, since, line},
                         LockKeys.READ_UNLOCK_MESSAGE, mode(), backend.publishCommand())
                 .thenApply(deleted -> deleted != null && deleted == 1L);
     }

@@ -4,9 +4,10 @@
 -- KEYS[1]  the lock hash (see rw_read_acquire)
 -- KEYS[2]  the unlock channel, redisson_rwlock:{<name>}; writer f waits on KEYS[2]:f
 -- KEYS[3]  this reader's lease prefix, {<name>}:<clientId>:<threadId>:rwlock_timeout
--- KEYS[4]  the writers' line, padlock_rw_queue:{<name>} (see rw_read_acquire)
+-- KEYS[4]  the writers' line, padlock_rw_queue:{<name>} (see rw_write_acquire)
 -- KEYS[5]  the line's deadlines, padlock_rw_deadlines:{<name>}
--- KEYS[6]  the readers' turn, padlock_rw_turn:{<name>}: over once the lock is free
+-- KEYS[6]  the gate, padlock_rw_gate:{<name>} (see rw_read_acquire): a readers' turn ends when
+--          the lock is free
 -- ARGV[1]  unlock message to publish (1: wake all)
 -- ARGV[2]  reader field, <clientId>:<threadId>
 -- ARGV[3]  the publish command: publish, or spublish (sharded) on a Redis 7 Cluster
@@ -19,10 +20,11 @@
 --          live writer in line was woken on its own channel instead).
 -- Other readers are not looked at: the hash lives at least as long as the longest lease (see
 -- rw_read_acquire), and readers that died are dropped by a writer's attempt (rw_write_acquire).
+-- Writers in line whose deadline passed are dropped.
 --
 -- Calls: a hold that is not the last: EVALSHA, HINCRBY, DEL (3); a last hold beside other
 -- holders: + HDEL, HLEN (5); the lock freed, nobody in line: + DEL, LINDEX, PUBLISH (8); the lock
--- freed with a writer in line: + DEL, LINDEX, TIME, ZSCORE, PUBLISH (10).
+-- freed with a writer in line: + DEL, LINDEX, TIME, ZSCORE, SET, PUBLISH (11).
 -- HINCRBY first, undone at once when the owner had no field: one call less than HGET first
 local remaining = redis.call('hincrby', KEYS[1], ARGV[2], -1)
 if remaining < 0 then
@@ -46,7 +48,7 @@ local result = released and 1 or nil
 if redis.call('hlen', KEYS[1]) > 1 then
     return result
 end
-redis.call('del', KEYS[1], KEYS[6])
+redis.call('del', KEYS[1])
 local head = redis.call('lindex', KEYS[4], 0)
 if head then
     local t = redis.call('time')
@@ -54,6 +56,8 @@ if head then
     while head do
         local deadline = tonumber(redis.call('zscore', KEYS[5], head))
         if deadline and deadline > now then
+            -- the readers' turn, if any, is over: the gate closes until the writer's deadline
+            redis.call('set', KEYS[6], now, 'px', math.max(1, deadline - now))
             redis.call(ARGV[3], KEYS[2] .. ':' .. head, ARGV[1])
             return result
         end
@@ -61,6 +65,7 @@ if head then
         redis.call('zrem', KEYS[5], head)
         head = redis.call('lindex', KEYS[4], 0)
     end
+    redis.call('del', KEYS[6])
 end
 local woken = redis.call(ARGV[3], KEYS[2], ARGV[1])
 return released and 1 + woken or nil

@@ -8,8 +8,10 @@
 --          the writer's entry (epoch ms, Redis TIME); the hash lives as long as the lock
 -- KEYS[4]  the writers' line, padlock_rw_queue:{<name>} (see rw_read_acquire)
 -- KEYS[5]  the line's deadlines, padlock_rw_deadlines:{<name>}
--- KEYS[6]  the readers' turn, padlock_rw_turn:{<name>}: while it exists, a free lock waits for
---          the readers that a write release woke
+-- KEYS[6]  the gate, padlock_rw_gate:{<name>} (see rw_read_acquire): a failed attempt that
+--          takes or keeps a place closes it (from now, or from the end of a readers' turn it
+--          finds) for ARGV[5] ms; it goes with the last writer in line. A free lock waits for the
+--          end of a readers' turn
 -- KEYS[7]  the unlock channel, redisson_rwlock:{<name>}; writer f waits on KEYS[7]:f
 -- ARGV[1]  lease in milliseconds
 -- ARGV[2]  writer field, <clientId>:<threadId>:write
@@ -25,8 +27,7 @@
 --          the read lock (an upgrade, refused: it would wait on itself); otherwise how long to
 --          wait at most (ms): the lock's PTTL, what is left of the readers' turn, or of the first
 --          live writer's deadline.
--- Publishes "1" on the first live writer's channel only when it finds the lock free with that
--- writer ahead (its wake-up may have been lost). Readers whose every hold's lease is over are
+-- Publishes nothing. Readers whose every hold's lease is over are
 -- dropped, by a one-shot attempt or one of a writer already in line (the first attempt of a
 -- wait only takes its place: the last reader's release wakes it), so a reader that died holds
 -- up writers no longer than its own lease and a park. Writers whose deadline passed are dropped.
@@ -34,8 +35,8 @@
 -- Every failed attempt ends with PTTL of the lock, and no other run does.
 --
 -- Calls: held by readers, taking a place: EVALSHA, HGET, TIME, ZSCORE, HEXISTS, ZADD, RPUSH,
--- PTTL (8); woken at the head of the line on a free lock: EVALSHA, HGET, TIME, EXISTS, LINDEX,
--- LPOP, ZREM, HSET, PEXPIRE, HSET, PEXPIRE (11).
+-- SET, PTTL (9); woken at the head of the line on a free lock, the last in line: EVALSHA, HGET,
+-- TIME, GET, LINDEX, LPOP, ZREM, LINDEX, DEL, HSET, PEXPIRE, HSET, PEXPIRE (13).
 if redis.replicate_commands then
     redis.replicate_commands()
 end
@@ -57,8 +58,13 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 -- attempt does and no other run (what the benchmark counts failed attempts by); ms: how long to
 -- wait when not the lock's TTL
 local function wait(ms)
-    if ARGV[4] == '1' and redis.call('zadd', KEYS[5], now + tonumber(ARGV[5]), ARGV[2]) == 1 then
-        redis.call('rpush', KEYS[4], ARGV[2])
+    if ARGV[4] == '1' then
+        if redis.call('zadd', KEYS[5], now + tonumber(ARGV[5]), ARGV[2]) == 1 then
+            redis.call('rpush', KEYS[4], ARGV[2])
+        end
+        if not redis.call('set', KEYS[6], now, 'nx', 'px', ARGV[5]) then
+            redis.call('pexpire', KEYS[6], ARGV[5])
+        end
     end
     local ttl = redis.call('pttl', KEYS[1])
     return ms or ttl
@@ -96,15 +102,14 @@ if mode ~= false then
     return wait(nil)
 end
 
-local turn = redis.call('pttl', KEYS[6])
-if turn > 0 then
-    return wait(turn)
+local gate = tonumber(redis.call('get', KEYS[6]))
+if gate and gate > now then
+    return wait(gate - now) -- the readers' turn
 end
 local head = redis.call('lindex', KEYS[4], 0)
 while head and head ~= ARGV[2] do
     local deadline = tonumber(redis.call('zscore', KEYS[5], head))
     if deadline and deadline > now then
-        redis.call(ARGV[6], KEYS[7] .. ':' .. head, '1')
         return wait(deadline - now)
     end
     redis.call('lpop', KEYS[4])
@@ -114,6 +119,10 @@ end
 if head then
     redis.call('lpop', KEYS[4])
     redis.call('zrem', KEYS[5], head)
+    head = redis.call('lindex', KEYS[4], 0)
+end
+if gate and not head then
+    redis.call('del', KEYS[6]) -- the last writer in line: readers no longer yield
 end
 redis.call('hset', KEYS[1], 'mode', 'write', ARGV[2], 1)
 redis.call('pexpire', KEYS[1], ARGV[1])

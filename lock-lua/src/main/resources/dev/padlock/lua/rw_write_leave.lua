@@ -5,6 +5,7 @@
 -- KEYS[2]  the unlock channel, redisson_rwlock:{<name>}; writer f waits on KEYS[2]:f
 -- KEYS[3]  the writers' line, padlock_rw_queue:{<name>} (see rw_read_acquire)
 -- KEYS[4]  the line's deadlines, padlock_rw_deadlines:{<name>}
+-- KEYS[5]  the gate, padlock_rw_gate:{<name>} (see rw_read_acquire): it goes with the last writer
 -- ARGV[1]  unlock message to publish (1: wake all)
 -- ARGV[2]  writer field, <clientId>:<threadId>:write
 -- ARGV[3]  the publish command: publish, or spublish (sharded) on a Redis 7 Cluster
@@ -19,6 +20,9 @@ local head = redis.call('lindex', KEYS[3], 0)
 redis.call('zrem', KEYS[4], ARGV[2])
 if redis.call('lrem', KEYS[3], 0, ARGV[2]) == 0 then
     return 0
+end
+if not redis.call('lindex', KEYS[3], 0) then
+    redis.call('del', KEYS[5])
 end
 if head ~= ARGV[2] or redis.call('exists', KEYS[1]) == 1 then
     return 1
@@ -36,5 +40,6 @@ while head do
     redis.call('zrem', KEYS[4], head)
     head = redis.call('lindex', KEYS[3], 0)
 end
+redis.call('del', KEYS[5])
 redis.call(ARGV[3], KEYS[2], ARGV[1])
 return 1
