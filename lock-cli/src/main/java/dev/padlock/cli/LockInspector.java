@@ -121,6 +121,17 @@ final class LockInspector {
                         placeTtl < 0 ? null : now + placeTtl, client(clientId)));
             }
         }
+        if (mode != null || hash.isEmpty()) {
+            // a read-write lock's writers in line (Padlock's own), each with its deadline, on its own channel
+            for (String writer : redis.await(c.lrange(LockKeys.readWriteLine(name), 0, -1), "LRANGE writers")) {
+                String owner = writer.endsWith(":write") ? writer.substring(0, writer.length() - ":write".length()) : writer;
+                Double deadline = redis.await(c.zscore(LockKeys.readWriteDeadlines(name), writer), "ZSCORE deadline");
+                String clientId = clientIdOf(owner);
+                queue.add(new LockView.Waiter(writer, clientId, threadIdOf(owner),
+                        deadline == null ? null : deadline.longValue(), client(clientId)));
+                channels.add(LockKeys.readWriteWriterChannel(name, writer));
+            }
+        }
         long listeners = redis.listeners(name, channels);
         return new LockView(name, kind, mode, ttl, holders, token, queue, channels, listeners, now);
     }
