@@ -3,6 +3,7 @@ package dev.padlock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.padlock.internal.LockKeys;
 import dev.padlock.internal.LuaScript;
 import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.RedisEndpoint;
@@ -912,6 +913,200 @@ class LockScriptsTest {
                 new String[] {key, fairQueueOf(key), sinceOf(key)}, field, place, Long.toString(LONG_LEASE));
     }
 
+    /**
+     * Issue 13: the read-write lock's writers' line, the readers' yield and turn, and wake-ups that
+     * reach only who can get in.
+     */
+    @Nested
+    class ReadWriteLine {
+        private static final String READER = OTHER;
+        private static final String READER_C = "client-c:3";
+        private static final String WRITER = OWNER + ":write";
+        private static final String WRITER_C = "client-c:2:write";
+        private static final String LINE_MILLIS = "6000";
+
+        @Test
+        void aWriterThatWillWaitTakesOnePlaceWithADeadlineAndAOneShotTakesNone() {
+            String key = uniqueKey();
+            assertThat(readAcquire(key, READER)).isNull();
+            long before = redisMillis();
+
+            assertThat(writeAcquire(key, WRITER, "1", LINE_MILLIS)).isPositive();
+            assertThat(writeAcquire(key, WRITER, "1", LINE_MILLIS)).as("an attempt in line keeps its place").isPositive();
+            assertThat(writeAcquire(key, WRITER_C, "0", LINE_MILLIS)).as("one-shot").isPositive();
+
+            assertThat(admin.commands().lrange(LockKeys.readWriteLine(key), 0, -1)).containsExactly(WRITER);
+            assertThat(admin.commands().zscore(LockKeys.readWriteDeadlines(key), WRITER))
+                    .isBetween(before + 6000.0, redisMillis() + 6000.0);
+            assertThat(admin.commands().hgetall(key)).isEqualTo(Map.of("mode", "read", READER, "1"));
+        }
+
+        @Test
+        void aNewReaderYieldsToALiveWriterInLineButAReEntryAndADowngradeDoNot() {
+            String key = uniqueKey();
+            assertThat(readAcquire(key, READER)).isNull();
+            assertThat(writeAcquire(key, WRITER, "1", LINE_MILLIS)).isPositive();
+
+            assertThat(admin.commands().get(LockKeys.readWriteGate(key))).as("the gate is closed from now")
+                    .isNotNull();
+            assertThat(readAcquire(key, READER_C)).as("a new reader waits at most a line deadline")
+                    .isBetween(1L, 6000L);
+            assertThat(admin.commands().hexists(key, READER_C)).isFalse();
+            assertThat(admin.commands().exists(LockKeys.readWriteReaders(key))).as("it says readers wait").isOne();
+            assertThat(readAcquire(key, READER)).as("a re-entry").isNull();
+            assertThat(admin.commands().hget(key, READER)).isEqualTo("2");
+        }
+
+        @Test
+        void anUpgradeIsRefusedAndTakesNoPlace() {
+            String key = uniqueKey();
+            assertThat(readAcquire(key, OWNER)).isNull();
+            assertThat(writeAcquire(key, WRITER, "1", LINE_MILLIS)).isEqualTo(-3L);
+            assertThat(admin.commands().exists(LockKeys.readWriteLine(key))).isZero();
+        }
+
+        @Test
+        void theLastReadReleaseWakesOnlyTheFirstWriterOnItsOwnChannel() {
+            String key = uniqueKey();
+            assertThat(readAcquire(key, READER)).isNull();
+            assertThat(readAcquire(key, READER_C)).isNull();
+            assertThat(writeAcquire(key, WRITER, "1", LINE_MILLIS)).isPositive();
+            assertThat(writeAcquire(key, WRITER_C, "1", LINE_MILLIS)).isPositive();
+            try (Subscriber shared = subscribeTo(LockKeys.readWriteChannel(key));
+                    Subscriber first = subscribeTo(LockKeys.readWriteWriterChannel(key, WRITER));
+                    Subscriber second = subscribeTo(LockKeys.readWriteWriterChannel(key, WRITER_C))) {
+
+                assertThat(readRelease(key, READER)).as("another reader holds").isEqualTo(1L);
+                assertThat(first.messagesSoFar()).isEmpty();
+                assertThat(readRelease(key, READER_C)).isEqualTo(1L);
+
+                assertThat(admin.commands().exists(key)).isZero();
+                assertThat(first.messagesSoFar()).containsExactly("1");
+                assertThat(second.messagesSoFar()).isEmpty();
+                assertThat(shared.messagesSoFar()).isEmpty();
+
+                assertThat(writeAcquire(key, WRITER_C, "1", LINE_MILLIS)).as("the first writer is ahead").isPositive();
+                assertThat(writeAcquire(key, WRITER, "1", LINE_MILLIS)).isNull();
+                assertThat(admin.commands().lrange(LockKeys.readWriteLine(key), 0, -1)).containsExactly(WRITER_C);
+                assertThat(admin.commands().zscore(LockKeys.readWriteDeadlines(key), WRITER)).isNull();
+            }
+        }
+
+        @Test
+        void aWriteReleaseWithReadersWaitingGivesThemTheirTurnAndTheLastOfThemWakesTheNextWriter() {
+            String key = uniqueKey();
+            assertThat(writeAcquire(key, WRITER, "1", LINE_MILLIS)).isNull();
+            assertThat(readAcquire(key, READER)).as("written: refused").isPositive();
+            assertThat(writeAcquire(key, WRITER_C, "1", LINE_MILLIS)).isPositive();
+            try (Subscriber shared = subscribeTo(LockKeys.readWriteChannel(key));
+                    Subscriber next = subscribeTo(LockKeys.readWriteWriterChannel(key, WRITER_C))) {
+
+                assertThat(writeRelease(key, WRITER)).isEqualTo(2L); // 1 + the shared channel's subscriber
+
+                assertThat(shared.messagesSoFar()).containsExactly("1");
+                assertThat(next.messagesSoFar()).isEmpty();
+                assertThat(Long.parseLong(admin.commands().get(LockKeys.readWriteGate(key))))
+                        .as("the gate opens for the readers' turn").isGreaterThan(redisMillis() + 1000);
+                assertThat(readAcquire(key, READER)).as("the readers' turn, despite the writer in line").isNull();
+                assertThat(writeAcquire(key, WRITER_C, "1", LINE_MILLIS)).isPositive();
+
+                assertThat(readRelease(key, READER)).isEqualTo(1L);
+                assertThat(next.messagesSoFar()).containsExactly("1");
+                assertThat(shared.messagesSoFar()).containsExactly("1");
+                assertThat(Long.parseLong(admin.commands().get(LockKeys.readWriteGate(key))))
+                        .as("the turn is over").isLessThanOrEqualTo(redisMillis());
+                assertThat(writeAcquire(key, WRITER_C, "1", LINE_MILLIS)).isNull();
+            }
+        }
+
+        @Test
+        void aWriteReleaseWithoutWaitingReadersWakesOnlyTheNextWriterAndWithNobodyInLineEveryWaiter() {
+            String key = uniqueKey();
+            assertThat(writeAcquire(key, WRITER, "1", LINE_MILLIS)).isNull();
+            assertThat(writeAcquire(key, WRITER_C, "1", LINE_MILLIS)).isPositive();
+            try (Subscriber shared = subscribeTo(LockKeys.readWriteChannel(key));
+                    Subscriber next = subscribeTo(LockKeys.readWriteWriterChannel(key, WRITER_C))) {
+
+                assertThat(writeRelease(key, WRITER)).isEqualTo(1L);
+                assertThat(next.messagesSoFar()).containsExactly("1");
+                assertThat(shared.messagesSoFar()).isEmpty();
+
+                assertThat(writeAcquire(key, WRITER_C, "1", LINE_MILLIS)).isNull();
+                assertThat(writeRelease(key, WRITER_C)).isEqualTo(2L);
+                assertThat(shared.messagesSoFar()).containsExactly("1");
+                assertThat(admin.keys()).noneMatch(k -> k.contains(key));
+            }
+        }
+
+        @Test
+        void aWriterWhoseDeadlinePassedIsDroppedAndReadersGoOn() {
+            String key = uniqueKey();
+            assertThat(readAcquire(key, READER)).isNull();
+            assertThat(writeAcquire(key, WRITER, "1", "20")).isPositive(); // gone: it never attempts again
+            assertThat(readAcquire(key, READER_C)).isPositive();
+
+            await().atMost(Duration.ofSeconds(5)).until(() -> readAcquire(key, READER_C) == null);
+            assertThat(readRelease(key, READER)).isEqualTo(1L);
+            assertThat(readRelease(key, READER_C)).as("the last reader drops the gone writer").isEqualTo(1L);
+            assertThat(admin.keys()).noneMatch(k -> k.contains(key) && !k.startsWith("padlock_rw_readers"));
+        }
+
+        @Test
+        void aFirstWriterLeavingAFreeLockWakesTheNextAndALeaveOfAnotherWakesNobody() {
+            String key = uniqueKey();
+            assertThat(readAcquire(key, READER)).isNull();
+            assertThat(writeAcquire(key, WRITER, "1", LINE_MILLIS)).isPositive();
+            assertThat(writeAcquire(key, WRITER_C, "1", LINE_MILLIS)).isPositive();
+            try (Subscriber next = subscribeTo(LockKeys.readWriteWriterChannel(key, WRITER_C))) {
+                assertThat(readRelease(key, READER)).isEqualTo(1L); // wakes WRITER, which gives up instead
+                assertThat(writeLeave(key, WRITER)).isOne();
+                assertThat(next.messagesSoFar()).containsExactly("1");
+                assertThat(writeLeave(key, WRITER)).isZero();
+                assertThat(writeLeave(key, WRITER_C)).isOne();
+                assertThat(admin.keys()).noneMatch(k -> k.contains(key));
+            }
+        }
+
+        private Long readAcquire(String key, String field) {
+            return admin.commands().eval(LuaScript.RW_READ_ACQUIRE.body(), ScriptOutputType.INTEGER,
+                    new String[] {key, leasePrefix(key, field), LockKeys.readWriteGate(key), LockKeys.readWriteReaders(key)},
+                    Long.toString(LONG_LEASE), field, field + ":write", LINE_MILLIS);
+        }
+
+        private Long readRelease(String key, String field) {
+            return admin.commands().eval(LuaScript.RW_READ_RELEASE.body(), ScriptOutputType.INTEGER,
+                    new String[] {key, LockKeys.readWriteChannel(key), leasePrefix(key, field), LockKeys.readWriteLine(key),
+                        LockKeys.readWriteDeadlines(key), LockKeys.readWriteGate(key)},
+                    "1", field, "publish");
+        }
+
+        private Long writeAcquire(String key, String writer, String willWait, String lineMillis) {
+            String reader = writer.substring(0, writer.length() - ":write".length());
+            return admin.commands().eval(LuaScript.RW_WRITE_ACQUIRE.body(), ScriptOutputType.INTEGER,
+                    new String[] {key, LockKeys.readLeaseBase(key), sinceOf(key), LockKeys.readWriteLine(key),
+                        LockKeys.readWriteDeadlines(key), LockKeys.readWriteGate(key), LockKeys.readWriteChannel(key)},
+                    Long.toString(LONG_LEASE), writer, reader, willWait, lineMillis, "publish");
+        }
+
+        private Long writeRelease(String key, String writer) {
+            return admin.commands().eval(LuaScript.RW_WRITE_RELEASE.body(), ScriptOutputType.INTEGER,
+                    new String[] {key, LockKeys.readWriteChannel(key), sinceOf(key), LockKeys.readWriteLine(key),
+                        LockKeys.readWriteDeadlines(key), LockKeys.readWriteGate(key), LockKeys.readWriteReaders(key)},
+                    "1", "0", writer, "publish", "5000", LINE_MILLIS);
+        }
+
+        private Long writeLeave(String key, String writer) {
+            return admin.commands().eval(LuaScript.RW_WRITE_LEAVE.body(), ScriptOutputType.INTEGER,
+                    new String[] {key, LockKeys.readWriteChannel(key), LockKeys.readWriteLine(key),
+                        LockKeys.readWriteDeadlines(key), LockKeys.readWriteGate(key)},
+                    "1", writer, "publish");
+        }
+
+        private String leasePrefix(String key, String field) {
+            return LockKeys.readLeaseBase(key) + ":" + field + ":rwlock_timeout";
+        }
+    }
+
     /** A pub/sub connection subscribed to one channel, recording what arrives on it. */
     private final class Subscriber implements AutoCloseable {
         private final StatefulRedisPubSubConnection<String, String> connection;
@@ -940,7 +1135,8 @@ class LockScriptsTest {
             assertThat(admin.commands().publish(channel, marker)).as("subscribers of %s", channel).isEqualTo(1L);
             await().atMost(Duration.ofSeconds(5)).until(() -> snapshot().contains(marker));
             List<String> messages = snapshot();
-            return messages.subList(0, messages.indexOf(marker));
+            // the markers of earlier calls are not messages
+            return messages.subList(0, messages.lastIndexOf(marker)).stream().filter(m -> !m.equals(marker)).toList();
         }
 
         private List<String> snapshot() {

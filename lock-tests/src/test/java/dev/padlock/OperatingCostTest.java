@@ -49,7 +49,8 @@ class OperatingCostTest {
             rows.add(String.format("%-34s %8.2f %8.2f %8.2f %+8.2f   (%s)", kind.label, tripsAfter, callsBefore,
                     callsAfter, callsAfter - callsBefore, CommandStats.delta(before, after)));
             assertThat(tripsAfter).as("round trips of %s", kind.label).isEqualTo(tripsBefore);
-            assertThat(callsAfter - callsBefore).as("calls added inside the scripts of %s", kind.label).isLessThanOrEqualTo(4.0);
+            assertThat(callsAfter - callsBefore).as("calls added inside the scripts of %s", kind.label)
+                    .isLessThanOrEqualTo(kind == Kind.WRITE ? 7.0 : 4.0); // the writers' line (issue 13): 3 more
             assertThat(admin.keys()).as("nothing left by %s", kind.label).isEmpty();
         }
         System.out.println("Redis calls per acquisition (INFO commandstats, acquire + release, same server, same run):");
@@ -151,21 +152,47 @@ class OperatingCostTest {
             @Override
             void cycle(Scripts s) {
                 String prefix = LockKeys.readLeaseBase(s.name) + ":" + OWNER + ":rwlock_timeout";
-                s.run("rw_read_acquire", LuaScript.RW_READ_ACQUIRE, ScriptOutputType.INTEGER, s.keys(s.name, prefix),
-                        LEASE, OWNER, OWNER + ":write");
+                if (!s.since) {
+                    s.run("rw_read_acquire", LuaScript.RW_READ_ACQUIRE, ScriptOutputType.INTEGER, s.keys(s.name, prefix),
+                            LEASE, OWNER, OWNER + ":write");
+                    s.run("rw_read_release", LuaScript.RW_READ_RELEASE, ScriptOutputType.INTEGER,
+                            s.keys(s.name, LockKeys.readWriteChannel(s.name), prefix, LockKeys.readLeaseBase(s.name)),
+                            "1", OWNER, "publish");
+                    return;
+                }
+                // since the writers' line: a reader's since is its first lease key's value
+                s.run("rw_read_acquire", LuaScript.RW_READ_ACQUIRE, ScriptOutputType.INTEGER,
+                        new String[] {s.name, prefix, LockKeys.readWriteGate(s.name), LockKeys.readWriteReaders(s.name)},
+                        LEASE, OWNER, OWNER + ":write", "6000");
                 s.run("rw_read_release", LuaScript.RW_READ_RELEASE, ScriptOutputType.INTEGER,
-                        s.keys(s.name, LockKeys.readWriteChannel(s.name), prefix, LockKeys.readLeaseBase(s.name)),
+                        new String[] {s.name, LockKeys.readWriteChannel(s.name), prefix, LockKeys.readWriteLine(s.name),
+                            LockKeys.readWriteDeadlines(s.name), LockKeys.readWriteGate(s.name)},
                         "1", OWNER, "publish");
             }
         },
         WRITE("write: acquire, release", 1) {
             @Override
             void cycle(Scripts s) {
+                if (!s.since) {
+                    s.run("rw_write_acquire", LuaScript.RW_WRITE_ACQUIRE, ScriptOutputType.INTEGER,
+                            s.keys(s.name, LockKeys.readLeaseBase(s.name)), LEASE, OWNER + ":write", OWNER);
+                    s.run("rw_write_release", LuaScript.RW_WRITE_RELEASE, ScriptOutputType.INTEGER,
+                            s.keys(s.name, LockKeys.readWriteChannel(s.name), LockKeys.readLeaseBase(s.name)),
+                            "1", "0", OWNER + ":write", "publish");
+                    return;
+                }
+                String channel = LockKeys.readWriteChannel(s.name);
+                String line = LockKeys.readWriteLine(s.name);
+                String deadlines = LockKeys.readWriteDeadlines(s.name);
+                String gate = LockKeys.readWriteGate(s.name);
                 s.run("rw_write_acquire", LuaScript.RW_WRITE_ACQUIRE, ScriptOutputType.INTEGER,
-                        s.keys(s.name, LockKeys.readLeaseBase(s.name)), LEASE, OWNER + ":write", OWNER);
+                        new String[] {s.name, LockKeys.readLeaseBase(s.name), LockKeys.since(s.name), line, deadlines,
+                            gate, channel},
+                        LEASE, OWNER + ":write", OWNER, "1", "6000", "publish");
                 s.run("rw_write_release", LuaScript.RW_WRITE_RELEASE, ScriptOutputType.INTEGER,
-                        s.keys(s.name, LockKeys.readWriteChannel(s.name), LockKeys.readLeaseBase(s.name)),
-                        "1", "0", OWNER + ":write", "publish");
+                        new String[] {s.name, channel, LockKeys.since(s.name), line, deadlines, gate,
+                            LockKeys.readWriteReaders(s.name)},
+                        "1", "0", OWNER + ":write", "publish", "50", "6000");
             }
         };
 

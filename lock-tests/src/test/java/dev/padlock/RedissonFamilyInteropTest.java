@@ -100,6 +100,50 @@ class RedissonFamilyInteropTest {
         assertThat(TimeUnit.NANOSECONDS.toMillis(readAt.get(10, SECONDS) - unlockedAt)).isLessThan(5_000);
     }
 
+    /**
+     * Issue 13: our writers wait in Padlock's line, on channels of their own, which Redisson's
+     * unlocks do not reach; our writer behind their reader still gets in after their unlock, at its
+     * next look (a writer looks at least every half second), and their writer behind our reader is
+     * woken by our unlock, which publishes on the shared channel while no writer of ours is in line.
+     */
+    @Test
+    void writersOfEachLibraryGetInAfterTheOthersReaderUnlocks() throws Exception {
+        String name = Clients.uniqueName("interop-rw-line");
+        RReadWriteLock theirs = redisson.getReadWriteLock(name);
+        dev.padlock.RReadWriteLock ours = clients.open().getReadWriteLock(name);
+
+        onOtherThread(() -> {
+            theirs.readLock().lock(30, SECONDS);
+            return null;
+        });
+        CompletableFuture<Void> ourWrite = ours.writeLock().lockAsync(-1, TimeUnit.MILLISECONDS, 7L);
+        Thread.sleep(300);
+        assertThat(ourWrite).as("their reader excludes our writer").isNotDone();
+        long unlockedAt = System.nanoTime();
+        onOtherThread(() -> {
+            theirs.readLock().forceUnlock();
+            return null;
+        });
+        ourWrite.get(10, SECONDS);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - unlockedAt)).isLessThan(5_000);
+        assertThat(onOtherThread(() -> theirs.readLock().tryLock())).as("our writer excludes their reader").isFalse();
+        ours.writeLock().unlockAsync(7L).get(5, SECONDS);
+
+        ours.readLock().lockAsync(-1, TimeUnit.MILLISECONDS, 8L).get(5, SECONDS);
+        CompletableFuture<Long> theirWriteAt = CompletableFuture.supplyAsync(() -> {
+            theirs.writeLock().lock(30, SECONDS);
+            long at = System.nanoTime();
+            theirs.writeLock().unlock();
+            return at;
+        }, pool);
+        Thread.sleep(300);
+        assertThat(theirWriteAt).as("our reader excludes their writer").isNotDone();
+        long readUnlockedAt = System.nanoTime();
+        ours.readLock().unlockAsync(8L).get(5, SECONDS);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(theirWriteAt.get(10, SECONDS) - readUnlockedAt))
+                .as("woken by our unlock, not by a lease of 30 s").isLessThan(5_000);
+    }
+
     @Test
     void fencingTokensRiseAcrossBothLibraries() throws Exception {
         String name = Clients.uniqueName("interop-fenced");

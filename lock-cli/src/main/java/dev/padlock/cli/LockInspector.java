@@ -79,7 +79,7 @@ final class LockInspector {
             }
             String clientId = clientIdOf(owner);
             Map<String, String> client = client(clientId);
-            String sinceText = since.get(field.getKey());
+            String sinceText = mode != null && !writer ? readerSince(name, owner) : since.get(field.getKey());
             if (sinceText == null && mode == null) {
                 // a local hand-off keeps the entry of the client's first holder: since when its client holds it
                 sinceText = since.entrySet().stream().filter(e -> clientIdOf(e.getKey()).equals(clientId))
@@ -121,6 +121,17 @@ final class LockInspector {
                         placeTtl < 0 ? null : now + placeTtl, client(clientId)));
             }
         }
+        if (mode != null || hash.isEmpty()) {
+            // a read-write lock's writers in line (Padlock's own), each with its deadline, on its own channel
+            for (String writer : redis.await(c.lrange(LockKeys.readWriteLine(name), 0, -1), "LRANGE writers")) {
+                String owner = writer.endsWith(":write") ? writer.substring(0, writer.length() - ":write".length()) : writer;
+                Double deadline = redis.await(c.zscore(LockKeys.readWriteDeadlines(name), writer), "ZSCORE deadline");
+                String clientId = clientIdOf(owner);
+                queue.add(new LockView.Waiter(writer, clientId, threadIdOf(owner),
+                        deadline == null ? null : deadline.longValue(), client(clientId)));
+                channels.add(LockKeys.readWriteWriterChannel(name, writer));
+            }
+        }
         long listeners = redis.listeners(name, channels);
         return new LockView(name, kind, mode, ttl, holders, token, queue, channels, listeners, now);
     }
@@ -133,6 +144,16 @@ final class LockInspector {
             longest = Math.max(longest, redis.await(redis.commands().pttl(prefix + n), "PTTL read lease"));
         }
         return longest;
+    }
+
+    /**
+     * A Padlock reader's since: the value of its first hold's lease key
+     * ({@code {name}:<field>:rwlock_timeout:1}, epoch ms); null for a Redisson reader, whose value is 1.
+     */
+    private String readerSince(String name, String readerField) {
+        String value = redis.await(redis.commands().get(LockKeys.readLeaseBase(name) + ':' + readerField
+                + ":rwlock_timeout:1"), "GET read lease");
+        return value == null || value.length() < 10 || !value.chars().allMatch(Character::isDigit) ? null : value;
     }
 
     /** The registry entry of {@code clientId}, null when it has none (read once per inspector). */

@@ -180,6 +180,23 @@ class PadlockCommandTest {
             assertThat(reader.get("lease").asText()).isEqualTo(threadId == 1 ? "watchdog" : "fixed");
             assertThat(reader.get("ttlMillis").asLong()).isBetween(1L, threadId == 1 ? 30_000L : 20_000L);
         }
+
+        // issue 13: a writer waits in Padlock's line, with a deadline, on a channel of its own
+        CompletableFuture<Void> writer = b.getReadWriteLock(rw).writeLock().lockAsync(-1, TimeUnit.MILLISECONDS, 3L);
+        long inLineBy = System.nanoTime() + SECONDS.toNanos(5);
+        while (admin.commands().llen(LockKeys.readWriteLine(rw)) < 1) {
+            assertThat(System.nanoTime()).as("in line within 5 s").isLessThan(inLineBy);
+            Thread.sleep(10);
+        }
+        show = JSON.readTree(run("--json", "show", rw).out);
+        assertThat(show.get("queue")).hasSize(1);
+        JsonNode writerInLine = show.get("queue").get(0);
+        assertThat(writerInLine.get("field").asText()).isEqualTo(b.getId() + ":3:write");
+        assertThat(writerInLine.get("threadId").asLong()).isEqualTo(3);
+        assertThat(writerInLine.get("client").get("application").asText()).isEqualTo("fair-waiter");
+        assertThat(writerInLine.get("deadlineMillis").isNull()).isFalse();
+        assertThat(show.get("channels").toString()).contains(LockKeys.readWriteWriterChannel(rw, b.getId() + ":3:write"));
+        writer.cancel(true);
     }
 
     @Test

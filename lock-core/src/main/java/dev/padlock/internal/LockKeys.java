@@ -113,4 +113,42 @@ public final class LockKeys {
     static String suffixed(String prefix, String lockName) {
         return lockName.indexOf('{') >= 0 ? prefix + ':' + lockName : prefix + ":{" + lockName + '}';
     }
+    /**
+     * A read-write lock's line of waiting writers: {@code padlock_rw_queue:{<name>}}, a list of
+     * writer fields, first come first. Padlock's own.
+     */
+    public static String readWriteLine(String lockName) {
+        return suffixed("padlock_rw_queue", lockName);
+    }
+
+    /**
+     * The deadlines of a read-write lock's waiting writers: {@code padlock_rw_deadlines:{<name>}}, a
+     * zset of writer field to the epoch ms (Redis time) after which it counts as gone. Padlock's own.
+     */
+    public static String readWriteDeadlines(String lockName) {
+        return suffixed("padlock_rw_deadlines", lockName);
+    }
+
+    /**
+     * A read-write lock's gate: {@code padlock_rw_gate:{<name>}}, present while writers wait in line,
+     * its value the epoch ms (Redis time) from which new readers yield to them (a later value: the
+     * readers' turn after a write). Padlock's own.
+     */
+    public static String readWriteGate(String lockName) {
+        return suffixed("padlock_rw_gate", lockName);
+    }
+
+    /**
+     * That readers wait for a read-write lock: {@code padlock_rw_readers:{<name>}}, set by a reader
+     * refused while the lock is written or a writer is in line, taken by the next write release.
+     * Padlock's own.
+     */
+    public static String readWriteReaders(String lockName) {
+        return suffixed("padlock_rw_readers", lockName);
+    }
+
+    /** The channel writer {@code writerField} of a read-write lock waits on: {@code redisson_rwlock:{<name>}:<writerField>}. */
+    public static String readWriteWriterChannel(String lockName, String writerField) {
+        return readWriteChannel(lockName) + ':' + writerField;
+    }
 }

@@ -32,6 +32,7 @@ public enum LuaScript {
     RW_READ_RENEW("rw_read_renew"),
     RW_WRITE_ACQUIRE("rw_write_acquire"),
     RW_WRITE_RELEASE("rw_write_release"),
+    RW_WRITE_LEAVE("rw_write_leave"),
     RW_FORCE_RELEASE("rw_force_release"),
     RW_READ_LOCKED("rw_read_locked"),
     FENCED_ACQUIRE("fenced_acquire"),

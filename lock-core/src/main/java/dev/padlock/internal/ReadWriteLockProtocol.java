@@ -8,9 +8,33 @@ import java.util.concurrent.CompletableFuture;
  * {@code name} holds {@code mode} ({@code read} or {@code write}), a field per reader
  * {@code <clientId>:<threadId>} and the writer's {@code <clientId>:<threadId>:write}, each with
  * a hold count. Every read hold has its own lease key,
- * {@code {name}:<clientId>:<threadId>:rwlock_timeout:<n>}, and the hash lives as long as the
- * longest lease, so one reader's expiry leaves the others held. Unlocks that let someone in
- * publish {@code 1} on {@code redisson_rwlock:{name}}, which wakes every waiter.
+ * {@code {name}:<clientId>:<threadId>:rwlock_timeout:<n>} (hold 1's value is the reader's since),
+ * and the hash lives as long as the longest lease, so one reader's expiry leaves the others held.
+ *
+ * <h2>Implementation notes: no herd, no starved writer</h2>
+ * A writer that will wait takes a place in Padlock's line of writers
+ * ({@code padlock_rw_queue:{name}}, with deadlines in {@code padlock_rw_deadlines:{name}} that each
+ * of its attempts moves on, so a writer that is gone drops out by itself) and parks on its own
+ * channel, {@code redisson_rwlock:{name}:<writer field>}, at most {@link #maxParkMillis()}. Readers
+ * park on the shared channel {@code redisson_rwlock:{name}}, as Redisson's waiters do.
+ * <ul>
+ *   <li>A writer's failed attempt also closes the gate ({@code padlock_rw_gate:{name}}, the epoch ms
+ *       from which new readers yield, alive as long as a place in line), which goes with the last
+ *       writer in line. A new reader (not a re-entry, not a downgrade) yields while the gate is
+ *       closed, so a stream of readers cannot starve writers; it marks that readers wait
+ *       ({@code padlock_rw_readers:{name}}) and waits at most a line deadline.</li>
+ *   <li>The release that frees the lock wakes the first live writer in line on its own channel, or,
+ *       with nobody in line, publishes {@code 1} on the shared channel (readers and Redisson's
+ *       waiters).</li>
+ *   <li>A write release with writers in line and readers waiting publishes on the shared channel
+ *       and opens the gate for the readers' turn ({@value #TURN_MILLIS} ms), in which readers enter
+ *       despite the line; the last of them to leave closes it and wakes the next writer. So write
+ *       phases and read phases alternate.</li>
+ * </ul>
+ * Every park is bounded by what it waits for: a refused reader by a line deadline or the writer's
+ * lease, a writer by {@link #maxParkMillis()}, so no state (a lost message, an
+ * expiry, a Redisson unlock, which only publishes on the shared channel) leaves anyone waiting
+ * longer. A writer that gives up leaves the line ({@link #leaveQueue(long)}).
  */
 final class ReadWriteLockProtocol implements LockProtocol {
     /**
@@ -18,6 +42,10 @@ final class ReadWriteLockProtocol implements LockProtocol {
      * bounded {@code tryLock} answers {@code false} at once and {@code lock()} throws at once.
      */
     private static final long UPGRADE_REFUSED = -3;
+    /** The readers' turn after a write release that woke waiting readers, in milliseconds. */
+    static final long TURN_MILLIS = 50;
+    /** The longest park of a waiting writer: it also moves its deadline in line on. */
+    static final long MAX_WRITER_PARK_MILLIS = 500;
 
     private final String name;
     private final boolean write;
@@ -26,8 +54,14 @@ final class ReadWriteLockProtocol implements LockProtocol {
     private final RedisBackend backend;
     private final String channel;
     private final String leaseBase;
-    /** The holders' since, readers' and writer's entries alike. */
+    /** The writer's since (a reader's is the value of its first hold's lease key). */
     private final String since;
+    private final String line;
+    private final String deadlines;
+    private final String gate;
+    private final String readers;
+    /** How long a writer's place in line lasts after its last attempt, in milliseconds. */
+    private final long lineMillis;
 
     private ReadWriteLockProtocol(String name, boolean write, LockServices services) {
         this.name = name;
@@ -38,6 +72,11 @@ final class ReadWriteLockProtocol implements LockProtocol {
         this.channel = LockKeys.readWriteChannel(name);
         this.leaseBase = LockKeys.readLeaseBase(name);
         this.since = LockKeys.since(name);
+        this.line = LockKeys.readWriteLine(name);
+        this.deadlines = LockKeys.readWriteDeadlines(name);
+        this.gate = LockKeys.readWriteGate(name);
+        this.readers = LockKeys.readWriteReaders(name);
+        this.lineMillis = services.grantLeaseMillis();
     }
 
     static ReadWriteLockProtocol read(String name, LockServices services) {
@@ -75,9 +114,30 @@ final class ReadWriteLockProtocol implements LockProtocol {
         return LockKeys.readLeasePrefix(name, readerField(threadId));
     }
 
+    /** A writer's own channel, where only the release that lets it in publishes; readers share the lock's. */
     @Override
     public String unlockChannel(long threadId) {
-        return channel;
+        return write ? LockKeys.readWriteWriterChannel(name, writerField(threadId)) : channel;
+    }
+
+    /**
+     * A writer attempts at least this often, which keeps its place in line alive; a refused reader
+     * is told how long to wait by Redis (the first writer's deadline, or the writer's lease).
+     */
+    @Override
+    public long maxParkMillis() {
+        return write ? Math.min(lineMillis / 3, MAX_WRITER_PARK_MILLIS) : lineMillis;
+    }
+
+    @Override
+    public CompletableFuture<Void> leaveQueue(long threadId) {
+        if (!write) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return scripts.<Long>run(LuaScript.RW_WRITE_LEAVE, ScriptOutputType.INTEGER,
+                        new String[] {name, channel, line, deadlines, gate}, LockKeys.READ_UNLOCK_MESSAGE,
+                        writerField(threadId), backend.publishCommand())
+                .thenApply(left -> null);
     }
 
     @Override
@@ -85,11 +145,14 @@ final class ReadWriteLockProtocol implements LockProtocol {
         String lease = Long.toString(leaseMillis);
         if (!write) {
             return scripts.<Long>run(LuaScript.RW_READ_ACQUIRE, ScriptOutputType.INTEGER,
-                            new String[] {name, leasePrefix(threadId), since}, lease, readerField(threadId), writerField(threadId))
+                            new String[] {name, leasePrefix(threadId), gate, readers}, lease,
+                            readerField(threadId), writerField(threadId), Long.toString(lineMillis))
                     .thenApply(Attempt::fromTtl);
         }
         return scripts.<Long>run(LuaScript.RW_WRITE_ACQUIRE, ScriptOutputType.INTEGER,
-                        new String[] {name, leaseBase, since}, lease, writerField(threadId), readerField(threadId))
+                        new String[] {name, leaseBase, since, line, deadlines, gate, channel}, lease,
+                        writerField(threadId), readerField(threadId), willWait ? "1" : "0", Long.toString(lineMillis),
+                        backend.publishCommand())
                 .thenApply(ttl -> ttl != null && ttl == UPGRADE_REFUSED
                         ? Attempt.refused("the write lock of '" + name + "' was asked for by " + readerField(threadId)
                                 + ", which holds its read lock: a read lock is never upgraded (it would wait on "
@@ -100,18 +163,19 @@ final class ReadWriteLockProtocol implements LockProtocol {
     @Override
     public CompletableFuture<Release> release(long threadId, long rearmLeaseMillis) {
         CompletableFuture<Long> reply = write
-                ? scripts.run(LuaScript.RW_WRITE_RELEASE, ScriptOutputType.INTEGER, new String[] {name, channel, leaseBase, since},
+                ? scripts.run(LuaScript.RW_WRITE_RELEASE, ScriptOutputType.INTEGER,
+                        new String[] {name, channel, since, line, deadlines, gate, readers},
                         LockKeys.READ_UNLOCK_MESSAGE, Long.toString(rearmLeaseMillis), writerField(threadId),
-                        backend.publishCommand())
+                        backend.publishCommand(), Long.toString(TURN_MILLIS), Long.toString(lineMillis))
                 : scripts.run(LuaScript.RW_READ_RELEASE, ScriptOutputType.INTEGER,
-                        new String[] {name, channel, leasePrefix(threadId), leaseBase, since},
+                        new String[] {name, channel, leasePrefix(threadId), line, deadlines, gate},
                         LockKeys.READ_UNLOCK_MESSAGE, readerField(threadId), backend.publishCommand());
         return reply.thenApply(Release::fromScript);
     }
 
     @Override
     public CompletableFuture<Boolean> forceRelease() {
-        return scripts.<Long>run(LuaScript.RW_FORCE_RELEASE, ScriptOutputType.INTEGER, new String[] {name, channel, since},
+        return scripts.<Long>run(LuaScript.RW_FORCE_RELEASE, ScriptOutputType.INTEGER, new String[] {name, channel, since, line},
                         LockKeys.READ_UNLOCK_MESSAGE, mode(), backend.publishCommand())
                 .thenApply(deleted -> deleted != null && deleted == 1L);
     }

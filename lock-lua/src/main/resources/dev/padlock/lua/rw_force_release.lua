@@ -1,17 +1,22 @@
 -- rw_force_release: delete a read-write lock when it is in the given mode, whoever holds it, and
--- wake every waiter.
+-- wake every waiter: those on the shared channel and the first live writer in line.
 --
 -- KEYS[1]  the lock hash (see rw_read_acquire)
--- KEYS[2]  the unlock channel, redisson_rwlock:{<name>}
--- KEYS[3]  the holders' since, padlock_since:{<name>}: deleted with the lock
+-- KEYS[2]  the unlock channel, redisson_rwlock:{<name>}; writer f waits on KEYS[2]:f
+-- KEYS[3]  the writer's since, padlock_since:{<name>}: deleted with the lock
+-- KEYS[4]  the writers' line, padlock_rw_queue:{<name>} (see rw_read_acquire)
 -- ARGV[1]  unlock message to publish (1: wake all)
 -- ARGV[2]  the mode to free: read or write
 -- ARGV[3]  the publish command: publish, or spublish (sharded) on a Redis 7 Cluster
 --
 -- Returns  1 when the lock was held in that mode (it is deleted), 0 otherwise. Readers' lease
--- keys are left to expire.
+-- keys are left to expire; a first writer in line that is gone is dropped by the next attempt.
 if redis.call('hget', KEYS[1], 'mode') == ARGV[2] then
     redis.call('del', KEYS[1], KEYS[3])
+    local head = redis.call('lindex', KEYS[4], 0)
+    if head then
+        redis.call(ARGV[3], KEYS[2] .. ':' .. head, ARGV[1])
+    end
     redis.call(ARGV[3], KEYS[2], ARGV[1])
     return 1
 end

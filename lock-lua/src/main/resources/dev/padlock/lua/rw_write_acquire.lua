@@ -1,55 +1,47 @@
--- rw_write_acquire: take or re-enter the write lock of a read-write lock.
+-- rw_write_acquire: take or re-enter the write lock of a read-write lock, or take (or keep) a
+-- place in the writers' line.
 --
 -- KEYS[1]  the lock hash (see rw_read_acquire)
 -- KEYS[2]  the readers' lease base, {<name>}: reader f's hold n has the key
 --          KEYS[2]:f:rwlock_timeout:n
--- KEYS[3]  the holders' since, padlock_since:{<name>} (see lock_claim): a first write hold sets
---          the writer's entry (epoch ms, Redis TIME), dropped readers' entries go; the hash lives
---          as long as the lock
+-- KEYS[3]  the writer's since, padlock_since:{<name>} (see lock_claim): a first write hold sets
+--          the writer's entry (epoch ms, Redis TIME); the hash lives as long as the lock
+-- KEYS[4]  the writers' line, padlock_rw_queue:{<name>} (see rw_read_acquire)
+-- KEYS[5]  the line's deadlines, padlock_rw_deadlines:{<name>}
+-- KEYS[6]  the gate, padlock_rw_gate:{<name>} (see rw_read_acquire): a failed attempt that
+--          takes or keeps a place closes it (from now, or from the end of a readers' turn it
+--          finds) for ARGV[5] ms; it goes with the last writer in line. A free lock waits for the
+--          end of a readers' turn
+-- KEYS[7]  the unlock channel, redisson_rwlock:{<name>}; writer f waits on KEYS[7]:f
 -- ARGV[1]  lease in milliseconds
 -- ARGV[2]  writer field, <clientId>:<threadId>:write
 -- ARGV[3]  the same owner's reader field, <clientId>:<threadId>
+-- ARGV[4]  1: a failed attempt takes (or keeps) ARGV[2]'s place in line, with the deadline now +
+--          ARGV[5]; 0: a one-shot attempt, which neither takes a place nor jumps the line
+-- ARGV[5]  the line's deadline in milliseconds
+-- ARGV[6]  the publish command: publish, or spublish (sharded) on a Redis 7 Cluster
 --
--- Returns  nil when acquired: free (the lease is ARGV[1]), or re-entry by the writer (the lease
---          becomes the remaining PTTL + ARGV[1], never shorter), -3 when this owner holds only
---          the read lock (an upgrade, refused: it would wait on itself), otherwise the lock's
---          PTTL in milliseconds.
--- Publishes nothing. Readers whose every hold's lease is over are dropped first, so a reader
--- that died holds up writers no longer than its own lease.
+-- Returns  nil when acquired: free, with nobody alive ahead in line and not the readers' turn
+--          (the lease is ARGV[1]; its place in line goes), or re-entry by the writer (the lease
+--          becomes the remaining PTTL + ARGV[1], never shorter); -3 when this owner holds only
+--          the read lock (an upgrade, refused: it would wait on itself); otherwise how long to
+--          wait at most (ms): the lock's PTTL, what is left of the readers' turn, or of the first
+--          live writer's deadline.
+-- Publishes nothing. Readers whose every hold's lease is over are
+-- dropped, by a one-shot attempt or one of a writer already in line (the first attempt of a
+-- wait only takes its place: the last reader's release wakes it), so a reader that died holds
+-- up writers no longer than its own lease and a park. Writers whose deadline passed are dropped.
+--
+-- Every failed attempt ends with PTTL of the lock, and no other run does.
+--
+-- Calls: held by readers, taking a place: EVALSHA, HGET, TIME, ZSCORE, HEXISTS, ZADD, RPUSH,
+-- SET, PTTL (9); woken at the head of the line on a free lock, the last in line: EVALSHA, HGET,
+-- TIME, GET, LINDEX, LPOP, ZREM, LINDEX, DEL, HSET, PEXPIRE, HSET, PEXPIRE (13).
 if redis.replicate_commands then
     redis.replicate_commands()
 end
 local mode = redis.call('hget', KEYS[1], 'mode')
-if mode == 'read' then
-    for _, field in ipairs(redis.call('hkeys', KEYS[1])) do
-        if field ~= 'mode' then
-            local alive = false
-            for n = tonumber(redis.call('hget', KEYS[1], field)), 1, -1 do
-                if redis.call('exists', KEYS[2] .. ':' .. field .. ':rwlock_timeout:' .. n) == 1 then
-                    alive = true
-                    break
-                end
-            end
-            if not alive then
-                redis.call('hdel', KEYS[1], field)
-                redis.call('hdel', KEYS[3], field)
-            end
-        end
-    end
-    if redis.call('hlen', KEYS[1]) <= 1 then
-        redis.call('del', KEYS[1], KEYS[3])
-        mode = false
-    end
-end
-if mode == false then
-    redis.call('hset', KEYS[1], 'mode', 'write', ARGV[2], 1)
-    redis.call('pexpire', KEYS[1], ARGV[1])
-    local t = redis.call('time')
-    redis.call('hset', KEYS[3], ARGV[2], t[1] .. string.format('%03d', math.floor(tonumber(t[2]) / 1000)))
-    redis.call('pexpire', KEYS[3], ARGV[1])
-    return nil
-end
-if redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
+if mode == 'write' and redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
     redis.call('hincrby', KEYS[1], ARGV[2], 1)
     -- as Redisson's write lock: the remaining lease plus the new one, so an inner acquisition
     -- never shortens what the outer one holds (a lock without expiry keeps none)
@@ -60,7 +52,80 @@ if redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
     end
     return nil
 end
-if mode == 'read' and redis.call('hexists', KEYS[1], ARGV[3]) == 1 then
-    return -3
+local t = redis.call('time')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+-- a failed attempt: take or keep the place, then end with PTTL of the lock, as every failed
+-- attempt does and no other run (what the benchmark counts failed attempts by); ms: how long to
+-- wait when not the lock's TTL
+local function wait(ms)
+    if ARGV[4] == '1' then
+        if redis.call('zadd', KEYS[5], now + tonumber(ARGV[5]), ARGV[2]) == 1 then
+            redis.call('rpush', KEYS[4], ARGV[2])
+        end
+        if not redis.call('set', KEYS[6], now, 'nx', 'px', ARGV[5]) then
+            redis.call('pexpire', KEYS[6], ARGV[5])
+        end
+    end
+    local ttl = redis.call('pttl', KEYS[1])
+    return ms or ttl
 end
-return redis.call('pttl', KEYS[1])
+
+if mode == 'read' then
+    local scan = ARGV[4] == '0' or redis.call('zscore', KEYS[5], ARGV[2])
+    if not scan and redis.call('hexists', KEYS[1], ARGV[3]) == 1 then
+        scan = true -- this owner reads: refused below unless its holds are all over
+    end
+    if scan then
+        for _, field in ipairs(redis.call('hkeys', KEYS[1])) do
+            if field ~= 'mode' then
+                local alive = false
+                for n = tonumber(redis.call('hget', KEYS[1], field)), 1, -1 do
+                    if redis.call('exists', KEYS[2] .. ':' .. field .. ':rwlock_timeout:' .. n) == 1 then
+                        alive = true
+                        break
+                    end
+                end
+                if not alive then
+                    redis.call('hdel', KEYS[1], field)
+                end
+            end
+        end
+        if redis.call('hlen', KEYS[1]) <= 1 then
+            redis.call('del', KEYS[1])
+            mode = false
+        elseif redis.call('hexists', KEYS[1], ARGV[3]) == 1 then
+            return -3
+        end
+    end
+end
+if mode ~= false then
+    return wait(nil)
+end
+
+local gate = tonumber(redis.call('get', KEYS[6]))
+if gate and gate > now then
+    return wait(gate - now) -- the readers' turn
+end
+local head = redis.call('lindex', KEYS[4], 0)
+while head and head ~= ARGV[2] do
+    local deadline = tonumber(redis.call('zscore', KEYS[5], head))
+    if deadline and deadline > now then
+        return wait(deadline - now)
+    end
+    redis.call('lpop', KEYS[4])
+    redis.call('zrem', KEYS[5], head)
+    head = redis.call('lindex', KEYS[4], 0)
+end
+if head then
+    redis.call('lpop', KEYS[4])
+    redis.call('zrem', KEYS[5], head)
+    head = redis.call('lindex', KEYS[4], 0)
+end
+if gate and not head then
+    redis.call('del', KEYS[6]) -- the last writer in line: readers no longer yield
+end
+redis.call('hset', KEYS[1], 'mode', 'write', ARGV[2], 1)
+redis.call('pexpire', KEYS[1], ARGV[1])
+redis.call('hset', KEYS[3], ARGV[2], now)
+redis.call('pexpire', KEYS[3], ARGV[1])
+return nil

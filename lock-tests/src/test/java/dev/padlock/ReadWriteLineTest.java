@@ -1,0 +1,158 @@
+package dev.padlock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.padlock.internal.LockKeys;
+import dev.padlock.testing.RedisAdmin;
+import dev.padlock.testing.RedisEndpoint;
+import dev.padlock.testing.RedisTest;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Issue 13, the read-write lock without the herd: writers wait in a line on Redis and an unlock
+ * wakes only who can get in; readers yield to a waiting writer, so a stream of them does not starve
+ * it; a writer that is gone stops holding up readers at its deadline.
+ */
+@RedisTest
+class ReadWriteLineTest {
+    @RegisterExtension
+    final Clients clients = new Clients();
+
+    private final ExecutorService pool = Executors.newCachedThreadPool();
+
+    @AfterEach
+    void stopPool() {
+        pool.shutdownNow();
+    }
+
+    @Test
+    void anUnlockWakesOnlyTheFirstWriterInLine(RedisEndpoint redis, RedisAdmin admin) throws Exception {
+        String name = Clients.uniqueName("rw-line-wake");
+        RReadWriteLock reading = clients.open().getReadWriteLock(name);
+        LockClient first = clients.open();
+        LockClient second = clients.open();
+        String firstField = first.getId() + ":101:write";
+        String secondField = second.getId() + ":102:write";
+        RedisClient plain = RedisClient.create(redis.uri());
+        try (StatefulRedisPubSubConnection<String, String> listener = plain.connectPubSub()) {
+            Map<String, AtomicInteger> messages = new ConcurrentHashMap<>();
+            listener.addListener(new RedisPubSubAdapter<>() {
+                @Override
+                public void message(String pattern, String channel, String message) {
+                    messages.computeIfAbsent(channel, c -> new AtomicInteger()).incrementAndGet();
+                }
+            });
+            listener.sync().psubscribe(LockKeys.readWriteChannel(name) + "*");
+
+            reading.readLock().lockAsync(-1, TimeUnit.MILLISECONDS, 1L).get(5, TimeUnit.SECONDS);
+            CompletableFuture<Void> firstWrite = first.getReadWriteLock(name).writeLock()
+                    .lockAsync(-1, TimeUnit.MILLISECONDS, 101L);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> admin.commands().lrange(LockKeys.readWriteLine(name), 0, -1).equals(List.of(firstField)));
+            CompletableFuture<Void> secondWrite = second.getReadWriteLock(name).writeLock()
+                    .lockAsync(-1, TimeUnit.MILLISECONDS, 102L);
+            await().atMost(Duration.ofSeconds(10)).until(() -> admin.commands()
+                    .lrange(LockKeys.readWriteLine(name), 0, -1).equals(List.of(firstField, secondField)));
+
+            reading.readLock().unlockAsync(1L).get(5, TimeUnit.SECONDS);
+            firstWrite.get(5, TimeUnit.SECONDS);
+            assertThat(secondWrite).isNotDone();
+            String firstChannel = LockKeys.readWriteWriterChannel(name, firstField);
+            String secondChannel = LockKeys.readWriteWriterChannel(name, secondField);
+            // the same connection: the marker comes after whatever the unlock published
+            admin.commands().publish(firstChannel + ":marker", "m");
+            await().atMost(Duration.ofSeconds(5)).until(() -> messages.containsKey(firstChannel + ":marker"));
+            assertThat(messages.get(firstChannel)).as("the first writer, woken once").hasValue(1);
+            assertThat(messages).as("nobody else: not the second writer, not the shared channel")
+                    .doesNotContainKeys(secondChannel, LockKeys.readWriteChannel(name));
+
+            first.getReadWriteLock(name).writeLock().unlockAsync(101L).get(5, TimeUnit.SECONDS);
+            secondWrite.get(5, TimeUnit.SECONDS);
+            assertThat(messages.get(secondChannel)).hasValue(1);
+            assertThat(messages).doesNotContainKey(LockKeys.readWriteChannel(name));
+            second.getReadWriteLock(name).writeLock().unlockAsync(102L).get(5, TimeUnit.SECONDS);
+        } finally {
+            plain.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        }
+        assertThat(admin.commands().exists(LockKeys.readWriteLine(name), LockKeys.readWriteDeadlines(name))).isZero();
+    }
+
+    @Test
+    void aWriterIsNotStarvedByAContinuousStreamOfReadersOfAnotherClient() throws Exception {
+        String name = Clients.uniqueName("rw-line-stream");
+        RReadWriteLock readers = clients.open().getReadWriteLock(name);
+        RLock writer = clients.open().getReadWriteLock(name).writeLock();
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicLong reads = new AtomicLong();
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        List<CompletableFuture<Void>> streams = new java.util.ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            streams.add(CompletableFuture.runAsync(() -> {
+                // overlapping holds: some reader always holds while the stream runs (bounded by time)
+                while (!stop.get() && System.nanoTime() - end < 0) {
+                    if (Contention.tryLock(readers.readLock(), 100)) {
+                        reads.incrementAndGet();
+                        Contention.sleep(20);
+                        readers.readLock().unlock();
+                    }
+                }
+            }, pool));
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> reads.get() >= 20);
+        long start = System.nanoTime();
+        boolean written = writer.tryLock(20, TimeUnit.SECONDS);
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        if (written) {
+            writer.unlock();
+        }
+        long readsBefore = reads.get();
+        await().atMost(Duration.ofSeconds(10)).until(() -> reads.get() > readsBefore + 4);
+        stop.set(true);
+        CompletableFuture.allOf(streams.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
+        System.out.printf("the writer got in %d ms after asking, behind a stream of %d reads%n", millis, reads.get());
+        assertThat(written).as("the writer got in while the readers kept coming").isTrue();
+        assertThat(millis).isLessThan(10_000);
+    }
+
+    @Test
+    void aWriterInLineWhoseClientIsGoneHoldsUpReadersOnlyUntilItsDeadline(RedisAdmin admin) throws Exception {
+        String name = Clients.uniqueName("rw-line-gone");
+        RLock holder = clients.open().getReadWriteLock(name).readLock();
+        RLock reader = clients.open().getReadWriteLock(name).readLock();
+        holder.lockAsync(-1, TimeUnit.MILLISECONDS, 1L).get(5, TimeUnit.SECONDS);
+        // a writer that took its place and was never heard of again: its deadline is 1.5 s away
+        List<String> time = admin.commands().time();
+        long now = Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
+        admin.commands().zadd(LockKeys.readWriteDeadlines(name), now + 1_500, "gone:9:write");
+        admin.commands().rpush(LockKeys.readWriteLine(name), "gone:9:write");
+        admin.commands().psetex(LockKeys.readWriteGate(name), 1_500, Long.toString(now));
+
+        assertThat(reader.tryLock(0, -1, TimeUnit.MILLISECONDS)).as("a new reader yields to it").isFalse();
+        long start = System.nanoTime();
+        assertThat(reader.tryLock(10, TimeUnit.SECONDS)).isTrue();
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        System.out.printf("a reader got in %d ms after asking, behind a writer gone 1.5 s before its deadline%n", millis);
+        assertThat(millis).as("at its deadline, not at a lease").isLessThan(5_000);
+        reader.unlock();
+        holder.unlockAsync(1L).get(5, TimeUnit.SECONDS);
+        assertThat(admin.commands().exists(LockKeys.readWriteLine(name), LockKeys.readWriteGate(name)))
+                .as("the last reader's release drops the gone writer").isZero();
+    }
+}
