@@ -27,12 +27,13 @@ class FamilyWatchdogTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"lock", "fair", "read", "write", "fenced", "spin"})
     void aWatchdogLeaseIsRenewedUntilTheUnlock(String kind) throws Exception {
-        LockClient client = clients.open(b -> b.watchdogTimeout(Duration.ofMillis(300)));
+        // 600 ms: renewed every 200 ms, with room for a loaded 2-core machine's scheduling
+        LockClient client = clients.open(b -> b.watchdogTimeout(Duration.ofMillis(600)));
         LockClient other = clients.open();
         String name = Clients.uniqueName("watchdog-" + kind);
         RLock lock = KINDS.get(kind).apply(client, name);
         lock.lock();
-        Thread.sleep(1_000); // more than three leases
+        Thread.sleep(2_000); // more than three leases
         assertThat(lock.isHeldByCurrentThread()).isTrue();
         assertThat(lock.remainTimeToLive()).isPositive();
         RLock rival = KINDS.get(kind.equals("read") ? "write" : kind).apply(other, name);
