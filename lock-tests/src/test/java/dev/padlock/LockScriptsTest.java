@@ -914,8 +914,8 @@ class LockScriptsTest {
     }
 
     /**
-     * Issue 13: the read-write lock's writers' line, the readers' yield and turn, and wake-ups that
-     * reach only who can get in.
+     * Issue 13: the read-write lock's writers' line, the readers' yield, the readers' hall and its
+     * grants, and wake-ups that reach only who can get in.
      */
     @Nested
     class ReadWriteLine {
@@ -924,6 +924,8 @@ class LockScriptsTest {
         private static final String WRITER = OWNER + ":write";
         private static final String WRITER_C = "client-c:2:write";
         private static final String LINE_MILLIS = "6000";
+        /** A reader's place in the hall: a 6,000 ms grant lease, nonce 9. */
+        private static final String PLACE = "6000:9";
 
         @Test
         void aWriterThatWillWaitTakesOnePlaceWithADeadlineAndAOneShotTakesNone() {
@@ -952,7 +954,12 @@ class LockScriptsTest {
             assertThat(readAcquire(key, READER_C)).as("a new reader waits at most a line deadline")
                     .isBetween(1L, 6000L);
             assertThat(admin.commands().hexists(key, READER_C)).isFalse();
-            assertThat(admin.commands().exists(LockKeys.readWriteReaders(key))).as("it says readers wait").isOne();
+            assertThat(admin.commands().exists(LockKeys.readWriteReaders(key))).as("no place without one asked")
+                    .isZero();
+            assertThat(readAcquire(key, READER_C, "1", PLACE)).isBetween(1L, 6000L);
+            assertThat(admin.commands().hgetall(LockKeys.readWriteReaders(key))).as("its place in the hall")
+                    .isEqualTo(Map.of(READER_C, PLACE));
+            assertThat(admin.commands().pttl(LockKeys.readWriteReaders(key))).isBetween(1L, 6000L);
             assertThat(readAcquire(key, READER)).as("a re-entry").isNull();
             assertThat(admin.commands().hget(key, READER)).isEqualTo("2");
         }
@@ -993,30 +1000,58 @@ class LockScriptsTest {
         }
 
         @Test
-        void aWriteReleaseWithReadersWaitingGivesThemTheirTurnAndTheLastOfThemWakesTheNextWriter() {
+        void aWriteReleaseGrantsTheReadersInTheHallBeforeTheNextWriterAndTheLastOfThemWakesIt() {
             String key = uniqueKey();
             assertThat(writeAcquire(key, WRITER, "1", LINE_MILLIS)).isNull();
-            assertThat(readAcquire(key, READER)).as("written: refused").isPositive();
+            assertThat(readAcquire(key, READER, "1", PLACE)).as("written: refused").isPositive();
+            assertThat(readAcquire(key, READER_C, "1", "6000:8")).isPositive();
             assertThat(writeAcquire(key, WRITER_C, "1", LINE_MILLIS)).isPositive();
             try (Subscriber shared = subscribeTo(LockKeys.readWriteChannel(key));
-                    Subscriber next = subscribeTo(LockKeys.readWriteWriterChannel(key, WRITER_C))) {
+                    Subscriber next = subscribeTo(LockKeys.readWriteWriterChannel(key, WRITER_C));
+                    Subscriber grants = subscribeTo(LockKeys.grantChannelPrefix(key) + "client-b")) {
+                // client-c does not listen for grants: gone, passed over
 
-                assertThat(writeRelease(key, WRITER)).isEqualTo(2L); // 1 + the shared channel's subscriber
+                assertThat(writeRelease(key, WRITER)).as("granted to readers, writers in line").isEqualTo(-1L);
 
-                assertThat(shared.messagesSoFar()).containsExactly("1");
+                assertThat(grants.messagesSoFar()).containsExactly("r:7:9:" + key);
+                assertThat(admin.commands().hgetall(key)).isEqualTo(Map.of("mode", "read", READER, "1"));
+                assertThat(admin.commands().pttl(leasePrefix(key, READER) + ":1")).as("the grant lease")
+                        .isBetween(1L, 6000L);
+                assertThat(admin.commands().pttl(key)).isBetween(1L, 6000L);
+                assertThat(admin.commands().exists(LockKeys.readWriteReaders(key))).as("the hall is empty").isZero();
+                assertThat(shared.messagesSoFar()).isEmpty();
                 assertThat(next.messagesSoFar()).isEmpty();
-                assertThat(Long.parseLong(admin.commands().get(LockKeys.readWriteGate(key))))
-                        .as("the gate opens for the readers' turn").isGreaterThan(redisMillis() + 1000);
-                assertThat(readAcquire(key, READER)).as("the readers' turn, despite the writer in line").isNull();
-                assertThat(writeAcquire(key, WRITER_C, "1", LINE_MILLIS)).isPositive();
+                assertThat(readAcquire(key, "client-d:1")).as("a new reader still yields to the writer").isPositive();
+
+                assertThat(readAcquire(key, READER, "2", PLACE)).as("the grant found by an attempt").isNull();
+                assertThat(admin.commands().hget(key, READER)).as("held once").isEqualTo("1");
+                assertThat(admin.commands().pttl(leasePrefix(key, READER) + ":1")).isGreaterThan(6000L);
 
                 assertThat(readRelease(key, READER)).isEqualTo(1L);
                 assertThat(next.messagesSoFar()).containsExactly("1");
-                assertThat(shared.messagesSoFar()).containsExactly("1");
-                assertThat(Long.parseLong(admin.commands().get(LockKeys.readWriteGate(key))))
-                        .as("the turn is over").isLessThanOrEqualTo(redisMillis());
                 assertThat(writeAcquire(key, WRITER_C, "1", LINE_MILLIS)).isNull();
             }
+        }
+
+        @Test
+        void aReaderLeavingTheHallGoesAndOneThatWasGrantedMeanwhileKeepsItsGrant() {
+            String key = uniqueKey();
+            assertThat(writeAcquire(key, WRITER, "1", LINE_MILLIS)).isNull();
+            assertThat(readAcquire(key, READER, "1", PLACE)).isPositive();
+            assertThat(readLeave(key, READER, PLACE)).isOne();
+            assertThat(admin.commands().exists(LockKeys.readWriteReaders(key))).isZero();
+            assertThat(readLeave(key, READER, PLACE)).isZero();
+
+            assertThat(readAcquire(key, READER, "1", PLACE)).isPositive();
+            try (Subscriber grants = subscribeTo(LockKeys.grantChannelPrefix(key) + "client-b")) {
+                assertThat(writeRelease(key, WRITER)).as("nobody in line: the shared channel too").isEqualTo(1L);
+                assertThat(grants.messagesSoFar()).containsExactly("r:7:9:" + key);
+            }
+            assertThat(readLeave(key, READER, PLACE)).as("a grant that came as it gave up").isEqualTo(2L);
+            assertThat(admin.commands().hget(key, READER)).isEqualTo("1");
+            assertThat(admin.commands().pttl(leasePrefix(key, READER) + ":1")).isGreaterThan(6000L);
+            assertThat(readRelease(key, READER)).isEqualTo(1L);
+            assertThat(admin.keys()).noneMatch(k -> k.contains(key));
         }
 
         @Test
@@ -1068,9 +1103,20 @@ class LockScriptsTest {
         }
 
         private Long readAcquire(String key, String field) {
+            return readAcquire(key, field, "0", "");
+        }
+
+        private Long readAcquire(String key, String field, String mode, String place) {
             return admin.commands().eval(LuaScript.RW_READ_ACQUIRE.body(), ScriptOutputType.INTEGER,
                     new String[] {key, leasePrefix(key, field), LockKeys.readWriteGate(key), LockKeys.readWriteReaders(key)},
-                    Long.toString(LONG_LEASE), field, field + ":write", LINE_MILLIS);
+                    Long.toString(LONG_LEASE), field, field + ":write", LINE_MILLIS,
+                    Long.toString(System.currentTimeMillis()), mode, place);
+        }
+
+        private Long readLeave(String key, String field, String place) {
+            return admin.commands().eval(LuaScript.RW_READ_LEAVE.body(), ScriptOutputType.INTEGER,
+                    new String[] {key, LockKeys.readWriteReaders(key), leasePrefix(key, field)}, field, place,
+                    Long.toString(LONG_LEASE));
         }
 
         private Long readRelease(String key, String field) {
@@ -1091,8 +1137,9 @@ class LockScriptsTest {
         private Long writeRelease(String key, String writer) {
             return admin.commands().eval(LuaScript.RW_WRITE_RELEASE.body(), ScriptOutputType.INTEGER,
                     new String[] {key, LockKeys.readWriteChannel(key), sinceOf(key), LockKeys.readWriteLine(key),
-                        LockKeys.readWriteDeadlines(key), LockKeys.readWriteGate(key), LockKeys.readWriteReaders(key)},
-                    "1", "0", writer, "publish", "5000", LINE_MILLIS);
+                        LockKeys.readWriteDeadlines(key), LockKeys.readWriteGate(key), LockKeys.readWriteReaders(key),
+                        LockKeys.readLeaseBase(key)},
+                    "1", "0", writer, "publish", Long.toString(System.currentTimeMillis()), "1");
         }
 
         private Long writeLeave(String key, String writer) {

@@ -163,7 +163,7 @@ class OperatingCostTest {
                 // since the writers' line: a reader's since is its first lease key's value
                 s.run("rw_read_acquire", LuaScript.RW_READ_ACQUIRE, ScriptOutputType.INTEGER,
                         new String[] {s.name, prefix, LockKeys.readWriteGate(s.name), LockKeys.readWriteReaders(s.name)},
-                        LEASE, OWNER, OWNER + ":write", "6000");
+                        LEASE, OWNER, OWNER + ":write", "6000", Long.toString(System.currentTimeMillis()), "0", "");
                 s.run("rw_read_release", LuaScript.RW_READ_RELEASE, ScriptOutputType.INTEGER,
                         new String[] {s.name, LockKeys.readWriteChannel(s.name), prefix, LockKeys.readWriteLine(s.name),
                             LockKeys.readWriteDeadlines(s.name), LockKeys.readWriteGate(s.name)},
@@ -191,8 +191,8 @@ class OperatingCostTest {
                         LEASE, OWNER + ":write", OWNER, "1", "6000", "publish");
                 s.run("rw_write_release", LuaScript.RW_WRITE_RELEASE, ScriptOutputType.INTEGER,
                         new String[] {s.name, channel, LockKeys.since(s.name), line, deadlines, gate,
-                            LockKeys.readWriteReaders(s.name)},
-                        "1", "0", OWNER + ":write", "publish", "50", "6000");
+                            LockKeys.readWriteReaders(s.name), LockKeys.readLeaseBase(s.name)},
+                        "1", "0", OWNER + ":write", "publish", Long.toString(System.currentTimeMillis()), "1");
             }
         };
 

@@ -85,6 +85,8 @@ class ReadWriteLineTest {
 
             first.getReadWriteLock(name).writeLock().unlockAsync(101L).get(5, TimeUnit.SECONDS);
             secondWrite.get(5, TimeUnit.SECONDS);
+            admin.commands().publish(secondChannel + ":marker", "m");
+            await().atMost(Duration.ofSeconds(5)).until(() -> messages.containsKey(secondChannel + ":marker"));
             assertThat(messages.get(secondChannel)).hasValue(1);
             assertThat(messages).doesNotContainKey(LockKeys.readWriteChannel(name));
             second.getReadWriteLock(name).writeLock().unlockAsync(102L).get(5, TimeUnit.SECONDS);

@@ -56,6 +56,16 @@ final class AcknowledgedLockProtocol implements LockProtocol {
     }
 
     @Override
+    public char grantKind() {
+        return kind.grantKind();
+    }
+
+    @Override
+    public CompletableFuture<Boolean> settleGrant(long threadId, long leaseMillis, long elapsedMillis) {
+        return kind.settleGrant(threadId, leaseMillis, elapsedMillis);
+    }
+
+    @Override
     public long maxParkMillis() {
         return kind.maxParkMillis();
     }

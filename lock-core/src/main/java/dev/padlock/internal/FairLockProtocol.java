@@ -81,6 +81,19 @@ final class FairLockProtocol implements LockProtocol {
         return Math.min(grantLeaseMillis, leaseMillis);
     }
 
+    @Override
+    public char grantKind() {
+        return GrantMessage.FAIR;
+    }
+
+    /** {@code fair_settle}: the owner's own lease, and its "since" dated back to the grant. */
+    @Override
+    public CompletableFuture<Boolean> settleGrant(long threadId, long leaseMillis, long elapsedMillis) {
+        return scripts.<Long>runInOrder(LuaScript.FAIR_SETTLE, ScriptOutputType.INTEGER, renewKeys(threadId),
+                        ownerField(threadId), Long.toString(leaseMillis), Long.toString(elapsedMillis))
+                .thenApply(held -> held != null && held == 1L);
+    }
+
     /**
      * A grant lease: a waiter attempts again at least that often, so a lock left free with places
      * in line (an expiry, a grantee that froze) goes on to the next live place.

@@ -2,27 +2,35 @@ package dev.padlock.internal;
 
 /**
  * A message on one of this client's grant channels: {@code <threadId>:<nonce>:<name>} from
- * {@code lock_release}, or the same after {@code f:} from {@code fair_release} and {@code fair_acquire}.
+ * {@code lock_release}, or the same after a kind's prefix: {@code f:} from {@code fair_release}
+ * and {@code fair_acquire}, {@code r:} (a read lock) from {@code rw_write_release}.
  *
- * @param fair whether it grants a fair lock
+ * @param kind {@link #PLAIN}, {@link #FAIR} or {@link #READ}: which kind of lock it grants
  * @param owner the thread id the lock went to
  * @param nonce the nonce of the place it answers
  * @param name the lock's name
  */
-record GrantMessage(boolean fair, long owner, long nonce, String name) {
-    private static final String FAIR_PREFIX = "f:";
+record GrantMessage(char kind, long owner, long nonce, String name) {
+    /** A plain lock's grant, to a client in line (see {@link LocalQueue}). */
+    static final char PLAIN = 'p';
+    /** A fair lock's grant, to one owner's place in line. */
+    static final char FAIR = 'f';
+    /** A read lock's grant, to one owner's place in the readers' hall. */
+    static final char READ = 'r';
 
     /** Reads {@code message}; null when it is malformed. */
     static GrantMessage parse(String message) {
-        boolean fair = message.startsWith(FAIR_PREFIX);
-        int start = fair ? FAIR_PREFIX.length() : 0;
+        boolean prefixed = message.length() > 2 && message.charAt(1) == ':'
+                && (message.charAt(0) == FAIR || message.charAt(0) == READ);
+        char kind = prefixed ? message.charAt(0) : PLAIN;
+        int start = prefixed ? 2 : 0;
         int first = message.indexOf(':', start);
         int second = first < 0 ? -1 : message.indexOf(':', first + 1);
         if (second < 0) {
             return null;
         }
         try {
-            return new GrantMessage(fair, Long.parseLong(message.substring(start, first)),
+            return new GrantMessage(kind, Long.parseLong(message.substring(start, first)),
                     Long.parseLong(message.substring(first + 1, second)), message.substring(second + 1));
         } catch (NumberFormatException e) {
             return null;

@@ -122,6 +122,24 @@ public interface LockProtocol {
     }
 
     /**
+     * Which {@link GrantMessage} kind answers this kind's places: {@link GrantMessage#FAIR} or
+     * {@link GrantMessage#READ} for kinds that {@link #grants()} to one owner's place (see
+     * {@link GrantWaits}), {@link GrantMessage#PLAIN} for the rest.
+     */
+    default char grantKind() {
+        return GrantMessage.PLAIN;
+    }
+
+    /**
+     * An owner that got the lock by a grant message sets its own lease, {@code leaseMillis}, a third
+     * of the way into the grant lease; {@code elapsedMillis} have passed since the grant. Completes
+     * with whether it still held. Only for kinds whose {@link #grantKind()} is not plain.
+     */
+    default CompletableFuture<Boolean> settleGrant(long threadId, long leaseMillis, long elapsedMillis) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " does not grant to places");
+    }
+
+    /**
      * Removes {@code threadId}'s field, whatever its count, waking waiters when the lock is then
      * free: a claim its caller gave up on before it was answered. Only when {@link #claims()}.
      */

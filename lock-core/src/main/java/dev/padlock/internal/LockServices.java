@@ -23,7 +23,7 @@ record LockServices(
         int acknowledgingReplicas,
         long acknowledgementTimeoutMillis,
         Observing observing,
-        FairWaits fairWaits) {
+        GrantWaits grantWaits) {
 
     /** The shortest grant lease, whatever the command timeout. */
     static final long MIN_GRANT_LEASE_MILLIS = 1_000;

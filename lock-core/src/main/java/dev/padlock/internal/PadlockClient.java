@@ -72,13 +72,13 @@ public final class PadlockClient implements LockClient {
         log.debug("Padlock client {} connected to {}", clientId, backend.address());
         LockServices services = new LockServices(clientId, backend, scripts, wakeUps, watchdog, queues,
                 new Abandonments(timer, config.commandTimeout().toMillis()), timer,
-                config.commandTimeout().toMillis(), replicas, config.acknowledgementTimeout().toMillis(), observing, new FairWaits());
+                config.commandTimeout().toMillis(), replicas, config.acknowledgementTimeout().toMillis(), observing, new GrantWaits());
         wakeUps.onGrant(text -> {
             GrantMessage message = GrantMessage.parse(text);
             if (message == null) {
                 log.warn("ignoring a malformed grant message '{}'", text);
-            } else if (message.fair()) {
-                services.fairWaits().onGranted(message);
+            } else if (message.kind() != GrantMessage.PLAIN) {
+                services.grantWaits().onGranted(message);
             } else {
                 queues.onGranted(message, services);
             }

@@ -8,33 +8,38 @@ import java.util.concurrent.CompletableFuture;
  * {@code name} holds {@code mode} ({@code read} or {@code write}), a field per reader
  * {@code <clientId>:<threadId>} and the writer's {@code <clientId>:<threadId>:write}, each with
  * a hold count. Every read hold has its own lease key,
- * {@code {name}:<clientId>:<threadId>:rwlock_timeout:<n>} (hold 1's value is the reader's since),
- * and the hash lives as long as the longest lease, so one reader's expiry leaves the others held.
+ * {@code {name}:<clientId>:<threadId>:rwlock_timeout:<n>} (hold 1's value is the reader's since,
+ * by its client's clock), and the hash lives as long as the longest lease, so one reader's expiry
+ * leaves the others held.
  *
- * <h2>Implementation notes: no herd, no starved writer</h2>
+ * <h2>Implementation notes: no herd, no starved writer, readers granted</h2>
  * A writer that will wait takes a place in Padlock's line of writers
  * ({@code padlock_rw_queue:{name}}, with deadlines in {@code padlock_rw_deadlines:{name}} that each
  * of its attempts moves on, so a writer that is gone drops out by itself) and parks on its own
- * channel, {@code redisson_rwlock:{name}:<writer field>}, at most {@link #maxParkMillis()}. Readers
- * park on the shared channel {@code redisson_rwlock:{name}}, as Redisson's waiters do.
+ * channel, {@code redisson_rwlock:{name}:<writer field>}, at most {@link #maxParkMillis()}. A
+ * reader that will wait takes a place in the readers' hall ({@code padlock_rw_readers:{name}}, a
+ * hash of reader field to {@code <grant lease>:<nonce>}) once its client listens on its grant
+ * channel, and parks on the shared channel {@code redisson_rwlock:{name}}, as Redisson's waiters do.
  * <ul>
- *   <li>A writer's failed attempt also closes the gate ({@code padlock_rw_gate:{name}}, the epoch ms
- *       from which new readers yield, alive as long as a place in line), which goes with the last
- *       writer in line. A new reader (not a re-entry, not a downgrade) yields while the gate is
- *       closed, so a stream of readers cannot starve writers; it marks that readers wait
- *       ({@code padlock_rw_readers:{name}}) and waits at most a line deadline.</li>
- *   <li>The release that frees the lock wakes the first live writer in line on its own channel, or,
- *       with nobody in line, publishes {@code 1} on the shared channel (readers and Redisson's
- *       waiters).</li>
- *   <li>A write release with writers in line and readers waiting publishes on the shared channel
- *       and opens the gate for the readers' turn ({@value #TURN_MILLIS} ms), in which readers enter
- *       despite the line; the last of them to leave closes it and wakes the next writer. So write
- *       phases and read phases alternate.</li>
+ *   <li>A writer's failed attempt also closes the gate ({@code padlock_rw_gate:{name}}, alive as
+ *       long as a place in line), which goes with the last writer in line. A new reader (not a
+ *       re-entry, not a downgrade) yields while the gate is closed, so a stream of readers cannot
+ *       starve writers.</li>
+ *   <li>The last write release grants the read lock to every reader in the hall whose client hears
+ *       it, in the same script call ({@code r:<threadId>:<nonce>:<name>} on the client's grant
+ *       channel): they hold once, for the grant lease, until each sets its own
+ *       ({@link #settleGrant}). Those readers go before the next writer in line, which the last of
+ *       them wakes as it leaves: write phases and read phases alternate.</li>
+ *   <li>The release that frees the lock otherwise wakes the first live writer in line on its own
+ *       channel, or, with nobody in line, publishes {@code 1} on the shared channel (readers and
+ *       Redisson's waiters).</li>
  * </ul>
  * Every park is bounded by what it waits for: a refused reader by a line deadline or the writer's
- * lease, a writer by {@link #maxParkMillis()}, so no state (a lost message, an
- * expiry, a Redisson unlock, which only publishes on the shared channel) leaves anyone waiting
- * longer. A writer that gives up leaves the line ({@link #leaveQueue(long)}).
+ * lease, a writer by {@link #maxParkMillis()}, so no state (a lost message, an expiry, a Redisson
+ * unlock, which only publishes on the shared channel) leaves anyone waiting longer. A writer that
+ * gives up leaves the line ({@link #leaveQueue(long)}), a reader the hall (keeping a grant that
+ * reached it meanwhile). Where a grant message cannot be trusted (see
+ * {@link FairLockProtocol}), it only wakes the reader, whose next attempt finds the grant.
  */
 final class ReadWriteLockProtocol implements LockProtocol {
     /**
@@ -42,8 +47,6 @@ final class ReadWriteLockProtocol implements LockProtocol {
      * bounded {@code tryLock} answers {@code false} at once and {@code lock()} throws at once.
      */
     private static final long UPGRADE_REFUSED = -3;
-    /** The readers' turn after a write release that woke waiting readers, in milliseconds. */
-    static final long TURN_MILLIS = 50;
     /** The longest park of a waiting writer: it also moves its deadline in line on. */
     static final long MAX_WRITER_PARK_MILLIS = 500;
 
@@ -59,9 +62,12 @@ final class ReadWriteLockProtocol implements LockProtocol {
     private final String line;
     private final String deadlines;
     private final String gate;
-    private final String readers;
-    /** How long a writer's place in line lasts after its last attempt, in milliseconds. */
+    private final String hall;
+    /** How long a writer's place in line lasts after its last attempt, and the readers' grant lease, in ms. */
     private final long lineMillis;
+    /** "1" when PUBLISH's count says who heard a grant, else "0": see {@code rw_write_release}. */
+    private final String countsListeners;
+    private final boolean grantMessageConfirms;
 
     private ReadWriteLockProtocol(String name, boolean write, LockServices services) {
         this.name = name;
@@ -75,8 +81,11 @@ final class ReadWriteLockProtocol implements LockProtocol {
         this.line = LockKeys.readWriteLine(name);
         this.deadlines = LockKeys.readWriteDeadlines(name);
         this.gate = LockKeys.readWriteGate(name);
-        this.readers = LockKeys.readWriteReaders(name);
+        this.hall = LockKeys.readWriteReaders(name);
         this.lineMillis = services.grantLeaseMillis();
+        boolean counts = !backend.isCluster() || backend.isSharded();
+        this.countsListeners = counts ? "1" : "0";
+        this.grantMessageConfirms = counts && services.acknowledgingReplicas() == 0;
     }
 
     static ReadWriteLockProtocol read(String name, LockServices services) {
@@ -129,6 +138,7 @@ final class ReadWriteLockProtocol implements LockProtocol {
         return write ? Math.min(lineMillis / 3, MAX_WRITER_PARK_MILLIS) : lineMillis;
     }
 
+    /** The write side: takes the writer out of the line. */
     @Override
     public CompletableFuture<Void> leaveQueue(long threadId) {
         if (!write) {
@@ -140,13 +150,75 @@ final class ReadWriteLockProtocol implements LockProtocol {
                 .thenApply(left -> null);
     }
 
+    /** The read side: takes the reader out of the hall, or finds the grant that reached it (then held). */
+    @Override
+    public CompletableFuture<Boolean> leaveQueue(long threadId, long leaseMillis, long placeNonce) {
+        if (write) {
+            return leaveQueue(threadId).thenApply(ignored -> false);
+        }
+        return scripts.<Long>run(LuaScript.RW_READ_LEAVE, ScriptOutputType.INTEGER,
+                        new String[] {name, hall, leasePrefix(threadId)}, readerField(threadId),
+                        place(leaseMillis, placeNonce), Long.toString(leaseMillis))
+                .thenApply(left -> left != null && left == 2L);
+    }
+
+    /** The read side grants: see the class notes. */
+    @Override
+    public boolean grants() {
+        return !write;
+    }
+
+    @Override
+    public boolean grantMessageConfirms() {
+        return !write && grantMessageConfirms;
+    }
+
+    @Override
+    public String grantChannel() {
+        return write ? null : LockKeys.grantChannelPrefix(name) + clientId;
+    }
+
+    @Override
+    public long grantMillis(long leaseMillis) {
+        return write ? leaseMillis : Math.min(lineMillis, leaseMillis);
+    }
+
+    @Override
+    public char grantKind() {
+        return write ? GrantMessage.PLAIN : GrantMessage.READ;
+    }
+
+    /** {@code rw_read_settle}: the lease of the granted hold, and the hash's at least as long. */
+    @Override
+    public CompletableFuture<Boolean> settleGrant(long threadId, long leaseMillis, long elapsedMillis) {
+        if (write) {
+            return LockProtocol.super.settleGrant(threadId, leaseMillis, elapsedMillis);
+        }
+        return scripts.<Long>runInOrder(LuaScript.RW_READ_SETTLE, ScriptOutputType.INTEGER,
+                        new String[] {name, leasePrefix(threadId)}, readerField(threadId), Long.toString(leaseMillis))
+                .thenApply(held -> held != null && held == 1L);
+    }
+
+    private String place(long leaseMillis, long nonce) {
+        return grantMillis(leaseMillis) + ":" + nonce;
+    }
+
     @Override
     public CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait) {
+        return tryAcquire(leaseMillis, threadId, willWait, 0, false);
+    }
+
+    @Override
+    public CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait, long placeNonce,
+            boolean inLine) {
         String lease = Long.toString(leaseMillis);
         if (!write) {
+            boolean place = willWait && placeNonce != 0;
             return scripts.<Long>run(LuaScript.RW_READ_ACQUIRE, ScriptOutputType.INTEGER,
-                            new String[] {name, leasePrefix(threadId), gate, readers}, lease,
-                            readerField(threadId), writerField(threadId), Long.toString(lineMillis))
+                            new String[] {name, leasePrefix(threadId), gate, hall}, lease,
+                            readerField(threadId), writerField(threadId), Long.toString(lineMillis),
+                            Long.toString(System.currentTimeMillis()), !place ? "0" : inLine ? "2" : "1",
+                            place ? place(leaseMillis, placeNonce) : "")
                     .thenApply(Attempt::fromTtl);
         }
         return scripts.<Long>run(LuaScript.RW_WRITE_ACQUIRE, ScriptOutputType.INTEGER,
@@ -164,9 +236,9 @@ final class ReadWriteLockProtocol implements LockProtocol {
     public CompletableFuture<Release> release(long threadId, long rearmLeaseMillis) {
         CompletableFuture<Long> reply = write
                 ? scripts.run(LuaScript.RW_WRITE_RELEASE, ScriptOutputType.INTEGER,
-                        new String[] {name, channel, since, line, deadlines, gate, readers},
+                        new String[] {name, channel, since, line, deadlines, gate, hall, leaseBase},
                         LockKeys.READ_UNLOCK_MESSAGE, Long.toString(rearmLeaseMillis), writerField(threadId),
-                        backend.publishCommand(), Long.toString(TURN_MILLIS), Long.toString(lineMillis))
+                        backend.publishCommand(), Long.toString(System.currentTimeMillis()), countsListeners)
                 : scripts.run(LuaScript.RW_READ_RELEASE, ScriptOutputType.INTEGER,
                         new String[] {name, channel, leasePrefix(threadId), line, deadlines, gate},
                         LockKeys.READ_UNLOCK_MESSAGE, readerField(threadId), backend.publishCommand());
@@ -175,7 +247,7 @@ final class ReadWriteLockProtocol implements LockProtocol {
 
     @Override
     public CompletableFuture<Boolean> forceRelease() {
-        return scripts.<Long>run(LuaScript.RW_FORCE_RELEASE, ScriptOutputType.INTEGER, new String[] {name, channel, since, line},
+        return scripts.<Long>run(LuaScript.RW_FORCE_RELEASE, ScriptOutputType.INTEGER, new String[] {name, channel, since, line, hall},
                         LockKeys.READ_UNLOCK_MESSAGE, mode(), backend.publishCommand())
                 .thenApply(deleted -> deleted != null && deleted == 1L);
     }

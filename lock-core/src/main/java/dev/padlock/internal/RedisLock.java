@@ -132,7 +132,7 @@ public final class RedisLock implements RLock {
                     !protocol.handsOffLocally());
         }
         if (protocol.grants()) {
-            return services.fairWaits().start(protocol, services, leaseMillis, watchdogLease, threadId, waitNanos, spin);
+            return services.grantWaits().start(protocol, services, leaseMillis, watchdogLease, threadId, waitNanos, spin);
         }
         return LockAcquisition.start(protocol, services.wakeUps(), services.watchdog(), leaseMillis, watchdogLease,
                 threadId, waitNanos, services.commandTimeoutMillis(), spin, false, services.abandonments());
@@ -182,7 +182,7 @@ public final class RedisLock implements RLock {
 
     /** A release without local queue: the watchdog's bookkeeping around one release call. */
     private CompletableFuture<ReleaseOutcome> releaseOnRedis(long threadId) {
-        services.fairWaits().released(protocol, threadId);
+        services.grantWaits().released(protocol, threadId);
         Watchdog watchdog = services.watchdog();
         long rearm = watchdog.beforeRelease(protocol, threadId) ? watchdog.leaseMillis() : 0;
         return protocol.release(threadId, rearm).whenComplete((release, failure) ->

@@ -6,9 +6,10 @@ import org.junit.jupiter.api.Test;
 
 class GrantMessageTest {
     @Test
-    void readsThePlainAndTheFairLocksGrants() {
-        assertThat(GrantMessage.parse("7:41:orders:{42}")).isEqualTo(new GrantMessage(false, 7, 41, "orders:{42}"));
-        assertThat(GrantMessage.parse("f:-3:9:fair:1")).isEqualTo(new GrantMessage(true, -3, 9, "fair:1"));
+    void readsTheGrantsOfEachKind() {
+        assertThat(GrantMessage.parse("7:41:orders:{42}")).isEqualTo(new GrantMessage(GrantMessage.PLAIN, 7, 41, "orders:{42}"));
+        assertThat(GrantMessage.parse("f:-3:9:fair:1")).isEqualTo(new GrantMessage(GrantMessage.FAIR, -3, 9, "fair:1"));
+        assertThat(GrantMessage.parse("r:12:5:rw:{a}:b")).isEqualTo(new GrantMessage(GrantMessage.READ, 12, 5, "rw:{a}:b"));
     }
 
     @Test

@@ -32,7 +32,7 @@ class LocalQueueTest {
             (name, field) -> CompletableFuture.completedFuture(1L), false, LEASE, null, Runnable::run,
             queues::onLeaseLost, timer);
     private final LockServices services = new LockServices("c", null, null, channels, watchdog, queues,
-            new Abandonments(timer, 1_000), timer, 1_000, 0, 0, null, new FairWaits());
+            new Abandonments(timer, 1_000), timer, 1_000, 0, 0, null, new GrantWaits());
 
     @AfterEach
     void close() {

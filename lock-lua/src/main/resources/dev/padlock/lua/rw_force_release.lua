@@ -5,6 +5,8 @@
 -- KEYS[2]  the unlock channel, redisson_rwlock:{<name>}; writer f waits on KEYS[2]:f
 -- KEYS[3]  the writer's since, padlock_since:{<name>}: deleted with the lock
 -- KEYS[4]  the writers' line, padlock_rw_queue:{<name>} (see rw_read_acquire)
+-- KEYS[5]  the readers' hall, padlock_rw_readers:{<name>} (see rw_read_acquire): deleted, its
+--          readers wake on the shared channel and try again
 -- ARGV[1]  unlock message to publish (1: wake all)
 -- ARGV[2]  the mode to free: read or write
 -- ARGV[3]  the publish command: publish, or spublish (sharded) on a Redis 7 Cluster
@@ -12,7 +14,7 @@
 -- Returns  1 when the lock was held in that mode (it is deleted), 0 otherwise. Readers' lease
 -- keys are left to expire; a first writer in line that is gone is dropped by the next attempt.
 if redis.call('hget', KEYS[1], 'mode') == ARGV[2] then
-    redis.call('del', KEYS[1], KEYS[3])
+    redis.call('del', KEYS[1], KEYS[3], KEYS[5])
     local head = redis.call('lindex', KEYS[4], 0)
     if head then
         redis.call(ARGV[3], KEYS[2] .. ':' .. head, ARGV[1])

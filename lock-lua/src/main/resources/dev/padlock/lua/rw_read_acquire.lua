@@ -1,68 +1,81 @@
--- rw_read_acquire: take or re-enter the read lock of a read-write lock; a new reader yields to
--- writers waiting in line, except during the readers' turn that follows a write.
+-- rw_read_acquire: take or re-enter the read lock of a read-write lock, find it granted, or wait
+-- for it in the readers' hall (a new reader yields to writers waiting in line).
 --
 -- KEYS[1]  the lock: a hash with field mode = read|write, one field per reader
 --          <clientId>:<threadId> -> hold count, and the writer's <clientId>:<threadId>:write
 -- KEYS[2]  this reader's lease prefix, {<name>}:<clientId>:<threadId>:rwlock_timeout; hold n
 --          has its own lease, the key KEYS[2]:n. The value of hold 1's key is the reader's since
---          (epoch ms, Redis TIME); Redisson only reads these keys' existence and TTL
+--          (epoch ms, its client's clock); Redisson only reads these keys' existence and TTL
 -- KEYS[3]  the gate, padlock_rw_gate:{<name>}: present while writers wait in line (see
---          rw_write_acquire), its value the epoch ms (Redis TIME) from which new readers yield to
---          them; a later value is the readers' turn (see rw_write_release)
--- KEYS[4]  waiting readers, padlock_rw_readers:{<name>}: set (PX ARGV[4]) by a refused reader
+--          rw_write_acquire); a new reader yields to them
+-- KEYS[4]  the readers' hall, padlock_rw_readers:{<name>}: a hash of waiting readers,
+--          <clientId>:<threadId> -> "<grant lease ms>:<nonce>", which the write release grants
+--          (see rw_write_release); it lives ARGV[4] ms after the last refused attempt
 -- ARGV[1]  lease in milliseconds
 -- ARGV[2]  reader field, <clientId>:<threadId>
 -- ARGV[3]  the same owner's writer field, <clientId>:<threadId>:write
--- ARGV[4]  the writers' line deadline in milliseconds: how long a refused reader's mark lasts
+-- ARGV[4]  how long the hall lasts after a refused attempt, in milliseconds
+-- ARGV[5]  now, epoch milliseconds of the reader's client: the since of a first hold
+-- ARGV[6]  0: an attempt without a place (a one-shot, or a wait whose client does not listen
+--             for grants yet);
+--          1: a refused attempt takes (or keeps) the place ARGV[7] in the hall;
+--          2: as 1, and an earlier attempt of this same wait may have taken it: the reader's
+--             field in the lock is then a grant to it (held once), and acquiring leaves the hall
+-- ARGV[7]  (with 1 or 2) the place, "<grant lease ms>:<nonce>"
 --
--- Returns  nil when acquired: a re-entry, a downgrade (write mode held by this same owner), or a
---          first hold in read mode or on a free lock when the gate is open; otherwise how long to
---          wait at most (ms): the lock's PTTL in write mode, else the gate's (it goes with the
---          last writer in line, or when writers stop attempting).
+-- Returns  nil when acquired: a re-entry, a downgrade (write mode held by this same owner), a
+--          grant found (ARGV[6] = 2), or a first hold in read mode or on a free lock with no writer
+--          in line; otherwise how long to wait at most (ms): the lock's PTTL in write mode, else
+--          the gate's (it goes with the last writer in line, or when writers stop attempting).
 -- Publishes nothing. The hash lives as long as its longest lease. Redisson's RReadWriteLock
 -- format. Every refusal ends with PTTL of the lock, and no other run does (the benchmark counts
 -- failed attempts so).
 --
--- Calls: a first hold, no writer in line: EVALSHA, HGET, GET, HINCRBY, TIME, SET, PEXPIRE GT (7;
--- on Redis 6.2 PTTL and PEXPIRE instead, 8). A re-entry while no writer is in line: 6. Refused
--- while written: EVALSHA, HGET, HEXISTS, SET, PTTL (5); yielding to a writer: EVALSHA, HGET, GET,
--- TIME, HEXISTS, SET, PTTL, PTTL (8).
-if redis.replicate_commands then
-    redis.replicate_commands()
-end
+-- Calls: a first hold, no writer in line: EVALSHA, HGET, EXISTS, HINCRBY, SET, PEXPIRE GT (6; on
+-- Redis 6.2 PTTL and PEXPIRE instead, 7; + HDEL for an attempt in the hall). A re-entry while no
+-- writer is in line: 6. Refused while written: EVALSHA, HGET, HEXISTS, HSET, PEXPIRE, PTTL (6);
+-- yielding to a writer: EVALSHA, HGET, EXISTS, HEXISTS, HSET, PEXPIRE, PTTL, PTTL (8).
 local mode = redis.call('hget', KEYS[1], 'mode')
+local function wait(ms)
+    if ARGV[6] ~= '0' then
+        redis.call('hset', KEYS[4], ARGV[2], ARGV[7])
+        redis.call('pexpire', KEYS[4], ARGV[4])
+    end
+    local ttl = redis.call('pttl', KEYS[1])
+    return ms or ttl
+end
 if mode == 'write' and redis.call('hexists', KEYS[1], ARGV[3]) == 0 then
-    redis.call('set', KEYS[4], 1, 'px', ARGV[4])
-    return redis.call('pttl', KEYS[1])
+    return wait(nil)
 end
-local now
-local function clock()
-    local t = redis.call('time')
-    return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local held = nil
+if mode ~= 'write' and redis.call('exists', KEYS[3]) == 1 then
+    held = redis.call('hexists', KEYS[1], ARGV[2]) == 1
+    if not held then
+        return wait(math.max(1, redis.call('pttl', KEYS[3])))
+    end
 end
-local gate = mode ~= 'write' and redis.call('get', KEYS[3])
-if gate then
-    now = clock()
-    if tonumber(gate) <= now and redis.call('hexists', KEYS[1], ARGV[2]) == 0 then
-        redis.call('set', KEYS[4], 1, 'px', ARGV[4])
-        local closed = redis.call('pttl', KEYS[3]) -- the writers' deadline, at the latest
-        redis.call('pttl', KEYS[1])
-        return math.max(1, closed)
+local function lease_lock()
+    if mode == false then
+        redis.call('pexpire', KEYS[1], ARGV[1])
+    elseif not pcall(redis.call, 'pexpire', KEYS[1], ARGV[1], 'gt') then
+        local lease = math.max(redis.call('pttl', KEYS[1]), tonumber(ARGV[1]))
+        redis.call('pexpire', KEYS[1], lease)
+    end
+end
+if ARGV[6] == '2' then
+    if redis.call('hdel', KEYS[4], ARGV[2]) == 0 and mode == 'read'
+            and (held or redis.call('hexists', KEYS[1], ARGV[2]) == 1) then
+        -- out of the hall, and in the lock: a grant (a waiting reader held nothing), held once
+        local hold = tonumber(redis.call('hget', KEYS[1], ARGV[2]))
+        redis.call('pexpire', KEYS[2] .. ':' .. hold, ARGV[1])
+        lease_lock()
+        return nil
     end
 end
 local hold = redis.call('hincrby', KEYS[1], ARGV[2], 1)
-local value = 1
-if hold == 1 then
-    value = now or clock()
-end
 if mode == false then
     redis.call('hset', KEYS[1], 'mode', 'read')
 end
-redis.call('set', KEYS[2] .. ':' .. hold, value, 'px', ARGV[1])
-if mode == false then
-    redis.call('pexpire', KEYS[1], ARGV[1])
-elseif not pcall(redis.call, 'pexpire', KEYS[1], ARGV[1], 'gt') then
-    local lease = math.max(redis.call('pttl', KEYS[1]), tonumber(ARGV[1]))
-    redis.call('pexpire', KEYS[1], lease)
-end
+redis.call('set', KEYS[2] .. ':' .. hold, hold == 1 and ARGV[5] or 1, 'px', ARGV[1])
+lease_lock()
 return nil

@@ -6,8 +6,8 @@
 -- KEYS[3]  this reader's lease prefix, {<name>}:<clientId>:<threadId>:rwlock_timeout
 -- KEYS[4]  the writers' line, padlock_rw_queue:{<name>} (see rw_write_acquire)
 -- KEYS[5]  the line's deadlines, padlock_rw_deadlines:{<name>}
--- KEYS[6]  the gate, padlock_rw_gate:{<name>} (see rw_read_acquire): a readers' turn ends when
---          the lock is free
+-- KEYS[6]  the gate, padlock_rw_gate:{<name>} (see rw_read_acquire): set again until the woken
+--          writer's deadline, or gone with the last writer in line
 -- ARGV[1]  unlock message to publish (1: wake all)
 -- ARGV[2]  reader field, <clientId>:<threadId>
 -- ARGV[3]  the publish command: publish, or spublish (sharded) on a Redis 7 Cluster
@@ -56,8 +56,8 @@ if head then
     while head do
         local deadline = tonumber(redis.call('zscore', KEYS[5], head))
         if deadline and deadline > now then
-            -- the readers' turn, if any, is over: the gate closes until the writer's deadline
-            redis.call('set', KEYS[6], now, 'px', math.max(1, deadline - now))
+            -- new readers yield to the woken writer until its deadline
+            redis.call('set', KEYS[6], 1, 'px', math.max(1, deadline - now))
             redis.call(ARGV[3], KEYS[2] .. ':' .. head, ARGV[1])
             return result
         end

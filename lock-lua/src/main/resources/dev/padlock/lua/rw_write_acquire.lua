@@ -9,9 +9,7 @@
 -- KEYS[4]  the writers' line, padlock_rw_queue:{<name>} (see rw_read_acquire)
 -- KEYS[5]  the line's deadlines, padlock_rw_deadlines:{<name>}
 -- KEYS[6]  the gate, padlock_rw_gate:{<name>} (see rw_read_acquire): a failed attempt that
---          takes or keeps a place closes it (from now, or from the end of a readers' turn it
---          finds) for ARGV[5] ms; it goes with the last writer in line. A free lock waits for the
---          end of a readers' turn
+--          takes or keeps a place closes it for ARGV[5] ms; it goes with the last writer in line
 -- KEYS[7]  the unlock channel, redisson_rwlock:{<name>}; writer f waits on KEYS[7]:f
 -- ARGV[1]  lease in milliseconds
 -- ARGV[2]  writer field, <clientId>:<threadId>:write
@@ -21,12 +19,11 @@
 -- ARGV[5]  the line's deadline in milliseconds
 -- ARGV[6]  the publish command: publish, or spublish (sharded) on a Redis 7 Cluster
 --
--- Returns  nil when acquired: free, with nobody alive ahead in line and not the readers' turn
---          (the lease is ARGV[1]; its place in line goes), or re-entry by the writer (the lease
---          becomes the remaining PTTL + ARGV[1], never shorter); -3 when this owner holds only
---          the read lock (an upgrade, refused: it would wait on itself); otherwise how long to
---          wait at most (ms): the lock's PTTL, what is left of the readers' turn, or of the first
---          live writer's deadline.
+-- Returns  nil when acquired: free, with nobody alive ahead in line (the lease is ARGV[1]; its
+--          place in line goes), or re-entry by the writer (the lease becomes the remaining
+--          PTTL + ARGV[1], never shorter); -3 when this owner holds only the read lock (an
+--          upgrade, refused: it would wait on itself); otherwise how long to wait at most (ms): the
+--          lock's PTTL, or what is left of the first live writer's deadline.
 -- Publishes nothing. Readers whose every hold's lease is over are
 -- dropped, by a one-shot attempt or one of a writer already in line (the first attempt of a
 -- wait only takes its place: the last reader's release wakes it), so a reader that died holds
@@ -36,7 +33,7 @@
 --
 -- Calls: held by readers, taking a place: EVALSHA, HGET, TIME, ZSCORE, HEXISTS, ZADD, RPUSH,
 -- SET, PTTL (9); woken at the head of the line on a free lock, the last in line: EVALSHA, HGET,
--- TIME, GET, LINDEX, LPOP, ZREM, LINDEX, DEL, HSET, PEXPIRE, HSET, PEXPIRE (13).
+-- TIME, LINDEX, LPOP, ZREM, LINDEX, DEL, HSET, PEXPIRE, HSET, PEXPIRE (12).
 if redis.replicate_commands then
     redis.replicate_commands()
 end
@@ -62,9 +59,7 @@ local function wait(ms)
         if redis.call('zadd', KEYS[5], now + tonumber(ARGV[5]), ARGV[2]) == 1 then
             redis.call('rpush', KEYS[4], ARGV[2])
         end
-        if not redis.call('set', KEYS[6], now, 'nx', 'px', ARGV[5]) then
-            redis.call('pexpire', KEYS[6], ARGV[5])
-        end
+        redis.call('set', KEYS[6], 1, 'px', ARGV[5])
     end
     local ttl = redis.call('pttl', KEYS[1])
     return ms or ttl
@@ -102,10 +97,6 @@ if mode ~= false then
     return wait(nil)
 end
 
-local gate = tonumber(redis.call('get', KEYS[6]))
-if gate and gate > now then
-    return wait(gate - now) -- the readers' turn
-end
 local head = redis.call('lindex', KEYS[4], 0)
 while head and head ~= ARGV[2] do
     local deadline = tonumber(redis.call('zscore', KEYS[5], head))
@@ -121,7 +112,7 @@ if head then
     redis.call('zrem', KEYS[5], head)
     head = redis.call('lindex', KEYS[4], 0)
 end
-if gate and not head then
+if not head then
     redis.call('del', KEYS[6]) -- the last writer in line: readers no longer yield
 end
 redis.call('hset', KEYS[1], 'mode', 'write', ARGV[2], 1)

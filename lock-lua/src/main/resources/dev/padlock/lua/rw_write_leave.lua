@@ -12,7 +12,8 @@
 --
 -- Returns  1 when the writer was in line (it is removed), 0 otherwise.
 -- Publishes, when the writer was first in line and the lock is free: "1" on the next live
--- writer's channel, or with none on the shared channel (readers that yielded to it go on).
+-- writer's channel, or with none on the shared channel (readers that yielded to it go on); when
+-- it was the last in line and readers hold the lock: "1" on the shared channel (the same).
 if redis.replicate_commands then
     redis.replicate_commands()
 end
@@ -21,8 +22,15 @@ redis.call('zrem', KEYS[4], ARGV[2])
 if redis.call('lrem', KEYS[3], 0, ARGV[2]) == 0 then
     return 0
 end
-if not redis.call('lindex', KEYS[3], 0) then
+local last = not redis.call('lindex', KEYS[3], 0)
+if last then
     redis.call('del', KEYS[5])
+end
+if redis.call('hget', KEYS[1], 'mode') == 'read' then
+    if last then
+        redis.call(ARGV[3], KEYS[2], ARGV[1]) -- readers that yielded to the line go on
+    end
+    return 1
 end
 if head ~= ARGV[2] or redis.call('exists', KEYS[1]) == 1 then
     return 1

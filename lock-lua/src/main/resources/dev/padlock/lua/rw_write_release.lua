@@ -1,6 +1,7 @@
 -- rw_write_release: drop one write hold; the last one frees the lock, or leaves it to this
--- owner's read holds (a downgrade), and wakes who can get in: the readers that wait (then it is
--- their turn), or else the first live writer in line, or, with nobody in line, every waiter.
+-- owner's read holds (a downgrade), and lets in who can get in: the readers waiting in the hall
+-- get the read lock in this same call (a grant), or else the first live writer in line is woken,
+-- or, with nobody in line, every waiter.
 --
 -- KEYS[1]  the lock hash (see rw_read_acquire)
 -- KEYS[2]  the unlock channel, redisson_rwlock:{<name>}; writer f waits on KEYS[2]:f
@@ -8,27 +9,38 @@
 --          the lock's TTL and is deleted with it
 -- KEYS[4]  the writers' line, padlock_rw_queue:{<name>} (see rw_read_acquire)
 -- KEYS[5]  the line's deadlines, padlock_rw_deadlines:{<name>}
--- KEYS[6]  the gate, padlock_rw_gate:{<name>} (see rw_read_acquire): a readers' turn opens it
---          until now + ARGV[5]
--- KEYS[7]  waiting readers, padlock_rw_readers:{<name>} (set by refused readers)
+-- KEYS[6]  the gate, padlock_rw_gate:{<name>} (see rw_read_acquire): it goes with the last
+--          writer in line
+-- KEYS[7]  the readers' hall, padlock_rw_readers:{<name>} (see rw_read_acquire)
+-- KEYS[8]  the readers' lease base, {<name>}: reader f's hold n has the key
+--          KEYS[8]:f:rwlock_timeout:n
 -- ARGV[1]  unlock message to publish (1: wake all)
 -- ARGV[2]  lease in milliseconds to re-arm after an inner release; 0 keeps the current TTL
 -- ARGV[3]  writer field, <clientId>:<threadId>:write
 -- ARGV[4]  the publish command: publish, or spublish (sharded) on a Redis 7 Cluster
--- ARGV[5]  the readers' turn in milliseconds
--- ARGV[6]  the writers' line deadline in milliseconds
+-- ARGV[5]  now, epoch milliseconds of this client's clock: the since of the readers granted
+-- ARGV[6]  1 when PUBLISH's count says who heard a grant (a reader whose client nobody listens
+--          for is passed over), 0 when it cannot (a 6.2 Cluster: every reader gets it)
+-- A reader's client listens for grants on padlock_grant:{<name>}:<clientId> (without the braces
+-- when the name has one).
 --
 -- Returns  nil when ARGV[3] does not hold the write lock (nothing is changed),
 --          0 when write holds remain (the lease is re-armed when ARGV[2] > 0),
---          1 + N when this was the last write hold; N is how many subscribers ARGV[1] reached on
---          the shared channel (0 when the first live writer in line was woken on its own).
--- With writers in line and readers waiting (KEYS[7]), the readers' turn (KEYS[6] set to now + ARGV[5])
--- lets the woken readers in before the next writer, which the last of them wakes as it leaves;
--- so readers and writers alternate, and neither starves the other.
+--          -1 when this was the last write hold and the readers in the hall got the lock while
+--             writers wait in line (the last of those readers wakes the first writer as it leaves),
+--          1 + N when this was the last write hold otherwise; N is how many subscribers ARGV[1]
+--             reached on the shared channel (0 when the first live writer in line was woken on
+--             its own channel instead).
+-- A granted reader holds once, its lease key (hold 1) set for the grant lease of its place, and
+-- "r:<threadId>:<nonce>:<name>" goes to its client's grant channel; it sets its own lease a third
+-- of the way in (rw_read_settle). So write phases and read phases alternate while both wait, and
+-- neither starves the other: a new reader yields to writers in line (rw_read_acquire), and the
+-- readers that waited by a write's end go in before the next writer.
 --
--- Calls: the last hold, nobody in line: EVALSHA, HINCRBY, HDEL, HLEN, DEL, LINDEX, DEL, PUBLISH
--- (8); readers waiting and writers in line: + TIME, SET (10); only writers in line: EVALSHA,
--- HINCRBY, HDEL, HLEN, DEL, LINDEX, DEL, TIME, ZSCORE, PUBLISH (10).
+-- Calls: the last hold, nobody waiting: EVALSHA, HINCRBY, HDEL, HLEN, DEL, HGETALL, LINDEX,
+-- PUBLISH (8); + for readers in the hall: DEL, HSET, PEXPIRE, and per reader PUBLISH, HINCRBY,
+-- SET; only writers in line: EVALSHA, HINCRBY, HDEL, HLEN, DEL, HGETALL, LINDEX, TIME, ZSCORE,
+-- PUBLISH (10).
 -- HINCRBY first, undone at once when the owner had no field: one call less than HEXISTS first
 local remaining = redis.call('hincrby', KEYS[1], ARGV[3], -1)
 if remaining < 0 then
@@ -52,17 +64,44 @@ else
     redis.call('hdel', KEYS[3], ARGV[3])
     redis.call('hset', KEYS[1], 'mode', 'read')
 end
+
+-- the readers in the hall get in
+local hall = redis.call('hgetall', KEYS[7])
+local granted = 0
+if #hall > 0 then
+    redis.call('del', KEYS[7])
+    local tag = string.find(KEYS[1], '{', 1, true) and KEYS[1] or ('{' .. KEYS[1] .. '}')
+    local grants = 'padlock_grant:' .. tag .. ':'
+    for i = 1, #hall, 2 do
+        local client, thread = string.match(hall[i], '^(.*):(%-?%d+)$')
+        local lease, nonce = string.match(hall[i + 1], '^(%d+):(%d+)$')
+        if client and lease then
+            local heard = redis.call(ARGV[4], grants .. client, 'r:' .. thread .. ':' .. nonce .. ':' .. KEYS[1])
+            if heard > 0 or ARGV[6] == '0' then
+                local hold = redis.call('hincrby', KEYS[1], hall[i], 1)
+                redis.call('set', KEYS[8] .. ':' .. hall[i] .. ':rwlock_timeout:' .. hold, ARGV[5], 'px', lease)
+                granted = math.max(granted, tonumber(lease))
+            end
+        end
+    end
+    if granted > 0 then
+        if free then
+            redis.call('hset', KEYS[1], 'mode', 'read')
+            redis.call('pexpire', KEYS[1], granted)
+        elseif not pcall(redis.call, 'pexpire', KEYS[1], granted, 'gt') then
+            redis.call('pexpire', KEYS[1], math.max(redis.call('pttl', KEYS[1]), granted))
+        end
+        free = false
+    end
+end
+
 local head = redis.call('lindex', KEYS[4], 0)
-local readers = redis.call('del', KEYS[7]) == 1
-if head then
+if head and granted > 0 then
+    return -1
+end
+if head and free then
     local t = redis.call('time')
     local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-    if readers then
-        redis.call('set', KEYS[6], now + tonumber(ARGV[5]), 'px', ARGV[6])
-        head = nil
-    elseif not free then
-        head = nil
-    end
     while head do
         local deadline = tonumber(redis.call('zscore', KEYS[5], head))
         if deadline and deadline > now then
@@ -72,9 +111,7 @@ if head then
         redis.call('lpop', KEYS[4])
         redis.call('zrem', KEYS[5], head)
         head = redis.call('lindex', KEYS[4], 0)
-        if not head then
-            redis.call('del', KEYS[6])
-        end
     end
+    redis.call('del', KEYS[6]) -- the last writer in line is gone: readers no longer yield
 end
 return 1 + redis.call(ARGV[4], KEYS[2], ARGV[1])

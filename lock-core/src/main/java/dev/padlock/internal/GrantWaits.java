@@ -1,6 +1,5 @@
 package dev.padlock.internal;
 
-import io.lettuce.core.ScriptOutputType;
 import io.netty.util.Timeout;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -9,23 +8,24 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * This client's fair-lock acquisitions that may wait in a line on Redis, by lock name and owner:
- * it gives each its place nonce, routes the grant messages of {@code fair_release} to them
- * ({@code f:<threadId>:<nonce>:<name>}), and sets a granted owner's own lease and "since" a third of
- * the way into its grant lease, unless it released the lock before.
+ * This client's acquisitions of kinds that grant to one owner's place on Redis (the fair lock's
+ * line, the read lock's hall), by kind, lock name and owner: it gives each its place nonce, routes
+ * the grant messages to them ({@code f:} or {@code r:<threadId>:<nonce>:<name>}, see
+ * {@link GrantMessage}), and has a granted owner set its own lease a third of the way into its
+ * grant lease ({@link LockProtocol#settleGrant}), unless it released the lock before.
  *
  * <p>A grant message that finds no acquisition of its nonce is dropped: the acquisition it was for
- * has ended, and either took the lock (an attempt found the grant first) or left the line, and
- * {@code fair_leave} passed on a grant that reached it. Thread-safe.
+ * has ended, and either took the lock (an attempt found the grant first) or left its place, and
+ * the leave script kept a grant that reached it. Thread-safe.
  */
-final class FairWaits {
-    private static final Logger log = LoggerFactory.getLogger(FairWaits.class);
+final class GrantWaits {
+    private static final Logger log = LoggerFactory.getLogger(GrantWaits.class);
 
     private final ConcurrentHashMap<Key, LockAcquisition> waits = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Key, Timeout> extensions = new ConcurrentHashMap<>();
     private final AtomicLong nonces = new AtomicLong();
 
-    private record Key(String name, long owner) {
+    private record Key(char kind, String name, long owner) {
     }
 
     /** Starts an acquisition of {@code protocol}'s lock with a place nonce of its own; see {@link LockAcquisition#start}. */
@@ -34,7 +34,7 @@ final class FairWaits {
         LockAcquisition acquisition = LockAcquisition.create(protocol, services.wakeUps(), services.watchdog(),
                 leaseMillis, watchdogLease, owner, waitNanos, services.commandTimeoutMillis(), spin, false,
                 services.abandonments(), nonces.incrementAndGet(), false);
-        Key key = new Key(protocol.name(), owner);
+        Key key = new Key(protocol.grantKind(), protocol.name(), owner);
         if (waitNanos > 0 && !spin) {
             waits.put(key, acquisition);
             acquisition.settled().whenComplete((ignored, failure) -> waits.remove(key, acquisition));
@@ -48,12 +48,12 @@ final class FairWaits {
         return acquisition;
     }
 
-    /** A grant message of a fair lock on one of this client's grant channels. */
+    /** A grant message of a fair or a read lock on one of this client's grant channels. */
     void onGranted(GrantMessage message) {
-        LockAcquisition acquisition = waits.get(new Key(message.name(), message.owner()));
+        LockAcquisition acquisition = waits.get(new Key(message.kind(), message.name(), message.owner()));
         if (acquisition == null || !acquisition.grant(message.nonce())) {
-            log.debug("fair lock '{}': a grant to owner {} that no acquisition waits for any more", message.name(),
-                    message.owner());
+            log.debug("lock '{}': a grant ({}) to owner {} that no acquisition waits for any more", message.name(),
+                    message.kind(), message.owner());
         }
     }
 
@@ -62,7 +62,7 @@ final class FairWaits {
         if (extensions.isEmpty()) {
             return;
         }
-        Timeout extension = extensions.remove(new Key(protocol.name(), owner));
+        Timeout extension = extensions.remove(new Key(protocol.grantKind(), protocol.name(), owner));
         if (extension != null) {
             extension.cancel();
         }
@@ -70,7 +70,7 @@ final class FairWaits {
 
     /**
      * A third of the way into the grant lease, the granted owner sets its own lease (the rest of a
-     * fixed one) and its "since" ({@code fair_settle}), unless it released the lock before.
+     * fixed one), unless it released the lock before.
      */
     private void scheduleExtension(LockProtocol protocol, LockServices services, Key key, long leaseMillis,
             boolean watchdogLease) {
@@ -81,15 +81,12 @@ final class FairWaits {
             }
             long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - grantedAt);
             long lease = watchdogLease ? services.watchdog().leaseMillis() : Math.max(1, leaseMillis - elapsed);
-            services.scripts().<Long>runInOrder(LuaScript.FAIR_SETTLE, ScriptOutputType.INTEGER,
-                    new String[] {key.name(), LockKeys.since(key.name())}, protocol.ownerField(key.owner()),
-                    Long.toString(lease), Long.toString(elapsed))
-                    .whenComplete((held, failure) -> {
-                        if (failure != null) {
-                            log.warn("could not set the lease of fair lock '{}' granted to {}: {}", key.name(),
-                                    protocol.ownerField(key.owner()), failure.toString());
-                        }
-                    });
+            protocol.settleGrant(key.owner(), lease, elapsed).whenComplete((held, failure) -> {
+                if (failure != null) {
+                    log.warn("could not set the lease of lock '{}' granted to {}: {}", key.name(),
+                            protocol.ownerField(key.owner()), failure.toString());
+                }
+            });
         }, Math.max(1, protocol.grantMillis(leaseMillis) / 3), TimeUnit.MILLISECONDS);
         Timeout earlier = extensions.put(key, extension);
         if (earlier != null) {
