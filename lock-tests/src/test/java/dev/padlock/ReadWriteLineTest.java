@@ -28,7 +28,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * Issue 13, the read-write lock without the herd: writers wait in a line on Redis and an unlock
  * wakes only who can get in; readers yield to a waiting writer, so a stream of them does not starve
- * it; a writer that is gone stops holding up readers at its deadline.
+ * it; the readers waiting when a write ends get the read lock from that release, before the next
+ * writer; a writer that is gone stops holding up readers at its deadline.
  */
 @RedisTest
 class ReadWriteLineTest {
@@ -131,6 +132,63 @@ class ReadWriteLineTest {
         System.out.printf("the writer got in %d ms after asking, behind a stream of %d reads%n", millis, reads.get());
         assertThat(written).as("the writer got in while the readers kept coming").isTrue();
         assertThat(millis).isLessThan(10_000);
+    }
+
+    @Test
+    void aWriteReleaseGrantsTheReadLockToTheWaitingReadersOfOtherClientsBeforeTheNextWriter(RedisEndpoint redis,
+            RedisAdmin admin) throws Exception {
+        String name = Clients.uniqueName("rw-grant");
+        LockClient writerClient = clients.open();
+        LockClient nextWriterClient = clients.open();
+        List<LockClient> readerClients = List.of(clients.open(), clients.open());
+        String nextWriterField = nextWriterClient.getId() + ":2:write";
+        RedisClient plain = RedisClient.create(redis.uri());
+        try (StatefulRedisPubSubConnection<String, String> listener = plain.connectPubSub()) {
+            Map<String, List<String>> messages = new ConcurrentHashMap<>();
+            listener.addListener(new RedisPubSubAdapter<>() {
+                @Override
+                public void message(String pattern, String channel, String message) {
+                    messages.computeIfAbsent(channel, c -> new java.util.concurrent.CopyOnWriteArrayList<>()).add(message);
+                }
+            });
+            listener.sync().psubscribe(LockKeys.readWriteChannel(name) + "*", LockKeys.grantChannelPrefix(name) + "*");
+
+            writerClient.getReadWriteLock(name).writeLock().lockAsync(-1, TimeUnit.MILLISECONDS, 1L).get(5, TimeUnit.SECONDS);
+            CompletableFuture<Void> nextWrite = nextWriterClient.getReadWriteLock(name).writeLock()
+                    .lockAsync(-1, TimeUnit.MILLISECONDS, 2L);
+            await().atMost(Duration.ofSeconds(10)).until(() ->
+                    admin.commands().lrange(LockKeys.readWriteLine(name), 0, -1).equals(List.of(nextWriterField)));
+            List<CompletableFuture<Void>> reads = List.of(
+                    readerClients.get(0).getReadWriteLock(name).readLock().lockAsync(-1, TimeUnit.MILLISECONDS, 3L),
+                    readerClients.get(1).getReadWriteLock(name).readLock().lockAsync(-1, TimeUnit.MILLISECONDS, 4L));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> admin.commands().hlen(LockKeys.readWriteReaders(name)) == 2);
+
+            writerClient.getReadWriteLock(name).writeLock().unlockAsync(1L).get(5, TimeUnit.SECONDS);
+            CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new)).get(5, TimeUnit.SECONDS);
+            assertThat(admin.commands().hgetall(name)).as("both readers hold once, from the release")
+                    .isEqualTo(Map.of("mode", "read", readerClients.get(0).getId() + ":3", "1",
+                            readerClients.get(1).getId() + ":4", "1"));
+            assertThat(nextWrite).as("the next writer waits for the readers").isNotDone();
+            String marker = LockKeys.readWriteChannel(name) + ":marker";
+            admin.commands().publish(marker, "m");
+            await().atMost(Duration.ofSeconds(5)).until(() -> messages.containsKey(marker));
+            assertThat(messages.get(LockKeys.grantChannelPrefix(name) + readerClients.get(0).getId()))
+                    .singleElement().asString().startsWith("r:3:");
+            assertThat(messages.get(LockKeys.grantChannelPrefix(name) + readerClients.get(1).getId()))
+                    .singleElement().asString().startsWith("r:4:");
+            assertThat(messages).as("neither the shared channel nor the next writer's")
+                    .doesNotContainKeys(LockKeys.readWriteChannel(name), LockKeys.readWriteWriterChannel(name, nextWriterField));
+
+            readerClients.get(0).getReadWriteLock(name).readLock().unlockAsync(3L).get(5, TimeUnit.SECONDS);
+            assertThat(nextWrite).isNotDone();
+            readerClients.get(1).getReadWriteLock(name).readLock().unlockAsync(4L).get(5, TimeUnit.SECONDS);
+            nextWrite.get(5, TimeUnit.SECONDS);
+            nextWriterClient.getReadWriteLock(name).writeLock().unlockAsync(2L).get(5, TimeUnit.SECONDS);
+        } finally {
+            plain.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        }
+        await().atMost(Duration.ofSeconds(5)).until(() -> admin.keys().stream().noneMatch(k -> k.contains(name)));
     }
 
     @Test
