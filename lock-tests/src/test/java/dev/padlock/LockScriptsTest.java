@@ -1021,7 +1021,13 @@ class LockScriptsTest {
                 assertThat(admin.commands().exists(LockKeys.readWriteReaders(key))).as("the hall is empty").isZero();
                 assertThat(shared.messagesSoFar()).isEmpty();
                 assertThat(next.messagesSoFar()).isEmpty();
-                assertThat(readAcquire(key, "client-d:1")).as("a new reader still yields to the writer").isPositive();
+                assertThat(admin.commands().pttl(LockKeys.readWriteTurn(key))).as("the readers' turn")
+                        .isBetween(1L, 5000L);
+                assertThat(readAcquire(key, "client-d:1")).as("a new reader joins in the turn").isNull();
+                assertThat(writeAcquire(key, WRITER_C, "1", LINE_MILLIS)).as("the writer waits").isPositive();
+                assertThat(readRelease(key, "client-d:1")).isEqualTo(1L);
+                admin.commands().del(LockKeys.readWriteTurn(key)); // the turn is over
+                assertThat(readAcquire(key, "client-d:1")).as("a new reader yields to the writer again").isPositive();
 
                 assertThat(readAcquire(key, READER, "2", PLACE)).as("the grant found by an attempt").isNull();
                 assertThat(admin.commands().hget(key, READER)).as("held once").isEqualTo("1");
@@ -1029,6 +1035,7 @@ class LockScriptsTest {
 
                 assertThat(readRelease(key, READER)).isEqualTo(1L);
                 assertThat(next.messagesSoFar()).containsExactly("1");
+                assertThat(admin.commands().exists(LockKeys.readWriteTurn(key))).isZero();
                 assertThat(writeAcquire(key, WRITER_C, "1", LINE_MILLIS)).isNull();
             }
         }
@@ -1108,7 +1115,8 @@ class LockScriptsTest {
 
         private Long readAcquire(String key, String field, String mode, String place) {
             return admin.commands().eval(LuaScript.RW_READ_ACQUIRE.body(), ScriptOutputType.INTEGER,
-                    new String[] {key, leasePrefix(key, field), LockKeys.readWriteGate(key), LockKeys.readWriteReaders(key)},
+                    new String[] {key, leasePrefix(key, field), LockKeys.readWriteGate(key), LockKeys.readWriteReaders(key),
+                        LockKeys.readWriteTurn(key)},
                     Long.toString(LONG_LEASE), field, field + ":write", LINE_MILLIS,
                     Long.toString(System.currentTimeMillis()), mode, place);
         }
@@ -1122,7 +1130,7 @@ class LockScriptsTest {
         private Long readRelease(String key, String field) {
             return admin.commands().eval(LuaScript.RW_READ_RELEASE.body(), ScriptOutputType.INTEGER,
                     new String[] {key, LockKeys.readWriteChannel(key), leasePrefix(key, field), LockKeys.readWriteLine(key),
-                        LockKeys.readWriteDeadlines(key), LockKeys.readWriteGate(key)},
+                        LockKeys.readWriteDeadlines(key), LockKeys.readWriteGate(key), LockKeys.readWriteTurn(key)},
                     "1", field, "publish");
         }
 
@@ -1130,7 +1138,8 @@ class LockScriptsTest {
             String reader = writer.substring(0, writer.length() - ":write".length());
             return admin.commands().eval(LuaScript.RW_WRITE_ACQUIRE.body(), ScriptOutputType.INTEGER,
                     new String[] {key, LockKeys.readLeaseBase(key), sinceOf(key), LockKeys.readWriteLine(key),
-                        LockKeys.readWriteDeadlines(key), LockKeys.readWriteGate(key), LockKeys.readWriteChannel(key)},
+                        LockKeys.readWriteDeadlines(key), LockKeys.readWriteGate(key), LockKeys.readWriteChannel(key),
+                        LockKeys.readWriteTurn(key)},
                     Long.toString(LONG_LEASE), writer, reader, willWait, lineMillis, "publish");
         }
 
@@ -1138,8 +1147,8 @@ class LockScriptsTest {
             return admin.commands().eval(LuaScript.RW_WRITE_RELEASE.body(), ScriptOutputType.INTEGER,
                     new String[] {key, LockKeys.readWriteChannel(key), sinceOf(key), LockKeys.readWriteLine(key),
                         LockKeys.readWriteDeadlines(key), LockKeys.readWriteGate(key), LockKeys.readWriteReaders(key),
-                        LockKeys.readLeaseBase(key)},
-                    "1", "0", writer, "publish", Long.toString(System.currentTimeMillis()), "1");
+                        LockKeys.readLeaseBase(key), LockKeys.readWriteTurn(key)},
+                    "1", "0", writer, "publish", Long.toString(System.currentTimeMillis()), "1", "5000");
         }
 
         private Long writeLeave(String key, String writer) {

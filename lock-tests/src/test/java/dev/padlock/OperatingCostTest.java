@@ -162,11 +162,13 @@ class OperatingCostTest {
                 }
                 // since the writers' line: a reader's since is its first lease key's value
                 s.run("rw_read_acquire", LuaScript.RW_READ_ACQUIRE, ScriptOutputType.INTEGER,
-                        new String[] {s.name, prefix, LockKeys.readWriteGate(s.name), LockKeys.readWriteReaders(s.name)},
+                        new String[] {s.name, prefix, LockKeys.readWriteGate(s.name), LockKeys.readWriteReaders(s.name),
+                            LockKeys.readWriteTurn(s.name)},
                         LEASE, OWNER, OWNER + ":write", "6000", Long.toString(System.currentTimeMillis()), "0", "");
                 s.run("rw_read_release", LuaScript.RW_READ_RELEASE, ScriptOutputType.INTEGER,
                         new String[] {s.name, LockKeys.readWriteChannel(s.name), prefix, LockKeys.readWriteLine(s.name),
-                            LockKeys.readWriteDeadlines(s.name), LockKeys.readWriteGate(s.name)},
+                            LockKeys.readWriteDeadlines(s.name), LockKeys.readWriteGate(s.name),
+                            LockKeys.readWriteTurn(s.name)},
                         "1", OWNER, "publish");
             }
         },
@@ -187,12 +189,13 @@ class OperatingCostTest {
                 String gate = LockKeys.readWriteGate(s.name);
                 s.run("rw_write_acquire", LuaScript.RW_WRITE_ACQUIRE, ScriptOutputType.INTEGER,
                         new String[] {s.name, LockKeys.readLeaseBase(s.name), LockKeys.since(s.name), line, deadlines,
-                            gate, channel},
+                            gate, channel, LockKeys.readWriteTurn(s.name)},
                         LEASE, OWNER + ":write", OWNER, "1", "6000", "publish");
                 s.run("rw_write_release", LuaScript.RW_WRITE_RELEASE, ScriptOutputType.INTEGER,
                         new String[] {s.name, channel, LockKeys.since(s.name), line, deadlines, gate,
-                            LockKeys.readWriteReaders(s.name), LockKeys.readLeaseBase(s.name)},
-                        "1", "0", OWNER + ":write", "publish", Long.toString(System.currentTimeMillis()), "1");
+                            LockKeys.readWriteReaders(s.name), LockKeys.readLeaseBase(s.name),
+                            LockKeys.readWriteTurn(s.name)},
+                        "1", "0", OWNER + ":write", "publish", Long.toString(System.currentTimeMillis()), "1", "50");
             }
         };
 

@@ -130,18 +130,26 @@ public final class LockKeys {
     }
 
     /**
-     * A read-write lock's gate: {@code padlock_rw_gate:{<name>}}, present while writers wait in line,
-     * its value the epoch ms (Redis time) from which new readers yield to them (a later value: the
-     * readers' turn after a write). Padlock's own.
+     * A read-write lock's gate: {@code padlock_rw_gate:{<name>}}, present while writers wait in line:
+     * new readers yield to them, except in the readers' turn ({@link #readWriteTurn}). Padlock's own.
      */
     public static String readWriteGate(String lockName) {
         return suffixed("padlock_rw_gate", lockName);
     }
 
     /**
-     * That readers wait for a read-write lock: {@code padlock_rw_readers:{<name>}}, set by a reader
-     * refused while the lock is written or a writer is in line, taken by the next write release.
-     * Padlock's own.
+     * A read-write lock's readers' turn: {@code padlock_rw_turn:{<name>}}, present for a short while
+     * after a write release that granted waiting readers: new readers join them despite the gate,
+     * and writers wait for its end. Padlock's own.
+     */
+    public static String readWriteTurn(String lockName) {
+        return suffixed("padlock_rw_turn", lockName);
+    }
+
+    /**
+     * A read-write lock's readers' hall: {@code padlock_rw_readers:{<name>}}, a hash of the readers
+     * that wait for the lock, reader field to {@code <grant lease ms>:<nonce>}, granted by the next
+     * write release. Padlock's own.
      */
     public static String readWriteReaders(String lockName) {
         return suffixed("padlock_rw_readers", lockName);

@@ -28,8 +28,10 @@ import java.util.concurrent.CompletableFuture;
  *   <li>The last write release grants the read lock to every reader in the hall whose client hears
  *       it, in the same script call ({@code r:<threadId>:<nonce>:<name>} on the client's grant
  *       channel): they hold once, for the grant lease, until each sets its own
- *       ({@link #settleGrant}). Those readers go before the next writer in line, which the last of
- *       them wakes as it leaves: write phases and read phases alternate.</li>
+ *       ({@link #settleGrant}). With writers in line, the readers' turn begins
+ *       ({@code padlock_rw_turn:{name}}, {@value #TURN_MILLIS} ms), in which new readers join them
+ *       despite the gate; the next writer waits for its end, and the last reader to leave wakes it:
+ *       write phases and read phases alternate.</li>
  *   <li>The release that frees the lock otherwise wakes the first live writer in line on its own
  *       channel, or, with nobody in line, publishes {@code 1} on the shared channel (readers and
  *       Redisson's waiters).</li>
@@ -47,6 +49,8 @@ final class ReadWriteLockProtocol implements LockProtocol {
      * bounded {@code tryLock} answers {@code false} at once and {@code lock()} throws at once.
      */
     private static final long UPGRADE_REFUSED = -3;
+    /** The readers' turn after a write release that granted waiting readers while writers wait, in ms. */
+    static final long TURN_MILLIS = 50;
     /** The longest park of a waiting writer: it also moves its deadline in line on. */
     static final long MAX_WRITER_PARK_MILLIS = 500;
 
@@ -63,6 +67,7 @@ final class ReadWriteLockProtocol implements LockProtocol {
     private final String deadlines;
     private final String gate;
     private final String hall;
+    private final String turn;
     /** How long a writer's place in line lasts after its last attempt, and the readers' grant lease, in ms. */
     private final long lineMillis;
     /** "1" when PUBLISH's count says who heard a grant, else "0": see {@code rw_write_release}. */
@@ -82,6 +87,7 @@ final class ReadWriteLockProtocol implements LockProtocol {
         this.deadlines = LockKeys.readWriteDeadlines(name);
         this.gate = LockKeys.readWriteGate(name);
         this.hall = LockKeys.readWriteReaders(name);
+        this.turn = LockKeys.readWriteTurn(name);
         this.lineMillis = services.grantLeaseMillis();
         boolean counts = !backend.isCluster() || backend.isSharded();
         this.countsListeners = counts ? "1" : "0";
@@ -215,14 +221,14 @@ final class ReadWriteLockProtocol implements LockProtocol {
         if (!write) {
             boolean place = willWait && placeNonce != 0;
             return scripts.<Long>run(LuaScript.RW_READ_ACQUIRE, ScriptOutputType.INTEGER,
-                            new String[] {name, leasePrefix(threadId), gate, hall}, lease,
+                            new String[] {name, leasePrefix(threadId), gate, hall, turn}, lease,
                             readerField(threadId), writerField(threadId), Long.toString(lineMillis),
                             Long.toString(System.currentTimeMillis()), !place ? "0" : inLine ? "2" : "1",
                             place ? place(leaseMillis, placeNonce) : "")
                     .thenApply(Attempt::fromTtl);
         }
         return scripts.<Long>run(LuaScript.RW_WRITE_ACQUIRE, ScriptOutputType.INTEGER,
-                        new String[] {name, leaseBase, since, line, deadlines, gate, channel}, lease,
+                        new String[] {name, leaseBase, since, line, deadlines, gate, channel, turn}, lease,
                         writerField(threadId), readerField(threadId), willWait ? "1" : "0", Long.toString(lineMillis),
                         backend.publishCommand())
                 .thenApply(ttl -> ttl != null && ttl == UPGRADE_REFUSED
@@ -236,18 +242,19 @@ final class ReadWriteLockProtocol implements LockProtocol {
     public CompletableFuture<Release> release(long threadId, long rearmLeaseMillis) {
         CompletableFuture<Long> reply = write
                 ? scripts.run(LuaScript.RW_WRITE_RELEASE, ScriptOutputType.INTEGER,
-                        new String[] {name, channel, since, line, deadlines, gate, hall, leaseBase},
+                        new String[] {name, channel, since, line, deadlines, gate, hall, leaseBase, turn},
                         LockKeys.READ_UNLOCK_MESSAGE, Long.toString(rearmLeaseMillis), writerField(threadId),
-                        backend.publishCommand(), Long.toString(System.currentTimeMillis()), countsListeners)
+                        backend.publishCommand(), Long.toString(System.currentTimeMillis()), countsListeners,
+                        Long.toString(TURN_MILLIS))
                 : scripts.run(LuaScript.RW_READ_RELEASE, ScriptOutputType.INTEGER,
-                        new String[] {name, channel, leasePrefix(threadId), line, deadlines, gate},
+                        new String[] {name, channel, leasePrefix(threadId), line, deadlines, gate, turn},
                         LockKeys.READ_UNLOCK_MESSAGE, readerField(threadId), backend.publishCommand());
         return reply.thenApply(Release::fromScript);
     }
 
     @Override
     public CompletableFuture<Boolean> forceRelease() {
-        return scripts.<Long>run(LuaScript.RW_FORCE_RELEASE, ScriptOutputType.INTEGER, new String[] {name, channel, since, line, hall},
+        return scripts.<Long>run(LuaScript.RW_FORCE_RELEASE, ScriptOutputType.INTEGER, new String[] {name, channel, since, line, hall, turn},
                         LockKeys.READ_UNLOCK_MESSAGE, mode(), backend.publishCommand())
                 .thenApply(deleted -> deleted != null && deleted == 1L);
     }

@@ -7,6 +7,7 @@
 -- KEYS[4]  the writers' line, padlock_rw_queue:{<name>} (see rw_read_acquire)
 -- KEYS[5]  the readers' hall, padlock_rw_readers:{<name>} (see rw_read_acquire): deleted, its
 --          readers wake on the shared channel and try again
+-- KEYS[6]  the readers' turn, padlock_rw_turn:{<name>} (see rw_read_acquire): deleted
 -- ARGV[1]  unlock message to publish (1: wake all)
 -- ARGV[2]  the mode to free: read or write
 -- ARGV[3]  the publish command: publish, or spublish (sharded) on a Redis 7 Cluster
@@ -14,7 +15,7 @@
 -- Returns  1 when the lock was held in that mode (it is deleted), 0 otherwise. Readers' lease
 -- keys are left to expire; a first writer in line that is gone is dropped by the next attempt.
 if redis.call('hget', KEYS[1], 'mode') == ARGV[2] then
-    redis.call('del', KEYS[1], KEYS[3], KEYS[5])
+    redis.call('del', KEYS[1], KEYS[3], KEYS[5], KEYS[6])
     local head = redis.call('lindex', KEYS[4], 0)
     if head then
         redis.call(ARGV[3], KEYS[2] .. ':' .. head, ARGV[1])

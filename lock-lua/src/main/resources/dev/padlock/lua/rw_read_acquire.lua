@@ -7,10 +7,12 @@
 --          has its own lease, the key KEYS[2]:n. The value of hold 1's key is the reader's since
 --          (epoch ms, its client's clock); Redisson only reads these keys' existence and TTL
 -- KEYS[3]  the gate, padlock_rw_gate:{<name>}: present while writers wait in line (see
---          rw_write_acquire); a new reader yields to them
+--          rw_write_acquire); a new reader yields to them, except in the readers' turn
 -- KEYS[4]  the readers' hall, padlock_rw_readers:{<name>}: a hash of waiting readers,
 --          <clientId>:<threadId> -> "<grant lease ms>:<nonce>", which the write release grants
 --          (see rw_write_release); it lives ARGV[4] ms after the last refused attempt
+-- KEYS[5]  the readers' turn, padlock_rw_turn:{<name>}: present for a short while after a write
+--          release that granted the hall while writers wait (see rw_write_release)
 -- ARGV[1]  lease in milliseconds
 -- ARGV[2]  reader field, <clientId>:<threadId>
 -- ARGV[3]  the same owner's writer field, <clientId>:<threadId>:write
@@ -31,10 +33,11 @@
 -- format. Every refusal ends with PTTL of the lock, and no other run does (the benchmark counts
 -- failed attempts so).
 --
--- Calls: a first hold, no writer in line: EVALSHA, HGET, EXISTS, HINCRBY, SET, PEXPIRE GT (6; on
--- Redis 6.2 PTTL and PEXPIRE instead, 7; + HDEL for an attempt in the hall). A re-entry while no
--- writer is in line: 6. Refused while written: EVALSHA, HGET, HEXISTS, HSET, PEXPIRE, PTTL (6);
--- yielding to a writer: EVALSHA, HGET, EXISTS, HEXISTS, HSET, PEXPIRE, PTTL, PTTL (8).
+-- Calls: a first hold, no writer in line or in the readers' turn: EVALSHA, HGET, EXISTS, HINCRBY,
+-- SET, PEXPIRE GT (6; on Redis 6.2 PTTL and PEXPIRE instead, 7; + HDEL for an attempt in the
+-- hall). A re-entry while no writer is in line: 6. Refused while written: EVALSHA, HGET, HEXISTS,
+-- HSET, PEXPIRE, PTTL (6); yielding to a writer: EVALSHA, HGET, EXISTS, HEXISTS, HSET, PEXPIRE,
+-- PTTL, PTTL (8).
 local mode = redis.call('hget', KEYS[1], 'mode')
 local function wait(ms)
     if ARGV[6] ~= '0' then
@@ -48,10 +51,13 @@ if mode == 'write' and redis.call('hexists', KEYS[1], ARGV[3]) == 0 then
     return wait(nil)
 end
 local held = nil
-if mode ~= 'write' and redis.call('exists', KEYS[3]) == 1 then
+-- one key of the two: the gate closed and not the readers' turn (or, for its last moments, a turn
+-- whose gate lapsed)
+if mode ~= 'write' and redis.call('exists', KEYS[3], KEYS[5]) == 1 then
     held = redis.call('hexists', KEYS[1], ARGV[2]) == 1
     if not held then
-        return wait(math.max(1, redis.call('pttl', KEYS[3])))
+        local closed = redis.call('pttl', KEYS[3])
+        return wait(math.max(1, closed > 0 and closed or redis.call('pttl', KEYS[5])))
     end
 end
 local function lease_lock()

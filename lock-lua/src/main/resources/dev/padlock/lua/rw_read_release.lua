@@ -8,6 +8,8 @@
 -- KEYS[5]  the line's deadlines, padlock_rw_deadlines:{<name>}
 -- KEYS[6]  the gate, padlock_rw_gate:{<name>} (see rw_read_acquire): set again until the woken
 --          writer's deadline, or gone with the last writer in line
+-- KEYS[7]  the readers' turn, padlock_rw_turn:{<name>} (see rw_read_acquire): over when a writer
+--          is woken
 -- ARGV[1]  unlock message to publish (1: wake all)
 -- ARGV[2]  reader field, <clientId>:<threadId>
 -- ARGV[3]  the publish command: publish, or spublish (sharded) on a Redis 7 Cluster
@@ -24,7 +26,7 @@
 --
 -- Calls: a hold that is not the last: EVALSHA, HINCRBY, DEL (3); a last hold beside other
 -- holders: + HDEL, HLEN (5); the lock freed, nobody in line: + DEL, LINDEX, PUBLISH (8); the lock
--- freed with a writer in line: + DEL, LINDEX, TIME, ZSCORE, SET, PUBLISH (11).
+-- freed with a writer in line: + DEL, LINDEX, TIME, ZSCORE, SET, DEL, PUBLISH (12).
 -- HINCRBY first, undone at once when the owner had no field: one call less than HGET first
 local remaining = redis.call('hincrby', KEYS[1], ARGV[2], -1)
 if remaining < 0 then
@@ -58,6 +60,7 @@ if head then
         if deadline and deadline > now then
             -- new readers yield to the woken writer until its deadline
             redis.call('set', KEYS[6], 1, 'px', math.max(1, deadline - now))
+            redis.call('del', KEYS[7])
             redis.call(ARGV[3], KEYS[2] .. ':' .. head, ARGV[1])
             return result
         end

@@ -11,6 +11,8 @@
 -- KEYS[6]  the gate, padlock_rw_gate:{<name>} (see rw_read_acquire): a failed attempt that
 --          takes or keeps a place closes it for ARGV[5] ms; it goes with the last writer in line
 -- KEYS[7]  the unlock channel, redisson_rwlock:{<name>}; writer f waits on KEYS[7]:f
+-- KEYS[8]  the readers' turn, padlock_rw_turn:{<name>} (see rw_read_acquire): a free lock waits
+--          for its end
 -- ARGV[1]  lease in milliseconds
 -- ARGV[2]  writer field, <clientId>:<threadId>:write
 -- ARGV[3]  the same owner's reader field, <clientId>:<threadId>
@@ -23,7 +25,7 @@
 --          place in line goes), or re-entry by the writer (the lease becomes the remaining
 --          PTTL + ARGV[1], never shorter); -3 when this owner holds only the read lock (an
 --          upgrade, refused: it would wait on itself); otherwise how long to wait at most (ms): the
---          lock's PTTL, or what is left of the first live writer's deadline.
+--          lock's PTTL, what is left of the readers' turn, or of the first live writer's deadline.
 -- Publishes nothing. Readers whose every hold's lease is over are
 -- dropped, by a one-shot attempt or one of a writer already in line (the first attempt of a
 -- wait only takes its place: the last reader's release wakes it), so a reader that died holds
@@ -33,7 +35,7 @@
 --
 -- Calls: held by readers, taking a place: EVALSHA, HGET, TIME, ZSCORE, HEXISTS, ZADD, RPUSH,
 -- SET, PTTL (9); woken at the head of the line on a free lock, the last in line: EVALSHA, HGET,
--- TIME, LINDEX, LPOP, ZREM, LINDEX, DEL, HSET, PEXPIRE, HSET, PEXPIRE (12).
+-- TIME, PTTL, LINDEX, LPOP, ZREM, LINDEX, DEL, HSET, PEXPIRE, HSET, PEXPIRE (13).
 if redis.replicate_commands then
     redis.replicate_commands()
 end
@@ -97,6 +99,10 @@ if mode ~= false then
     return wait(nil)
 end
 
+local turn = redis.call('pttl', KEYS[8])
+if turn > 0 then
+    return wait(turn)
+end
 local head = redis.call('lindex', KEYS[4], 0)
 while head and head ~= ARGV[2] do
     local deadline = tonumber(redis.call('zscore', KEYS[5], head))

@@ -14,6 +14,8 @@
 -- KEYS[7]  the readers' hall, padlock_rw_readers:{<name>} (see rw_read_acquire)
 -- KEYS[8]  the readers' lease base, {<name>}: reader f's hold n has the key
 --          KEYS[8]:f:rwlock_timeout:n
+-- KEYS[9]  the readers' turn, padlock_rw_turn:{<name>} (see rw_read_acquire): set for ARGV[7] ms
+--          when readers were granted while writers wait
 -- ARGV[1]  unlock message to publish (1: wake all)
 -- ARGV[2]  lease in milliseconds to re-arm after an inner release; 0 keeps the current TTL
 -- ARGV[3]  writer field, <clientId>:<threadId>:write
@@ -21,13 +23,15 @@
 -- ARGV[5]  now, epoch milliseconds of this client's clock: the since of the readers granted
 -- ARGV[6]  1 when PUBLISH's count says who heard a grant (a reader whose client nobody listens
 --          for is passed over), 0 when it cannot (a 6.2 Cluster: every reader gets it)
+-- ARGV[7]  the readers' turn in milliseconds
 -- A reader's client listens for grants on padlock_grant:{<name>}:<clientId> (without the braces
 -- when the name has one).
 --
 -- Returns  nil when ARGV[3] does not hold the write lock (nothing is changed),
 --          0 when write holds remain (the lease is re-armed when ARGV[2] > 0),
 --          -1 when this was the last write hold and the readers in the hall got the lock while
---             writers wait in line (the last of those readers wakes the first writer as it leaves),
+--             writers wait in line: the readers' turn begins, in which new readers join them
+--             despite the gate, and the last reader to leave wakes the first writer,
 --          1 + N when this was the last write hold otherwise; N is how many subscribers ARGV[1]
 --             reached on the shared channel (0 when the first live writer in line was woken on
 --             its own channel instead).
@@ -35,11 +39,12 @@
 -- "r:<threadId>:<nonce>:<name>" goes to its client's grant channel; it sets its own lease a third
 -- of the way in (rw_read_settle). So write phases and read phases alternate while both wait, and
 -- neither starves the other: a new reader yields to writers in line (rw_read_acquire), and the
--- readers that waited by a write's end go in before the next writer.
+-- readers that waited by a write's end, and those that come in the readers' turn, go in before
+-- the next writer.
 --
 -- Calls: the last hold, nobody waiting: EVALSHA, HINCRBY, HDEL, HLEN, DEL, HGETALL, LINDEX,
 -- PUBLISH (8); + for readers in the hall: DEL, HSET, PEXPIRE, and per reader PUBLISH, HINCRBY,
--- SET; only writers in line: EVALSHA, HINCRBY, HDEL, HLEN, DEL, HGETALL, LINDEX, TIME, ZSCORE,
+-- SET, and with writers in line SET (the turn); only writers in line: EVALSHA, HINCRBY, HDEL, HLEN, DEL, HGETALL, LINDEX, TIME, ZSCORE,
 -- PUBLISH (10).
 -- HINCRBY first, undone at once when the owner had no field: one call less than HEXISTS first
 local remaining = redis.call('hincrby', KEYS[1], ARGV[3], -1)
@@ -97,6 +102,7 @@ end
 
 local head = redis.call('lindex', KEYS[4], 0)
 if head and granted > 0 then
+    redis.call('set', KEYS[9], 1, 'px', ARGV[7])
     return -1
 end
 if head and free then
