@@ -17,7 +17,9 @@ package dev.padlock.bench;
  * <li>read-write lock, both: {@code PTTL} is called on success too (Padlock's read acquire
  *     always, Redisson's when readers hold the lock already) and by a read release for every
  *     other reader still holding, so the {@code MONITOR} pass counts the scripts whose last call
- *     is {@code PTTL} of the lock, which is how every failed attempt ends and no other script.
+ *     is {@code PTTL} of the lock, which is how every failed attempt ends and no other script
+ *     (a Padlock reader that yields to a waiting writer ends with {@code PTTL} of the gate,
+ *     {@code padlock_rw_gate:{name}}, counted too).
  * </ul>
  */
 enum FailedAttempts {

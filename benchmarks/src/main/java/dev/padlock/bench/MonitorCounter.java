@@ -1,5 +1,6 @@
 package dev.padlock.bench;
 
+import dev.padlock.internal.LockKeys;
 import dev.padlock.testing.RedisAdmin;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -192,14 +193,20 @@ final class MonitorCounter implements AutoCloseable {
      */
     static final class Lines {
 
-        /** {@code "pttl" "<lock>"} for each lock name, lower case, as {@code MONITOR} quotes a script's call. */
+        /**
+         * {@code "pttl" "<lock>"} for each lock name, and the same of its read-write gate (where a
+         * Padlock reader that yields to a writer ends its attempt), lower case, as {@code MONITOR}
+         * quotes a script's call.
+         */
         private final Set<String> pttlCalls;
         private final AtomicLong topLevel = new AtomicLong();
         private final AtomicLong endingWithPttl = new AtomicLong();
         private boolean afterPttl;
 
         Lines(Collection<String> lockNames) {
-            this.pttlCalls = lockNames.stream().map(name -> ("\"pttl\" \"" + name + "\"").toLowerCase(Locale.ROOT))
+            this.pttlCalls = lockNames.stream()
+                    .flatMap(name -> java.util.stream.Stream.of(name, LockKeys.readWriteGate(name)))
+                    .map(key -> ("\"pttl\" \"" + key + "\"").toLowerCase(Locale.ROOT))
                     .collect(Collectors.toSet());
         }
 

@@ -36,10 +36,13 @@ class MultiProcessFiguresTest {
         // a failed write acquire, the last line of the pass
         lines.accept("1700000000.000010 [0 127.0.0.1:50004] \"evalsha\" \"ghi\" \"3\" \"bench:10a-x:0\"");
         lines.accept("1700000000.000011 [0 lua] \"PTTL\" \"bench:10a-x:0\"");
+        // a Padlock reader yielding to a waiting writer: PTTL of the gate last
+        lines.accept("1700000000.000012 [0 127.0.0.1:50005] \"evalsha\" \"abc\" \"5\" \"bench:10a-x:0\"");
+        lines.accept("1700000000.000013 [0 lua] \"pttl\" \"padlock_rw_gate:{bench:10a-x:0}\"");
         lines.end();
 
-        assertThat(lines.topLevel()).isEqualTo(5);
-        assertThat(lines.endingWithPttl()).isEqualTo(2);
+        assertThat(lines.topLevel()).isEqualTo(6);
+        assertThat(lines.endingWithPttl()).isEqualTo(3);
     }
 
     @Test

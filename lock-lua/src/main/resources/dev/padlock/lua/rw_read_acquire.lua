@@ -30,25 +30,25 @@
 --          in line; otherwise how long to wait at most (ms): the lock's PTTL in write mode, else
 --          the gate's (it goes with the last writer in line, or when writers stop attempting).
 -- Publishes nothing. The hash lives as long as its longest lease. Redisson's RReadWriteLock
--- format. Every refusal ends with PTTL of the lock, and no other run does (the benchmark counts
--- failed attempts so).
+-- format. Every refusal ends with PTTL of the lock (written) or of the gate (yielding), and no
+-- other run does (the benchmark counts failed attempts so).
 --
--- Calls: a first hold, no writer in line or in the readers' turn: EVALSHA, HGET, EXISTS, HINCRBY,
--- SET, PEXPIRE GT (6; on Redis 6.2 PTTL and PEXPIRE instead, 7; + HDEL for an attempt in the
--- hall). A re-entry while no writer is in line: 6. Refused while written: EVALSHA, HGET, HEXISTS,
--- HSET, PEXPIRE, PTTL (6); yielding to a writer: EVALSHA, HGET, EXISTS, HEXISTS, HSET, PEXPIRE,
--- PTTL, PTTL (8).
+-- Calls: a first hold on a free lock: EVALSHA, HGET, EXISTS, HSET, SET, PEXPIRE (6); beside other
+-- readers, no writer in line or in the readers' turn: EVALSHA, HGET, EXISTS, HINCRBY, SET,
+-- PEXPIRE GT (6; on Redis 6.2 PTTL and PEXPIRE instead, 7); + HDEL for an attempt in the hall.
+-- Refused while written, with a place: EVALSHA, HGET, HEXISTS, HSET, PEXPIRE, PTTL (6); yielding
+-- to a writer: EVALSHA, HGET, EXISTS, HEXISTS, HSET, PEXPIRE, PTTL (7).
 local mode = redis.call('hget', KEYS[1], 'mode')
-local function wait(ms)
+-- a refused attempt with a place takes or keeps it; the hall lives ARGV[4] ms from the last one
+local function take_place()
     if ARGV[6] ~= '0' then
         redis.call('hset', KEYS[4], ARGV[2], ARGV[7])
         redis.call('pexpire', KEYS[4], ARGV[4])
     end
-    local ttl = redis.call('pttl', KEYS[1])
-    return ms or ttl
 end
 if mode == 'write' and redis.call('hexists', KEYS[1], ARGV[3]) == 0 then
-    return wait(nil)
+    take_place()
+    return redis.call('pttl', KEYS[1])
 end
 local held = nil
 -- one key of the two: the gate closed and not the readers' turn (or, for its last moments, a turn
@@ -56,8 +56,12 @@ local held = nil
 if mode ~= 'write' and redis.call('exists', KEYS[3], KEYS[5]) == 1 then
     held = redis.call('hexists', KEYS[1], ARGV[2]) == 1
     if not held then
+        take_place()
         local closed = redis.call('pttl', KEYS[3])
-        return wait(math.max(1, closed > 0 and closed or redis.call('pttl', KEYS[5])))
+        if closed <= 0 then
+            closed = redis.call('pttl', KEYS[5])
+        end
+        return math.max(1, closed)
     end
 end
 local function lease_lock()
@@ -78,9 +82,11 @@ if ARGV[6] == '2' then
         return nil
     end
 end
-local hold = redis.call('hincrby', KEYS[1], ARGV[2], 1)
+local hold = 1
 if mode == false then
-    redis.call('hset', KEYS[1], 'mode', 'read')
+    redis.call('hset', KEYS[1], 'mode', 'read', ARGV[2], 1)
+else
+    hold = redis.call('hincrby', KEYS[1], ARGV[2], 1)
 end
 redis.call('set', KEYS[2] .. ':' .. hold, hold == 1 and ARGV[5] or 1, 'px', ARGV[1])
 lease_lock()
