@@ -934,11 +934,11 @@ class LockScriptsTest {
             long before = redisMillis();
 
             assertThat(writeAcquire(key, WRITER, "1", LINE_MILLIS)).isPositive();
-            assertThat(writeAcquire(key, WRITER, "1", LINE_MILLIS)).as("an attempt in line keeps its place").isPositive();
+            assertThat(writeAcquire(key, WRITER, "2", LINE_MILLIS)).as("an attempt in line keeps its place").isPositive();
             assertThat(writeAcquire(key, WRITER_C, "0", LINE_MILLIS)).as("one-shot").isPositive();
 
-            assertThat(admin.commands().lrange(LockKeys.readWriteLine(key), 0, -1)).containsExactly(WRITER);
-            assertThat(admin.commands().zscore(LockKeys.readWriteDeadlines(key), WRITER))
+            assertThat(admin.commands().lrange(LockKeys.readWriteLine(key), 0, -1)).containsExactly(place(WRITER));
+            assertThat(admin.commands().zscore(LockKeys.readWriteDeadlines(key), place(WRITER)))
                     .isBetween(before + 6000.0, redisMillis() + 6000.0);
             assertThat(admin.commands().hgetall(key)).isEqualTo(Map.of("mode", "read", READER, "1"));
         }
@@ -973,34 +973,38 @@ class LockScriptsTest {
         }
 
         @Test
-        void theLastReadReleaseWakesOnlyTheFirstWriterOnItsOwnChannel() {
+        void theLastReadReleaseGrantsTheLockToTheFirstWriterWhoseClientHearsIt() {
             String key = uniqueKey();
             assertThat(readAcquire(key, READER)).isNull();
             assertThat(readAcquire(key, READER_C)).isNull();
+            assertThat(writeAcquire(key, "client-d:4:write", "1", LINE_MILLIS)).as("its client is gone").isPositive();
             assertThat(writeAcquire(key, WRITER, "1", LINE_MILLIS)).isPositive();
             assertThat(writeAcquire(key, WRITER_C, "1", LINE_MILLIS)).isPositive();
             try (Subscriber shared = subscribeTo(LockKeys.readWriteChannel(key));
-                    Subscriber first = subscribeTo(LockKeys.readWriteWriterChannel(key, WRITER));
-                    Subscriber second = subscribeTo(LockKeys.readWriteWriterChannel(key, WRITER_C))) {
+                    Subscriber first = subscribeTo(LockKeys.grantChannelPrefix(key) + "client-a");
+                    Subscriber second = subscribeTo(LockKeys.grantChannelPrefix(key) + "client-c")) {
 
                 assertThat(readRelease(key, READER)).as("another reader holds").isEqualTo(1L);
                 assertThat(first.messagesSoFar()).isEmpty();
                 assertThat(readRelease(key, READER_C)).isEqualTo(1L);
 
-                assertThat(admin.commands().exists(key)).isZero();
-                assertThat(first.messagesSoFar()).containsExactly("1");
+                assertThat(admin.commands().hgetall(key)).as("granted, the gone writer passed over")
+                        .isEqualTo(Map.of("mode", "write", WRITER, "1"));
+                assertThat(admin.commands().pttl(key)).as("the grant lease").isBetween(1L, 6000L);
+                assertThat(admin.commands().hexists(sinceOf(key), WRITER)).isTrue();
+                assertThat(first.messagesSoFar()).containsExactly("w:1:1:" + key);
                 assertThat(second.messagesSoFar()).isEmpty();
                 assertThat(shared.messagesSoFar()).isEmpty();
+                assertThat(admin.commands().lrange(LockKeys.readWriteLine(key), 0, -1)).containsExactly(place(WRITER_C));
 
-                assertThat(writeAcquire(key, WRITER_C, "1", LINE_MILLIS)).as("the first writer is ahead").isPositive();
-                assertThat(writeAcquire(key, WRITER, "1", LINE_MILLIS)).isNull();
-                assertThat(admin.commands().lrange(LockKeys.readWriteLine(key), 0, -1)).containsExactly(WRITER_C);
-                assertThat(admin.commands().zscore(LockKeys.readWriteDeadlines(key), WRITER)).isNull();
+                assertThat(writeAcquire(key, WRITER, "2", LINE_MILLIS)).as("the grant found by an attempt").isNull();
+                assertThat(admin.commands().hget(key, WRITER)).as("held once").isEqualTo("1");
+                assertThat(admin.commands().pttl(key)).isGreaterThan(6000L);
             }
         }
 
         @Test
-        void aWriteReleaseGrantsTheReadersInTheHallBeforeTheNextWriterAndTheLastOfThemWakesIt() {
+        void aWriteReleaseGrantsTheReadersInTheHallBeforeTheNextWriterAndTheLastOfThemGrantsIt() {
             String key = uniqueKey();
             assertThat(writeAcquire(key, WRITER, "1", LINE_MILLIS)).isNull();
             assertThat(readAcquire(key, READER, "1", PLACE)).as("written: refused").isPositive();
@@ -1009,7 +1013,7 @@ class LockScriptsTest {
             try (Subscriber shared = subscribeTo(LockKeys.readWriteChannel(key));
                     Subscriber next = subscribeTo(LockKeys.readWriteWriterChannel(key, WRITER_C));
                     Subscriber grants = subscribeTo(LockKeys.grantChannelPrefix(key) + "client-b")) {
-                // client-c does not listen for grants: gone, passed over
+                // client-c does not listen for grants yet: gone, passed over
 
                 assertThat(writeRelease(key, WRITER)).as("granted to readers, writers in line").isEqualTo(-1L);
 
@@ -1024,7 +1028,7 @@ class LockScriptsTest {
                 assertThat(admin.commands().pttl(LockKeys.readWriteTurn(key))).as("the readers' turn")
                         .isBetween(1L, 5000L);
                 assertThat(readAcquire(key, "client-d:1")).as("a new reader joins in the turn").isNull();
-                assertThat(writeAcquire(key, WRITER_C, "1", LINE_MILLIS)).as("the writer waits").isPositive();
+                assertThat(writeAcquire(key, WRITER_C, "2", LINE_MILLIS)).as("the writer waits").isPositive();
                 assertThat(readRelease(key, "client-d:1")).isEqualTo(1L);
                 admin.commands().del(LockKeys.readWriteTurn(key)); // the turn is over
                 assertThat(readAcquire(key, "client-d:1")).as("a new reader yields to the writer again").isPositive();
@@ -1033,10 +1037,13 @@ class LockScriptsTest {
                 assertThat(admin.commands().hget(key, READER)).as("held once").isEqualTo("1");
                 assertThat(admin.commands().pttl(leasePrefix(key, READER) + ":1")).isGreaterThan(6000L);
 
-                assertThat(readRelease(key, READER)).isEqualTo(1L);
-                assertThat(next.messagesSoFar()).containsExactly("1");
-                assertThat(admin.commands().exists(LockKeys.readWriteTurn(key))).isZero();
-                assertThat(writeAcquire(key, WRITER_C, "1", LINE_MILLIS)).isNull();
+                try (Subscriber nextGrant = subscribeTo(LockKeys.grantChannelPrefix(key) + "client-c")) {
+                    assertThat(readRelease(key, READER)).isEqualTo(1L);
+                    assertThat(nextGrant.messagesSoFar()).containsExactly("w:2:1:" + key);
+                }
+                assertThat(admin.commands().hgetall(key)).isEqualTo(Map.of("mode", "write", WRITER_C, "1"));
+                assertThat(next.messagesSoFar()).as("a grant, not a wake-up").isEmpty();
+                assertThat(writeAcquire(key, WRITER_C, "2", LINE_MILLIS)).isNull();
             }
         }
 
@@ -1062,18 +1069,19 @@ class LockScriptsTest {
         }
 
         @Test
-        void aWriteReleaseWithoutWaitingReadersWakesOnlyTheNextWriterAndWithNobodyInLineEveryWaiter() {
+        void aWriteReleaseWithoutWaitingReadersGrantsTheNextWriterAndWithNobodyInLineWakesEveryWaiter() {
             String key = uniqueKey();
             assertThat(writeAcquire(key, WRITER, "1", LINE_MILLIS)).isNull();
             assertThat(writeAcquire(key, WRITER_C, "1", LINE_MILLIS)).isPositive();
             try (Subscriber shared = subscribeTo(LockKeys.readWriteChannel(key));
-                    Subscriber next = subscribeTo(LockKeys.readWriteWriterChannel(key, WRITER_C))) {
+                    Subscriber next = subscribeTo(LockKeys.grantChannelPrefix(key) + "client-c")) {
 
-                assertThat(writeRelease(key, WRITER)).isEqualTo(1L);
-                assertThat(next.messagesSoFar()).containsExactly("1");
+                assertThat(writeRelease(key, WRITER)).isEqualTo(-1L);
+                assertThat(next.messagesSoFar()).containsExactly("w:2:1:" + key);
                 assertThat(shared.messagesSoFar()).isEmpty();
+                assertThat(admin.commands().exists(LockKeys.readWriteGate(key))).as("nobody left in line").isZero();
 
-                assertThat(writeAcquire(key, WRITER_C, "1", LINE_MILLIS)).isNull();
+                assertThat(writeAcquire(key, WRITER_C, "2", LINE_MILLIS)).isNull();
                 assertThat(writeRelease(key, WRITER_C)).isEqualTo(2L);
                 assertThat(shared.messagesSoFar()).containsExactly("1");
                 assertThat(admin.keys()).noneMatch(k -> k.contains(key));
@@ -1090,23 +1098,36 @@ class LockScriptsTest {
             await().atMost(Duration.ofSeconds(5)).until(() -> readAcquire(key, READER_C) == null);
             assertThat(readRelease(key, READER)).isEqualTo(1L);
             assertThat(readRelease(key, READER_C)).as("the last reader drops the gone writer").isEqualTo(1L);
-            assertThat(admin.keys()).noneMatch(k -> k.contains(key) && !k.startsWith("padlock_rw_readers"));
+            assertThat(admin.keys()).noneMatch(k -> k.contains(key));
         }
 
         @Test
-        void aFirstWriterLeavingAFreeLockWakesTheNextAndALeaveOfAnotherWakesNobody() {
+        void aWriterLeavingTheLineGoesOneGrantedMeanwhileKeepsItAndAFirstOneLeavingAFreeLockWakesTheNext() {
             String key = uniqueKey();
             assertThat(readAcquire(key, READER)).isNull();
             assertThat(writeAcquire(key, WRITER, "1", LINE_MILLIS)).isPositive();
             assertThat(writeAcquire(key, WRITER_C, "1", LINE_MILLIS)).isPositive();
+            try (Subscriber grants = subscribeTo(LockKeys.grantChannelPrefix(key) + "client-a")) {
+                assertThat(readRelease(key, READER)).isEqualTo(1L); // grants WRITER, which gives up meanwhile
+                assertThat(grants.messagesSoFar()).containsExactly("w:1:1:" + key);
+            }
+            assertThat(writeLeave(key, WRITER)).as("a grant that came as it gave up").isEqualTo(2L);
+            assertThat(admin.commands().pttl(key)).isGreaterThan(6000L);
+            assertThat(writeRelease(key, WRITER)).as("the next writer's client is not listening").isEqualTo(1L);
+            assertThat(admin.commands().exists(LockKeys.readWriteLine(key))).as("passed over").isZero();
+
+            assertThat(readAcquire(key, READER)).isNull();
+            assertThat(writeAcquire(key, WRITER, "1", LINE_MILLIS)).isPositive();
+            assertThat(writeAcquire(key, WRITER_C, "1", LINE_MILLIS)).isPositive();
+            admin.commands().del(key); // the readers' leases ran out: free, with writers in line
             try (Subscriber next = subscribeTo(LockKeys.readWriteWriterChannel(key, WRITER_C))) {
-                assertThat(readRelease(key, READER)).isEqualTo(1L); // wakes WRITER, which gives up instead
                 assertThat(writeLeave(key, WRITER)).isOne();
                 assertThat(next.messagesSoFar()).containsExactly("1");
                 assertThat(writeLeave(key, WRITER)).isZero();
                 assertThat(writeLeave(key, WRITER_C)).isOne();
-                assertThat(admin.keys()).noneMatch(k -> k.contains(key));
             }
+            admin.commands().del(leasePrefix(key, READER) + ":1");
+            assertThat(admin.keys()).noneMatch(k -> k.contains(key));
         }
 
         private Long readAcquire(String key, String field) {
@@ -1130,17 +1151,25 @@ class LockScriptsTest {
         private Long readRelease(String key, String field) {
             return admin.commands().eval(LuaScript.RW_READ_RELEASE.body(), ScriptOutputType.INTEGER,
                     new String[] {key, LockKeys.readWriteChannel(key), leasePrefix(key, field), LockKeys.readWriteLine(key),
-                        LockKeys.readWriteDeadlines(key), LockKeys.readWriteGate(key), LockKeys.readWriteTurn(key)},
-                    "1", field, "publish");
+                        LockKeys.readWriteDeadlines(key), LockKeys.readWriteGate(key), LockKeys.readWriteTurn(key),
+                        sinceOf(key)},
+                    "1", field, "publish", "1");
         }
 
-        private Long writeAcquire(String key, String writer, String willWait, String lineMillis) {
+        /** {@code mode}: 0 without a place, 1 taking {@link #place}, 2 in line with it. */
+        private Long writeAcquire(String key, String writer, String mode, String lineMillis) {
             String reader = writer.substring(0, writer.length() - ":write".length());
             return admin.commands().eval(LuaScript.RW_WRITE_ACQUIRE.body(), ScriptOutputType.INTEGER,
                     new String[] {key, LockKeys.readLeaseBase(key), sinceOf(key), LockKeys.readWriteLine(key),
                         LockKeys.readWriteDeadlines(key), LockKeys.readWriteGate(key), LockKeys.readWriteChannel(key),
                         LockKeys.readWriteTurn(key)},
-                    Long.toString(LONG_LEASE), writer, reader, willWait, lineMillis, "publish");
+                    Long.toString(LONG_LEASE), writer, reader, mode, lineMillis, "publish",
+                    mode.equals("0") ? "" : place(writer));
+        }
+
+        /** A writer's place: a 6,000 ms grant lease, nonce 1. */
+        private String place(String writer) {
+            return writer + ":6000:1";
         }
 
         private Long writeRelease(String key, String writer) {
@@ -1154,8 +1183,8 @@ class LockScriptsTest {
         private Long writeLeave(String key, String writer) {
             return admin.commands().eval(LuaScript.RW_WRITE_LEAVE.body(), ScriptOutputType.INTEGER,
                     new String[] {key, LockKeys.readWriteChannel(key), LockKeys.readWriteLine(key),
-                        LockKeys.readWriteDeadlines(key), LockKeys.readWriteGate(key)},
-                    "1", writer, "publish");
+                        LockKeys.readWriteDeadlines(key), LockKeys.readWriteGate(key), sinceOf(key)},
+                    "1", place(writer), "publish", writer, Long.toString(LONG_LEASE));
         }
 
         private String leasePrefix(String key, String field) {

@@ -168,8 +168,8 @@ class OperatingCostTest {
                 s.run("rw_read_release", LuaScript.RW_READ_RELEASE, ScriptOutputType.INTEGER,
                         new String[] {s.name, LockKeys.readWriteChannel(s.name), prefix, LockKeys.readWriteLine(s.name),
                             LockKeys.readWriteDeadlines(s.name), LockKeys.readWriteGate(s.name),
-                            LockKeys.readWriteTurn(s.name)},
-                        "1", OWNER, "publish");
+                            LockKeys.readWriteTurn(s.name), LockKeys.since(s.name)},
+                        "1", OWNER, "publish", "1");
             }
         },
         WRITE("write: acquire, release", 1) {
@@ -190,7 +190,7 @@ class OperatingCostTest {
                 s.run("rw_write_acquire", LuaScript.RW_WRITE_ACQUIRE, ScriptOutputType.INTEGER,
                         new String[] {s.name, LockKeys.readLeaseBase(s.name), LockKeys.since(s.name), line, deadlines,
                             gate, channel, LockKeys.readWriteTurn(s.name)},
-                        LEASE, OWNER + ":write", OWNER, "1", "6000", "publish");
+                        LEASE, OWNER + ":write", OWNER, "1", "6000", "publish", OWNER + ":write:6000:1");
                 s.run("rw_write_release", LuaScript.RW_WRITE_RELEASE, ScriptOutputType.INTEGER,
                         new String[] {s.name, channel, LockKeys.since(s.name), line, deadlines, gate,
                             LockKeys.readWriteReaders(s.name), LockKeys.readLeaseBase(s.name),

@@ -26,10 +26,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 13, the read-write lock without the herd: writers wait in a line on Redis and an unlock
- * wakes only who can get in; readers yield to a waiting writer, so a stream of them does not starve
- * it; the readers waiting when a write ends get the read lock from that release, before the next
- * writer; a writer that is gone stops holding up readers at its deadline.
+ * Issue 13, the read-write lock without the herd: writers wait in a line on Redis, and the unlock
+ * that lets someone in passes the lock to them in the same call and tells only them (the first
+ * writer, or the readers waiting when a write ends, before the next writer); readers yield to a
+ * waiting writer, so a stream of them does not starve it; a writer that is gone stops holding up
+ * readers at its deadline.
  */
 @RedisTest
 class ReadWriteLineTest {
@@ -44,8 +45,9 @@ class ReadWriteLineTest {
     }
 
     @Test
-    void anUnlockWakesOnlyTheFirstWriterInLine(RedisEndpoint redis, RedisAdmin admin) throws Exception {
-        String name = Clients.uniqueName("rw-line-wake");
+    void anUnlockGrantsTheLockToTheFirstWriterInLineAndTellsNobodyElse(RedisEndpoint redis, RedisAdmin admin)
+            throws Exception {
+        String name = Clients.uniqueName("rw-line-grant");
         RReadWriteLock reading = clients.open().getReadWriteLock(name);
         LockClient first = clients.open();
         LockClient second = clients.open();
@@ -60,41 +62,50 @@ class ReadWriteLineTest {
                     messages.computeIfAbsent(channel, c -> new AtomicInteger()).incrementAndGet();
                 }
             });
-            listener.sync().psubscribe(LockKeys.readWriteChannel(name) + "*");
+            listener.sync().psubscribe(LockKeys.readWriteChannel(name) + "*", LockKeys.grantChannelPrefix(name) + "*");
 
             reading.readLock().lockAsync(-1, TimeUnit.MILLISECONDS, 1L).get(5, TimeUnit.SECONDS);
             CompletableFuture<Void> firstWrite = first.getReadWriteLock(name).writeLock()
                     .lockAsync(-1, TimeUnit.MILLISECONDS, 101L);
-            await().atMost(Duration.ofSeconds(10))
-                    .until(() -> admin.commands().lrange(LockKeys.readWriteLine(name), 0, -1).equals(List.of(firstField)));
+            await().atMost(Duration.ofSeconds(10)).until(() -> placesInLine(admin, name).equals(List.of(firstField)));
             CompletableFuture<Void> secondWrite = second.getReadWriteLock(name).writeLock()
                     .lockAsync(-1, TimeUnit.MILLISECONDS, 102L);
-            await().atMost(Duration.ofSeconds(10)).until(() -> admin.commands()
-                    .lrange(LockKeys.readWriteLine(name), 0, -1).equals(List.of(firstField, secondField)));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> placesInLine(admin, name).equals(List.of(firstField, secondField)));
 
             reading.readLock().unlockAsync(1L).get(5, TimeUnit.SECONDS);
             firstWrite.get(5, TimeUnit.SECONDS);
             assertThat(secondWrite).isNotDone();
-            String firstChannel = LockKeys.readWriteWriterChannel(name, firstField);
-            String secondChannel = LockKeys.readWriteWriterChannel(name, secondField);
+            String firstGrants = LockKeys.grantChannelPrefix(name) + first.getId();
+            String secondGrants = LockKeys.grantChannelPrefix(name) + second.getId();
+            String marker = LockKeys.readWriteChannel(name) + ":marker";
             // the same connection: the marker comes after whatever the unlock published
-            admin.commands().publish(firstChannel + ":marker", "m");
-            await().atMost(Duration.ofSeconds(5)).until(() -> messages.containsKey(firstChannel + ":marker"));
-            assertThat(messages.get(firstChannel)).as("the first writer, woken once").hasValue(1);
-            assertThat(messages).as("nobody else: not the second writer, not the shared channel")
-                    .doesNotContainKeys(secondChannel, LockKeys.readWriteChannel(name));
+            admin.commands().publish(marker, "m");
+            await().atMost(Duration.ofSeconds(5)).until(() -> messages.containsKey(marker));
+            assertThat(messages.get(firstGrants)).as("the first writer's client, told once").hasValue(1);
+            assertThat(messages).as("nobody else: not the second writer, not the shared channel, no wake-up")
+                    .doesNotContainKeys(secondGrants, LockKeys.readWriteChannel(name),
+                            LockKeys.readWriteWriterChannel(name, firstField),
+                            LockKeys.readWriteWriterChannel(name, secondField));
 
             first.getReadWriteLock(name).writeLock().unlockAsync(101L).get(5, TimeUnit.SECONDS);
             secondWrite.get(5, TimeUnit.SECONDS);
-            admin.commands().publish(secondChannel + ":marker", "m");
-            await().atMost(Duration.ofSeconds(5)).until(() -> messages.containsKey(secondChannel + ":marker"));
-            assertThat(messages.get(secondChannel)).hasValue(1);
-            assertThat(messages).doesNotContainKey(LockKeys.readWriteChannel(name));
+            admin.commands().publish(marker, "m");
+            await().atMost(Duration.ofSeconds(5)).until(() -> messages.get(marker).get() == 2);
+            assertThat(messages.get(secondGrants)).hasValue(1);
+            assertThat(messages).doesNotContainKeys(LockKeys.readWriteChannel(name),
+                    LockKeys.readWriteWriterChannel(name, secondField));
             second.getReadWriteLock(name).writeLock().unlockAsync(102L).get(5, TimeUnit.SECONDS);
         } finally {
             plain.shutdown(Duration.ZERO, Duration.ofSeconds(2));
         }
         assertThat(admin.commands().exists(LockKeys.readWriteLine(name), LockKeys.readWriteDeadlines(name))).isZero();
+    }
+
+    /** The writer fields of the places in line, in order. */
+    private static List<String> placesInLine(RedisAdmin admin, String name) {
+        return admin.commands().lrange(LockKeys.readWriteLine(name), 0, -1).stream()
+                .map(place -> place.substring(0, place.indexOf(":write:") + ":write".length())).toList();
     }
 
     @Test
@@ -156,8 +167,7 @@ class ReadWriteLineTest {
             writerClient.getReadWriteLock(name).writeLock().lockAsync(-1, TimeUnit.MILLISECONDS, 1L).get(5, TimeUnit.SECONDS);
             CompletableFuture<Void> nextWrite = nextWriterClient.getReadWriteLock(name).writeLock()
                     .lockAsync(-1, TimeUnit.MILLISECONDS, 2L);
-            await().atMost(Duration.ofSeconds(10)).until(() ->
-                    admin.commands().lrange(LockKeys.readWriteLine(name), 0, -1).equals(List.of(nextWriterField)));
+            await().atMost(Duration.ofSeconds(10)).until(() -> placesInLine(admin, name).equals(List.of(nextWriterField)));
             List<CompletableFuture<Void>> reads = List.of(
                     readerClients.get(0).getReadWriteLock(name).readLock().lockAsync(-1, TimeUnit.MILLISECONDS, 3L),
                     readerClients.get(1).getReadWriteLock(name).readLock().lockAsync(-1, TimeUnit.MILLISECONDS, 4L));
@@ -178,7 +188,8 @@ class ReadWriteLineTest {
             assertThat(messages.get(LockKeys.grantChannelPrefix(name) + readerClients.get(1).getId()))
                     .singleElement().asString().startsWith("r:4:");
             assertThat(messages).as("neither the shared channel nor the next writer's")
-                    .doesNotContainKeys(LockKeys.readWriteChannel(name), LockKeys.readWriteWriterChannel(name, nextWriterField));
+                    .doesNotContainKeys(LockKeys.readWriteChannel(name), LockKeys.readWriteWriterChannel(name, nextWriterField),
+                            LockKeys.grantChannelPrefix(name) + nextWriterClient.getId());
 
             readerClients.get(0).getReadWriteLock(name).readLock().unlockAsync(3L).get(5, TimeUnit.SECONDS);
             assertThat(nextWrite).isNotDone();

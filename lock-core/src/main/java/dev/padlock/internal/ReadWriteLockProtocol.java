@@ -12,14 +12,16 @@ import java.util.concurrent.CompletableFuture;
  * by its client's clock), and the hash lives as long as the longest lease, so one reader's expiry
  * leaves the others held.
  *
- * <h2>Implementation notes: no herd, no starved writer, readers granted</h2>
- * A writer that will wait takes a place in Padlock's line of writers
- * ({@code padlock_rw_queue:{name}}, with deadlines in {@code padlock_rw_deadlines:{name}} that each
- * of its attempts moves on, so a writer that is gone drops out by itself) and parks on its own
- * channel, {@code redisson_rwlock:{name}:<writer field>}, at most {@link #maxParkMillis()}. A
- * reader that will wait takes a place in the readers' hall ({@code padlock_rw_readers:{name}}, a
- * hash of reader field to {@code <grant lease>:<nonce>}) once its client listens on its grant
- * channel, and parks on the shared channel {@code redisson_rwlock:{name}}, as Redisson's waiters do.
+ * <h2>Implementation notes: no herd, no starved writer, grants</h2>
+ * An owner that will wait takes a place once its client listens on its grant channel
+ * ({@code padlock_grant:{name}:<clientId>}): a writer in Padlock's line of writers
+ * ({@code padlock_rw_queue:{name}}, places {@code <writer field>:<grant lease>:<nonce>} with
+ * deadlines in {@code padlock_rw_deadlines:{name}} that each of its attempts moves on, so a writer
+ * that is gone drops out by itself), parked on its own channel
+ * {@code redisson_rwlock:{name}:<writer field>} at most {@link #maxParkMillis()}; a reader in the
+ * readers' hall ({@code padlock_rw_readers:{name}}, a hash of reader field to
+ * {@code <grant lease>:<nonce>}), parked on the shared channel {@code redisson_rwlock:{name}}, as
+ * Redisson's waiters do.
  * <ul>
  *   <li>A writer's failed attempt also closes the gate ({@code padlock_rw_gate:{name}}, alive as
  *       long as a place in line), which goes with the last writer in line. A new reader (not a
@@ -27,21 +29,20 @@ import java.util.concurrent.CompletableFuture;
  *       starve writers.</li>
  *   <li>The last write release grants the read lock to every reader in the hall whose client hears
  *       it, in the same script call ({@code r:<threadId>:<nonce>:<name>} on the client's grant
- *       channel): they hold once, for the grant lease, until each sets its own
- *       ({@link #settleGrant}). With writers in line, the readers' turn begins
- *       ({@code padlock_rw_turn:{name}}, {@value #TURN_MILLIS} ms), in which new readers join them
- *       despite the gate; the next writer waits for its end, and the last reader to leave wakes it:
- *       write phases and read phases alternate.</li>
- *   <li>The release that frees the lock otherwise wakes the first live writer in line on its own
- *       channel, or, with nobody in line, publishes {@code 1} on the shared channel (readers and
- *       Redisson's waiters).</li>
+ *       channel). With writers in line, the readers' turn begins ({@code padlock_rw_turn:{name}},
+ *       {@value #TURN_MILLIS} ms), in which new readers join them despite the gate; the next writer
+ *       waits for its end. So write phases and read phases alternate.</li>
+ *   <li>The release that frees the lock otherwise grants it to the first live place in line whose
+ *       client hears it ({@code w:<threadId>:<nonce>:<name>}), or, with nobody in line, publishes
+ *       {@code 1} on the shared channel (readers and Redisson's waiters).</li>
+ *   <li>A grantee holds once, for the grant lease, until it sets its own ({@link #settleGrant}).</li>
  * </ul>
  * Every park is bounded by what it waits for: a refused reader by a line deadline or the writer's
  * lease, a writer by {@link #maxParkMillis()}, so no state (a lost message, an expiry, a Redisson
- * unlock, which only publishes on the shared channel) leaves anyone waiting longer. A writer that
- * gives up leaves the line ({@link #leaveQueue(long)}), a reader the hall (keeping a grant that
- * reached it meanwhile). Where a grant message cannot be trusted (see
- * {@link FairLockProtocol}), it only wakes the reader, whose next attempt finds the grant.
+ * unlock, which only publishes on the shared channel) leaves anyone waiting longer. An owner that
+ * gives up leaves the line or the hall ({@link #leaveQueue(long, long, long)}), keeping a grant
+ * that reached it meanwhile. Where a grant message cannot be trusted (see
+ * {@link FairLockProtocol}), it only wakes the owner, whose next attempt finds the grant.
  */
 final class ReadWriteLockProtocol implements LockProtocol {
     /**
@@ -144,69 +145,70 @@ final class ReadWriteLockProtocol implements LockProtocol {
         return write ? Math.min(lineMillis / 3, MAX_WRITER_PARK_MILLIS) : lineMillis;
     }
 
-    /** The write side: takes the writer out of the line. */
-    @Override
-    public CompletableFuture<Void> leaveQueue(long threadId) {
-        if (!write) {
-            return CompletableFuture.completedFuture(null);
-        }
-        return scripts.<Long>run(LuaScript.RW_WRITE_LEAVE, ScriptOutputType.INTEGER,
-                        new String[] {name, channel, line, deadlines, gate}, LockKeys.READ_UNLOCK_MESSAGE,
-                        writerField(threadId), backend.publishCommand())
-                .thenApply(left -> null);
-    }
-
-    /** The read side: takes the reader out of the hall, or finds the grant that reached it (then held). */
+    /**
+     * Takes the owner's place out of the hall (a reader) or the line (a writer), or finds the grant
+     * that reached it meanwhile: then it holds once, with {@code leaseMillis}.
+     */
     @Override
     public CompletableFuture<Boolean> leaveQueue(long threadId, long leaseMillis, long placeNonce) {
-        if (write) {
-            return leaveQueue(threadId).thenApply(ignored -> false);
-        }
-        return scripts.<Long>run(LuaScript.RW_READ_LEAVE, ScriptOutputType.INTEGER,
+        CompletableFuture<Long> left = write
+                ? scripts.run(LuaScript.RW_WRITE_LEAVE, ScriptOutputType.INTEGER,
+                        new String[] {name, channel, line, deadlines, gate, since}, LockKeys.READ_UNLOCK_MESSAGE,
+                        writerPlace(threadId, leaseMillis, placeNonce), backend.publishCommand(), writerField(threadId),
+                        Long.toString(leaseMillis))
+                : scripts.run(LuaScript.RW_READ_LEAVE, ScriptOutputType.INTEGER,
                         new String[] {name, hall, leasePrefix(threadId)}, readerField(threadId),
-                        place(leaseMillis, placeNonce), Long.toString(leaseMillis))
-                .thenApply(left -> left != null && left == 2L);
+                        readerPlace(leaseMillis, placeNonce), Long.toString(leaseMillis));
+        return left.thenApply(kept -> kept != null && kept == 2L);
     }
 
-    /** The read side grants: see the class notes. */
+    /** Both sides grant: see the class notes. */
     @Override
     public boolean grants() {
-        return !write;
+        return true;
     }
 
     @Override
     public boolean grantMessageConfirms() {
-        return !write && grantMessageConfirms;
+        return grantMessageConfirms;
     }
 
     @Override
     public String grantChannel() {
-        return write ? null : LockKeys.grantChannelPrefix(name) + clientId;
+        return LockKeys.grantChannelPrefix(name) + clientId;
     }
 
     @Override
     public long grantMillis(long leaseMillis) {
-        return write ? leaseMillis : Math.min(lineMillis, leaseMillis);
+        return Math.min(lineMillis, leaseMillis);
     }
 
     @Override
     public char grantKind() {
-        return write ? GrantMessage.PLAIN : GrantMessage.READ;
+        return write ? GrantMessage.WRITE : GrantMessage.READ;
     }
 
-    /** {@code rw_read_settle}: the lease of the granted hold, and the hash's at least as long. */
+    /**
+     * A reader: {@code rw_read_settle} (the lease of the granted hold, and the hash's at least as
+     * long). A writer: {@code fair_settle} (the lock's lease and the writer's since, dated back to
+     * the grant), whose job is the same on the write lock's hash.
+     */
     @Override
     public CompletableFuture<Boolean> settleGrant(long threadId, long leaseMillis, long elapsedMillis) {
-        if (write) {
-            return LockProtocol.super.settleGrant(threadId, leaseMillis, elapsedMillis);
-        }
-        return scripts.<Long>runInOrder(LuaScript.RW_READ_SETTLE, ScriptOutputType.INTEGER,
-                        new String[] {name, leasePrefix(threadId)}, readerField(threadId), Long.toString(leaseMillis))
-                .thenApply(held -> held != null && held == 1L);
+        CompletableFuture<Long> held = write
+                ? scripts.runInOrder(LuaScript.FAIR_SETTLE, ScriptOutputType.INTEGER, new String[] {name, since},
+                        writerField(threadId), Long.toString(leaseMillis), Long.toString(elapsedMillis))
+                : scripts.runInOrder(LuaScript.RW_READ_SETTLE, ScriptOutputType.INTEGER,
+                        new String[] {name, leasePrefix(threadId)}, readerField(threadId), Long.toString(leaseMillis));
+        return held.thenApply(settled -> settled != null && settled == 1L);
     }
 
-    private String place(long leaseMillis, long nonce) {
+    private String readerPlace(long leaseMillis, long nonce) {
         return grantMillis(leaseMillis) + ":" + nonce;
+    }
+
+    private String writerPlace(long threadId, long leaseMillis, long nonce) {
+        return writerField(threadId) + ":" + grantMillis(leaseMillis) + ":" + nonce;
     }
 
     @Override
@@ -218,19 +220,20 @@ final class ReadWriteLockProtocol implements LockProtocol {
     public CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait, long placeNonce,
             boolean inLine) {
         String lease = Long.toString(leaseMillis);
+        boolean place = willWait && placeNonce != 0;
+        String placeMode = !place ? "0" : inLine ? "2" : "1";
         if (!write) {
-            boolean place = willWait && placeNonce != 0;
             return scripts.<Long>run(LuaScript.RW_READ_ACQUIRE, ScriptOutputType.INTEGER,
                             new String[] {name, leasePrefix(threadId), gate, hall, turn}, lease,
                             readerField(threadId), writerField(threadId), Long.toString(lineMillis),
-                            Long.toString(System.currentTimeMillis()), !place ? "0" : inLine ? "2" : "1",
-                            place ? place(leaseMillis, placeNonce) : "")
+                            Long.toString(System.currentTimeMillis()), placeMode,
+                            place ? readerPlace(leaseMillis, placeNonce) : "")
                     .thenApply(Attempt::fromTtl);
         }
         return scripts.<Long>run(LuaScript.RW_WRITE_ACQUIRE, ScriptOutputType.INTEGER,
                         new String[] {name, leaseBase, since, line, deadlines, gate, channel, turn}, lease,
-                        writerField(threadId), readerField(threadId), willWait ? "1" : "0", Long.toString(lineMillis),
-                        backend.publishCommand())
+                        writerField(threadId), readerField(threadId), placeMode, Long.toString(lineMillis),
+                        backend.publishCommand(), place ? writerPlace(threadId, leaseMillis, placeNonce) : "")
                 .thenApply(ttl -> ttl != null && ttl == UPGRADE_REFUSED
                         ? Attempt.refused("the write lock of '" + name + "' was asked for by " + readerField(threadId)
                                 + ", which holds its read lock: a read lock is never upgraded (it would wait on "
@@ -247,8 +250,8 @@ final class ReadWriteLockProtocol implements LockProtocol {
                         backend.publishCommand(), Long.toString(System.currentTimeMillis()), countsListeners,
                         Long.toString(TURN_MILLIS))
                 : scripts.run(LuaScript.RW_READ_RELEASE, ScriptOutputType.INTEGER,
-                        new String[] {name, channel, leasePrefix(threadId), line, deadlines, gate, turn},
-                        LockKeys.READ_UNLOCK_MESSAGE, readerField(threadId), backend.publishCommand());
+                        new String[] {name, channel, leasePrefix(threadId), line, deadlines, gate, turn, since},
+                        LockKeys.READ_UNLOCK_MESSAGE, readerField(threadId), backend.publishCommand(), countsListeners);
         return reply.thenApply(Release::fromScript);
     }
 

@@ -17,8 +17,9 @@
 if redis.call('hget', KEYS[1], 'mode') == ARGV[2] then
     redis.call('del', KEYS[1], KEYS[3], KEYS[5], KEYS[6])
     local head = redis.call('lindex', KEYS[4], 0)
-    if head then
-        redis.call(ARGV[3], KEYS[2] .. ':' .. head, ARGV[1])
+    local field = head and string.match(head, '^(.*:write):%d+:%d+$')
+    if field then
+        redis.call(ARGV[3], KEYS[2] .. ':' .. field, ARGV[1])
     end
     redis.call(ARGV[3], KEYS[2], ARGV[1])
     return 1

@@ -1,13 +1,16 @@
--- rw_write_acquire: take or re-enter the write lock of a read-write lock, or take (or keep) a
--- place in the writers' line.
+-- rw_write_acquire: take or re-enter the write lock of a read-write lock, find it granted, or
+-- take (or keep) a place in the writers' line.
 --
 -- KEYS[1]  the lock hash (see rw_read_acquire)
 -- KEYS[2]  the readers' lease base, {<name>}: reader f's hold n has the key
 --          KEYS[2]:f:rwlock_timeout:n
 -- KEYS[3]  the writer's since, padlock_since:{<name>} (see lock_claim): a first write hold sets
 --          the writer's entry (epoch ms, Redis TIME); the hash lives as long as the lock
--- KEYS[4]  the writers' line, padlock_rw_queue:{<name>} (see rw_read_acquire)
--- KEYS[5]  the line's deadlines, padlock_rw_deadlines:{<name>}
+-- KEYS[4]  the writers' line, padlock_rw_queue:{<name>}: a list of places, first come first,
+--          each "<clientId>:<threadId>:write:<grant lease ms>:<nonce>"; the release that frees
+--          the lock grants it to the first live place (see rw_read_release, rw_write_release)
+-- KEYS[5]  the line's deadlines, padlock_rw_deadlines:{<name>}: a zset of place -> the epoch ms
+--          (Redis TIME) after which it counts as gone
 -- KEYS[6]  the gate, padlock_rw_gate:{<name>} (see rw_read_acquire): a failed attempt that
 --          takes or keeps a place closes it for ARGV[5] ms; it goes with the last writer in line
 -- KEYS[7]  the unlock channel, redisson_rwlock:{<name>}; writer f waits on KEYS[7]:f
@@ -16,19 +19,24 @@
 -- ARGV[1]  lease in milliseconds
 -- ARGV[2]  writer field, <clientId>:<threadId>:write
 -- ARGV[3]  the same owner's reader field, <clientId>:<threadId>
--- ARGV[4]  1: a failed attempt takes (or keeps) ARGV[2]'s place in line, with the deadline now +
---          ARGV[5]; 0: a one-shot attempt, which neither takes a place nor jumps the line
+-- ARGV[4]  0: an attempt without a place (a one-shot, or a wait whose client does not listen for
+--             grants yet), which neither takes a place nor jumps the line;
+--          1: a failed attempt takes (or keeps) the place ARGV[7], with the deadline now + ARGV[5];
+--          2: as 1, and an earlier attempt of this same wait may have taken it: the writer's
+--             field in the lock in write mode is then a grant to it (held once)
 -- ARGV[5]  the line's deadline in milliseconds
 -- ARGV[6]  the publish command: publish, or spublish (sharded) on a Redis 7 Cluster
+-- ARGV[7]  (with 1 or 2) the place, "<clientId>:<threadId>:write:<grant lease ms>:<nonce>"
 --
 -- Returns  nil when acquired: free, with nobody alive ahead in line (the lease is ARGV[1]; its
---          place in line goes), or re-entry by the writer (the lease becomes the remaining
+--          place in line goes), a grant found (ARGV[4] = 2: held once, now with lease ARGV[1]),
+--          or re-entry by the writer (the lease becomes the remaining
 --          PTTL + ARGV[1], never shorter); -3 when this owner holds only the read lock (an
 --          upgrade, refused: it would wait on itself); otherwise how long to wait at most (ms): the
 --          lock's PTTL, what is left of the readers' turn, or of the first live writer's deadline.
 -- Publishes nothing. Readers whose every hold's lease is over are
--- dropped, by a one-shot attempt or one of a writer already in line (the first attempt of a
--- wait only takes its place: the last reader's release wakes it), so a reader that died holds
+-- dropped, by an attempt without a place or one of a writer already in line (the first attempt
+-- of a wait only takes its place: the last reader's release grants it), so a reader that died holds
 -- up writers no longer than its own lease and a park. Writers whose deadline passed are dropped.
 --
 -- Every failed attempt ends with PTTL of the lock, and no other run does.
@@ -41,6 +49,12 @@ if redis.replicate_commands then
 end
 local mode = redis.call('hget', KEYS[1], 'mode')
 if mode == 'write' and redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
+    if ARGV[4] == '2' then
+        -- in line since an attempt that found the writer without a hold: a grant, held once
+        redis.call('pexpire', KEYS[1], ARGV[1])
+        redis.call('pexpire', KEYS[3], ARGV[1])
+        return nil
+    end
     redis.call('hincrby', KEYS[1], ARGV[2], 1)
     -- as Redisson's write lock: the remaining lease plus the new one, so an inner acquisition
     -- never shortens what the outer one holds (a lock without expiry keeps none)
@@ -57,9 +71,9 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 -- attempt does and no other run (what the benchmark counts failed attempts by); ms: how long to
 -- wait when not the lock's TTL
 local function wait(ms)
-    if ARGV[4] == '1' then
-        if redis.call('zadd', KEYS[5], now + tonumber(ARGV[5]), ARGV[2]) == 1 then
-            redis.call('rpush', KEYS[4], ARGV[2])
+    if ARGV[4] ~= '0' then
+        if redis.call('zadd', KEYS[5], now + tonumber(ARGV[5]), ARGV[7]) == 1 then
+            redis.call('rpush', KEYS[4], ARGV[7])
         end
         redis.call('set', KEYS[6], 1, 'px', ARGV[5])
     end
@@ -68,7 +82,7 @@ local function wait(ms)
 end
 
 if mode == 'read' then
-    local scan = ARGV[4] == '0' or redis.call('zscore', KEYS[5], ARGV[2])
+    local scan = ARGV[4] == '0' or redis.call('zscore', KEYS[5], ARGV[7])
     if not scan and redis.call('hexists', KEYS[1], ARGV[3]) == 1 then
         scan = true -- this owner reads: refused below unless its holds are all over
     end
@@ -104,7 +118,7 @@ if turn > 0 then
     return wait(turn)
 end
 local head = redis.call('lindex', KEYS[4], 0)
-while head and head ~= ARGV[2] do
+while head and head ~= ARGV[7] do
     local deadline = tonumber(redis.call('zscore', KEYS[5], head))
     if deadline and deadline > now then
         return wait(deadline - now)

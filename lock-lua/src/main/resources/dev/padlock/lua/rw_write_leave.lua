@@ -1,16 +1,23 @@
 -- rw_write_leave: take a writer that gave up out of the writers' line; when it was first and the
--- lock is free, wake who can get in now.
+-- lock is free, wake who can get in now. When a grant reached it meanwhile, it keeps that instead,
+-- with its own lease.
 --
 -- KEYS[1]  the lock hash (see rw_read_acquire)
 -- KEYS[2]  the unlock channel, redisson_rwlock:{<name>}; writer f waits on KEYS[2]:f
 -- KEYS[3]  the writers' line, padlock_rw_queue:{<name>} (see rw_read_acquire)
 -- KEYS[4]  the line's deadlines, padlock_rw_deadlines:{<name>}
 -- KEYS[5]  the gate, padlock_rw_gate:{<name>} (see rw_read_acquire): it goes with the last writer
+-- KEYS[6]  the writers' since, padlock_since:{<name>}
 -- ARGV[1]  unlock message to publish (1: wake all)
--- ARGV[2]  writer field, <clientId>:<threadId>:write
+-- ARGV[2]  the writer's place (see rw_write_acquire)
 -- ARGV[3]  the publish command: publish, or spublish (sharded) on a Redis 7 Cluster
+-- ARGV[4]  writer field, <clientId>:<threadId>:write
+-- ARGV[5]  the writer's lease in milliseconds
 --
--- Returns  1 when the writer was in line (it is removed), 0 otherwise.
+-- Returns  2 when the writer's place was not in line and its field is in the lock in write mode:
+--          a grant that came as it gave up (it held nothing when it took its place), which it now
+--          holds once with lease ARGV[5];
+--          1 when its place was in line (it is removed), 0 otherwise.
 -- Publishes, when the writer was first in line and the lock is free: "1" on the next live
 -- writer's channel, or with none on the shared channel (readers that yielded to it go on); when
 -- it was the last in line and readers hold the lock: "1" on the shared channel (the same).
@@ -20,6 +27,11 @@ end
 local head = redis.call('lindex', KEYS[3], 0)
 redis.call('zrem', KEYS[4], ARGV[2])
 if redis.call('lrem', KEYS[3], 0, ARGV[2]) == 0 then
+    if redis.call('hget', KEYS[1], 'mode') == 'write' and redis.call('hexists', KEYS[1], ARGV[4]) == 1 then
+        redis.call('pexpire', KEYS[1], ARGV[5])
+        redis.call('pexpire', KEYS[6], ARGV[5])
+        return 2
+    end
     return 0
 end
 local last = not redis.call('lindex', KEYS[3], 0)
@@ -40,8 +52,9 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 head = redis.call('lindex', KEYS[3], 0)
 while head do
     local deadline = tonumber(redis.call('zscore', KEYS[4], head))
-    if deadline and deadline > now then
-        redis.call(ARGV[3], KEYS[2] .. ':' .. head, ARGV[1])
+    local field = string.match(head, '^(.*:write):%d+:%d+$')
+    if deadline and deadline > now and field then
+        redis.call(ARGV[3], KEYS[2] .. ':' .. field, ARGV[1])
         return 1
     end
     redis.call('lpop', KEYS[3])

@@ -1,7 +1,7 @@
 -- rw_write_release: drop one write hold; the last one frees the lock, or leaves it to this
--- owner's read holds (a downgrade), and lets in who can get in: the readers waiting in the hall
--- get the read lock in this same call (a grant), or else the first live writer in line is woken,
--- or, with nobody in line, every waiter.
+-- owner's read holds (a downgrade), and lets in who can get in, in this same call (a grant): the
+-- readers waiting in the hall, or else the first live writer in line; with nobody waiting in
+-- either, it wakes every waiter.
 --
 -- KEYS[1]  the lock hash (see rw_read_acquire)
 -- KEYS[2]  the unlock channel, redisson_rwlock:{<name>}; writer f waits on KEYS[2]:f
@@ -21,8 +21,8 @@
 -- ARGV[3]  writer field, <clientId>:<threadId>:write
 -- ARGV[4]  the publish command: publish, or spublish (sharded) on a Redis 7 Cluster
 -- ARGV[5]  now, epoch milliseconds of this client's clock: the since of the readers granted
--- ARGV[6]  1 when PUBLISH's count says who heard a grant (a reader whose client nobody listens
---          for is passed over), 0 when it cannot (a 6.2 Cluster: every reader gets it)
+-- ARGV[6]  1 when PUBLISH's count says who heard a grant (a reader or a place whose client nobody
+--          listens for is passed over), 0 when it cannot (a 6.2 Cluster: every reader gets it)
 -- ARGV[7]  the readers' turn in milliseconds
 -- A reader's client listens for grants on padlock_grant:{<name>}:<clientId> (without the braces
 -- when the name has one).
@@ -32,9 +32,11 @@
 --          -1 when this was the last write hold and the readers in the hall got the lock while
 --             writers wait in line: the readers' turn begins, in which new readers join them
 --             despite the gate, and the last reader to leave wakes the first writer,
+--          -1 also when the lock went to the first live writer in line: it holds once, with the
+--             grant lease of its place, and "w:<threadId>:<nonce>:<name>" went to its client's
+--             grant channel (see rw_read_release),
 --          1 + N when this was the last write hold otherwise; N is how many subscribers ARGV[1]
---             reached on the shared channel (0 when the first live writer in line was woken on
---             its own channel instead).
+--             reached on the shared channel.
 -- A granted reader holds once, its lease key (hold 1) set for the grant lease of its place, and
 -- "r:<threadId>:<nonce>:<name>" goes to its client's grant channel; it sets its own lease a third
 -- of the way in (rw_read_settle). So write phases and read phases alternate while both wait, and
@@ -44,8 +46,9 @@
 --
 -- Calls: the last hold, nobody waiting: EVALSHA, HINCRBY, HDEL, HLEN, DEL, HGETALL, LINDEX,
 -- PUBLISH (8); + for readers in the hall: DEL, HSET, PEXPIRE, and per reader PUBLISH, HINCRBY,
--- SET, and with writers in line SET (the turn); only writers in line: EVALSHA, HINCRBY, HDEL, HLEN, DEL, HGETALL, LINDEX, TIME, ZSCORE,
--- PUBLISH (10).
+-- SET, and with writers in line SET (the turn); granted to the next writer: EVALSHA, HINCRBY, HDEL,
+-- HLEN, DEL, HGETALL, LINDEX, TIME, ZSCORE, PUBLISH, LPOP, ZREM, HSET, PEXPIRE, HSET, PEXPIRE,
+-- LINDEX (17).
 -- HINCRBY first, undone at once when the owner had no field: one call less than HEXISTS first
 local remaining = redis.call('hincrby', KEYS[1], ARGV[3], -1)
 if remaining < 0 then
@@ -108,11 +111,24 @@ end
 if head and free then
     local t = redis.call('time')
     local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+    local tag = string.find(KEYS[1], '{', 1, true) and KEYS[1] or ('{' .. KEYS[1] .. '}')
+    local grants = 'padlock_grant:' .. tag .. ':'
     while head do
         local deadline = tonumber(redis.call('zscore', KEYS[5], head))
-        if deadline and deadline > now then
-            redis.call(ARGV[4], KEYS[2] .. ':' .. head, ARGV[1])
-            return 1
+        local client, thread, lease, nonce = string.match(head, '^(.*):(%-?%d+):write:(%d+):(%d+)$')
+        if deadline and deadline > now and client and (redis.call(ARGV[4], grants .. client,
+                'w:' .. thread .. ':' .. nonce .. ':' .. KEYS[1]) > 0 or ARGV[6] == '0') then
+            redis.call('lpop', KEYS[4])
+            redis.call('zrem', KEYS[5], head)
+            local field = client .. ':' .. thread .. ':write'
+            redis.call('hset', KEYS[1], 'mode', 'write', field, 1)
+            redis.call('pexpire', KEYS[1], lease)
+            redis.call('hset', KEYS[3], field, now)
+            redis.call('pexpire', KEYS[3], lease)
+            if not redis.call('lindex', KEYS[4], 0) then
+                redis.call('del', KEYS[6])
+            end
+            return -1
         end
         redis.call('lpop', KEYS[4])
         redis.call('zrem', KEYS[5], head)
