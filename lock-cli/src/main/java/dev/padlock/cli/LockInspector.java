@@ -100,10 +100,7 @@ final class LockInspector {
             String field = leaseAt < 0 ? place : place.substring(0, leaseAt);
             String clientId = clientIdOf(field);
             queue.add(new LockView.Waiter(field, clientId, threadIdOf(field), null, client(clientId)));
-            String grants = LockKeys.grantChannelPrefix(name) + clientId;
-            if (!channels.contains(grants)) {
-                channels.add(grants);
-            }
+            addOnce(channels, LockKeys.grantChannelPrefix(name) + clientId);
         }
         if (mode == null && queueFields.isEmpty()) {
             // the plain lock's line of waiting clients (Padlock's own), each with its place's owner
@@ -122,18 +119,39 @@ final class LockInspector {
             }
         }
         if (mode != null || hash.isEmpty()) {
-            // a read-write lock's writers in line (Padlock's own), each with its deadline, on its own channel
-            for (String writer : redis.await(c.lrange(LockKeys.readWriteLine(name), 0, -1), "LRANGE writers")) {
+            // a read-write lock's writers in line (Padlock's own places, <field>:<grant lease>:<nonce>),
+            // each with its deadline, granted on its client's grant channel
+            for (String place : redis.await(c.lrange(LockKeys.readWriteLine(name), 0, -1), "LRANGE writers")) {
+                int end = place.lastIndexOf(":write:");
+                String writer = end < 0 ? place : place.substring(0, end + ":write".length());
                 String owner = writer.endsWith(":write") ? writer.substring(0, writer.length() - ":write".length()) : writer;
-                Double deadline = redis.await(c.zscore(LockKeys.readWriteDeadlines(name), writer), "ZSCORE deadline");
+                Double deadline = redis.await(c.zscore(LockKeys.readWriteDeadlines(name), place), "ZSCORE deadline");
                 String clientId = clientIdOf(owner);
                 queue.add(new LockView.Waiter(writer, clientId, threadIdOf(owner),
                         deadline == null ? null : deadline.longValue(), client(clientId)));
-                channels.add(LockKeys.readWriteWriterChannel(name, writer));
+                addOnce(channels, LockKeys.grantChannelPrefix(name) + clientId);
+            }
+            // and its readers in the hall, which the next write release grants
+            String hall = LockKeys.readWriteReaders(name);
+            Map<String, String> readers = redis.await(c.hgetall(hall), "HGETALL readers");
+            if (!readers.isEmpty()) {
+                long hallTtl = redis.await(c.pttl(hall), "PTTL readers");
+                for (String reader : readers.keySet()) {
+                    String clientId = clientIdOf(reader);
+                    queue.add(new LockView.Waiter(reader, clientId, threadIdOf(reader),
+                            hallTtl < 0 ? null : now + hallTtl, client(clientId)));
+                    addOnce(channels, LockKeys.grantChannelPrefix(name) + clientId);
+                }
             }
         }
         long listeners = redis.listeners(name, channels);
         return new LockView(name, kind, mode, ttl, holders, token, queue, channels, listeners, now);
+    }
+
+    private static void addOnce(List<String> channels, String channel) {
+        if (!channels.contains(channel)) {
+            channels.add(channel);
+        }
     }
 
     /** A reader's lease: the longest PTTL of its holds' lease keys ({@code {name}:<field>:rwlock_timeout:<n>}). */

@@ -181,7 +181,7 @@ class PadlockCommandTest {
             assertThat(reader.get("ttlMillis").asLong()).isBetween(1L, threadId == 1 ? 30_000L : 20_000L);
         }
 
-        // issue 13: a writer waits in Padlock's line, with a deadline, on a channel of its own
+        // issue 13: a writer waits in Padlock's line, with a deadline, for a grant on its client's channel
         CompletableFuture<Void> writer = b.getReadWriteLock(rw).writeLock().lockAsync(-1, TimeUnit.MILLISECONDS, 3L);
         long inLineBy = System.nanoTime() + SECONDS.toNanos(5);
         while (admin.commands().llen(LockKeys.readWriteLine(rw)) < 1) {
@@ -195,7 +195,7 @@ class PadlockCommandTest {
         assertThat(writerInLine.get("threadId").asLong()).isEqualTo(3);
         assertThat(writerInLine.get("client").get("application").asText()).isEqualTo("fair-waiter");
         assertThat(writerInLine.get("deadlineMillis").isNull()).isFalse();
-        assertThat(show.get("channels").toString()).contains(LockKeys.readWriteWriterChannel(rw, b.getId() + ":3:write"));
+        assertThat(show.get("channels").toString()).contains(LockKeys.grantChannelPrefix(rw) + b.getId());
         writer.cancel(true);
     }
 
