@@ -31,7 +31,9 @@ import java.util.concurrent.TimeUnit;
  * <p>Arguments: {@code <topology> <lockName> <counterKey> <readyKey> <goKey> <threads> <iterations> <kind>},
  * where {@code <topology>} is a {@code redis://} or {@code redis-sentinel://} URI, or
  * {@code cluster:} followed by comma-separated seed URIs, and {@code <kind>} {@code lock} (the plain
- * lock) or {@code fair} (the fair lock).
+ * lock), {@code fair} (the fair lock) or {@code rw} (the write lock of a read-write lock for the
+ * increments, and before each a read under its read lock: two reads of the counter that must agree,
+ * or the worker fails).
  */
 public final class CounterWorker {
 
@@ -62,10 +64,27 @@ public final class CounterWorker {
         Runtime.getRuntime().halt(code);
     }
 
+    /** Reads the counter twice under the read lock: no writer may change it in between. */
+    private static void readTwice(RLock readLock, RedisClusterCommands<String, String> commands, String counterKey,
+            String who) {
+        readLock.lock();
+        try {
+            String first = commands.get(counterKey);
+            Thread.yield();
+            String second = commands.get(counterKey);
+            if (!first.equals(second)) {
+                throw new IllegalStateException(who + ": the counter went from " + first + " to " + second
+                        + " while it held the read lock");
+            }
+        } finally {
+            readLock.unlock();
+        }
+    }
+
     private static int run(String[] args) throws Exception {
         if (args.length != 8) {
             throw new IllegalArgumentException("usage: CounterWorker <topology> <lockName> <counterKey> "
-                    + "<readyKey> <goKey> <threads> <iterations> <lock|fair>; got " + args.length + " arguments");
+                    + "<readyKey> <goKey> <threads> <iterations> <lock|fair|rw>; got " + args.length + " arguments");
         }
         String uri = args[0];
         String lockName = args[1];
@@ -74,7 +93,7 @@ public final class CounterWorker {
         String goKey = args[4];
         int threads = Integer.parseInt(args[5]);
         int iterations = Integer.parseInt(args[6]);
-        boolean fair = "fair".equals(args[7]);
+        String kind = args[7];
         long pid = ProcessHandle.current().pid();
 
         boolean cluster = uri.startsWith(CLUSTER_PREFIX);
@@ -97,7 +116,12 @@ public final class CounterWorker {
                 LockClient padlock = LockClient.create(config.build())) {
             RedisClusterCommands<String, String> commands = connection instanceof StatefulRedisClusterConnection<String, String> c
                     ? c.sync() : ((StatefulRedisConnection<String, String>) connection).sync();
-            RLock lock = fair ? padlock.getFairLock(lockName) : padlock.getLock(lockName);
+            RReadWriteLock readWrite = padlock.getReadWriteLock(lockName);
+            RLock lock = switch (kind) {
+                case "fair" -> padlock.getFairLock(lockName);
+                case "rw" -> readWrite.writeLock();
+                default -> padlock.getLock(lockName);
+            };
             CountDownLatch go = new CountDownLatch(1);
             List<Future<Void>> running = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
@@ -107,6 +131,9 @@ public final class CounterWorker {
                         throw new IllegalStateException(who + ": no go signal");
                     }
                     for (int i = 0; i < iterations; i++) {
+                        if (kind.equals("rw")) {
+                            readTwice(readWrite.readLock(), commands, counterKey, who);
+                        }
                         lock.lock();
                         try {
                             long value = Long.parseLong(commands.get(counterKey));

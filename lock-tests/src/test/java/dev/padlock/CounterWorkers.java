@@ -45,7 +45,7 @@ final class CounterWorkers implements AutoCloseable {
         runExactCounter(topology, data, processes, threads, iterations, logs, "lock");
     }
 
-    /** {@link #runExactCounter(String, RedisClusterCommands, int, int, int, Path)} on a lock of {@code kind}: {@code lock} or {@code fair}. */
+    /** {@link #runExactCounter(String, RedisClusterCommands, int, int, int, Path)} on a lock of {@code kind}: {@code lock}, {@code fair} or {@code rw} (see {@link CounterWorker}). */
     void runExactCounter(String topology, RedisClusterCommands<String, String> data, int processes, int threads,
             int iterations, Path logs, String kind) throws Exception {
         String run = UUID.randomUUID().toString();

@@ -23,6 +23,18 @@ class MultiProcessExclusionTest {
         }
     }
 
+    /**
+     * Issue 13: the read-write lock's grants (its writers' line and readers' hall) across JVMs: the
+     * increments under the write lock, and before each a read under the read lock.
+     */
+    @Test
+    void workerProcessesNeverOverlapOnAReadWriteLock(RedisEndpoint redis, RedisAdmin admin, @TempDir Path logs)
+            throws Exception {
+        try (CounterWorkers workers = new CounterWorkers()) {
+            workers.runExactCounter(redis.uri(), admin.commands(), 3, 4, 50, logs, "rw");
+        }
+    }
+
     /** Issue 13: the fair lock's grants from its line, across JVMs. */
     @Test
     void workerProcessesNeverOverlapOnAFairLock(RedisEndpoint redis, RedisAdmin admin, @TempDir Path logs) throws Exception {
