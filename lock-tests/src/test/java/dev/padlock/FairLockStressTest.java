@@ -6,15 +6,9 @@ import static org.awaitility.Awaitility.await;
 import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.RedisTest;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -53,38 +47,14 @@ class FairLockStressTest {
             RLock lock = three.get(owner % 3).getFairLock(name);
             String me = "owner " + owner;
             for (int step = 0; step < STEPS; step++) {
-                int choice = random.nextInt(100);
-                long lease = random.nextBoolean() ? -1 : 2_000;
-                boolean acquired;
                 try {
-                    if (choice < 50) {
-                        acquired = lock.tryLock(50 + random.nextInt(350), lease, TimeUnit.MILLISECONDS);
-                    } else if (choice < 65) {
-                        acquired = lock.tryLock();
-                    } else if (choice < 80) {
-                        // an unbounded wait (as lock(), for this thread) must end
-                        lock.lockAsync(lease, TimeUnit.MILLISECONDS, Thread.currentThread().getId()).get(30, TimeUnit.SECONDS);
-                        acquired = true;
-                    } else {
-                        long threadId = 1_000_000L + owner * 1_000L + step;
-                        CompletableFuture<Boolean> call = lock.tryLockAsync(2_000, lease, TimeUnit.MILLISECONDS, threadId);
-                        Thread.sleep(random.nextInt(30));
-                        if (call.cancel(true)) {
-                            cancels.incrementAndGet();
-                            continue; // given up: a hold that landed meanwhile is released by the cancel
-                        }
-                        if (call.get(10, TimeUnit.SECONDS)) {
-                            hold(holder, me + " async", acquisitions);
-                            lock.unlockAsync(threadId).get(10, TimeUnit.SECONDS);
-                        }
-                        continue;
+                    RandomCalls.Outcome outcome = RandomCalls.step(lock, random, 1_000_000L + owner * 1_000L + step,
+                            () -> hold(holder, me, acquisitions));
+                    if (outcome == RandomCalls.Outcome.CANCELLED) {
+                        cancels.incrementAndGet();
                     }
-                } catch (InterruptedException | ExecutionException | TimeoutException | CancellationException e) {
+                } catch (InterruptedException | AssertionError e) {
                     throw new AssertionError(me + " step " + step + ": " + e, e);
-                }
-                if (acquired) {
-                    hold(holder, me, acquisitions);
-                    lock.unlock();
                 }
             }
         });

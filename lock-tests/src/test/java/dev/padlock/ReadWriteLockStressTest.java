@@ -8,12 +8,7 @@ import dev.padlock.testing.RedisTest;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -59,38 +54,14 @@ class ReadWriteLockStressTest {
                 RLock lock = write ? readWrite.writeLock() : readWrite.readLock();
                 String me = "owner " + owner + (write ? " writing" : " reading") + " at step " + step;
                 AtomicInteger count = write ? writes : reads;
-                int choice = random.nextInt(100);
-                long lease = random.nextBoolean() ? -1 : 2_000;
-                boolean acquired;
                 try {
-                    if (choice < 50) {
-                        acquired = lock.tryLock(50 + random.nextInt(350), lease, TimeUnit.MILLISECONDS);
-                    } else if (choice < 65) {
-                        acquired = lock.tryLock();
-                    } else if (choice < 80) {
-                        // an unbounded wait (as lock(), for this thread) must end
-                        lock.lockAsync(lease, TimeUnit.MILLISECONDS, Thread.currentThread().getId()).get(30, TimeUnit.SECONDS);
-                        acquired = true;
-                    } else {
-                        long threadId = 1_000_000L + owner * 1_000L + step;
-                        CompletableFuture<Boolean> call = lock.tryLockAsync(2_000, lease, TimeUnit.MILLISECONDS, threadId);
-                        Thread.sleep(random.nextInt(30));
-                        if (call.cancel(true)) {
-                            cancels.incrementAndGet();
-                            continue; // given up: a hold that landed meanwhile is released by the cancel
-                        }
-                        if (call.get(10, TimeUnit.SECONDS)) {
-                            hold(write, me + " (async)", count, random);
-                            lock.unlockAsync(threadId).get(10, TimeUnit.SECONDS);
-                        }
-                        continue;
+                    RandomCalls.Outcome outcome = RandomCalls.step(lock, random, 1_000_000L + owner * 1_000L + step,
+                            () -> hold(write, me, count, random));
+                    if (outcome == RandomCalls.Outcome.CANCELLED) {
+                        cancels.incrementAndGet();
                     }
-                } catch (InterruptedException | ExecutionException | TimeoutException | CancellationException e) {
+                } catch (InterruptedException | AssertionError e) {
                     throw new AssertionError(me + ": " + e, e);
-                }
-                if (acquired) {
-                    hold(write, me, count, random);
-                    lock.unlock();
                 }
             }
         });

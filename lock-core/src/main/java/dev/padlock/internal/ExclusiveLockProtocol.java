@@ -45,8 +45,7 @@ final class ExclusiveLockProtocol implements LockProtocol {
         this.claimKeys = new String[] {name, since, line, LockKeys.waiterPlacePrefix(name) + clientId};
         this.releaseKeys = new String[] {name, LockKeys.unlockChannel(name), since, line};
         // a grant trusts PUBLISH's count of who heard it: on a Cluster only SPUBLISH counts them all
-        this.grants = services.acknowledgingReplicas() == 0
-                && (!backend.isCluster() || backend.isSharded());
+        this.grants = services.grantMessagesConfirm();
         this.grantLeaseMillis = services.grantLeaseMillis();
         this.placeMillisText = Long.toString(placeMillis());
     }

@@ -38,9 +38,8 @@ final class FairLockProtocol implements LockProtocol {
         this.scripts = services.scripts();
         this.backend = services.backend();
         this.grantLeaseMillis = services.grantLeaseMillis();
-        boolean counts = !backend.isCluster() || backend.isSharded();
-        this.countsListeners = counts ? "1" : "0";
-        this.grantMessageConfirms = counts && services.acknowledgingReplicas() == 0;
+        this.countsListeners = services.publishCountsListeners() ? "1" : "0";
+        this.grantMessageConfirms = services.grantMessagesConfirm();
         this.keys = new String[] {name, LockKeys.fairQueue(name), LockKeys.since(name)};
         this.forceKeys = new String[] {name, keys[2], LockKeys.unlockChannel(name)};
     }

@@ -7,8 +7,8 @@ import io.netty.util.Timer;
  * and renewal machinery, its local queues, the give-backs of claims whose reply was lost, its
  * timer (one per client: the watchdog's rounds, local waits' timeouts, lease checks, give-back
  * retries), its replica acknowledgement setting (with it, {@code scripts} is
- * {@link ScriptRunner#pinned()}), its observer (null when none is set), and its fair-lock
- * acquisitions that wait in line.
+ * {@link ScriptRunner#pinned()}), its observer (null when none is set), and its acquisitions that
+ * wait in a line on Redis for a grant.
  */
 record LockServices(
         String clientId,
@@ -35,6 +35,22 @@ record LockServices(
      */
     long grantLeaseMillis() {
         return Math.max(2 * commandTimeoutMillis, MIN_GRANT_LEASE_MILLIS);
+    }
+
+    /**
+     * Whether a PUBLISH's count tells who heard a grant: not on a 6.2 Cluster, where a classic
+     * PUBLISH counts only its own node's listeners (the scripts' "counts listeners" argument).
+     */
+    boolean publishCountsListeners() {
+        return !backend.isCluster() || backend.isSharded();
+    }
+
+    /**
+     * Whether a grant message alone may tell its owner that it holds: PUBLISH counts who heard it
+     * and no replica acknowledgement is asked for (a message is not acknowledged).
+     */
+    boolean grantMessagesConfirm() {
+        return publishCountsListeners() && acknowledgingReplicas == 0;
     }
 
     String address() {

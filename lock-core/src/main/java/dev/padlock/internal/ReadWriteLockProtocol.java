@@ -90,9 +90,8 @@ final class ReadWriteLockProtocol implements LockProtocol {
         this.hall = LockKeys.readWriteReaders(name);
         this.turn = LockKeys.readWriteTurn(name);
         this.lineMillis = services.grantLeaseMillis();
-        boolean counts = !backend.isCluster() || backend.isSharded();
-        this.countsListeners = counts ? "1" : "0";
-        this.grantMessageConfirms = counts && services.acknowledgingReplicas() == 0;
+        this.countsListeners = services.publishCountsListeners() ? "1" : "0";
+        this.grantMessageConfirms = services.grantMessagesConfirm();
     }
 
     static ReadWriteLockProtocol read(String name, LockServices services) {
