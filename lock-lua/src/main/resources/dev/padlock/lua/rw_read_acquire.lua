@@ -77,7 +77,10 @@ if ARGV[6] == '2' then
             and (held or redis.call('hexists', KEYS[1], ARGV[2]) == 1) then
         -- out of the hall, and in the lock: a grant (a waiting reader held nothing), held once
         local hold = tonumber(redis.call('hget', KEYS[1], ARGV[2]))
-        redis.call('pexpire', KEYS[2] .. ':' .. hold, ARGV[1])
+        if redis.call('pexpire', KEYS[2] .. ':' .. hold, ARGV[1]) == 0 then
+            -- its grant lease ran out, the field is still there: the hold is the reader's again
+            redis.call('set', KEYS[2] .. ':' .. hold, ARGV[5], 'px', ARGV[1])
+        end
         lease_lock()
         return nil
     end

@@ -24,7 +24,9 @@ local hold = redis.call('hget', KEYS[1], ARGV[1])
 if not hold then
     return 0
 end
-redis.call('pexpire', KEYS[3] .. ':' .. hold, ARGV[3])
+if redis.call('pexpire', KEYS[3] .. ':' .. hold, ARGV[3]) == 0 then
+    redis.call('set', KEYS[3] .. ':' .. hold, 1, 'px', ARGV[3]) -- its grant lease ran out, the field is there
+end
 if not pcall(redis.call, 'pexpire', KEYS[1], ARGV[3], 'gt') then
     redis.call('pexpire', KEYS[1], math.max(redis.call('pttl', KEYS[1]), tonumber(ARGV[3])))
 end
