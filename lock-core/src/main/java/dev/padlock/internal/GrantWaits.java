@@ -9,8 +9,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * This client's acquisitions of kinds that grant to one owner's place on Redis (the fair lock's
- * line, the read lock's hall), by kind, lock name and owner: it gives each its place nonce, routes
- * the grant messages to them ({@code f:} or {@code r:<threadId>:<nonce>:<name>}, see
+ * line, the read lock's hall, the write lock's line), by kind, lock name and owner: it gives each
+ * its place nonce, routes the grant messages to them ({@code f:}, {@code r:} or
+ * {@code w:<threadId>:<nonce>:<name>}, see
  * {@link GrantMessage}), and has a granted owner set its own lease a third of the way into its
  * grant lease ({@link LockProtocol#settleGrant}), unless it released the lock before.
  *
@@ -48,7 +49,7 @@ final class GrantWaits {
         return acquisition;
     }
 
-    /** A grant message of a fair or a read lock on one of this client's grant channels. */
+    /** A grant message of a fair, a read or a write lock on one of this client's grant channels. */
     void onGranted(GrantMessage message) {
         LockAcquisition acquisition = waits.get(new Key(message.kind(), message.name(), message.owner()));
         if (acquisition == null || !acquisition.grant(message.nonce())) {

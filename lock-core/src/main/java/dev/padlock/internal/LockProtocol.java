@@ -54,7 +54,7 @@ public interface LockProtocol {
 
     /**
      * {@link #tryAcquire(long, long, boolean)}, for kinds that {@link #grants()} without claiming (the
-     * fair lock): when it fails and {@code willWait}, it takes a place in line for owner
+     * fair and read-write locks): when it fails and {@code willWait}, it takes a place in line for owner
      * {@code threadId} with {@code placeNonce} (0: it takes none); {@code inLine} says that an earlier
      * attempt of the same wait may have taken it, so that the owner's field in the lock is a grant.
      */
@@ -122,8 +122,9 @@ public interface LockProtocol {
     }
 
     /**
-     * Which {@link GrantMessage} kind answers this kind's places: {@link GrantMessage#FAIR} or
-     * {@link GrantMessage#READ} for kinds that {@link #grants()} to one owner's place (see
+     * Which {@link GrantMessage} kind answers this kind's places: {@link GrantMessage#FAIR},
+     * {@link GrantMessage#READ} or {@link GrantMessage#WRITE} for kinds that {@link #grants()} to one
+     * owner's place (see
      * {@link GrantWaits}), {@link GrantMessage#PLAIN} for the rest.
      */
     default char grantKind() {

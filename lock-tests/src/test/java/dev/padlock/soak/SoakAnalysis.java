@@ -245,10 +245,15 @@ final class SoakAnalysis {
         return "UNEXPLAINED";
     }
 
-    /** Whether the holder's process was stopped inside its acquire call: a grant read on waking is stale. */
+    /**
+     * Whether the holder's process was stopped inside its acquire call: a grant read on waking is
+     * stale. The stop's stamps bracket the signals loosely (its start is stamped before
+     * {@code kill -STOP} is spawned, its end after {@code kill -CONT} returns), so an attempt stamped
+     * just after the start stamp may still have been stopped: any overlap of the two counts.
+     */
     private boolean stoppedInsideAcquire(Acquisition holder) {
         return outages.stream().anyMatch(o -> o.kind().equals("WORKER_STOP") && o.process() == holder.process()
-                && o.startUs() > holder.attemptUs() && o.startUs() < holder.acquiredUs());
+                && o.startUs() < holder.acquiredUs() && o.endUs() > holder.attemptUs());
     }
 
     private boolean outageBetween(long fromUs, long toUs, String kind, int process) {

@@ -53,6 +53,26 @@ class SoakAnalysisTest {
                 .contains("data lost: server killed and restarted empty");
     }
 
+    /**
+     * CI (seed 31): worker 2's attempt was stamped a moment after the stop's start stamp (taken
+     * before {@code kill -STOP} is spawned), so it was stopped inside its acquire all the same, and
+     * read a stale grant on waking. An attempt that begins after the stop is over stays unexplained.
+     */
+    @Test
+    void anAcquireStampedJustAfterItsProcessStopBeganWasStoppedInsideIt() throws IOException {
+        FaultSchedule.Fault stop = new FaultSchedule.Fault(FaultSchedule.Kind.WORKER_STOP, 0, 3_000, 1, 0);
+        SoakAnalysis explained = analyse(List.of(new SoakRun.Applied(stop, GO + 1_000_000, GO + 4_000_000, "")),
+                List.of(acq(0, 1, "TRY_FIXED", 1_000, 4_000_500, 4_001_000, null), rel(0, 1, 4_003_000, "OK")),
+                List.of(acq(0, 1, "TRY_FIXED", 1_000, 1_000_200, 4_001_500, null), rel(0, 1, 4_002_000, "OK")));
+        assertThat(verdicts(explained)).containsEntry("overlaps", true);
+        assertThat(explained.report()).contains("second holder's process stopped inside its acquire");
+
+        SoakAnalysis after = analyse(List.of(new SoakRun.Applied(stop, GO + 1_000_000, GO + 4_000_000, "")),
+                List.of(acq(0, 1, "TRY_FIXED", 1_000, 4_000_500, 4_001_000, null), rel(0, 1, 4_003_000, "OK")),
+                List.of(acq(0, 1, "TRY_FIXED", 1_000, 4_000_200, 4_001_500, null), rel(0, 1, 4_002_000, "OK")));
+        assertThat(verdicts(after)).containsEntry("overlaps", false);
+    }
+
     @Test
     void aTokenLowerThanOneHandedOutBeforeIsARegressionAndARepeatADuplicate() throws IOException {
         SoakAnalysis analysis = analyse(List.of(),
