@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.padlock.internal.LockKeys;
+import dev.padlock.internal.PadlockClient;
 import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.RedisTest;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -45,5 +47,24 @@ class ClientRegistryTest {
         // the time it is there, a write by the other would have been sent too
         off.getLock(Clients.uniqueName("registry-off")).tryLock();
         assertThat(admin.commands().exists(LockKeys.client(off.getId()))).isZero();
+    }
+
+    /**
+     * InterruptTest once counted a server's script calls around an interrupted acquire and found
+     * one more than before: the second client's registration, sent at its start, had landed in
+     * between. A client says when its first registration write has been answered; the tests'
+     * {@code Clients.open} waits for it.
+     */
+    @Test
+    void commandCountsRacedTheRegistration_registeredSaysWhenTheFirstWriteIsDone(RedisAdmin admin) throws Exception {
+        for (int i = 0; i < 20; i++) {
+            try (LockClient client = LockClient.create(LockConfig.builder().redisUri(admin.uri()).build())) {
+                ((PadlockClient) client).registered().get(5, TimeUnit.SECONDS);
+                assertThat(admin.commands().exists(LockKeys.client(client.getId()))).as("round %d", i).isEqualTo(1L);
+            }
+        }
+        try (LockClient off = LockClient.create(LockConfig.builder().redisUri(admin.uri()).clientRegistry(false).build())) {
+            assertThat(((PadlockClient) off).registered()).isDone();
+        }
     }
 }

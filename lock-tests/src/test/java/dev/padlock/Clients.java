@@ -1,11 +1,15 @@
 package dev.padlock;
 
+import dev.padlock.internal.PadlockClient;
 import dev.padlock.testing.RedisEndpoint;
 import dev.padlock.testing.RedisExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
@@ -42,7 +46,22 @@ final class Clients implements BeforeEachCallback, AfterEachCallback {
                 .redisUri(redis.uri())
                 .commandTimeout(Duration.ofSeconds(3))).build());
         open.add(client);
+        awaitRegistered(client);
         return client;
+    }
+
+    /**
+     * Waits (at most 5 s) for the client's registry entry to be written: tests that count a
+     * server's commands must not count a registration that lands while they measure.
+     */
+    static void awaitRegistered(LockClient client) {
+        try {
+            ((PadlockClient) client).registered().get(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            // a client whose Redis does not answer: the test itself will say so
+        }
     }
 
     /** A lock name no other test uses. */

@@ -54,6 +54,8 @@ final class ClientRegistration implements AutoCloseable {
     private final AtomicBoolean failing = new AtomicBoolean();
     /** The next refresh; replaced by the timer thread, cancelled by {@link #close()}. */
     private volatile Timeout next;
+    /** Completes when the first write has been answered, whether it succeeded or failed. */
+    private final CompletableFuture<Void> firstWrite = new CompletableFuture<>();
 
     private ClientRegistration(RedisBackend backend, Timer timer, String key, Map<String, String> fields,
             long commandTimeoutMillis) {
@@ -99,6 +101,7 @@ final class ClientRegistration implements AutoCloseable {
             return;
         }
         write().whenComplete((ok, failure) -> {
+            firstWrite.complete(null);
             if (failure == null) {
                 if (failing.compareAndSet(true, false)) {
                     log.info("client registry entry {} written again", key);
@@ -114,6 +117,14 @@ final class ClientRegistration implements AutoCloseable {
         } catch (IllegalStateException stopped) {
             // the timer stopped: the client is closing
         }
+    }
+
+    /**
+     * Completes (never exceptionally) once Redis has answered the first write, or it could not be
+     * sent: for callers that count the commands a server ran and must not count this one.
+     */
+    CompletableFuture<Void> firstWrite() {
+        return firstWrite.copy();
     }
 
     /** Whether a refresh is scheduled on the timer now (0 or 1): the client leaves it out of its task count. */
@@ -148,6 +159,7 @@ final class ClientRegistration implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        firstWrite.complete(null);
         Timeout pending = next;
         if (pending != null) {
             pending.cancel();

@@ -10,6 +10,7 @@ import io.netty.util.HashedWheelTimer;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -182,6 +183,16 @@ public final class PadlockClient implements LockClient {
     /** Owners whose watchdog leases are renewed now (one per owner and lock); for tests and metrics. */
     public int renewedLocks() {
         return services.watchdog().activeRenewals();
+    }
+
+    /**
+     * Completes (never exceptionally) once the client registry's first write has been answered,
+     * or at once when the registry is off: tests that count a server's commands wait for it so
+     * that the registration is not counted as a lock operation's.
+     */
+    public CompletableFuture<Void> registered() {
+        ClientRegistration entry = registration;
+        return entry == null ? CompletableFuture.completedFuture(null) : entry.firstWrite();
     }
 
     /**
