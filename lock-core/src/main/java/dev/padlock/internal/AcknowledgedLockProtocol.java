@@ -51,18 +51,13 @@ final class AcknowledgedLockProtocol implements LockProtocol {
     }
 
     @Override
-    public long grantMillis(long leaseMillis) {
-        return kind.grantMillis(leaseMillis);
-    }
-
-    @Override
     public char grantKind() {
         return kind.grantKind();
     }
 
     @Override
-    public CompletableFuture<Boolean> settleGrant(long threadId, long leaseMillis, long elapsedMillis) {
-        return kind.settleGrant(threadId, leaseMillis, elapsedMillis);
+    public CompletableFuture<Boolean> noteGrantSince(long threadId, long elapsedMillis) {
+        return kind.noteGrantSince(threadId, elapsedMillis);
     }
 
     @Override

@@ -7,13 +7,14 @@ import java.util.concurrent.CompletableFuture;
  * The reentrant exclusive lock of {@code RLock}: Redisson's hash-with-hold-count format.
  *
  * <p><b>Grants across clients.</b> A waiting client gets in line on Redis with its head owner's
- * failed claim ({@code lock_claim}: its place names the owner and the grant lease, and lasts
+ * failed claim ({@code lock_claim}: its place names the owner and its lease, and lasts
  * {@link #placeMillis()} unless refreshed), and a final release ({@code lock_release}) passes the
  * lock to the first client in line in the same call, publishing only on that client's grant
- * channel: one message per hand-over between clients, no herd. A grant holds for at most the grant
- * lease ({@link LockServices#grantLeaseMillis()}, or the owner's lease when shorter), so a client
- * that died in line blocks the lock no longer; its owner extends it once it took it over. Off when
- * the client waits for replica acknowledgements: a grant message is not acknowledged.
+ * channel: one message per hand-over between clients, no herd. A grant writes the lease the owner
+ * asked for, so the owner holds exactly as if its own attempt had taken the lock; a client that
+ * died in line is passed over (nobody hears its grant), one that froze holds it for that lease, as
+ * a holder that froze does. Off when the client waits for replica acknowledgements: a grant
+ * message is not acknowledged.
  */
 final class ExclusiveLockProtocol implements LockProtocol {
     private final String name;
@@ -29,7 +30,7 @@ final class ExclusiveLockProtocol implements LockProtocol {
     /** The lock, its channel, its since and the line: what releases that grant write. */
     private final String[] releaseKeys;
     private final boolean grants;
-    private final long grantLeaseMillis;
+    private final long lookMillis;
     /** How long a place lasts, made once: a claim or release is a hot path. */
     private final String placeMillisText;
 
@@ -46,7 +47,7 @@ final class ExclusiveLockProtocol implements LockProtocol {
         this.releaseKeys = new String[] {name, LockKeys.unlockChannel(name), since, line};
         // a grant trusts PUBLISH's count of who heard it: on a Cluster only SPUBLISH counts them all
         this.grants = services.grantMessagesConfirm();
-        this.grantLeaseMillis = services.grantLeaseMillis();
+        this.lookMillis = services.lookMillis();
         this.placeMillisText = Long.toString(placeMillis());
     }
 
@@ -111,34 +112,29 @@ final class ExclusiveLockProtocol implements LockProtocol {
         return grants ? LockKeys.grantChannelPrefix(name) + clientId : null;
     }
 
-    @Override
-    public long grantMillis(long leaseMillis) {
-        return Math.min(leaseMillis, grantLeaseMillis);
-    }
-
     /**
-     * What a place in line says: the owner a grant goes to, how long the grant holds, and the nonce
+     * What a place in line says: the owner a grant goes to, the lease it asked for, and the nonce
      * its grant message carries back.
      */
     private String place(long threadId, long leaseMillis, long nonce) {
-        return threadId + ":" + grantMillis(leaseMillis) + ":" + nonce;
+        return threadId + ":" + leaseMillis + ":" + nonce;
     }
 
     /**
-     * How long a place in line lasts unless refreshed: two grant leases, while a waiter in line
+     * How long a place in line lasts unless refreshed: two look intervals, while a waiter in line
      * parks at most one ({@link #maxParkMillis()}) before it claims again and so refreshes it.
      */
     private long placeMillis() {
-        return 2 * grantLeaseMillis;
+        return 2 * lookMillis;
     }
 
     /**
-     * A waiter in line wakes at least once a grant lease: a grant to a client that died in line
-     * leaves the lock taken for that long, and nobody publishes when it expires.
+     * A waiter in line looks again at least once a look interval, which keeps its place; a lease
+     * that ran out frees the lock without a message.
      */
     @Override
     public long maxParkMillis() {
-        return grants ? grantLeaseMillis : Long.MAX_VALUE;
+        return grants ? lookMillis : Long.MAX_VALUE;
     }
 
     @Override

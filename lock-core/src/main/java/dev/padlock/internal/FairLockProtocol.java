@@ -6,13 +6,14 @@ import java.util.concurrent.CompletableFuture;
 /**
  * The fair lock: RLock's hash, plus a line of places on Redis ({@code padlock_fair_queue:{name}}),
  * first come first served across clients. A waiter takes its place at its first failed attempt
- * once its client listens on its grant channel; its place names the owner, the grant lease and
- * the wait's nonce ({@code <clientId>:<threadId>:<grant lease ms>:<nonce>}). The final unlock
- * passes the lock to the first place whose client hears the grant, in the same script call, and
- * says so on that client's grant channel ({@code f:<threadId>:<nonce>:<name>}); a place whose
- * client nobody listens for (gone) is passed over. A grantee holds for the grant lease until it
- * sets its own lease. A waiter that gives up leaves the line ({@link #leaveQueue}); a grant that
- * reached it meanwhile is then its own, and it holds after all.
+ * once its client listens on its grant channel; its place names the owner, its lease and the
+ * wait's nonce ({@code <clientId>:<threadId>:<lease ms>:<nonce>}). The final unlock passes the
+ * lock to the first place whose client hears the grant, in the same script call, with the lease
+ * the place asked for, and says so on that client's grant channel
+ * ({@code f:<threadId>:<nonce>:<name>}); a place whose client nobody listens for (gone) is passed
+ * over. With nobody alive in line it wakes the first of Redisson's fair waiters, as Redisson's
+ * unlock does. A waiter that gives up leaves the line ({@link #leaveQueue}); a grant that reached
+ * it meanwhile is then its own, and it holds after all.
  *
  * <p>Where PUBLISH cannot count who heard a grant (a 6.2 Cluster) or a grant message is not
  * acknowledged by replicas, a grant message only wakes its owner, whose next attempt finds the
@@ -23,13 +24,15 @@ final class FairLockProtocol implements LockProtocol {
     private final String clientId;
     private final ScriptRunner scripts;
     private final RedisBackend backend;
-    private final long grantLeaseMillis;
+    private final long lookMillis;
     /** "1" when PUBLISH's count says who heard a grant, else "0": see {@code fair_acquire}. */
     private final String countsListeners;
     private final boolean grantMessageConfirms;
     /** The lock, its line and its holders' since: what every script but the force release writes. */
     private final String[] keys;
-    /** The lock, its since and the unlock channel. */
+    /** As {@link #keys}, then Redisson's fair queue and the unlock channel: who a release may wake. */
+    private final String[] releaseKeys;
+    /** The lock, its since, the unlock channel and Redisson's fair queue. */
     private final String[] forceKeys;
 
     FairLockProtocol(String name, LockServices services) {
@@ -37,11 +40,13 @@ final class FairLockProtocol implements LockProtocol {
         this.clientId = services.clientId();
         this.scripts = services.scripts();
         this.backend = services.backend();
-        this.grantLeaseMillis = services.grantLeaseMillis();
+        this.lookMillis = services.lookMillis();
         this.countsListeners = services.publishCountsListeners() ? "1" : "0";
         this.grantMessageConfirms = services.grantMessagesConfirm();
         this.keys = new String[] {name, LockKeys.fairQueue(name), LockKeys.since(name)};
-        this.forceKeys = new String[] {name, keys[2], LockKeys.unlockChannel(name)};
+        this.releaseKeys = new String[] {name, keys[1], keys[2], LockKeys.redissonFairQueue(name),
+                LockKeys.unlockChannel(name)};
+        this.forceKeys = new String[] {name, keys[2], LockKeys.unlockChannel(name), LockKeys.redissonFairQueue(name)};
     }
 
     @Override
@@ -76,30 +81,26 @@ final class FairLockProtocol implements LockProtocol {
     }
 
     @Override
-    public long grantMillis(long leaseMillis) {
-        return Math.min(grantLeaseMillis, leaseMillis);
-    }
-
-    @Override
     public char grantKind() {
         return GrantMessage.FAIR;
     }
 
-    /** {@code fair_settle}: the owner's own lease, and its "since" dated back to the grant. */
+    /** {@code fair_settle}: the granted owner's "since", dated back to the grant. */
     @Override
-    public CompletableFuture<Boolean> settleGrant(long threadId, long leaseMillis, long elapsedMillis) {
+    public CompletableFuture<Boolean> noteGrantSince(long threadId, long elapsedMillis) {
         return scripts.<Long>runInOrder(LuaScript.FAIR_SETTLE, ScriptOutputType.INTEGER, renewKeys(threadId),
-                        ownerField(threadId), Long.toString(leaseMillis), Long.toString(elapsedMillis))
-                .thenApply(held -> held != null && held == 1L);
+                        ownerField(threadId), Long.toString(elapsedMillis))
+                .thenApply(noted -> noted != null && noted == 1L);
     }
 
     /**
-     * A grant lease: a waiter attempts again at least that often, so a lock left free with places
-     * in line (an expiry, a grantee that froze) goes on to the next live place.
+     * A look interval: a waiter attempts again at least that often, which keeps its place and the
+     * line alive (the line expires two intervals after the last look), and a lock left free with
+     * places in line (an expiry, a grantee that froze) goes on to the next live place.
      */
     @Override
     public long maxParkMillis() {
-        return grantLeaseMillis;
+        return lookMillis;
     }
 
     @Override
@@ -114,12 +115,12 @@ final class FairLockProtocol implements LockProtocol {
         return scripts.<Long>run(LuaScript.FAIR_ACQUIRE, ScriptOutputType.INTEGER, keys,
                         Long.toString(leaseMillis), ownerField(threadId), !place ? "0" : inLine ? "2" : "1",
                         place ? place(threadId, leaseMillis, placeNonce) : "", backend.publishCommand(),
-                        countsListeners)
+                        countsListeners, Long.toString(2 * lookMillis))
                 .thenApply(Attempt::fromTtl);
     }
 
     private String place(long threadId, long leaseMillis, long nonce) {
-        return ownerField(threadId) + ':' + grantMillis(leaseMillis) + ':' + nonce;
+        return ownerField(threadId) + ':' + leaseMillis + ':' + nonce;
     }
 
     @Override
@@ -131,7 +132,7 @@ final class FairLockProtocol implements LockProtocol {
 
     @Override
     public CompletableFuture<Release> release(long threadId, long rearmLeaseMillis) {
-        return scripts.<Long>run(LuaScript.FAIR_RELEASE, ScriptOutputType.INTEGER, keys,
+        return scripts.<Long>run(LuaScript.FAIR_RELEASE, ScriptOutputType.INTEGER, releaseKeys,
                         Long.toString(rearmLeaseMillis), ownerField(threadId), backend.publishCommand(), countsListeners)
                 .thenApply(Release::fromScript);
     }

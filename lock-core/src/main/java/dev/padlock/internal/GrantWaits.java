@@ -1,6 +1,7 @@
 package dev.padlock.internal;
 
 import io.netty.util.Timeout;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -11,9 +12,17 @@ import org.slf4j.LoggerFactory;
  * This client's acquisitions of kinds that grant to one owner's place on Redis (the fair lock's
  * line, the read lock's hall, the write lock's line), by kind, lock name and owner: it gives each
  * its place nonce, routes the grant messages to them ({@code f:}, {@code r:} or
- * {@code w:<threadId>:<nonce>:<name>}, see
- * {@link GrantMessage}), and has a granted owner set its own lease a third of the way into its
- * grant lease ({@link LockProtocol#settleGrant}), unless it released the lock before.
+ * {@code w:<threadId>:<nonce>:<name>}, see {@link GrantMessage}), and, for a kind whose grant does
+ * not write the owner's "since" (the fair lock), notes it a moment later
+ * ({@link LockProtocol#noteGrantSince}). The grant itself writes the lease the owner asked for.
+ *
+ * <p><b>One wait with a place per owner.</b> A place on Redis is one owner's (the hall and the
+ * line find it by the owner's field), and an attempt that finds the owner's field with its place
+ * gone takes it as its grant. So a second waiting acquisition of the same owner and lock starts
+ * only once the first has settled: then it re-enters if the first took the lock, or takes its own
+ * place if not. Its wait budget runs from its call; one that ends, or is cancelled, before it
+ * started answers {@code false} without asking Redis, since the same owner's earlier wait was
+ * ahead of it all that time. One-shot attempts are never held back: they take no place.
  *
  * <p>A grant message that finds no acquisition of its nonce is dropped: the acquisition it was for
  * has ended, and either took the lock (an attempt found the grant first) or left its place, and
@@ -21,9 +30,11 @@ import org.slf4j.LoggerFactory;
  */
 final class GrantWaits {
     private static final Logger log = LoggerFactory.getLogger(GrantWaits.class);
-
+    /** The running acquisition with a place, by kind, name and owner: where grant messages go. */
     private final ConcurrentHashMap<Key, LockAcquisition> waits = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<Key, Timeout> extensions = new ConcurrentHashMap<>();
+    /** The last waiting acquisition started or chained, by kind, name and owner: settles last. */
+    private final ConcurrentHashMap<Key, LockAcquisition> lastWaits = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Key, Timeout> sinceNotes = new ConcurrentHashMap<>();
     private final AtomicLong nonces = new AtomicLong();
 
     private record Key(char kind, String name, long owner) {
@@ -36,17 +47,47 @@ final class GrantWaits {
                 leaseMillis, watchdogLease, owner, waitNanos, services.commandTimeoutMillis(), spin, false,
                 services.abandonments(), nonces.incrementAndGet(), false);
         Key key = new Key(protocol.grantKind(), protocol.name(), owner);
-        if (waitNanos > 0 && !spin) {
-            waits.put(key, acquisition);
-            acquisition.settled().whenComplete((ignored, failure) -> waits.remove(key, acquisition));
-        }
         acquisition.result().whenComplete((acquired, failure) -> {
             if (failure == null && acquired && acquisition.granted()) {
-                scheduleExtension(protocol, services, key, leaseMillis, watchdogLease);
+                scheduleSinceNote(protocol, services, key);
             }
         });
-        acquisition.begin();
+        if (waitNanos <= 0 || spin) {
+            acquisition.begin();
+            return acquisition;
+        }
+        LockAcquisition earlier = lastWaits.put(key, acquisition);
+        acquisition.settled().whenComplete((ignored, failure) -> lastWaits.remove(key, acquisition));
+        if (earlier == null) {
+            run(key, acquisition);
+            return acquisition;
+        }
+        // the same owner waits for this lock already: start after that wait settled
+        CompletableFuture<Void> turn = earlier.settled();
+        Timeout bound = waitNanos == LockAcquisition.FOREVER ? null : services.timer().newTimeout(
+                timeout -> acquisition.endBeforeBegin(), Math.max(1, TimeUnit.NANOSECONDS.toMillis(waitNanos)),
+                TimeUnit.MILLISECONDS);
+        acquisition.result().whenComplete((acquired, failure) -> {
+            if (acquisition.result().isCancelled()) {
+                acquisition.endBeforeBegin();
+            }
+        });
+        turn.whenComplete((ignored, failure) -> {
+            if (bound != null) {
+                bound.cancel();
+            }
+            run(key, acquisition);
+        });
         return acquisition;
+    }
+
+    private void run(Key key, LockAcquisition acquisition) {
+        if (!acquisition.claimBegin()) {
+            return; // ended before its turn came
+        }
+        waits.put(key, acquisition);
+        acquisition.settled().whenComplete((ignored, failure) -> waits.remove(key, acquisition));
+        acquisition.begin();
     }
 
     /** A grant message of a fair, a read or a write lock on one of this client's grant channels. */
@@ -58,38 +99,40 @@ final class GrantWaits {
         }
     }
 
-    /** {@code owner} releases {@code protocol}'s lock: its grant needs no extension any more. */
+    /** {@code owner} releases {@code protocol}'s lock: its since needs no note any more. */
     void released(LockProtocol protocol, long owner) {
-        if (extensions.isEmpty()) {
+        if (sinceNotes.isEmpty()) {
             return;
         }
-        Timeout extension = extensions.remove(new Key(protocol.grantKind(), protocol.name(), owner));
-        if (extension != null) {
-            extension.cancel();
+        Timeout note = sinceNotes.remove(new Key(protocol.grantKind(), protocol.name(), owner));
+        if (note != null) {
+            note.cancel();
         }
     }
 
     /**
-     * A third of the way into the grant lease, the granted owner sets its own lease (the rest of a
-     * fixed one), unless it released the lock before.
+     * A third of a look interval after a grant, the granted owner notes its since, for kinds whose
+     * grant does not; unless it released the lock before. A note that fails or comes late changes nothing but what
+     * {@code padlock show} says: it never touches the lease.
      */
-    private void scheduleExtension(LockProtocol protocol, LockServices services, Key key, long leaseMillis,
-            boolean watchdogLease) {
+    private void scheduleSinceNote(LockProtocol protocol, LockServices services, Key key) {
+        if (key.kind() != GrantMessage.FAIR) {
+            return; // the read and write grants write the since themselves
+        }
         long grantedAt = System.nanoTime();
-        Timeout extension = services.timer().newTimeout(timeout -> {
-            if (!extensions.remove(key, timeout)) {
+        Timeout note = services.timer().newTimeout(timeout -> {
+            if (!sinceNotes.remove(key, timeout)) {
                 return;
             }
             long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - grantedAt);
-            long lease = watchdogLease ? services.watchdog().leaseMillis() : Math.max(1, leaseMillis - elapsed);
-            protocol.settleGrant(key.owner(), lease, elapsed).whenComplete((held, failure) -> {
+            protocol.noteGrantSince(key.owner(), elapsed).whenComplete((noted, failure) -> {
                 if (failure != null) {
-                    log.warn("could not set the lease of lock '{}' granted to {}: {}", key.name(),
+                    log.debug("could not note the since of lock '{}' granted to {}: {}", key.name(),
                             protocol.ownerField(key.owner()), failure.toString());
                 }
             });
-        }, Math.max(1, protocol.grantMillis(leaseMillis) / 3), TimeUnit.MILLISECONDS);
-        Timeout earlier = extensions.put(key, extension);
+        }, Math.max(1, services.lookMillis() / 3), TimeUnit.MILLISECONDS);
+        Timeout earlier = sinceNotes.put(key, note);
         if (earlier != null) {
             earlier.cancel();
         }

@@ -53,9 +53,8 @@ import org.slf4j.LoggerFactory;
  * straight to the head ({@link #onGranted}): one message, no attempt. When the budget ends with
  * owners still queued, the global release puts this client back in line for the first of them, at
  * the tail, as it passes the lock to the next client in line: clients take turns, each up to the
- * budget. A granted owner holds for the grant lease until it extends it to its own lease
- * ({@link #extendGrant}, a third of the way in; a hand-off or release before that sets the lease
- * anyway). A grant nobody here waits for any more is taken over and passed on like a lock whose
+ * budget. A grant writes the lease the owner asked for, so a granted owner holds as if its own
+ * claim had taken the lock. A grant nobody here waits for any more is taken over and passed on like a lock whose
  * caller gave up; one for an owner that has started another acquisition is left to that
  * acquisition's claim, which finds it.
  *
@@ -112,8 +111,6 @@ final class LocalQueue {
     private Ticket headTicket;
     /** Acquisitions started with {@link Entry#RUN}, not yet ended: their owners may be claiming. */
     private final java.util.ArrayList<Ticket> runs = new java.util.ArrayList<>(2);
-    /** The extension of a granted holder's lease to its own, while due: see {@link #extendGrant}. */
-    private Timeout grantExtension;
     boolean retired;
 
     LocalQueue(String localKey, LockServices services, LocalQueues queues) {
@@ -188,7 +185,7 @@ final class LocalQueue {
         acquisition.result().whenComplete((acquired, failure) -> {
             boolean got = Boolean.TRUE.equals(acquired) && !acquisition.result().isCancelled();
             ticket.token = acquisition.token();
-            afterAcquisition(ticket, got, head, got && acquisition.granted());
+            afterAcquisition(ticket, got, head);
             boolean delivered = failure != null
                     ? ticket.result.completeExceptionally(RedisErrors.unwrap(failure))
                     : ticket.result.complete(got);
@@ -200,11 +197,8 @@ final class LocalQueue {
         });
     }
 
-    /**
-     * An acquisition against Redis ended; {@code head} tells whether it was this queue's head, and
-     * {@code granted} whether the lock came by a grant message (its lease is the grant lease).
-     */
-    private void afterAcquisition(Ticket ticket, boolean acquired, boolean head, boolean granted) {
+    /** An acquisition against Redis ended; {@code head} tells whether it was this queue's head. */
+    private void afterAcquisition(Ticket ticket, boolean acquired, boolean head) {
         Ticket next;
         synchronized (this) {
             if (head) {
@@ -221,9 +215,6 @@ final class LocalQueue {
                     chainStart = System.nanoTime();
                 }
                 becomeHolder(ticket);
-                if (granted) {
-                    scheduleGrantExtension(ticket);
-                }
             }
             next = promoteIfFree();
             retireIfIdle();
@@ -470,47 +461,6 @@ final class LocalQueue {
         return false;
     }
 
-    /**
-     * After a grant, extends the holder's lease from the grant lease to its own, a third of the way
-     * into the grant lease, unless the holder changed by then (a hand-off or release sets the
-     * lease anyway); under the monitor.
-     */
-    private void scheduleGrantExtension(Ticket ticket) {
-        long grantMillis = ticket.protocol.grantMillis(ticket.leaseMillis);
-        if (grantMillis >= ticket.leaseMillis) {
-            return; // the grant lease is the owner's own
-        }
-        long owner = ticket.owner;
-        long confirmedAt = holderConfirmedAt;
-        long grantedAt = System.nanoTime();
-        grantExtension = services.timer().newTimeout(timeout -> extendGrant(ticket, owner, confirmedAt, grantedAt),
-                Math.max(1, grantMillis / 3), TimeUnit.MILLISECONDS);
-    }
-
-    /** See {@link #scheduleGrantExtension}. A reply that says the owner holds nothing forgets it. */
-    private void extendGrant(Ticket ticket, long owner, long confirmedAt, long grantedAt) {
-        LockProtocol protocol;
-        synchronized (this) {
-            grantExtension = null;
-            if (holder != owner || holderConfirmedAt != confirmedAt || retired) {
-                return;
-            }
-            protocol = holderProtocol;
-        }
-        long lease = ticket.watchdogLease ? services.watchdog().leaseMillis()
-                : Math.max(1, ticket.leaseMillis - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - grantedAt));
-        services.scripts().<java.util.List<Long>>runInOrder(protocol.renewScript(),
-                io.lettuce.core.ScriptOutputType.MULTI, protocol.renewKeys(owner), Long.toString(lease),
-                protocol.ownerField(owner)).whenComplete((renewed, failure) -> {
-                    if (failure != null) {
-                        log.warn("could not extend the grant of lock '{}' to {}'s lease: {}", protocol.name(),
-                                protocol.ownerField(owner), failure.toString());
-                    } else if (renewed.isEmpty() || renewed.get(0) != 1L) {
-                        onLeaseLost(owner);
-                    }
-                });
-    }
-
     /** The watchdog found {@code owner}'s lease lost: Redis says it holds nothing. */
     void onLeaseLost(long owner) {
         Ticket next;
@@ -566,7 +516,6 @@ final class LocalQueue {
             queued = waiters.toArray(new Ticket[0]);
             waiters.clear();
             cancelHolderLeaseCheck();
-            cancelGrantExtension();
             cancelSpinPoll();
             unwatchChannel();
             unwatchGrants();
@@ -634,7 +583,6 @@ final class LocalQueue {
      * the watchdog does not renew is watched, so queued owners ask Redis when it ends.
      */
     private void becomeHolder(Ticket ticket) {
-        cancelGrantExtension();
         holder = ticket.owner;
         holderConfirmedAt = queues.confirmed();
         holderProtocol = ticket.protocol;
@@ -685,14 +633,6 @@ final class LocalQueue {
         holderProtocol = null;
         holderLeaseEnd = 0;
         cancelHolderLeaseCheck();
-        cancelGrantExtension();
-    }
-
-    private void cancelGrantExtension() {
-        if (grantExtension != null) {
-            grantExtension.cancel();
-            grantExtension = null;
-        }
     }
 
     private void cancelHolderLeaseCheck() {
@@ -783,7 +723,6 @@ final class LocalQueue {
         if (holder == NONE && !headRunning && inFlight == 0 && waiters.isEmpty() && !retired) {
             retired = true;
             cancelHolderLeaseCheck();
-            cancelGrantExtension();
             queues.remove(this);
         }
     }

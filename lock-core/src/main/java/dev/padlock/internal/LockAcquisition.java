@@ -5,6 +5,7 @@ import dev.padlock.internal.LockProtocol.Attempt;
 import dev.padlock.internal.WakeUps.Subscription;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -118,6 +119,8 @@ final class LockAcquisition implements PendingAcquire {
     private volatile long token = Attempt.NO_TOKEN;
     /** The park in progress, if any; written by the loop, completed early by a cancel. */
     private volatile CompletableFuture<Boolean> parked;
+    /** Whether the loop was started or the acquisition ended before it: see {@link #claimBegin}. */
+    private final AtomicBoolean begun = new AtomicBoolean();
 
     private LockAcquisition(LockProtocol protocol, WakeUps registry, Watchdog watchdog,
             long leaseMillis, boolean watchdogLease, long threadId, long waitNanos, long commandTimeoutMillis,
@@ -176,6 +179,26 @@ final class LockAcquisition implements PendingAcquire {
             boolean spin, boolean fresh, Abandonments abandonments, long placeNonce, boolean inLine) {
         return new LockAcquisition(protocol, registry, watchdog, leaseMillis, watchdogLease,
                 threadId, waitNanos, commandTimeoutMillis, spin, fresh, abandonments, placeNonce, inLine);
+    }
+
+    /**
+     * For an acquisition whose start waits for something (see {@link GrantWaits}): true when the
+     * caller may now {@link #begin()} it, false when it already ended ({@link #endBeforeBegin}).
+     */
+    boolean claimBegin() {
+        return begun.compareAndSet(false, true);
+    }
+
+    /**
+     * Ends an acquisition that has not begun (its wait ran out or it was cancelled while its start
+     * waited): it answers {@code false} without asking Redis. Does nothing once it has begun.
+     */
+    void endBeforeBegin() {
+        if (begun.compareAndSet(false, true)) {
+            grantState.set(DONE);
+            result.complete(false);
+            settled.complete(null);
+        }
     }
 
     /** Starts the loop; once. */

@@ -32,6 +32,15 @@ public final class LockKeys {
         return suffixed("padlock_fair_queue", lockName);
     }
 
+    /**
+     * Redisson's fair queue: {@code redisson_lock_queue:{<name>}}, a list of the fields of
+     * Redisson's fair waiters, first come first; each listens on the unlock channel followed by
+     * {@code :<its field>}. Padlock only reads it, to wake the first of them.
+     */
+    public static String redissonFairQueue(String lockName) {
+        return suffixed("redisson_lock_queue", lockName);
+    }
+
     /** A fenced lock's token counter: {@code redisson_lock_token:{<name>}}. */
     public static String fencingTokens(String lockName) {
         return suffixed("redisson_lock_token", lockName);

@@ -116,11 +116,6 @@ public interface LockProtocol {
         return null;
     }
 
-    /** The lease a grant to an owner asking for {@code leaseMillis} holds on Redis until that owner extends it. */
-    default long grantMillis(long leaseMillis) {
-        return leaseMillis;
-    }
-
     /**
      * Which {@link GrantMessage} kind answers this kind's places: {@link GrantMessage#FAIR},
      * {@link GrantMessage#READ} or {@link GrantMessage#WRITE} for kinds that {@link #grants()} to one
@@ -132,12 +127,13 @@ public interface LockProtocol {
     }
 
     /**
-     * An owner that got the lock by a grant message sets its own lease, {@code leaseMillis}, a third
-     * of the way into the grant lease; {@code elapsedMillis} have passed since the grant. Completes
-     * with whether it still held. Only for kinds whose {@link #grantKind()} is not plain.
+     * Notes when an owner that got the lock by a grant message got it ({@code elapsedMillis} ago),
+     * for kinds whose grant does not write the owner's "since" itself: a note for
+     * {@code padlock show}, never a change of the lease (the grant set the lease the owner asked
+     * for). Completes with whether it was written; the default writes nothing.
      */
-    default CompletableFuture<Boolean> settleGrant(long threadId, long leaseMillis, long elapsedMillis) {
-        throw new UnsupportedOperationException(getClass().getSimpleName() + " does not grant to places");
+    default CompletableFuture<Boolean> noteGrantSince(long threadId, long elapsedMillis) {
+        return CompletableFuture.completedFuture(false);
     }
 
     /**

@@ -25,16 +25,16 @@ record LockServices(
         Observing observing,
         GrantWaits grantWaits) {
 
-    /** The shortest grant lease, whatever the command timeout. */
-    static final long MIN_GRANT_LEASE_MILLIS = 1_000;
+    /** The shortest look interval, whatever the command timeout. */
+    static final long MIN_LOOK_MILLIS = 1_000;
 
     /**
-     * How long a lock granted to a waiting client stays taken on Redis before that client's owner
-     * extends it to its own lease: two command timeouts (at least a second), so that a client that
-     * died in line holds the lock no longer than that.
+     * How often, at most, a waiter with a place in a line on Redis looks at the lock again (and so
+     * keeps its place and the line alive): two command timeouts, at least a second. A grant does
+     * not depend on it: it writes the lease the place asks for.
      */
-    long grantLeaseMillis() {
-        return Math.max(2 * commandTimeoutMillis, MIN_GRANT_LEASE_MILLIS);
+    long lookMillis() {
+        return Math.max(2 * commandTimeoutMillis, MIN_LOOK_MILLIS);
     }
 
     /**

@@ -34,7 +34,6 @@ public enum LuaScript {
     RW_WRITE_RELEASE("rw_write_release"),
     RW_WRITE_LEAVE("rw_write_leave"),
     RW_READ_LEAVE("rw_read_leave"),
-    RW_READ_SETTLE("rw_read_settle"),
     RW_FORCE_RELEASE("rw_force_release"),
     RW_READ_LOCKED("rw_read_locked"),
     FENCED_ACQUIRE("fenced_acquire"),

@@ -35,7 +35,9 @@ import java.util.concurrent.CompletableFuture;
  *   <li>The release that frees the lock otherwise grants it to the first live place in line whose
  *       client hears it ({@code w:<threadId>:<nonce>:<name>}), or, with nobody in line, publishes
  *       {@code 1} on the shared channel (readers and Redisson's waiters).</li>
- *   <li>A grantee holds once, for the grant lease, until it sets its own ({@link #settleGrant}).</li>
+ *   <li>A grantee holds once, with the lease its place asked for, set by the grant itself; a
+ *       granted writer's since is written by the grant too, a granted reader's is the value of its
+ *       lease key.</li>
  * </ul>
  * Every park is bounded by what it waits for: a refused reader by a line deadline or the writer's
  * lease, a writer by {@link #maxParkMillis()}, so no state (a lost message, an expiry, a Redisson
@@ -89,7 +91,7 @@ final class ReadWriteLockProtocol implements LockProtocol {
         this.gate = LockKeys.readWriteGate(name);
         this.hall = LockKeys.readWriteReaders(name);
         this.turn = LockKeys.readWriteTurn(name);
-        this.lineMillis = services.grantLeaseMillis();
+        this.lineMillis = services.lookMillis();
         this.countsListeners = services.publishCountsListeners() ? "1" : "0";
         this.grantMessageConfirms = services.grantMessagesConfirm();
     }
@@ -178,36 +180,16 @@ final class ReadWriteLockProtocol implements LockProtocol {
     }
 
     @Override
-    public long grantMillis(long leaseMillis) {
-        return Math.min(lineMillis, leaseMillis);
-    }
-
-    @Override
     public char grantKind() {
         return write ? GrantMessage.WRITE : GrantMessage.READ;
     }
 
-    /**
-     * A reader: {@code rw_read_settle} (the lease of the granted hold, and the hash's at least as
-     * long). A writer: {@code fair_settle} (the lock's lease and the writer's since, dated back to
-     * the grant), whose job is the same on the write lock's hash.
-     */
-    @Override
-    public CompletableFuture<Boolean> settleGrant(long threadId, long leaseMillis, long elapsedMillis) {
-        CompletableFuture<Long> held = write
-                ? scripts.runInOrder(LuaScript.FAIR_SETTLE, ScriptOutputType.INTEGER, new String[] {name, since},
-                        writerField(threadId), Long.toString(leaseMillis), Long.toString(elapsedMillis))
-                : scripts.runInOrder(LuaScript.RW_READ_SETTLE, ScriptOutputType.INTEGER,
-                        new String[] {name, leasePrefix(threadId)}, readerField(threadId), Long.toString(leaseMillis));
-        return held.thenApply(settled -> settled != null && settled == 1L);
-    }
-
     private String readerPlace(long leaseMillis, long nonce) {
-        return grantMillis(leaseMillis) + ":" + nonce;
+        return leaseMillis + ":" + nonce;
     }
 
     private String writerPlace(long threadId, long leaseMillis, long nonce) {
-        return writerField(threadId) + ":" + grantMillis(leaseMillis) + ":" + nonce;
+        return writerField(threadId) + ":" + leaseMillis + ":" + nonce;
     }
 
     @Override

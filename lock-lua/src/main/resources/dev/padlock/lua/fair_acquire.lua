@@ -3,7 +3,8 @@
 --
 -- KEYS[1]  the lock: a hash of <clientId>:<threadId> -> hold count (RLock's format)
 -- KEYS[2]  the line, padlock_fair_queue:{<name>}: a list of places, first come first, each
---          "<clientId>:<threadId>:<grant lease ms>:<nonce>" (see fair_release)
+--          "<clientId>:<threadId>:<lease ms>:<nonce>" (see fair_release); it expires ARGV[7] ms
+--          after the attempt that created it or last found a place in it
 -- KEYS[3]  the holders' since, padlock_since:{<name>} (see lock_claim): a first hold taken here
 --          sets its owner's entry (epoch ms, Redis TIME); both take the lock's lease
 -- ARGV[1]  lease in milliseconds (PEXPIRE)
@@ -11,21 +12,26 @@
 -- ARGV[3]  0: a one-shot attempt, which neither takes a place nor jumps the line;
 --          1: take the place ARGV[4] at the tail when the lock is not acquired;
 --          2: ARGV[4] was put in line by an earlier attempt of this same wait: the owner's field
---             in the lock is a grant to it, and a place that is gone is taken again at the tail
+--             in the lock is a grant to it when that place is out of line (else the owner holds
+--             through another acquisition: this one re-enters and leaves the line), and a place
+--             that is gone is taken again at the tail
 -- ARGV[4]  (with 1 or 2) the owner's place
 -- ARGV[5]  the publish command: publish, or spublish (sharded) on a Redis 7 Cluster
 -- ARGV[6]  1 when PUBLISH's count says who heard a grant (a client nobody of which listens is
 --          passed over), 0 when it cannot (a 6.2 Cluster: the place gets the grant anyway)
+-- ARGV[7]  (with 1 or 2) how long the line lasts after this attempt, in milliseconds: waiters in
+--          line attempt again more often than that, so a line whose waiters all died goes
 --
 -- Returns  nil when acquired: a first hold (the lease is ARGV[1]), a re-entry (the lease is
 --          re-armed), or with ARGV[3] = 2 a grant found (the owner holds it once, now with lease
 --          ARGV[1]); otherwise how long to wait at most before the next attempt (ms): the lock's
---          PTTL (-1: no expiry), or the grant lease when this call passed a free lock to the first
---          live place in line.
+--          PTTL (-1: no expiry), or the granted place's lease when this call passed a free lock to
+--          the first live place in line.
 -- Publishes only when it finds the lock free with places ahead: then it grants as fair_release
 -- does, the first live place first.
 --
--- Calls: the lock held by another, taking a place: EVALSHA, PTTL, HEXISTS, RPUSH (4).
+-- Calls: the lock held by another, taking a place: EVALSHA, PTTL, HEXISTS, RPUSH (4; + PEXPIRE
+-- when the place starts the line).
 if redis.replicate_commands then
     redis.replicate_commands()
 end
@@ -37,16 +43,19 @@ local function take()
     redis.call('pexpire', KEYS[3], ARGV[1])
 end
 local function keep_place()
-    if ARGV[3] == '1' or (ARGV[3] == '2' and not redis.call('lpos', KEYS[2], ARGV[4])) then
-        redis.call('rpush', KEYS[2], ARGV[4])
+    if ARGV[3] == '2' and redis.call('lpos', KEYS[2], ARGV[4]) then
+        redis.call('pexpire', KEYS[2], ARGV[7])
+    elseif ARGV[3] ~= '0' and (redis.call('rpush', KEYS[2], ARGV[4]) == 1 or ARGV[3] == '2') then
+        redis.call('pexpire', KEYS[2], ARGV[7])
     end
 end
 
 local ttl = redis.call('pttl', KEYS[1])
 if ttl ~= -2 then
     if redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
-        if ARGV[3] == '2' then
-            -- in line since an attempt that found the owner without a hold: a grant, held once
+        if ARGV[3] == '2' and redis.call('lrem', KEYS[2], 0, ARGV[4]) == 0 then
+            -- in line since an attempt that found the owner without a hold, and the place is out
+            -- of line: a grant to it, held once, now with lease ARGV[1]
             redis.call('pexpire', KEYS[1], ARGV[1])
             redis.call('pexpire', KEYS[3], ARGV[1])
             return nil

@@ -2,17 +2,24 @@
 --
 -- KEYS[1]  the lock hash
 -- KEYS[2]  the holders' since, padlock_since:{<name>}: deleted with the lock
--- KEYS[3]  the unlock channel, redisson_lock__channel:{<name>}
+-- KEYS[3]  the unlock channel, redisson_lock__channel:{<name>}; a Redisson fair waiter listens
+--          on KEYS[3]:<its field>
+-- KEYS[4]  Redisson's fair queue, redisson_lock_queue:{<name>} (see fair_release)
 -- ARGV[1]  unlock message to publish (0)
 -- ARGV[2]  the publish command: publish, or spublish (sharded) on a Redis 7 Cluster
 --
 -- Returns  1 when the lock existed (it is deleted and ARGV[1] published), 0 otherwise.
--- Every waiting client listens on KEYS[3] too: the first attempt that finds the lock free takes it
--- when it is first in line, or grants it to the first live place (see fair_acquire). The line
--- keeps its order.
+-- Every waiting Padlock client listens on KEYS[3] too: the first attempt that finds the lock free
+-- takes it when it is first in line, or grants it to the first live place (see fair_acquire). The
+-- line keeps its order. Redisson's first fair waiter is woken on its own channel, as Redisson's
+-- force unlock does.
 if redis.call('del', KEYS[1]) == 0 then
     return 0
 end
 redis.call('del', KEYS[2])
 redis.call(ARGV[2], KEYS[3], ARGV[1])
+local first = KEYS[4] and redis.call('lindex', KEYS[4], 0)
+if first then
+    redis.call(ARGV[2], KEYS[3] .. ':' .. first, ARGV[1])
+end
 return 1

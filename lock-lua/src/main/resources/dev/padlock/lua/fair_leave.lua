@@ -8,15 +8,19 @@
 -- ARGV[2]  the waiter's place
 -- ARGV[3]  the waiter's lease in milliseconds
 --
--- Returns  2 when the waiter's field is in the lock: a grant that came as it gave up (it did not
---          hold when it took its place), which it now holds once with lease ARGV[3];
---          1 when its place was in line (it is removed), 0 otherwise.
+-- Returns  1 when its place was in line (it is removed: no grant reached it);
+--          2 when the place was out of line and the waiter's field is in the lock: a grant that
+--          came as it gave up (it did not hold when it took its place, and its client runs one
+--          wait with a place per owner), which it now holds once with lease ARGV[3];
+--          0 otherwise.
 -- Publishes nothing. A lock left free with places behind goes on at the next attempt of any of
--- them (each looks at least once a grant lease).
+-- them (each looks again at least once a grant lease: see fair_acquire).
+if redis.call('lrem', KEYS[2], 0, ARGV[2]) > 0 then
+    return 1
+end
 if redis.call('hexists', KEYS[1], ARGV[1]) == 1 then
-    redis.call('lrem', KEYS[2], 0, ARGV[2])
     redis.call('pexpire', KEYS[1], ARGV[3])
     redis.call('pexpire', KEYS[3], ARGV[3])
     return 2
 end
-return redis.call('lrem', KEYS[2], 0, ARGV[2]) > 0 and 1 or 0
+return 0

@@ -1,9 +1,13 @@
 -- fair_release: drop one hold of a fair lock; the last one passes the lock to the first live
--- place in line, in this same call.
+-- place in line, in this same call, or wakes the first of Redisson's fair waiters.
 --
 -- KEYS[1]  the lock hash
 -- KEYS[2]  the line, padlock_fair_queue:{<name>} (see fair_acquire)
 -- KEYS[3]  the holders' since, padlock_since:{<name>}: re-armed with the lock, deleted with it
+-- KEYS[4]  Redisson's fair queue, redisson_lock_queue:{<name>}: a list of Redisson waiters'
+--          fields, first come first
+-- KEYS[5]  the unlock channel, redisson_lock__channel:{<name>}; a Redisson fair waiter listens
+--          on KEYS[5]:<its field>
 -- ARGV[1]  lease in milliseconds to re-arm after an inner release; 0 keeps the current TTL
 -- ARGV[2]  owner field, <clientId>:<threadId>
 -- ARGV[3]  the publish command: publish, or spublish (sharded) on a Redis 7 Cluster
@@ -14,14 +18,16 @@
 -- Returns  nil when ARGV[2] does not hold the lock (nothing is changed),
 --          0 when holds remain (the lease is re-armed when ARGV[2] > 0),
 --          -1 when this was the last hold and the lock went to the first place in line whose
---             client heard the grant: that owner now holds it once, with the grant lease of its
---             place, and "f:<threadId>:<nonce>:<name>" went to its client's grant channel,
+--             client heard the grant: that owner now holds it once, with the lease its place asked
+--             for, and "f:<threadId>:<nonce>:<name>" went to its client's grant channel,
 --          1 when this was the last hold and nobody alive is in line: the lock is deleted.
--- Places whose client nobody listens for (a client that is gone) are dropped on the way. The
--- grantee holds the lock for its grant lease until it sets its own lease (a third of the way in).
+-- Places whose client nobody listens for (a client that is gone) are dropped on the way.
+-- Redisson's first fair waiter parks until the lock's TTL it saw runs out, and no longer than the
+-- TTL the lock had before this call: it is sent "0" when the lock is deleted, and when the grant's
+-- lease is shorter than that TTL (a grantee that froze would leave it asleep on a free lock).
 --
--- Calls: a last hold granted to the next place: EVALSHA, HINCRBY, DEL, LPOP, HSET, PEXPIRE,
--- PUBLISH (7).
+-- Calls: a last hold granted to the next place: EVALSHA, HINCRBY, LPOP, PTTL, DEL, HSET, PEXPIRE,
+-- PUBLISH (8); the last hold, nobody in line: EVALSHA, HINCRBY, LPOP, DEL, LINDEX (5).
 -- HINCRBY first, undone at once when the owner had no field: one call less than HEXISTS first
 local remaining = redis.call('hincrby', KEYS[1], ARGV[2], -1)
 if remaining < 0 then
@@ -35,10 +41,17 @@ if remaining > 0 then
     end
     return 0
 end
+local function wake_redisson()
+    local first = redis.call('lindex', KEYS[4], 0)
+    if first then
+        redis.call(ARGV[3], KEYS[5] .. ':' .. first, '0')
+    end
+end
+local place = redis.call('lpop', KEYS[2])
+local before = place and redis.call('pttl', KEYS[1])
 redis.call('del', KEYS[1], KEYS[3])
 local tag = string.find(KEYS[1], '{', 1, true) and KEYS[1] or ('{' .. KEYS[1] .. '}')
 local grants = 'padlock_grant:' .. tag .. ':'
-local place = redis.call('lpop', KEYS[2])
 while place do
     local client, thread, lease, nonce = string.match(place, '^(.*):(%-?%d+):(%d+):(%d+)$')
     if client then
@@ -46,10 +59,14 @@ while place do
         redis.call('pexpire', KEYS[1], lease)
         local heard = redis.call(ARGV[3], grants .. client, 'f:' .. thread .. ':' .. nonce .. ':' .. KEYS[1])
         if heard > 0 or ARGV[4] == '0' then
+            if tonumber(lease) < before then
+                wake_redisson()
+            end
             return -1
         end
         redis.call('del', KEYS[1])
     end
     place = redis.call('lpop', KEYS[2])
 end
+wake_redisson()
 return 1

@@ -6,12 +6,12 @@
 --          TIME) at which that owner got its hold; expires with the lock
 -- KEYS[3]  (optional) the line of waiting clients, padlock_queue:{<name>}: a list of client ids
 -- KEYS[4]  (optional) this client's place in line, padlock_waiter:{<name>}:<clientId>: a string
---          "<threadId>:<grant lease ms>:<nonce>" naming the owner a grant goes to, how long the
+--          "<threadId>:<lease ms>:<nonce>" naming the owner a grant goes to, how long the
 --          grant holds and what its message carries back; while it exists, the client id is in
 --          KEYS[3]
 -- ARGV[1]  lease in milliseconds (PEXPIRE)
 -- ARGV[2]  owner field, <clientId>:<threadId>
--- ARGV[3]  (optional) "<threadId>:<grant lease ms>:<nonce>" to get in line when the lock is taken; empty:
+-- ARGV[3]  (optional) "<threadId>:<lease ms>:<nonce>" to get in line when the lock is taken; empty:
 --          do not
 -- ARGV[4]  (with ARGV[3]) how long the place in line lasts unless refreshed, in milliseconds
 -- ARGV[5]  (with ARGV[3]) this client's id

@@ -9,7 +9,7 @@
 -- ARGV[2]  lease in milliseconds to re-arm after an inner release; 0 keeps the current TTL
 -- ARGV[3]  owner field, <clientId>:<threadId>
 -- ARGV[4]  the publish command: publish, or spublish (sharded) on a Redis 7 Cluster
--- ARGV[5]  (optional, with KEYS[4]) "<threadId>:<grant lease ms>:<nonce>" to put this client
+-- ARGV[5]  (optional, with KEYS[4]) "<threadId>:<lease ms>:<nonce>" to put this client
 --          back in line, at the tail, when the lock went to another client (this client has owners
 --          waiting); empty or absent: do not
 -- ARGV[6]  (with ARGV[5]) how long that place lasts unless refreshed, in milliseconds
@@ -21,8 +21,10 @@
 --          0 when holds remain (the lease is re-armed when ARGV[2] > 0),
 --          -1 when this was the last hold and the lock was granted: the first client in line
 --             whose place is alive and who listens on its grant channel now holds it, once, for
---             the owner its place names, with the grant lease its place gives; the message
---             "<threadId>:<nonce>:<name>" went to its grant channel, and nothing to the unlock channel,
+--             the owner its place names, with the lease its place asks for; the message
+--             "<threadId>:<nonce>:<name>" went to its grant channel; ARGV[1] goes to the unlock
+--             channel too only when that lease is shorter than the lock's TTL before this call
+--             (waiters of other libraries park until the TTL they saw: they look again),
 --          1 + N when this was the last hold and nobody could take it so: the key is deleted and
 --             ARGV[1] published to N subscribers (clients with waiters, this one included when it
 --             is subscribed).
@@ -46,13 +48,15 @@ if remaining > 0 then
     end
     return 0
 end
+-- the first client in line, and the lock's TTL before this call when there is one (see below)
+local client = KEYS[4] and redis.call('lpop', KEYS[4])
+local before = client and redis.call('pttl', KEYS[1])
 redis.call('del', KEYS[1], KEYS[3])
-if KEYS[4] ~= nil then
+if client then
     local me = string.match(ARGV[3], '^(.*):[^:]*$')
     local tag = string.find(KEYS[1], '{', 1, true) and KEYS[1] or ('{' .. KEYS[1] .. '}')
     local places = 'padlock_waiter:' .. tag .. ':'
     local grants = 'padlock_grant:' .. tag .. ':'
-    local client = redis.call('lpop', KEYS[4])
     while client do
         local place = client ~= me and redis.call('get', places .. client)
         if place then
@@ -65,6 +69,11 @@ if KEYS[4] ~= nil then
                 local t = redis.call('time')
                 redis.call('hset', KEYS[3], field, t[1] .. string.format('%03d', math.floor(tonumber(t[2]) / 1000)))
                 redis.call('pexpire', KEYS[3], lease)
+                if tonumber(lease) < before then
+                    -- a Redisson waiter parks at most the TTL it saw; with a shorter grant, a
+                    -- grantee that froze would leave it asleep on a free lock: wake it now
+                    redis.call(ARGV[4], KEYS[2], ARGV[1])
+                end
                 if ARGV[5] ~= nil and ARGV[5] ~= '' then
                     redis.call('set', places .. me, ARGV[5], 'px', ARGV[6])
                     redis.call('rpush', KEYS[4], me)

@@ -9,7 +9,7 @@
 -- KEYS[3]  the gate, padlock_rw_gate:{<name>}: present while writers wait in line (see
 --          rw_write_acquire); a new reader yields to them, except in the readers' turn
 -- KEYS[4]  the readers' hall, padlock_rw_readers:{<name>}: a hash of waiting readers,
---          <clientId>:<threadId> -> "<grant lease ms>:<nonce>", which the write release grants
+--          <clientId>:<threadId> -> "<lease ms>:<nonce>", which the write release grants
 --          (see rw_write_release); it lives ARGV[4] ms after the last refused attempt
 -- KEYS[5]  the readers' turn, padlock_rw_turn:{<name>}: present for a short while after a write
 --          release that granted the hall while writers wait (see rw_write_release)
@@ -23,7 +23,7 @@
 --          1: a refused attempt takes (or keeps) the place ARGV[7] in the hall;
 --          2: as 1, and an earlier attempt of this same wait may have taken it: the reader's
 --             field in the lock is then a grant to it (held once), and acquiring leaves the hall
--- ARGV[7]  (with 1 or 2) the place, "<grant lease ms>:<nonce>"
+-- ARGV[7]  (with 1 or 2) the place, "<lease ms>:<nonce>"
 --
 -- Returns  nil when acquired: a re-entry, a downgrade (write mode held by this same owner), a
 --          grant found (ARGV[6] = 2), or a first hold in read mode or on a free lock with no writer
@@ -78,7 +78,7 @@ if ARGV[6] == '2' then
         -- out of the hall, and in the lock: a grant (a waiting reader held nothing), held once
         local hold = tonumber(redis.call('hget', KEYS[1], ARGV[2]))
         if redis.call('pexpire', KEYS[2] .. ':' .. hold, ARGV[1]) == 0 then
-            -- its grant lease ran out, the field is still there: the hold is the reader's again
+            -- its lease key lapsed, the field is still there: the hold is the reader's again
             redis.call('set', KEYS[2] .. ':' .. hold, ARGV[5], 'px', ARGV[1])
         end
         lease_lock()

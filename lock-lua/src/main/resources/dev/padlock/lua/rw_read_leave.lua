@@ -5,7 +5,7 @@
 -- KEYS[2]  the readers' hall, padlock_rw_readers:{<name>} (see rw_read_acquire)
 -- KEYS[3]  this reader's lease prefix, {<name>}:<clientId>:<threadId>:rwlock_timeout
 -- ARGV[1]  reader field, <clientId>:<threadId>
--- ARGV[2]  the reader's place, "<grant lease ms>:<nonce>"
+-- ARGV[2]  the reader's place, "<lease ms>:<nonce>"
 -- ARGV[3]  the reader's lease in milliseconds
 --
 -- Returns  2 when the reader was out of the hall and its field is in the lock in read mode: a
@@ -25,7 +25,7 @@ if not hold then
     return 0
 end
 if redis.call('pexpire', KEYS[3] .. ':' .. hold, ARGV[3]) == 0 then
-    redis.call('set', KEYS[3] .. ':' .. hold, 1, 'px', ARGV[3]) -- its grant lease ran out, the field is there
+    redis.call('set', KEYS[3] .. ':' .. hold, 1, 'px', ARGV[3]) -- its lease key lapsed, the field is there
 end
 if not pcall(redis.call, 'pexpire', KEYS[1], ARGV[3], 'gt') then
     redis.call('pexpire', KEYS[1], math.max(redis.call('pttl', KEYS[1]), tonumber(ARGV[3])))

@@ -23,8 +23,10 @@
 --          0 when holds of this reader remain,
 --          1 + N when this was its last hold; N is how many subscribers ARGV[1] reached on the
 --          shared channel when the lock became free (0 while others hold it, or when it went to
---          the first live writer in line instead: that writer holds it once, with the grant lease
---          of its place, and "w:<threadId>:<nonce>:<name>" went to its client's grant channel).
+--          the first live writer in line instead: that writer holds it once, with the lease its
+--          place asks for, and "w:<threadId>:<nonce>:<name>" went to its client's grant channel;
+--          ARGV[1] goes to the shared channel too when that lease is shorter than the lock's TTL
+--          before this call, as Redisson's waiters park until the TTL they saw).
 -- Other readers are not looked at: the hash lives at least as long as the longest lease (see
 -- rw_read_acquire), and readers that died are dropped by a writer's attempt (rw_write_acquire).
 -- Places in line whose deadline passed, or whose client nobody listens for, are dropped.
@@ -56,8 +58,10 @@ local result = released and 1 or nil
 if redis.call('hlen', KEYS[1]) > 1 then
     return result
 end
-redis.call('del', KEYS[1])
 local head = redis.call('lindex', KEYS[4], 0)
+-- the lock's TTL before this call, when a writer in line may get the lock (see below)
+local before = head and redis.call('pttl', KEYS[1])
+redis.call('del', KEYS[1])
 if head then
     local t = redis.call('time')
     local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -77,6 +81,11 @@ if head then
             redis.call('pexpire', KEYS[8], lease)
             if not redis.call('lindex', KEYS[4], 0) then
                 redis.call('del', KEYS[6])
+            end
+            if tonumber(lease) < before then
+                -- Redisson's waiters park at most the TTL they saw: with a shorter grant, a
+                -- grantee that froze would leave them asleep on a free lock
+                redis.call(ARGV[3], KEYS[2], ARGV[1])
             end
             return result
         end

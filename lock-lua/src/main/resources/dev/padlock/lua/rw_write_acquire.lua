@@ -7,10 +7,11 @@
 -- KEYS[3]  the writer's since, padlock_since:{<name>} (see lock_claim): a first write hold sets
 --          the writer's entry (epoch ms, Redis TIME); the hash lives as long as the lock
 -- KEYS[4]  the writers' line, padlock_rw_queue:{<name>}: a list of places, first come first,
---          each "<clientId>:<threadId>:write:<grant lease ms>:<nonce>"; the release that frees
+--          each "<clientId>:<threadId>:write:<lease ms>:<nonce>"; the release that frees
 --          the lock grants it to the first live place (see rw_read_release, rw_write_release)
 -- KEYS[5]  the line's deadlines, padlock_rw_deadlines:{<name>}: a zset of place -> the epoch ms
---          (Redis TIME) after which it counts as gone
+--          (Redis TIME) after which it counts as gone; line and deadlines expire ARGV[5] ms after
+--          the last attempt that took or kept a place
 -- KEYS[6]  the gate, padlock_rw_gate:{<name>} (see rw_read_acquire): a failed attempt that
 --          takes or keeps a place closes it for ARGV[5] ms; it goes with the last writer in line
 -- KEYS[7]  the unlock channel, redisson_rwlock:{<name>}; writer f waits on KEYS[7]:f
@@ -23,10 +24,11 @@
 --             grants yet), which neither takes a place nor jumps the line;
 --          1: a failed attempt takes (or keeps) the place ARGV[7], with the deadline now + ARGV[5];
 --          2: as 1, and an earlier attempt of this same wait may have taken it: the writer's
---             field in the lock in write mode is then a grant to it (held once)
+--             field in the lock in write mode is then a grant to it (held once) when the place is
+--             out of line, else a re-entry that leaves the line
 -- ARGV[5]  the line's deadline in milliseconds
 -- ARGV[6]  the publish command: publish, or spublish (sharded) on a Redis 7 Cluster
--- ARGV[7]  (with 1 or 2) the place, "<clientId>:<threadId>:write:<grant lease ms>:<nonce>"
+-- ARGV[7]  (with 1 or 2) the place, "<clientId>:<threadId>:write:<lease ms>:<nonce>"
 --
 -- Returns  nil when acquired: free, with nobody alive ahead in line (the lease is ARGV[1]; its
 --          place in line goes), a grant found (ARGV[4] = 2: held once, now with lease ARGV[1]),
@@ -42,7 +44,7 @@
 -- Every failed attempt ends with PTTL of the lock, and no other run does.
 --
 -- Calls: held by readers, taking a place: EVALSHA, HGET, TIME, ZSCORE, HEXISTS, ZADD, RPUSH,
--- SET, PTTL (9); woken at the head of the line on a free lock, the last in line: EVALSHA, HGET,
+-- PEXPIRE, PEXPIRE, SET, PTTL (11); woken at the head of the line on a free lock, the last in line: EVALSHA, HGET,
 -- TIME, PTTL, LINDEX, LPOP, ZREM, LINDEX, DEL, HSET, PEXPIRE, HSET, PEXPIRE (13).
 if redis.replicate_commands then
     redis.replicate_commands()
@@ -50,10 +52,16 @@ end
 local mode = redis.call('hget', KEYS[1], 'mode')
 if mode == 'write' and redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
     if ARGV[4] == '2' then
-        -- in line since an attempt that found the writer without a hold: a grant, held once
-        redis.call('pexpire', KEYS[1], ARGV[1])
-        redis.call('pexpire', KEYS[3], ARGV[1])
-        return nil
+        if not redis.call('zscore', KEYS[5], ARGV[7]) then
+            -- in line since an attempt that found the writer without a hold, and the place is out
+            -- of line: a grant to it, held once
+            redis.call('pexpire', KEYS[1], ARGV[1])
+            redis.call('pexpire', KEYS[3], ARGV[1])
+            return nil
+        end
+        -- still in line: the writer holds through another acquisition; this one re-enters
+        redis.call('zrem', KEYS[5], ARGV[7])
+        redis.call('lrem', KEYS[4], 0, ARGV[7])
     end
     redis.call('hincrby', KEYS[1], ARGV[2], 1)
     -- as Redisson's write lock: the remaining lease plus the new one, so an inner acquisition
@@ -75,6 +83,9 @@ local function wait(ms)
         if redis.call('zadd', KEYS[5], now + tonumber(ARGV[5]), ARGV[7]) == 1 then
             redis.call('rpush', KEYS[4], ARGV[7])
         end
+        -- line and deadlines go ARGV[5] ms after the last attempt of a writer in line
+        redis.call('pexpire', KEYS[4], ARGV[5])
+        redis.call('pexpire', KEYS[5], ARGV[5])
         redis.call('set', KEYS[6], 1, 'px', ARGV[5])
     end
     local ttl = redis.call('pttl', KEYS[1])

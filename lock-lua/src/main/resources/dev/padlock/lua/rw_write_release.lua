@@ -31,15 +31,16 @@
 --          0 when write holds remain (the lease is re-armed when ARGV[2] > 0),
 --          -1 when this was the last write hold and the readers in the hall got the lock while
 --             writers wait in line: the readers' turn begins, in which new readers join them
---             despite the gate, and the last reader to leave wakes the first writer,
+--             despite the gate (ARGV[1] goes to the shared channel, so Redisson's readers join
+--             too), and the last reader to leave wakes the first writer,
 --          -1 also when the lock went to the first live writer in line: it holds once, with the
---             grant lease of its place, and "w:<threadId>:<nonce>:<name>" went to its client's
---             grant channel (see rw_read_release),
+--             lease its place asks for, and "w:<threadId>:<nonce>:<name>" went to its client's
+--             grant channel (see rw_read_release); ARGV[1] goes to the shared channel too when
+--             that lease is shorter than the lock's TTL before this call,
 --          1 + N when this was the last write hold otherwise; N is how many subscribers ARGV[1]
 --             reached on the shared channel.
--- A granted reader holds once, its lease key (hold 1) set for the grant lease of its place, and
--- "r:<threadId>:<nonce>:<name>" goes to its client's grant channel; it sets its own lease a third
--- of the way in (rw_read_settle). So write phases and read phases alternate while both wait, and
+-- A granted reader holds once, its lease key (hold 1) set for the lease its place asks for, and
+-- "r:<threadId>:<nonce>:<name>" goes to its client's grant channel. So write phases and read phases alternate while both wait, and
 -- neither starves the other: a new reader yields to writers in line (rw_read_acquire), and the
 -- readers that waited by a write's end, and those that come in the readers' turn, go in before
 -- the next writer.
@@ -48,7 +49,7 @@
 -- PUBLISH (8); + for readers in the hall: DEL, HSET, PEXPIRE, and per reader PUBLISH, HINCRBY,
 -- SET, and with writers in line SET (the turn); granted to the next writer: EVALSHA, HINCRBY, HDEL,
 -- HLEN, DEL, HGETALL, LINDEX, TIME, ZSCORE, PUBLISH, LPOP, ZREM, HSET, PEXPIRE, HSET, PEXPIRE,
--- LINDEX (17).
+-- PTTL (18).
 -- HINCRBY first, undone at once when the owner had no field: one call less than HEXISTS first
 local remaining = redis.call('hincrby', KEYS[1], ARGV[3], -1)
 if remaining < 0 then
@@ -64,6 +65,9 @@ if remaining > 0 then
 end
 redis.call('hdel', KEYS[1], ARGV[3])
 local free = redis.call('hlen', KEYS[1]) <= 1
+local head = redis.call('lindex', KEYS[4], 0)
+-- the lock's TTL before this call, when a writer in line may get the lock (see below)
+local before = head and free and redis.call('pttl', KEYS[1])
 if free then
     redis.call('del', KEYS[1], KEYS[3])
 else
@@ -103,9 +107,9 @@ if #hall > 0 then
     end
 end
 
-local head = redis.call('lindex', KEYS[4], 0)
 if head and granted > 0 then
     redis.call('set', KEYS[9], 1, 'px', ARGV[7])
+    redis.call(ARGV[4], KEYS[2], ARGV[1]) -- Redisson's readers may join the granted ones now
     return -1
 end
 if head and free then
@@ -127,6 +131,11 @@ if head and free then
             redis.call('pexpire', KEYS[3], lease)
             if not redis.call('lindex', KEYS[4], 0) then
                 redis.call('del', KEYS[6])
+            end
+            if tonumber(lease) < before then
+                -- Redisson's waiters park at most the TTL they saw: with a shorter grant, a
+                -- grantee that froze would leave them asleep on a free lock
+                redis.call(ARGV[4], KEYS[2], ARGV[1])
             end
             return -1
         end
