@@ -40,6 +40,8 @@ class LockScriptsTest {
     private static final String OWNER = "client-a:1";
     private static final String OTHER = "client-b:7";
     private static final long LONG_LEASE = 60_000;
+    /** How long a fair line lasts after the last attempt in it (fair_acquire's ARGV[7]). */
+    private static final long FAIR_LINE_MILLIS = 2_000;
     private static final long SHORT_LEASE = 5_000;
 
     private RedisAdmin admin;
@@ -569,20 +571,38 @@ class LockScriptsTest {
         @Test
         void theLastReleaseGrantsTheFirstListeningClientInLineAndPublishesOnlyThere() {
             String key = uniqueKey();
+            holdWith(key, OWNER, 1, SHORT_LEASE);
+            inLine(key, CLIENT_B, "7:" + LONG_LEASE + ":41");
+            inLine(key, CLIENT_C, "9:" + LONG_LEASE + ":42");
+            try (Subscriber unlock = subscribe(key); Subscriber grantB = subscribeTo(grantOf(key, CLIENT_B))) {
+
+                assertThat(releaseInLine(key, OWNER, "")).isEqualTo(-1L);
+
+                assertThat(admin.commands().hgetall(key)).isEqualTo(Map.of(CLIENT_B + ":7", "1"));
+                assertThat(admin.commands().pttl(key)).as("the lease the place asked for")
+                        .isBetween(LONG_LEASE - 5_000, LONG_LEASE);
+                assertThat(admin.commands().hkeys(sinceOf(key))).containsExactly(CLIENT_B + ":7");
+                assertThat(grantB.messagesSoFar()).containsExactly("7:41:" + key);
+                assertThat(unlock.messagesSoFar()).isEmpty();
+                assertThat(admin.commands().lrange(lineOf(key), 0, -1)).containsExactly(CLIENT_C);
+                assertThat(admin.commands().exists(placeOf(key, CLIENT_B))).isZero();
+            }
+        }
+
+        /** Issue 21: a Redisson waiter parks until the TTL it saw; a shorter grant must not strand it. */
+        @Test
+        void aGrantWithALeaseShorterThanTheLocksTtlAlsoPublishesOnTheUnlockChannel() {
+            String key = uniqueKey();
             holdWith(key, OWNER, 1, LONG_LEASE);
             inLine(key, CLIENT_B, "7:" + SHORT_LEASE + ":41");
-            inLine(key, CLIENT_C, "9:" + SHORT_LEASE + ":42");
             try (Subscriber unlock = subscribe(key); Subscriber grantB = subscribeTo(grantOf(key, CLIENT_B))) {
 
                 assertThat(releaseInLine(key, OWNER, "")).isEqualTo(-1L);
 
                 assertThat(admin.commands().hgetall(key)).isEqualTo(Map.of(CLIENT_B + ":7", "1"));
                 assertThat(admin.commands().pttl(key)).isBetween(1L, SHORT_LEASE);
-                assertThat(admin.commands().hkeys(sinceOf(key))).containsExactly(CLIENT_B + ":7");
                 assertThat(grantB.messagesSoFar()).containsExactly("7:41:" + key);
-                assertThat(unlock.messagesSoFar()).isEmpty();
-                assertThat(admin.commands().lrange(lineOf(key), 0, -1)).containsExactly(CLIENT_C);
-                assertThat(admin.commands().exists(placeOf(key, CLIENT_B))).isZero();
+                assertThat(unlock.messagesSoFar()).containsExactly(MESSAGE);
             }
         }
 
@@ -882,6 +902,10 @@ class LockScriptsTest {
         return "padlock_fair_queue:{" + key + "}";
     }
 
+    private static String redissonFairQueueOf(String key) {
+        return "redisson_lock_queue:{" + key + "}";
+    }
+
     private long redisMillis() {
         List<String> time = admin.commands().time();
         return Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
@@ -893,19 +917,20 @@ class LockScriptsTest {
 
     private Long fairForceRelease(String key) {
         return admin.commands().eval(LuaScript.FAIR_FORCE_RELEASE.body(), ScriptOutputType.INTEGER,
-                new String[] {key, sinceOf(key), channelOf(key)}, MESSAGE, "publish");
+                new String[] {key, sinceOf(key), channelOf(key), redissonFairQueueOf(key)}, MESSAGE, "publish");
     }
 
     /** fair_acquire with a long lease: {@code mode} 0 one-shot, 1 take {@code place}, 2 in line with it. */
     private Long fairAcquire(String key, String field, String mode, String place) {
         return admin.commands().eval(LuaScript.FAIR_ACQUIRE.body(), ScriptOutputType.INTEGER,
                 new String[] {key, fairQueueOf(key), sinceOf(key)}, Long.toString(LONG_LEASE), field, mode, place,
-                "publish", "1");
+                "publish", "1", Long.toString(FAIR_LINE_MILLIS));
     }
 
     private Long fairRelease(String key, String field) {
         return admin.commands().eval(LuaScript.FAIR_RELEASE.body(), ScriptOutputType.INTEGER,
-                new String[] {key, fairQueueOf(key), sinceOf(key)}, "0", field, "publish", "1");
+                new String[] {key, fairQueueOf(key), sinceOf(key), redissonFairQueueOf(key), channelOf(key)}, "0", field,
+                "publish", "1");
     }
 
     private Long fairLeave(String key, String field, String place) {
@@ -990,11 +1015,12 @@ class LockScriptsTest {
 
                 assertThat(admin.commands().hgetall(key)).as("granted, the gone writer passed over")
                         .isEqualTo(Map.of("mode", "write", WRITER, "1"));
-                assertThat(admin.commands().pttl(key)).as("the grant lease").isBetween(1L, 6000L);
+                assertThat(admin.commands().pttl(key)).as("the lease its place asks for").isBetween(1L, 6000L);
                 assertThat(admin.commands().hexists(sinceOf(key), WRITER)).isTrue();
                 assertThat(first.messagesSoFar()).containsExactly("w:1:1:" + key);
                 assertThat(second.messagesSoFar()).isEmpty();
-                assertThat(shared.messagesSoFar()).isEmpty();
+                assertThat(shared.messagesSoFar()).as("a grant shorter than the lock's TTL: Redisson's waiters look again")
+                        .containsExactly("1");
                 assertThat(admin.commands().lrange(LockKeys.readWriteLine(key), 0, -1)).containsExactly(place(WRITER_C));
 
                 assertThat(writeAcquire(key, WRITER, "2", LINE_MILLIS)).as("the grant found by an attempt").isNull();
@@ -1019,11 +1045,12 @@ class LockScriptsTest {
 
                 assertThat(grants.messagesSoFar()).containsExactly("r:7:9:" + key);
                 assertThat(admin.commands().hgetall(key)).isEqualTo(Map.of("mode", "read", READER, "1"));
-                assertThat(admin.commands().pttl(leasePrefix(key, READER) + ":1")).as("the grant lease")
+                assertThat(admin.commands().pttl(leasePrefix(key, READER) + ":1")).as("the lease its place asks for")
                         .isBetween(1L, 6000L);
                 assertThat(admin.commands().pttl(key)).isBetween(1L, 6000L);
                 assertThat(admin.commands().exists(LockKeys.readWriteReaders(key))).as("the hall is empty").isZero();
-                assertThat(shared.messagesSoFar()).isEmpty();
+                assertThat(shared.messagesSoFar()).as("Redisson's readers may join the granted ones")
+                        .containsExactly("1");
                 assertThat(next.messagesSoFar()).isEmpty();
                 assertThat(admin.commands().pttl(LockKeys.readWriteTurn(key))).as("the readers' turn")
                         .isBetween(1L, 5000L);
@@ -1079,12 +1106,13 @@ class LockScriptsTest {
 
                 assertThat(writeRelease(key, WRITER)).isEqualTo(-1L);
                 assertThat(next.messagesSoFar()).containsExactly("w:2:1:" + key);
-                assertThat(shared.messagesSoFar()).isEmpty();
+                assertThat(shared.messagesSoFar()).as("a grant shorter than the lock's TTL: Redisson's waiters look again")
+                        .containsExactly("1");
                 assertThat(admin.commands().exists(LockKeys.readWriteGate(key))).as("nobody left in line").isZero();
 
                 assertThat(writeAcquire(key, WRITER_C, "2", LINE_MILLIS)).isNull();
                 assertThat(writeRelease(key, WRITER_C)).isEqualTo(2L);
-                assertThat(shared.messagesSoFar()).containsExactly("1");
+                assertThat(shared.messagesSoFar()).containsExactly("1", "1");
                 assertThat(admin.keys()).noneMatch(k -> k.contains(key));
             }
         }

@@ -139,13 +139,17 @@ class OperatingCostTest {
                     s.run("fair_acquire", LuaScript.FAIR_ACQUIRE, ScriptOutputType.INTEGER,
                             new String[] {s.name, queue, deadlines}, LEASE, OWNER, "5000", "1");
                     s.run("fair_release", LuaScript.FAIR_RELEASE, ScriptOutputType.INTEGER,
-                            new String[] {s.name, queue, deadlines, LockKeys.unlockChannel(s.name)}, "0", "0", OWNER, "publish");
+                            new String[] {s.name, queue, deadlines, LockKeys.unlockChannel(s.name),
+                                    LockKeys.unlockChannel(s.name)}, "0", "0", OWNER, "publish");
                     return;
                 }
                 String[] keys = {s.name, LockKeys.fairQueue(s.name), LockKeys.since(s.name)};
                 s.run("fair_acquire", LuaScript.FAIR_ACQUIRE, ScriptOutputType.INTEGER, keys, LEASE, OWNER, "1",
-                        OWNER + ":6000:1", "publish", "1");
-                s.run("fair_release", LuaScript.FAIR_RELEASE, ScriptOutputType.INTEGER, keys, "0", OWNER, "publish", "1");
+                        OWNER + ":6000:1", "publish", "1", "2000");
+                s.run("fair_release", LuaScript.FAIR_RELEASE, ScriptOutputType.INTEGER,
+                        new String[] {s.name, LockKeys.fairQueue(s.name), LockKeys.since(s.name),
+                                LockKeys.redissonFairQueue(s.name), LockKeys.unlockChannel(s.name)},
+                        "0", OWNER, "publish", "1");
             }
         },
         READ("read: acquire, release", 1) {

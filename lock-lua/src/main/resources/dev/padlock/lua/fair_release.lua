@@ -26,7 +26,7 @@
 -- TTL the lock had before this call: it is sent "0" when the lock is deleted, and when the grant's
 -- lease is shorter than that TTL (a grantee that froze would leave it asleep on a free lock).
 --
--- Calls: a last hold granted to the next place: EVALSHA, HINCRBY, LPOP, PTTL, DEL, HSET, PEXPIRE,
+-- Calls: a last hold granted to the next place: EVALSHA, HINCRBY, LPOP, TTL, DEL, HSET, PEXPIRE,
 -- PUBLISH (8); the last hold, nobody in line: EVALSHA, HINCRBY, LPOP, DEL, LINDEX (5).
 -- HINCRBY first, undone at once when the owner had no field: one call less than HEXISTS first
 local remaining = redis.call('hincrby', KEYS[1], ARGV[2], -1)
@@ -48,7 +48,13 @@ local function wake_redisson()
     end
 end
 local place = redis.call('lpop', KEYS[2])
-local before = place and redis.call('pttl', KEYS[1])
+-- the lock's TTL before this call, when a grant may follow: a Redisson waiter parks at most the TTL
+-- it saw. TTL rounds to seconds (within 500 ms), enough to tell whether a lease is shorter; PTTL is
+-- what refused attempts end with (and are counted by)
+local function ttl_millis()
+    return redis.call('ttl', KEYS[1]) * 1000
+end
+local before = place and ttl_millis()
 redis.call('del', KEYS[1], KEYS[3])
 local tag = string.find(KEYS[1], '{', 1, true) and KEYS[1] or ('{' .. KEYS[1] .. '}')
 local grants = 'padlock_grant:' .. tag .. ':'

@@ -48,9 +48,15 @@ if remaining > 0 then
     end
     return 0
 end
--- the first client in line, and the lock's TTL before this call when there is one (see below)
+-- the first client in line
 local client = KEYS[4] and redis.call('lpop', KEYS[4])
-local before = client and redis.call('pttl', KEYS[1])
+-- the lock's TTL before this call, when a grant may follow: a Redisson waiter parks at most the TTL
+-- it saw. TTL rounds to seconds (within 500 ms), enough to tell whether a lease is shorter; PTTL is
+-- what refused attempts end with (and are counted by)
+local function ttl_millis()
+    return redis.call('ttl', KEYS[1]) * 1000
+end
+local before = client and ttl_millis()
 redis.call('del', KEYS[1], KEYS[3])
 if client then
     local me = string.match(ARGV[3], '^(.*):[^:]*$')

@@ -59,8 +59,13 @@ if redis.call('hlen', KEYS[1]) > 1 then
     return result
 end
 local head = redis.call('lindex', KEYS[4], 0)
--- the lock's TTL before this call, when a writer in line may get the lock (see below)
-local before = head and redis.call('pttl', KEYS[1])
+-- the lock's TTL before this call, when a grant may follow: a Redisson waiter parks at most the TTL
+-- it saw. TTL rounds to seconds (within 500 ms), enough to tell whether a lease is shorter; PTTL is
+-- what refused attempts end with (and are counted by)
+local function ttl_millis()
+    return redis.call('ttl', KEYS[1]) * 1000
+end
+local before = head and ttl_millis()
 redis.call('del', KEYS[1])
 if head then
     local t = redis.call('time')

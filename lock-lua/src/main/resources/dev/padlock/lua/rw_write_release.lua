@@ -49,7 +49,7 @@
 -- PUBLISH (8); + for readers in the hall: DEL, HSET, PEXPIRE, and per reader PUBLISH, HINCRBY,
 -- SET, and with writers in line SET (the turn); granted to the next writer: EVALSHA, HINCRBY, HDEL,
 -- HLEN, DEL, HGETALL, LINDEX, TIME, ZSCORE, PUBLISH, LPOP, ZREM, HSET, PEXPIRE, HSET, PEXPIRE,
--- PTTL (18).
+-- TTL (18).
 -- HINCRBY first, undone at once when the owner had no field: one call less than HEXISTS first
 local remaining = redis.call('hincrby', KEYS[1], ARGV[3], -1)
 if remaining < 0 then
@@ -66,8 +66,13 @@ end
 redis.call('hdel', KEYS[1], ARGV[3])
 local free = redis.call('hlen', KEYS[1]) <= 1
 local head = redis.call('lindex', KEYS[4], 0)
--- the lock's TTL before this call, when a writer in line may get the lock (see below)
-local before = head and free and redis.call('pttl', KEYS[1])
+-- the lock's TTL before this call, when a grant may follow: a Redisson waiter parks at most the TTL
+-- it saw. TTL rounds to seconds (within 500 ms), enough to tell whether a lease is shorter; PTTL is
+-- what refused attempts end with (and are counted by)
+local function ttl_millis()
+    return redis.call('ttl', KEYS[1]) * 1000
+end
+local before = head and free and ttl_millis()
 if free then
     redis.call('del', KEYS[1], KEYS[3])
 else
