@@ -94,7 +94,7 @@ final class LockInspector {
 
         List<LockView.Waiter> queue = new ArrayList<>();
         for (String place : queueFields) {
-            // <clientId>:<threadId>:<grant lease ms>:<nonce>: its client hears grants on its grant channel
+            // <clientId>:<threadId>:<lease ms>:<nonce>: its client hears grants on its grant channel
             int nonceAt = place.lastIndexOf(':');
             int leaseAt = nonceAt < 0 ? -1 : place.lastIndexOf(':', nonceAt - 1);
             String field = leaseAt < 0 ? place : place.substring(0, leaseAt);
@@ -119,7 +119,7 @@ final class LockInspector {
             }
         }
         if (mode != null || hash.isEmpty()) {
-            // a read-write lock's writers in line (Padlock's own places, <field>:<grant lease>:<nonce>),
+            // a read-write lock's writers in line (Padlock's own places, <field>:<lease>:<nonce>),
             // each with its deadline, granted on its client's grant channel
             for (String place : redis.await(c.lrange(LockKeys.readWriteLine(name), 0, -1), "LRANGE writers")) {
                 int end = place.lastIndexOf(":write:");
