@@ -1,6 +1,9 @@
 package dev.padlock.internal;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.netty.util.Timeout;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -26,7 +29,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A grant message that finds no acquisition of its nonce is dropped: the acquisition it was for
  * has ended, and either took the lock (an attempt found the grant first) or left its place, and
- * the leave script kept a grant that reached it. Thread-safe.
+ * the leave script kept a grant that reached it. The exception is a grant to the place of an
+ * acquisition that ended without the lock and could not leave its place (its leave call failed):
+ * that grant holds the lock for nobody, for the owner's whole lease, so it is given back at once
+ * (one release, which passes the lock on). Thread-safe.
  */
 final class GrantWaits {
     private static final Logger log = LoggerFactory.getLogger(GrantWaits.class);
@@ -35,9 +41,15 @@ final class GrantWaits {
     /** The last waiting acquisition started or chained, by kind, name and owner: settles last. */
     private final ConcurrentHashMap<Key, LockAcquisition> lastWaits = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Key, Timeout> sinceNotes = new ConcurrentHashMap<>();
+    /** Places left behind by acquisitions that ended without the lock, by nonce: see the class notes. */
+    private final Cache<Long, LeftBehind> leftBehind = Caffeine.newBuilder()
+            .expireAfterWrite(Duration.ofMinutes(5)).maximumSize(10_000).build();
     private final AtomicLong nonces = new AtomicLong();
 
     private record Key(char kind, String name, long owner) {
+    }
+
+    private record LeftBehind(Key key, LockProtocol protocol) {
     }
 
     /** Starts an acquisition of {@code protocol}'s lock with a place nonce of its own; see {@link LockAcquisition#start}. */
@@ -47,6 +59,11 @@ final class GrantWaits {
                 leaseMillis, watchdogLease, owner, waitNanos, services.commandTimeoutMillis(), spin, false,
                 services.abandonments(), nonces.incrementAndGet(), false);
         Key key = new Key(protocol.grantKind(), protocol.name(), owner);
+        acquisition.settled().whenComplete((ignored, failure) -> {
+            if (acquisition.placeLeftBehind()) {
+                leftBehind.put(acquisition.placeNonce(), new LeftBehind(key, protocol));
+            }
+        });
         acquisition.result().whenComplete((acquired, failure) -> {
             if (failure == null && acquired && acquisition.granted()) {
                 scheduleSinceNote(protocol, services, key);
@@ -92,11 +109,25 @@ final class GrantWaits {
 
     /** A grant message of a fair, a read or a write lock on one of this client's grant channels. */
     void onGranted(GrantMessage message) {
-        LockAcquisition acquisition = waits.get(new Key(message.kind(), message.name(), message.owner()));
-        if (acquisition == null || !acquisition.grant(message.nonce())) {
+        Key key = new Key(message.kind(), message.name(), message.owner());
+        LockAcquisition acquisition = waits.get(key);
+        if (acquisition != null && acquisition.grant(message.nonce())) {
+            return;
+        }
+        LeftBehind place = leftBehind.asMap().remove(message.nonce());
+        if (place == null || !place.key().equals(key)) {
             log.debug("lock '{}': a grant ({}) to owner {} that no acquisition waits for any more", message.name(),
                     message.kind(), message.owner());
+            return;
         }
+        log.debug("lock '{}': a grant to owner {} whose wait ended without leaving its place: giving it back",
+                message.name(), message.owner());
+        place.protocol().release(message.owner(), 0).whenComplete((release, failure) -> {
+            if (failure != null) {
+                log.warn("could not give back lock '{}' granted to {} after its wait ended; its lease will expire: {}",
+                        message.name(), place.protocol().ownerField(message.owner()), failure.toString());
+            }
+        });
     }
 
     /** {@code owner} releases {@code protocol}'s lock: its since needs no note any more. */

@@ -119,6 +119,8 @@ final class LockAcquisition implements PendingAcquire {
     private volatile long token = Attempt.NO_TOKEN;
     /** The park in progress, if any; written by the loop, completed early by a cancel. */
     private volatile CompletableFuture<Boolean> parked;
+    /** Whether it stopped without the lock and could not leave its place in line (see {@link #placeLeftBehind}). */
+    private volatile boolean placeLeftBehind;
     /** Whether the loop was started or the acquisition ended before it: see {@link #claimBegin}. */
     private final AtomicBoolean begun = new AtomicBoolean();
 
@@ -260,6 +262,19 @@ final class LockAcquisition implements PendingAcquire {
     /** Whether the lock came by a grant message. */
     boolean granted() {
         return granted;
+    }
+
+    /** The nonce of this acquisition's place in line; 0 when it takes none. */
+    long placeNonce() {
+        return placeNonce;
+    }
+
+    /**
+     * Whether it stopped without the lock while its place may still be in line on Redis (the call
+     * to leave it failed): a grant to that place holds the lock for nobody, and is to be given back.
+     */
+    boolean placeLeftBehind() {
+        return placeLeftBehind;
     }
 
     /**
@@ -619,6 +634,7 @@ final class LockAcquisition implements PendingAcquire {
             if (failure != null) {
                 log.debug("could not leave the queue of lock '{}'; the entry expires by itself: {}",
                         protocol.name(), failure.toString());
+                placeLeftBehind = placeNonce != 0 && !claim;
             } else if (held) {
                 onAcquired(); // a grant came as it gave up, and the caller was not told yet: it holds
                 return;

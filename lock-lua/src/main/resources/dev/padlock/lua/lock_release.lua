@@ -28,8 +28,8 @@
 --          1 + N when this was the last hold and nobody could take it so: the key is deleted and
 --             ARGV[1] published to N subscribers (clients with waiters, this one included when it
 --             is subscribed).
--- A place whose key expired (a client that stopped refreshing it), and this client's own place,
--- are dropped from the line on the way. "Since" is Redis TIME in epoch milliseconds; TIME is not
+-- A place whose key expired (a client that stopped refreshing it), and this client's own entry
+-- and place, are dropped from the line on the way. "Since" is Redis TIME in epoch milliseconds; TIME is not
 -- deterministic, so the writes after it replicate as their effects.
 if redis.replicate_commands then
     redis.replicate_commands()
@@ -65,6 +65,11 @@ if client then
     local grants = 'padlock_grant:' .. tag .. ':'
     while client do
         local place = client ~= me and redis.call('get', places .. client)
+        if client == me then
+            -- this client's own entry: its place goes too, so that an owner of it still waiting
+            -- gets in line again (at the tail) with its next claim
+            redis.call('del', places .. me)
+        end
         if place then
             redis.call('del', places .. client)
             local thread, lease, nonce = string.match(place, '^(%-?%d+):(%d+):(%d+)$')
