@@ -917,7 +917,8 @@ class LockScriptsTest {
 
     private Long fairForceRelease(String key) {
         return admin.commands().eval(LuaScript.FAIR_FORCE_RELEASE.body(), ScriptOutputType.INTEGER,
-                new String[] {key, sinceOf(key), channelOf(key), redissonFairQueueOf(key)}, MESSAGE, "publish");
+                new String[] {key, sinceOf(key), channelOf(key), redissonFairQueueOf(key),
+                        "redisson_lock_timeout:{" + key + "}"}, MESSAGE, "publish");
     }
 
     /** fair_acquire with a long lease: {@code mode} 0 one-shot, 1 take {@code place}, 2 in line with it. */
@@ -929,7 +930,8 @@ class LockScriptsTest {
 
     private Long fairRelease(String key, String field) {
         return admin.commands().eval(LuaScript.FAIR_RELEASE.body(), ScriptOutputType.INTEGER,
-                new String[] {key, fairQueueOf(key), sinceOf(key), redissonFairQueueOf(key), channelOf(key)}, "0", field,
+                new String[] {key, fairQueueOf(key), sinceOf(key), redissonFairQueueOf(key), channelOf(key),
+                        "redisson_lock_timeout:{" + key + "}"}, "0", field,
                 "publish", "1");
     }
 

@@ -140,7 +140,7 @@ class OperatingCostTest {
                             new String[] {s.name, queue, deadlines}, LEASE, OWNER, "5000", "1");
                     s.run("fair_release", LuaScript.FAIR_RELEASE, ScriptOutputType.INTEGER,
                             new String[] {s.name, queue, deadlines, LockKeys.unlockChannel(s.name),
-                                    LockKeys.unlockChannel(s.name)}, "0", "0", OWNER, "publish");
+                                    LockKeys.unlockChannel(s.name), deadlines}, "0", "0", OWNER, "publish");
                     return;
                 }
                 String[] keys = {s.name, LockKeys.fairQueue(s.name), LockKeys.since(s.name)};
@@ -148,7 +148,8 @@ class OperatingCostTest {
                         OWNER + ":6000:1", "publish", "1", "2000");
                 s.run("fair_release", LuaScript.FAIR_RELEASE, ScriptOutputType.INTEGER,
                         new String[] {s.name, LockKeys.fairQueue(s.name), LockKeys.since(s.name),
-                                LockKeys.redissonFairQueue(s.name), LockKeys.unlockChannel(s.name)},
+                                LockKeys.redissonFairQueue(s.name), LockKeys.unlockChannel(s.name),
+                                LockKeys.redissonFairDeadlines(s.name)},
                         "0", OWNER, "publish", "1");
             }
         },

@@ -21,7 +21,7 @@ final class PadlockAcl {
     static final String CLIENT_COMMANDS = "+evalsha +eval +exists +hget +pttl +subscribe +unsubscribe";
     /** Commands the scripts call (Redis checks a script's calls against the user's ACL too). */
     static final String SCRIPT_COMMANDS = "+time +get +set +incr +del +hset +hdel +hexists +hincrby +hkeys +hgetall +hlen"
-            + " +lindex +lpos +lpop +lrem +rpush +zadd +zrem +zscore +pexpire +publish";
+            + " +lindex +lpos +lpop +lrem +rpush +zadd +zrem +zscore +pexpire +ttl +publish";
 
     private PadlockAcl() {
     }

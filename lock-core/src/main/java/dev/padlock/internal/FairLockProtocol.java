@@ -30,9 +30,9 @@ final class FairLockProtocol implements LockProtocol {
     private final boolean grantMessageConfirms;
     /** The lock, its line and its holders' since: what every script but the force release writes. */
     private final String[] keys;
-    /** As {@link #keys}, then Redisson's fair queue and the unlock channel: who a release may wake. */
+    /** As {@link #keys}, then Redisson's fair queue, the unlock channel and Redisson's deadlines: who a release may wake. */
     private final String[] releaseKeys;
-    /** The lock, its since, the unlock channel and Redisson's fair queue. */
+    /** The lock, its since, the unlock channel, Redisson's fair queue and its deadlines. */
     private final String[] forceKeys;
 
     FairLockProtocol(String name, LockServices services) {
@@ -45,8 +45,9 @@ final class FairLockProtocol implements LockProtocol {
         this.grantMessageConfirms = services.grantMessagesConfirm();
         this.keys = new String[] {name, LockKeys.fairQueue(name), LockKeys.since(name)};
         this.releaseKeys = new String[] {name, keys[1], keys[2], LockKeys.redissonFairQueue(name),
-                LockKeys.unlockChannel(name)};
-        this.forceKeys = new String[] {name, keys[2], LockKeys.unlockChannel(name), LockKeys.redissonFairQueue(name)};
+                LockKeys.unlockChannel(name), LockKeys.redissonFairDeadlines(name)};
+        this.forceKeys = new String[] {name, keys[2], LockKeys.unlockChannel(name), LockKeys.redissonFairQueue(name),
+                LockKeys.redissonFairDeadlines(name)};
     }
 
     @Override

@@ -4,7 +4,9 @@ import dev.padlock.internal.LockProtocol.Release;
 import dev.padlock.internal.LockProtocol.ReleaseOutcome;
 import io.netty.util.Timeout;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -110,7 +112,7 @@ final class LocalQueue {
     /** The ticket that runs as head, while {@link #headRunning}. */
     private Ticket headTicket;
     /** Acquisitions started with {@link Entry#RUN}, not yet ended: their owners may be claiming. */
-    private final java.util.ArrayList<Ticket> runs = new java.util.ArrayList<>(2);
+    private final ArrayList<Ticket> runs = new ArrayList<>(2);
     boolean retired;
 
     LocalQueue(String localKey, LockServices services, LocalQueues queues) {
@@ -200,6 +202,7 @@ final class LocalQueue {
     /** An acquisition against Redis ended; {@code head} tells whether it was this queue's head. */
     private void afterAcquisition(Ticket ticket, boolean acquired, boolean head) {
         Ticket next;
+        List<Ticket> reentries = List.of();
         synchronized (this) {
             if (head) {
                 headRunning = false;
@@ -215,11 +218,43 @@ final class LocalQueue {
                     chainStart = System.nanoTime();
                 }
                 becomeHolder(ticket);
+                reentries = claimReentries(ticket.owner);
             }
             next = promoteIfFree();
             retireIfIdle();
         }
+        runReentries(reentries);
         startHead(next);
+    }
+
+    /**
+     * The queued acquisitions of {@code owner}, which now holds the lock: each becomes a re-entry
+     * that runs against Redis at once (every acquisition is its own hold), as a new one would
+     * ({@link #enter}); under the monitor.
+     */
+    private List<Ticket> claimReentries(long owner) {
+        List<Ticket> reentries = null;
+        for (Iterator<Ticket> it = waiters.iterator(); it.hasNext(); ) {
+            Ticket waiting = it.next();
+            if (waiting.owner == owner && waiting.claim()) {
+                it.remove();
+                waiting.fresh = false;
+                inFlight++;
+                runs.add(waiting);
+                if (reentries == null) {
+                    reentries = new ArrayList<>(2);
+                }
+                reentries.add(waiting);
+            }
+        }
+        return reentries == null ? List.of() : reentries;
+    }
+
+    /** Runs what {@link #claimReentries} claimed; outside the monitor. */
+    private void runReentries(List<Ticket> reentries) {
+        for (Ticket reentry : reentries) {
+            run(reentry, false);
+        }
     }
 
     /** The caller gave up on a lock that Redis had granted it: release it again. */
@@ -353,11 +388,14 @@ final class LocalQueue {
     /** Redis confirmed the hand-off: the successor holds the lock. */
     private void handedOver(Ticket successor) {
         services.watchdog().onHandedOver(successor.protocol, successor.owner, successor.watchdogLease);
+        List<Ticket> reentries;
         synchronized (this) {
             becomeHolder(successor);
+            reentries = claimReentries(successor.owner);
             handOffs++;
             retireIfIdle();
         }
+        runReentries(reentries);
         successor.handedOver = true;
         if (!successor.result.complete(true)) {
             giveBack(successor); // it gave up while the lock was on its way

@@ -41,6 +41,14 @@ public final class LockKeys {
         return suffixed("redisson_lock_queue", lockName);
     }
 
+    /**
+     * Redisson's fair waiters' deadlines: {@code redisson_lock_timeout:{<name>}}, a zset of field to
+     * the epoch milliseconds after which Redisson counts that waiter as gone. Padlock only reads it.
+     */
+    public static String redissonFairDeadlines(String lockName) {
+        return suffixed("redisson_lock_timeout", lockName);
+    }
+
     /** A fenced lock's token counter: {@code redisson_lock_token:{<name>}}. */
     public static String fencingTokens(String lockName) {
         return suffixed("redisson_lock_token", lockName);

@@ -5,6 +5,7 @@
 -- KEYS[3]  the unlock channel, redisson_lock__channel:{<name>}; a Redisson fair waiter listens
 --          on KEYS[3]:<its field>
 -- KEYS[4]  Redisson's fair queue, redisson_lock_queue:{<name>} (see fair_release)
+-- KEYS[5]  Redisson's fair waiters' deadlines, redisson_lock_timeout:{<name>} (see fair_release)
 -- ARGV[1]  unlock message to publish (0)
 -- ARGV[2]  the publish command: publish, or spublish (sharded) on a Redis 7 Cluster
 --
@@ -13,13 +14,29 @@
 -- takes it when it is first in line, or grants it to the first live place (see fair_acquire). The
 -- line keeps its order. Redisson's first fair waiter is woken on its own channel, as Redisson's
 -- force unlock does.
+if redis.replicate_commands then
+    redis.replicate_commands()
+end
 if redis.call('del', KEYS[1]) == 0 then
     return 0
 end
 redis.call('del', KEYS[2])
 redis.call(ARGV[2], KEYS[3], ARGV[1])
-local first = KEYS[4] and redis.call('lindex', KEYS[4], 0)
+-- as Redisson's force unlock does: ARGV[1] to the first of its fair waiters whose deadline has not passed
+local first = redis.call('lindex', KEYS[4], 0)
 if first then
-    redis.call(ARGV[2], KEYS[3] .. ':' .. first, ARGV[1])
+    local t = redis.call('time')
+    local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+    for i = 1, 10 do
+        local deadline = redis.call('zscore', KEYS[5], first)
+        if not deadline or tonumber(deadline) > now then
+            redis.call(ARGV[2], KEYS[3] .. ':' .. first, ARGV[1])
+            break
+        end
+        first = redis.call('lindex', KEYS[4], i)
+        if not first then
+            break
+        end
+    end
 end
 return 1

@@ -8,6 +8,8 @@
 --          fields, first come first
 -- KEYS[5]  the unlock channel, redisson_lock__channel:{<name>}; a Redisson fair waiter listens
 --          on KEYS[5]:<its field>
+-- KEYS[6]  Redisson's fair waiters' deadlines, redisson_lock_timeout:{<name>}: a zset of field ->
+--          epoch ms after which Redisson counts the waiter as gone
 -- ARGV[1]  lease in milliseconds to re-arm after an inner release; 0 keeps the current TTL
 -- ARGV[2]  owner field, <clientId>:<threadId>
 -- ARGV[3]  the publish command: publish, or spublish (sharded) on a Redis 7 Cluster
@@ -27,7 +29,11 @@
 -- lease is shorter than that TTL (a grantee that froze would leave it asleep on a free lock).
 --
 -- Calls: a last hold granted to the next place: EVALSHA, HINCRBY, LPOP, TTL, DEL, HSET, PEXPIRE,
--- PUBLISH (8); the last hold, nobody in line: EVALSHA, HINCRBY, LPOP, DEL, LINDEX (5).
+-- PUBLISH (8); the last hold, nobody in line: EVALSHA, HINCRBY, LPOP, DEL, LINDEX (5; with
+-- Redisson's fair waiters queued, + TIME, ZSCORE, PUBLISH).
+if redis.replicate_commands then
+    redis.replicate_commands()
+end
 -- HINCRBY first, undone at once when the owner had no field: one call less than HEXISTS first
 local remaining = redis.call('hincrby', KEYS[1], ARGV[2], -1)
 if remaining < 0 then
@@ -41,18 +47,34 @@ if remaining > 0 then
     end
     return 0
 end
+-- as Redisson's unlock does: "0" to the first of its fair waiters whose deadline has not passed
 local function wake_redisson()
     local first = redis.call('lindex', KEYS[4], 0)
-    if first then
-        redis.call(ARGV[3], KEYS[5] .. ':' .. first, '0')
+    if not first then
+        return
+    end
+    local t = redis.call('time')
+    local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+    for i = 1, 10 do
+        local deadline = redis.call('zscore', KEYS[6], first)
+        if not deadline or tonumber(deadline) > now then
+            redis.call(ARGV[3], KEYS[5] .. ':' .. first, '0')
+            return
+        end
+        first = redis.call('lindex', KEYS[4], i)
+        if not first then
+            return
+        end
     end
 end
 local place = redis.call('lpop', KEYS[2])
 -- the lock's TTL before this call, when a grant may follow: a Redisson waiter parks at most the TTL
 -- it saw. TTL rounds to seconds (within 500 ms), enough to tell whether a lease is shorter; PTTL is
--- what refused attempts end with (and are counted by)
+-- what refused attempts end with (and are counted by). An ACL user without +ttl counts as a long
+-- TTL: every grant then wakes the shared channel too
 local function ttl_millis()
-    return redis.call('ttl', KEYS[1]) * 1000
+    local ok, ttl = pcall(redis.call, 'ttl', KEYS[1])
+    return ok and ttl * 1000 or math.huge
 end
 local before = place and ttl_millis()
 redis.call('del', KEYS[1], KEYS[3])

@@ -52,9 +52,11 @@ end
 local client = KEYS[4] and redis.call('lpop', KEYS[4])
 -- the lock's TTL before this call, when a grant may follow: a Redisson waiter parks at most the TTL
 -- it saw. TTL rounds to seconds (within 500 ms), enough to tell whether a lease is shorter; PTTL is
--- what refused attempts end with (and are counted by)
+-- what refused attempts end with (and are counted by). An ACL user without +ttl counts as a long
+-- TTL: every grant then wakes the shared channel too
 local function ttl_millis()
-    return redis.call('ttl', KEYS[1]) * 1000
+    local ok, ttl = pcall(redis.call, 'ttl', KEYS[1])
+    return ok and ttl * 1000 or math.huge
 end
 local before = client and ttl_millis()
 redis.call('del', KEYS[1], KEYS[3])
