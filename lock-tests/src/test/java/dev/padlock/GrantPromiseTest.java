@@ -34,9 +34,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
-import org.redisson.config.Config;
 
 /**
  * Regressions of the grant's promise (CONTRACT.md, "Who holds a lock"): an owner told that it
@@ -69,17 +67,12 @@ class GrantPromiseTest {
 
     @BeforeAll
     static void startRedisson(RedisEndpoint redis) {
-        Config config = new Config();
-        config.useSingleServer().setAddress(redis.uri()).setConnectionMinimumIdleSize(2)
-                .setSubscriptionConnectionMinimumIdleSize(1);
-        redisson = Redisson.create(config);
+        redisson = Redissons.open(redis.uri());
     }
 
     @AfterAll
     static void stopRedisson() {
-        if (redisson != null) {
-            redisson.shutdown(0, 5, SECONDS);
-        }
+        Redissons.close(redisson);
     }
 
     @AfterEach

@@ -14,12 +14,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.redisson.Redisson;
 import org.redisson.api.RFencedLock;
 import org.redisson.api.RLock;
 import org.redisson.api.RReadWriteLock;
 import org.redisson.api.RedissonClient;
-import org.redisson.config.Config;
 
 /**
  * The lock family against a real Redisson on the same names: read-write, fenced and fair locks
@@ -35,17 +33,12 @@ class RedissonFamilyInteropTest {
 
     @BeforeAll
     static void startRedisson(RedisEndpoint redis) {
-        Config config = new Config();
-        config.useSingleServer().setAddress(redis.uri()).setConnectionMinimumIdleSize(2)
-                .setSubscriptionConnectionMinimumIdleSize(1);
-        redisson = Redisson.create(config);
+        redisson = Redissons.open(redis.uri());
     }
 
     @AfterAll
     static void stopRedisson() {
-        if (redisson != null) {
-            redisson.shutdown(0, 5, SECONDS);
-        }
+        Redissons.close(redisson);
     }
 
     @AfterEach

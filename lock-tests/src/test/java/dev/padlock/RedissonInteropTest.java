@@ -29,9 +29,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
-import org.redisson.config.Config;
 
 /**
  * Padlock and a real Redisson (the version in the pom) on the same lock names: they exclude
@@ -59,20 +57,12 @@ class RedissonInteropTest {
 
     @BeforeAll
     static void startRedisson(RedisEndpoint redis) {
-        Config config = new Config();
-        config.useSingleServer()
-                .setAddress(redis.uri())
-                .setConnectionMinimumIdleSize(2)
-                .setConnectionPoolSize(16)
-                .setSubscriptionConnectionMinimumIdleSize(1);
-        redisson = Redisson.create(config);
+        redisson = Redissons.open(redis.uri());
     }
 
     @AfterAll
     static void stopRedisson() {
-        if (redisson != null) {
-            redisson.shutdown(0, 5, SECONDS);
-        }
+        Redissons.close(redisson);
     }
 
     @BeforeEach
