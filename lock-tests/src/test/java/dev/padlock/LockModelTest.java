@@ -60,26 +60,35 @@ class LockModelTest {
     private static final List<LockModel> OPEN = new ArrayList<>();
     private static RedisEndpoint redis;
     private static RedisAdmin admin;
+    private static RedissonActor redisson;
     private static long startedAt;
 
     @BeforeContainer
     static void startRedis() {
         redis = RedisProvisioner.provision();
         admin = redis.admin();
+        redisson = RedissonActor.connect(redis.uri());
         startedAt = System.nanoTime();
     }
 
     @AfterContainer
     static void stopRedis() {
-        System.out.printf("LockModelTest: %d sequences, %d steps in %d s%n", SEQUENCES.get(), STEPS.get(),
+        System.out.printf("LockModelTest: %d sequences, %d steps in %d s; exercised:%n", SEQUENCES.get(), STEPS.get(),
                 TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startedAt));
+        LockModel.EXERCISED.forEach((what, count) -> System.out.printf("  %-60s %d%n", what, count.sum()));
         try {
-            if (admin != null) {
-                admin.close();
+            if (redisson != null) {
+                redisson.close();
             }
         } finally {
-            if (redis != null) {
-                redis.close();
+            try {
+                if (admin != null) {
+                    admin.close();
+                }
+            } finally {
+                if (redis != null) {
+                    redis.close();
+                }
             }
         }
     }
@@ -99,18 +108,23 @@ class LockModelTest {
     Arbitrary<ActionChain<LockModel>> sequences() {
         Arbitrary<Integer> owner = Arbitraries.integers().between(0, LockModel.OWNERS - 1);
         Arbitrary<Integer> name = Arbitraries.integers().between(0, LockModel.NAMES - 1);
-        Arbitrary<Integer> client = Arbitraries.integers().between(0, 1);
+        Arbitrary<Integer> client = Arbitraries.integers().between(0, 2);
+        Arbitrary<Integer> anyName = Arbitraries.integers().between(0, 2 * LockModel.NAMES - 1);
         Arbitrary<Kind> kind = Arbitraries.of(Kind.class);
         Arbitrary<Mode> mode = Arbitraries.of(Mode.class);
         Arbitrary<Long> lease = Arbitraries.frequency(
                 net.jqwik.api.Tuple.of(3, -1L), net.jqwik.api.Tuple.of(1, 300L),
-                net.jqwik.api.Tuple.of(1, 500L), net.jqwik.api.Tuple.of(1, 800L), net.jqwik.api.Tuple.of(1, 2500L));
+                net.jqwik.api.Tuple.of(1, 500L), net.jqwik.api.Tuple.of(1, 800L), net.jqwik.api.Tuple.of(1, 2500L),
+                net.jqwik.api.Tuple.of(2, LockModel.LONG_LEASE_MILLIS));
         Arbitrary<Long> wait = Arbitraries.of(100L, 300L, 600L);
         Arbitrary<Integer> pick = Arbitraries.integers().between(0, 7);
 
         Action.Independent<LockModel> acquire = () -> Combinators.combine(owner, name, kind, mode, lease, wait)
                 .as((o, n, k, m, l, w) -> mutate("acquire(owner " + o + ", name " + n + ", " + k + ", " + m
                         + ", lease " + l + ", wait " + w + ")", model -> model.acquire(o, n, k, m, l, w)));
+        Action.Independent<LockModel> secondWait = () -> Combinators.combine(pick, kind, mode, lease, wait)
+                .as((p, k, m, l, w) -> mutate("secondWait(waiter " + p + ", " + k + ", " + m + ", lease " + l
+                        + ", wait " + w + ")", model -> model.secondWait(p, k, m, l, w)));
         Action.Independent<LockModel> unlock = () -> Combinators.combine(pick, kind)
                 .as((p, k) -> mutate("unlock(holder " + p + ", " + k + ")", model -> model.unlock(p, k)));
         Action.Independent<LockModel> unlockByNonHolder = () -> Combinators.combine(owner, name, kind)
@@ -119,23 +133,27 @@ class LockModelTest {
         Action.Independent<LockModel> forceUnlock = () -> Combinators.combine(client, name, kind)
                 .as((c, n, k) -> mutate("forceUnlock(client " + c + ", name " + n + ", " + k + ")",
                         model -> model.forceUnlock(c, n, k)));
-        Action.Independent<LockModel> delete = () -> name
+        Action.Independent<LockModel> delete = () -> anyName
                 .map(n -> mutate("DEL(name " + n + ")", model -> model.delete(n)));
         Action.Independent<LockModel> scriptFlush = () -> Arbitraries.just(
                 mutate("SCRIPT FLUSH", LockModel::scriptFlush));
         Action.Independent<LockModel> pause = () -> Arbitraries.of(300L, 500L, 800L)
                 .map(ms -> mutate("pause(" + ms + " ms)", model -> model.pause(ms)));
+        Action.Independent<LockModel> stall = () -> Arbitraries.of(300L, 600L, 800L)
+                .map(ms -> mutate("stall(" + ms + " ms)", model -> model.stall(ms)));
         Action.Independent<LockModel> giveUp = () -> pick
                 .map(p -> mutate("giveUp(waiter " + p + ")", model -> model.giveUp(p)));
 
         return ActionChain.startWith(LockModelTest::open)
                 .withAction(10, acquire)
-                .withAction(6, unlock)
+                .withAction(2, secondWait)
+                .withAction(7, unlock)
                 .withAction(1, unlockByNonHolder)
                 .withAction(1, forceUnlock)
                 .withAction(1, delete)
                 .withAction(1, scriptFlush)
                 .withAction(1, pause)
+                .withAction(1, stall)
                 .withAction(1, giveUp)
                 .withMaxTransformations(Integer.getInteger(STEPS_PROPERTY, DEFAULT_STEPS));
     }
@@ -149,7 +167,7 @@ class LockModelTest {
 
     private static LockModel open() {
         SEQUENCES.incrementAndGet();
-        LockModel model = new LockModel(admin, redis.uri());
+        LockModel model = new LockModel(admin, redis.uri(), redisson);
         synchronized (OPEN) {
             OPEN.add(model);
         }
