@@ -89,7 +89,7 @@ final class LockModel implements AutoCloseable {
     static final Map<String, java.util.concurrent.atomic.LongAdder> EXERCISED = new java.util.concurrent.ConcurrentSkipListMap<>();
     /**
      * For diagnosis only: checks named in the system property {@code padlock.model.skip}
-     * (comma-separated: leftovers, expiry, liveness, tryonce, counts, counts-mixed, ttl, phantom, reentry) are
+     * (comma-separated: leftovers, expiry, liveness, tryonce, counts, counts-mixed, counts-twowaits, ttl, phantom, reentry) are
      * noted in the trace instead of failing, so that a run can get past a known violation to the next one.
      */
     private static final java.util.Set<String> SKIP = java.util.Set.copyOf(
@@ -105,6 +105,11 @@ final class LockModel implements AutoCloseable {
     private final List<String> rwNames = new ArrayList<>();
     private final Map<String, NameLog> logs = new HashMap<>();
     private final Map<String, Hold> holds = new LinkedHashMap<>();
+    /**
+     * Holds the model stopped believing in without their owner's unlock (a force, a DEL, the end of
+     * a lease): their owners, told they held, still unlock at the end, as a program does.
+     */
+    private final List<Hold> forgotten = new ArrayList<>();
     private final Map<String, RLock> lockObjects = new HashMap<>();
     private final Map<String, AtomicLong> grants = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<Pending> completed = new ConcurrentLinkedQueue<>();
@@ -462,6 +467,17 @@ final class LockModel implements AutoCloseable {
                         + owners.stream().flatMap(o -> o.pendings.stream()).toList() + ", holds " + holds.keySet());
             }
             sleep(20);
+        }
+        for (Hold hold : forgotten) {
+            if (!holds.containsKey(key(hold.owner, hold.name, hold.side))) {
+                Kind through = hold.side == Side.READ ? Kind.READ : hold.side == Side.WRITE ? Kind.WRITE : Kind.LOCK;
+                Throwable failure = call(() -> unlockFuture(hold.owner, hold.name, through), "unlock by " + hold.owner
+                        + " of " + hold.name + " through " + through + " (it was told it held, and never unlocked)");
+                note("  -> " + (failure == null ? "ok" : failure.getClass().getSimpleName()));
+                if (failure != null && !(failure instanceof IllegalMonitorStateException)) {
+                    fail("the unlock of a lost hold failed with " + failure, failure);
+                }
+            }
         }
         String left = awaitTrue(() -> leftBehind().isEmpty(), 3_000) ? "" : leftBehind();
         if (!left.isEmpty()) {
@@ -1046,6 +1062,7 @@ final class LockModel implements AutoCloseable {
             if (hold.name.equals(name)) {
                 hold.end(calledAt);
                 removeHold(hold);
+                forgotten.add(hold);
                 if (hold.owner.client != byClient) {
                     logs.get(name).externalLossAt.put(hold.owner.client, force.doneAt);
                 }
@@ -1138,6 +1155,15 @@ final class LockModel implements AutoCloseable {
      * fixed leases promised: at least each lease, counted from before the acquisition that set it.
      */
     private void checkHold(Hold hold) {
+        boolean flagged = hold.flagged;
+        checkHoldOnRedis(hold);
+        if (hold.flagged && !flagged) {
+            // a violation noted, not failing (padlock.model.skip): from now on the model only "may" hold it
+            hold.doubt(System.nanoTime(), hold.possiblyUntil);
+        }
+    }
+
+    private void checkHoldOnRedis(Hold hold) {
         long now = System.nanoTime();
         if (hold.state(now) != State.DEFINITE || hold.definiteUntil - now < nanos(50)) {
             return;
@@ -1146,8 +1172,12 @@ final class LockModel implements AutoCloseable {
         String count = view.field(hold.name, field);
         int inFlight = hold.owner.pendingOn(hold.name, hold.side);
         Integer onRedis = count == null ? null : Integer.valueOf(count);
+        if (hold.flagged) {
+            return; // a violation on it was noted already (padlock.model.skip)
+        }
         if ((onRedis == null || onRedis < hold.count || onRedis > hold.count + inFlight)
                 && hold.state(System.nanoTime()) == State.DEFINITE && !excused(hold)) {
+            hold.flagged = true;
             violation(hold.countCheck(), hold.owner + " believes it holds " + hold.name + (hold.side == Side.EXCLUSIVE ? ""
                     : " (" + hold.side + ")") + " " + hold.count + " time(s)"
                     + (inFlight > 0 ? " (" + inFlight + " more in flight)" : "") + ", Redis has " + field + " = "
@@ -1167,7 +1197,9 @@ final class LockModel implements AutoCloseable {
         long ttl = view.pttl(hold.name);
         long after = System.nanoTime();
         if (ttl == -1) {
+            hold.flagged = true;
             violation("ttl", hold.owner + " holds " + hold.name + " and Redis keeps it without expiry");
+            return;
         }
         if (watchdog || hold.uncertain) {
             return;
@@ -1178,6 +1210,7 @@ final class LockModel implements AutoCloseable {
         }
         if (promised - after > LEASE_MARGIN_NANOS && ttl < millis(promised - after) - TTL_TOLERANCE_MILLIS
                 && hold.state(System.nanoTime()) == State.DEFINITE) {
+            hold.flagged = true;
             violation("ttl", hold.owner + " was told it holds " + hold.name + (hold.side == Side.EXCLUSIVE ? ""
                     : " (" + hold.side + ")") + " with a fixed lease that ends in " + millis(promised - after)
                     + " ms at the earliest, Redis has PTTL " + ttl + " ms (hash " + view.hash(hold.name) + ")");
@@ -1197,11 +1230,13 @@ final class LockModel implements AutoCloseable {
         long hashTtl = view.pttl(hold.name);
         long after = System.nanoTime();
         if (ttls.stream().allMatch(t -> t == -2) && hold.state(System.nanoTime()) == State.DEFINITE && !excused(hold)) {
+            hold.flagged = true;
             violation("ttl", hold.owner + " believes it holds the read lock of " + hold.name + " " + hold.count
                     + " time(s), Redis has its field (" + onRedis + ") but none of its lease keys");
             return;
         }
         if (ttls.contains(-1L) || hashTtl == -1) {
+            hold.flagged = true;
             violation("ttl", hold.owner + " reads " + hold.name + " and Redis keeps a key of it without expiry: "
                     + "lease keys " + ttls + ", hash " + hashTtl);
         }
@@ -1214,6 +1249,7 @@ final class LockModel implements AutoCloseable {
         for (int k = 0; k < promised.size(); k++) {
             long have = k < actual.size() ? actual.get(k) : -2;
             if (have < promised.get(k) - TTL_TOLERANCE_MILLIS && hold.state(System.nanoTime()) == State.DEFINITE) {
+                hold.flagged = true;
                 violation("ttl", hold.owner + " was told it reads " + hold.name + " with fixed leases that end in "
                         + promised + " ms at the earliest, Redis has lease keys with PTTL " + ttls
                         + " (hash " + view.hash(hold.name) + ")");
@@ -1222,6 +1258,7 @@ final class LockModel implements AutoCloseable {
         }
         if (!promised.isEmpty() && hashTtl < promised.get(0) - TTL_TOLERANCE_MILLIS
                 && hold.state(System.nanoTime()) == State.DEFINITE) {
+            hold.flagged = true;
             violation("ttl", hold.owner + " was told it reads " + hold.name + " with a fixed lease that ends in "
                     + promised.get(0) + " ms at the earliest, the hash has PTTL " + hashTtl + " ms (hash "
                     + view.hash(hold.name) + ")");
@@ -1233,11 +1270,12 @@ final class LockModel implements AutoCloseable {
         long now = System.nanoTime();
         boolean published = publishedReleaseAt.getOrDefault(name, Long.MIN_VALUE) >= stepStartedAt;
         long bound = published ? PROMPT_LIVENESS_MILLIS : LIVENESS_MILLIS;
-        List<Pending> waiters = owners.stream().flatMap(o -> o.pendings.stream())
-                .filter(p -> p.name.equals(name) && p.waitsLongerThan(now, bound + 500))
-                .toList();
-        // read before looking at Redis: a grant between the two must count
+        // read before the waiters and Redis: a grant after it must count; one before it is drained
         long before = grants.get(name).get();
+        drain();
+        List<Pending> waiters = owners.stream().flatMap(o -> o.pendings.stream())
+                .filter(p -> p.name.equals(name) && !p.result.isDone() && p.waitsLongerThan(now, bound + 500))
+                .toList();
         if (waiters.isEmpty() || redis.exists(name) > 0) {
             return;
         }
@@ -1260,6 +1298,7 @@ final class LockModel implements AutoCloseable {
         NameLog log = logs.get(hold.name);
         log.leaseEndAt.merge(hold.owner.client, hold.possiblyUntil, Math::max);
         removeHold(hold);
+        forgotten.add(hold);
     }
 
     private void addSegment(Segment segment) {

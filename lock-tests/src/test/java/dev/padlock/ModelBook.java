@@ -252,6 +252,8 @@ final class ModelBook {
         final List<Long> readEnds = new ArrayList<>();
         /** Whether two acquisitions landed in an order the model does not know (two waits). */
         boolean unordered;
+        /** A violation on it was noted and skipped (padlock.model.skip): not checked again. */
+        boolean flagged;
         /** The kinds of lock object its acquisitions went through. */
         final java.util.EnumSet<Kind> kinds = java.util.EnumSet.noneOf(Kind.class);
         Segment open;
@@ -265,11 +267,15 @@ final class ModelBook {
         /**
          * Which check a wrong count on this hold falls under: {@code counts-mixed} when it was taken
          * through both the fair lock (which acquires on Redis only) and a kind that goes through the
-         * client's local view of the name (plain, spin, fenced), else {@code counts}.
+         * client's local view of the name (plain, spin, fenced), {@code counts-twowaits} when two
+         * acquisitions in flight at once both added to it, else {@code counts}.
          */
         String countCheck() {
             boolean local = kinds.contains(Kind.LOCK) || kinds.contains(Kind.SPIN) || kinds.contains(Kind.FENCED);
-            return local && kinds.contains(Kind.FAIR) && !owner.redisson() ? "counts-mixed" : "counts";
+            if (local && kinds.contains(Kind.FAIR) && !owner.redisson()) {
+                return "counts-mixed";
+            }
+            return unordered ? "counts-twowaits" : "counts";
         }
 
         /** Drops the lease record of the hold a release drops: the last one taken, or the longest when unknown. */
