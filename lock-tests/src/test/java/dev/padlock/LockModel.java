@@ -89,11 +89,17 @@ final class LockModel implements AutoCloseable {
     static final Map<String, java.util.concurrent.atomic.LongAdder> EXERCISED = new java.util.concurrent.ConcurrentSkipListMap<>();
     /**
      * For diagnosis only: checks named in the system property {@code padlock.model.skip}
-     * (comma-separated: leftovers, expiry, liveness, tryonce, counts, counts-mixed, counts-twowaits, ttl, phantom, reentry) are
+     * (comma-separated: mixed (see {@link #MIXED}), leftovers, expiry, liveness, liveness-fair, tryonce, counts, counts-mixed, counts-twowaits, ttl, phantom, reentry) are
      * noted in the trace instead of failing, so that a run can get past a known violation to the next one.
      */
     private static final java.util.Set<String> SKIP = java.util.Set.copyOf(
             java.util.Arrays.asList(System.getProperty("padlock.model.skip", "").split(",")));
+    /**
+     * Whether one exclusive hold may go through both the fair lock and the kinds of the client's
+     * local view (plain, spin, fenced): re-entries, unlocks and second waits. For diagnosis only,
+     * {@code mixed} in {@code padlock.model.skip} keeps each hold in one family.
+     */
+    private static final boolean MIXED = !SKIP.contains("mixed");
 
     private final RedisAdmin admin;
     private final RedisCommands<String, String> redis;
@@ -122,6 +128,8 @@ final class LockModel implements AutoCloseable {
     private long stepStartedAt;
     /** Per name: the latest call of a release that publishes (final unlock, forceUnlock). */
     private final Map<String, Long> publishedReleaseAt = new HashMap<>();
+    /** Per name: the kind the latest final unlock went through. */
+    private final Map<String, Kind> lastReleaseKind = new HashMap<>();
     private boolean closed;
 
     LockModel(RedisAdmin admin, String uri, RedissonActor redisson) {
@@ -283,12 +291,21 @@ final class LockModel implements AutoCloseable {
         }
         Owner owner = candidates.get(pick % candidates.size());
         Pending first = owner.pendings.get(0);
-        Kind second = first.kind.readWrite() ? first.kind : kind.readWrite() ? Kind.values()[pick % 4] : kind;
+        Kind second = first.kind.readWrite() ? first.kind
+                : sameFamily(first.kind == Kind.FAIR, kind.readWrite() ? Kind.values()[pick % 4] : kind);
         count("second wait " + second);
         Pending pending = start(owner, first.name, second, mode, leaseMillis, waitOf(mode, waitMillis), false);
         pending.second = true;
         awaitQuietly(pending.result, 30);
         end();
+    }
+
+    /** {@code kind}, or one of the same family as a hold (fair or not) when holds must not mix them. */
+    private static Kind sameFamily(boolean fair, Kind kind) {
+        if (MIXED) {
+            return kind;
+        }
+        return fair ? Kind.FAIR : kind == Kind.FAIR ? Kind.LOCK : kind;
     }
 
     private static long waitOf(Mode mode, long waitMillis) {
@@ -644,6 +661,8 @@ final class LockModel implements AutoCloseable {
             kind = hold.side == Side.READ ? Kind.READ : Kind.WRITE;
         } else if (owner.redisson()) {
             kind = Kind.LOCK;
+        } else {
+            kind = sameFamily(hold.kinds.contains(Kind.FAIR), kind);
         }
         Pending pending = start(owner, hold.name, kind, mode, lease, waitOf(mode, waitMillis), true);
         boolean acquired = awaitImmediate(pending, hold, "re-entry");
@@ -941,13 +960,16 @@ final class LockModel implements AutoCloseable {
 
     private void unlockHolder(Owner owner, String name, Side side, Kind kind) {
         Hold hold = holds.get(key(owner, name, side));
-        Kind through = side == Side.READ ? Kind.READ : side == Side.WRITE ? Kind.WRITE
+        Kind asked = side == Side.READ ? Kind.READ : side == Side.WRITE ? Kind.WRITE
                 : owner.redisson() ? Kind.LOCK : kind.readWrite() ? (kind == Kind.READ ? Kind.LOCK : Kind.FAIR) : kind;
+        Kind through = side == Side.EXCLUSIVE && !owner.redisson() ? sameFamily(hold.kinds.contains(Kind.FAIR), asked)
+                : asked;
         long calledAt = System.nanoTime();
         State state = hold.state(calledAt);
         boolean last = state == State.DEFINITE && hold.count == 1;
         if (last) {
             hold.end(calledAt);
+            lastReleaseKind.put(name, through);
             if (through != Kind.FAIR || owner.redisson()) {
                 publishedReleaseAt.put(name, calledAt); // the fair lock's release publishes only a grant
             }
@@ -1287,9 +1309,10 @@ final class LockModel implements AutoCloseable {
         if (redis.exists(name) > 0 || grants.get(name).get() > before) {
             return; // taken meanwhile (a grant still in flight to its owner, or one whose lease already ran out)
         }
-        violation("liveness", "stuck waiter: Redis shows " + name + " free" + (published ? " after a release" : "")
+        violation(lastReleaseKind.get(name) == Kind.FAIR ? "liveness-fair" : "liveness", "stuck waiter: Redis shows " + name + " free" + (published ? " after a release" : "")
                 + ", and for " + bound + " ms none of " + waiters + " got it (still waiting: "
-                + waiters.stream().filter(p -> !p.result.isDone()).toList() + ")");
+                + waiters.stream().filter(p -> !p.result.isDone()).toList() + "; the latest final unlock of it went through "
+                + lastReleaseKind.get(name) + ")");
     }
 
     private void expire(Hold hold) {
