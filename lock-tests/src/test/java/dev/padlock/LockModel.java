@@ -1525,6 +1525,7 @@ final class LockModel implements AutoCloseable {
 
     private void violation(String check, String message) {
         if (SKIP.contains(check)) {
+            count("VIOLATION noted, not failing (padlock.model.skip): " + check);
             note("VIOLATION (" + check + ", not failing: padlock.model.skip): " + message);
             return;
         }

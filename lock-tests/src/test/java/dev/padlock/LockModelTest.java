@@ -29,22 +29,33 @@ import net.jqwik.api.state.ActionChain;
 import net.jqwik.api.state.Transformer;
 
 /**
- * A stateful, model-based test (jqwik {@link ActionChain}) that hunts "two holders" and "stuck
- * waiter" bugs: random sequences of acquisitions (watchdog and fixed leases, one-shot and waiting
- * tryLocks, re-entry through another kind), unlocks by holders and non-holders, forceUnlock from
- * either client, external DEL, SCRIPT FLUSH and pauses, run by two real clients with several
- * owners each (asynchronous ids and threads of their own) on a real Redis. {@link LockModel}
- * checks after every step:
+ * A stateful, model-based test (jqwik {@link ActionChain}) that hunts "two holders", "stuck waiter"
+ * and "an owner is told it holds with lease L, and Redis disagrees" bugs across every lock kind and
+ * the grant machinery: random sequences of acquisitions (watchdog and fixed leases up to
+ * {@value LockModel#LONG_LEASE_MILLIS} ms, one-shot and waiting tryLocks, a second wait of an
+ * owner while its first still waits, re-entry up to {@value LockModel#MAX_DEPTH} deep through any
+ * kind of the same side, downgrades), unlocks by holders and non-holders, forceUnlock from any
+ * client, external DEL, SCRIPT FLUSH, pauses, stalls of Redis (CLIENT PAUSE, below the command
+ * timeout) and give-ups, run by two real Padlock clients (three asynchronous owners and a thread
+ * each) and a Redisson client (two asynchronous owners) on a real Redis. Exclusive names are
+ * shared by the plain, spin, fenced and fair locks and Redisson's {@code RLock}; read-write names by
+ * both sides of both libraries' read-write locks. {@link LockModel} checks after every step:
  * <ol>
- *   <li>no two owners certainly hold one name at once, and no hash has two fields;</li>
- *   <li>every owner that certainly holds has its field on Redis with the hold count the model expects;</li>
- *   <li>a name Redis shows free, with a waiter that may still wait, is acquired within
- *       {@value LockModel#LIVENESS_MILLIS} ms; a one-shot tryLock of a free name answers true;</li>
+ *   <li>no two owners certainly hold one name at once (readers may share; a writer beside its own
+ *       read holds only), and no hash on Redis shows two holders;</li>
+ *   <li>every owner that certainly holds has its field on Redis with the hold count the model
+ *       expects (one per successful acquisition, plus what its acquisitions in flight may add), a
+ *       reader at least one live lease key, and every fixed lease the TTL it was promised: at least
+ *       the lease, counted from before the acquisition that set it;</li>
+ *   <li>a name Redis shows free, with a waiter of either library that may still wait, is acquired
+ *       within {@value LockModel#LIVENESS_MILLIS} ms; a one-shot tryLock of a free name answers true;</li>
  *   <li>at the end, once everybody unlocked or gave up: no lock key, local queue, renewal or
- *       channel in use is left.</li>
+ *       channel in use is left, and no key without expiry but fencing counters.</li>
  * </ol>
  * Seeded: {@value #DEFAULT_SEED} unless the system property {@value #SEED_PROPERTY} says another
- * ({@value #TRIES_PROPERTY} and {@value #STEPS_PROPERTY} change the size). Run it alone with
+ * ({@value #TRIES_PROPERTY} and {@value #STEPS_PROPERTY} change the size; {@code padlock.model.skip}
+ * notes named checks instead of failing, for diagnosis only). The end of the run prints the number
+ * of sequences and steps and what was exercised. Run it alone with
  * {@code mvn -B -pl lock-tests -am verify -Dtest=LockModelTest -Dsurefire.failIfNoSpecifiedTests=false}.
  */
 class LockModelTest {
@@ -52,7 +63,7 @@ class LockModelTest {
     static final String TRIES_PROPERTY = "padlock.model.tries";
     static final String STEPS_PROPERTY = "padlock.model.steps";
     static final String DEFAULT_SEED = "20240611";
-    static final int DEFAULT_TRIES = 50;
+    static final int DEFAULT_TRIES = 25;
     static final int DEFAULT_STEPS = 80;
 
     private static final AtomicLong SEQUENCES = new AtomicLong();
@@ -122,7 +133,8 @@ class LockModelTest {
         Action.Independent<LockModel> acquire = () -> Combinators.combine(owner, name, kind, mode, lease, wait)
                 .as((o, n, k, m, l, w) -> mutate("acquire(owner " + o + ", name " + n + ", " + k + ", " + m
                         + ", lease " + l + ", wait " + w + ")", model -> model.acquire(o, n, k, m, l, w)));
-        Action.Independent<LockModel> secondWait = () -> Combinators.combine(pick, kind, mode, lease, wait)
+        Arbitrary<Mode> waiting = Arbitraries.of(Mode.LOCK, Mode.TRY_LONG, Mode.TRY_WAIT);
+        Action.Independent<LockModel> secondWait = () -> Combinators.combine(pick, kind, waiting, lease, wait)
                 .as((p, k, m, l, w) -> mutate("secondWait(waiter " + p + ", " + k + ", " + m + ", lease " + l
                         + ", wait " + w + ")", model -> model.secondWait(p, k, m, l, w)));
         Action.Independent<LockModel> unlock = () -> Combinators.combine(pick, kind)
@@ -146,7 +158,7 @@ class LockModelTest {
 
         return ActionChain.startWith(LockModelTest::open)
                 .withAction(10, acquire)
-                .withAction(2, secondWait)
+                .withAction(3, secondWait)
                 .withAction(7, unlock)
                 .withAction(1, unlockByNonHolder)
                 .withAction(1, forceUnlock)
