@@ -44,9 +44,13 @@ final class RedisView {
         return LockKeys.readLeaseBase(name) + ":" + field + ":rwlock_timeout:" + n;
     }
 
+    /** The prefix of fencing token counters ({@link LockKeys#fencingTokens}), up to the name. */
+    private static final String FENCING_PREFIX = LockKeys.fencingTokens("").substring(0,
+            LockKeys.fencingTokens("").indexOf(':') + 1);
+
     /** Whether {@code key} is a fencing token counter, the one kind of key that never expires. */
     static boolean fencingCounter(String key) {
-        return key.startsWith(LockKeys.fencingTokens("x").substring(0, LockKeys.fencingTokens("x").indexOf(':') + 1));
+        return key.startsWith(FENCING_PREFIX);
     }
 
     /** Every key (SCAN) whose PTTL is -1, fencing counters aside, with its type. */
