@@ -37,9 +37,31 @@ final class ModelBook {
         return TimeUnit.MILLISECONDS.toNanos(millis);
     }
 
-    /** Which lock object of a name is used: all three share the hash format. */
+    /**
+     * Which lock object of a name is used. The exclusive kinds (plain, spin, fenced, fair) share
+     * the hash format {@code name -> {clientId:threadId: holdCount}} and act on the same names;
+     * the two sides of the read-write lock act on names of their own (mode, readers, writer).
+     */
     enum Kind {
-        LOCK, SPIN, FENCED
+        LOCK, SPIN, FENCED, FAIR, READ, WRITE;
+
+        boolean readWrite() {
+            return this == READ || this == WRITE;
+        }
+
+        Side side() {
+            return this == READ ? Side.READ : this == WRITE ? Side.WRITE : Side.EXCLUSIVE;
+        }
+    }
+
+    /** What an owner holds of a name: an exclusive lock, or one side of a read-write lock. */
+    enum Side {
+        EXCLUSIVE, READ, WRITE;
+
+        /** Whether holdings of two different owners on these two sides exclude each other. */
+        boolean excludes(Side other) {
+            return this != READ || other != READ;
+        }
     }
 
     /** How an acquisition waits. */
@@ -59,16 +81,24 @@ final class ModelBook {
         NONE, DEFINITE, MAYBE
     }
 
-    /** An owner: an id of one client, driven asynchronously, or a thread of its own (blocking API). */
+    /**
+     * An owner: an id of one client, driven asynchronously, or a thread of its own (blocking API).
+     * Clients 0 and 1 are Padlock's; client {@link #REDISSON} is a Redisson client (asynchronous
+     * owners only, with explicit thread ids).
+     */
     static final class Owner {
+        static final int REDISSON = 2;
         final int index;
         final int client;
         final long id;
         /** Single thread for the blocking API; null for asynchronous owners. */
         final java.util.concurrent.ExecutorService thread;
         final Thread worker;
-        /** The acquisition in flight, if any: an owner with one is busy (as a blocked thread is). */
-        Pending pending;
+        /**
+         * The acquisitions in flight, oldest first: a threaded owner with one is busy (as a blocked
+         * thread is); an asynchronous owner may have a second wait on the same name.
+         */
+        final List<Pending> pendings = new ArrayList<>();
 
         Owner(int index, int client, long id, java.util.concurrent.ExecutorService thread, Thread worker) {
             this.index = index;
@@ -82,9 +112,34 @@ final class ModelBook {
             return thread != null;
         }
 
+        boolean redisson() {
+            return client == REDISSON;
+        }
+
+        /** Whether the owner has nothing in flight. */
+        boolean idle() {
+            return pendings.isEmpty();
+        }
+
+        /** Whether the owner may act (unlock, re-enter) now: an asynchronous one always, a thread when not blocked. */
+        boolean free() {
+            return !threaded() || pendings.isEmpty();
+        }
+
+        /** How many acquisitions of {@code name} on {@code side} are in flight. */
+        int pendingOn(String name, Side side) {
+            int n = 0;
+            for (Pending p : pendings) {
+                if (p.name.equals(name) && p.side == side) {
+                    n++;
+                }
+            }
+            return n;
+        }
+
         @Override
         public String toString() {
-            return "c" + client + (threaded() ? "T" : "o") + index;
+            return "c" + client + (redisson() ? "R" : threaded() ? "T" : "o") + index;
         }
     }
 
@@ -93,6 +148,7 @@ final class ModelBook {
         final Owner owner;
         final String name;
         final Kind kind;
+        final Side side;
         final Mode mode;
         /** The lease asked for, or -1 for a watchdog lease. */
         final long leaseMillis;
@@ -100,6 +156,8 @@ final class ModelBook {
         final long waitMillis;
         final long calledAt;
         final boolean reentrant;
+        /** A second wait of an owner whose first wait on the name was still in flight when it began. */
+        boolean second;
         /** Set by whichever comes first: the blocking call's task starting, or giving up before it did. */
         final java.util.concurrent.atomic.AtomicBoolean started = new java.util.concurrent.atomic.AtomicBoolean();
         /** What is cancelled to give up: the engine's own future, or the blocking call's task. */
@@ -112,6 +170,7 @@ final class ModelBook {
             this.owner = owner;
             this.name = name;
             this.kind = kind;
+            this.side = kind.side();
             this.mode = mode;
             this.leaseMillis = leaseMillis;
             this.waitMillis = waitMillis;
@@ -123,10 +182,10 @@ final class ModelBook {
             return leaseMillis <= 0;
         }
 
-        /** Whether, at {@code now}, this acquisition may still wait for longer than {@code millis}. */
         /** Set when the model cancels or interrupts it: it no longer waits, whenever its future says so. */
         volatile boolean givenUp;
 
+        /** Whether, at {@code now}, this acquisition may still wait for longer than {@code millis}. */
         boolean waitsLongerThan(long now, long millis) {
             return !givenUp && (waitMillis < 0 || calledAt + nanos(waitMillis) - now > nanos(millis));
         }
@@ -135,7 +194,8 @@ final class ModelBook {
         public String toString() {
             return owner + " " + mode + "(" + kind + " " + name + ", lease "
                     + (watchdog() ? "watchdog" : leaseMillis + "ms") + (waitMillis >= 0 && mode != Mode.TRY_ONCE
-                    ? ", wait " + waitMillis + "ms" : "") + ")" + (reentrant ? " re-entrant" : "");
+                    ? ", wait " + waitMillis + "ms" : "") + ")" + (reentrant ? " re-entrant" : "")
+                    + (second ? " second wait" : "");
         }
     }
 
@@ -143,13 +203,15 @@ final class ModelBook {
     static final class Segment {
         final Owner owner;
         final String name;
+        final Side side;
         final long start;
         long end;
         final String how;
 
-        Segment(Owner owner, String name, long start, long end, String how) {
+        Segment(Owner owner, String name, Side side, long start, long end, String how) {
             this.owner = owner;
             this.name = name;
+            this.side = side;
             this.start = start;
             this.end = end;
             this.how = how;
@@ -158,23 +220,74 @@ final class ModelBook {
         boolean overlaps(Segment other) {
             return start < other.end && other.start < end;
         }
+
+        /** Two owners certainly holding at once what excludes the other: a violation. */
+        boolean conflicts(Segment other) {
+            return other.owner != owner && side.excludes(other.side) && overlaps(other);
+        }
     }
 
     /** An owner's holding of a name, as the model believes it. */
     static final class Hold {
         final Owner owner;
         final String name;
+        final Side side;
         int count;
+        /** Whether any of its acquisitions has a watchdog lease (then the watchdog sets the TTL). */
         boolean watchdog;
         boolean uncertain;
         long grantedAt;
         long definiteUntil;
         long possiblyUntil;
+        /**
+         * Exclusive and write holds with fixed leases: the earliest expiry Redis may have (what the
+         * last acquisition's answer promised: its lease counted from before it landed). Readers:
+         * unused, see {@link #readEnds}.
+         */
+        long leaseEnd = NEVER;
+        /**
+         * Readers with fixed leases: per hold (each has a lease key of its own), the earliest expiry
+         * of its key, in the order the holds were taken (a release drops the last one).
+         */
+        final List<Long> readEnds = new ArrayList<>();
+        /** Whether two acquisitions landed in an order the model does not know (two waits). */
+        boolean unordered;
+        /** A violation on it was noted and skipped (padlock.model.skip): not checked again. */
+        boolean flagged;
+        /** The kinds of lock object its acquisitions went through. */
+        final java.util.EnumSet<Kind> kinds = java.util.EnumSet.noneOf(Kind.class);
         Segment open;
 
-        Hold(Owner owner, String name) {
+        Hold(Owner owner, String name, Side side) {
             this.owner = owner;
             this.name = name;
+            this.side = side;
+        }
+
+        /**
+         * Which check a wrong count on this hold falls under: {@code counts-mixed} when it was taken
+         * through both the fair lock (which acquires on Redis only) and a kind that goes through the
+         * client's local view of the name (plain, spin, fenced), {@code counts-twowaits} when two
+         * acquisitions in flight at once both added to it, else {@code counts}.
+         */
+        String countCheck() {
+            boolean local = kinds.contains(Kind.LOCK) || kinds.contains(Kind.SPIN) || kinds.contains(Kind.FENCED);
+            if (local && kinds.contains(Kind.FAIR) && !owner.redisson()) {
+                return "counts-mixed";
+            }
+            return unordered ? "counts-twowaits" : "counts";
+        }
+
+        /** Drops the lease record of the hold a release drops: the last one taken, or the longest when unknown. */
+        void dropOneRead() {
+            if (readEnds.isEmpty()) {
+                return;
+            }
+            if (unordered) {
+                readEnds.remove(readEnds.indexOf(java.util.Collections.max(readEnds)));
+            } else {
+                readEnds.remove(readEnds.size() - 1);
+            }
         }
 
         State state(long now) {
@@ -229,5 +342,7 @@ final class ModelBook {
         final Map<Integer, Long> externalLossAt = new HashMap<>();
         /** Per client: the latest moment a local holder's fixed lease could end. */
         final Map<Integer, Long> leaseEndAt = new HashMap<>();
+        /** Per owner index: the latest moment it held this name's read lock (for a write refused as an upgrade). */
+        final Map<Integer, Long> readHeldUntil = new HashMap<>();
     }
 }
