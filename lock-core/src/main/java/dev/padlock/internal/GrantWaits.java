@@ -52,12 +52,17 @@ final class GrantWaits {
     private record LeftBehind(Key key, LockProtocol protocol) {
     }
 
-    /** Starts an acquisition of {@code protocol}'s lock with a place nonce of its own; see {@link LockAcquisition#start}. */
+    /**
+     * Starts an acquisition of {@code protocol}'s lock with a place nonce of its own; see
+     * {@link LockAcquisition#start}. {@code onHeld}, when not null, runs once it holds, before its
+     * caller is told.
+     */
     PendingAcquire start(LockProtocol protocol, LockServices services, long leaseMillis, boolean watchdogLease,
-            long owner, long waitNanos, boolean spin) {
+            long owner, long waitNanos, boolean spin, Runnable onHeld) {
         LockAcquisition acquisition = LockAcquisition.create(protocol, services.wakeUps(), services.watchdog(),
                 leaseMillis, watchdogLease, owner, waitNanos, services.commandTimeoutMillis(), spin, false,
                 services.abandonments(), nonces.incrementAndGet(), false);
+        acquisition.beforeTold(onHeld);
         Key key = new Key(protocol.grantKind(), protocol.name(), owner);
         acquisition.settled().whenComplete((ignored, failure) -> {
             if (acquisition.placeLeftBehind()) {

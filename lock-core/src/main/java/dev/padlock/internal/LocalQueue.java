@@ -141,8 +141,9 @@ final class LocalQueue {
      * @param direct whether the acquisition must reach Redis itself (no queueing, no hand-off)
      */
     Entry enter(Ticket ticket, boolean direct) {
-        if (direct || ticket.oneShot() || holder == ticket.owner) {
-            ticket.fresh = holder != ticket.owner;
+        boolean holds = holds(ticket.owner);
+        if (direct || ticket.oneShot() || holds) {
+            ticket.fresh = !holds;
             inFlight++;
             runs.add(ticket);
             return Entry.RUN;
@@ -481,6 +482,43 @@ final class LocalQueue {
         return true;
     }
 
+    /**
+     * When {@code owner}, which does not hold the lock, has acquisitions in this queue already
+     * (head, queued or run): a future that completes once they all settled; else null. A new
+     * acquisition of that owner waits for it (see {@link LocalQueues#acquire}): two acquisitions of
+     * one owner in flight at once could each take the owner's field for its own hold. Under the
+     * monitor.
+     */
+    CompletableFuture<Void> earlierOf(long owner) {
+        if (holds(owner)) {
+            return null; // a re-entry runs at once, and counts on Redis
+        }
+        List<CompletableFuture<Void>> earlier = new ArrayList<>(2);
+        if (headTicket != null && headTicket.owner == owner) {
+            earlier.add(headTicket.settled);
+        }
+        for (Ticket ticket : waiters) {
+            if (ticket.owner == owner) {
+                earlier.add(ticket.settled);
+            }
+        }
+        for (Ticket ticket : runs) {
+            if (ticket.owner == owner) {
+                earlier.add(ticket.settled);
+            }
+        }
+        return earlier.isEmpty() ? null : CompletableFuture.allOf(earlier.toArray(CompletableFuture[]::new));
+    }
+
+    /**
+     * Whether {@code owner} holds the lock as far as this client knows: as this queue's holder, or
+     * through a fair lock object on the same hash (which does not go through this queue). Its
+     * acquisitions then re-enter, which counts on Redis, rather than claim. Under the monitor.
+     */
+    private boolean holds(long owner) {
+        return holder == owner || queues.heldElsewhere(localKey, owner);
+    }
+
     /** Whether {@code owner} has an acquisition in this queue: head, queued or run; under the monitor. */
     private boolean acquiring(long owner) {
         if (headTicket != null && headTicket.owner == owner) {
@@ -593,6 +631,9 @@ final class LocalQueue {
     private void becomeHead(Ticket ticket) {
         headRunning = true;
         headTicket = ticket;
+        // a head whose owner holds the lock already (a probe while it queued) re-enters: a claim
+        // would count its holds as one
+        ticket.fresh = !holds(ticket.owner);
     }
 
     /** The first queued owner that can take a grant (not a spin waiter), or null; under the monitor. */

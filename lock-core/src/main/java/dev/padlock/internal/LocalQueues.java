@@ -1,8 +1,13 @@
 package dev.padlock.internal;
 
 import dev.padlock.internal.LockProtocol.ReleaseOutcome;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.netty.util.Timeout;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -11,9 +16,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * it. A queue leaves the map when it goes idle, so the map is bounded by the locks in use.
  */
 final class LocalQueues {
+    private record Holder(String localKey, long owner) {
+    }
+
     private final ConcurrentHashMap<String, LocalQueue> queues = new ConcurrentHashMap<>();
     /** Acquisitions Redis confirmed so far, in this client: see {@link #confirmations()}. */
     private final AtomicLong confirmations = new AtomicLong();
+    /** Owners holding a lock through a fair lock object, by its local key: see {@link #onHeldElsewhere}. */
+    private final Cache<Holder, Boolean> heldElsewhere = Caffeine.newBuilder().maximumSize(10_000).build();
     /** The last place nonce handed out: see {@link Ticket#nonce}. */
     private final AtomicLong nonces = new AtomicLong();
 
@@ -29,20 +39,57 @@ final class LocalQueues {
         // an owner whose earlier claim is being given back goes to Redis itself, after the give-back:
         // a hand-off to it now could be taken back by it
         direct |= services.abandonments().pending(protocol, owner) != null;
+        enter(ticket, protocol, services, direct);
+        return ticket;
+    }
+
+    /**
+     * Enters {@code ticket} into its lock's queue, or, while the same owner has acquisitions in it
+     * that have not settled (and does not hold the lock), once they have: see
+     * {@link LocalQueue#earlierOf}. A ticket that waits so ends with {@code false} when its wait runs
+     * out or it is cancelled first.
+     */
+    private void enter(Ticket ticket, LockProtocol protocol, LockServices services, boolean direct) {
         while (true) {
             LocalQueue queue = queue(protocol, services);
             LocalQueue.Entry entry;
+            CompletableFuture<Void> earlier;
             synchronized (queue) {
                 if (queue.retired) {
                     continue;
                 }
-                entry = queue.enter(ticket, direct);
+                earlier = queue.earlierOf(ticket.owner);
+                entry = earlier == null ? queue.enter(ticket, direct) : null;
             }
-            if (entry != LocalQueue.Entry.QUEUED) {
+            if (earlier != null) {
+                after(earlier, ticket, protocol, services, direct);
+            } else if (entry != LocalQueue.Entry.QUEUED) {
                 queue.run(ticket, entry == LocalQueue.Entry.RUN_AS_HEAD);
             }
-            return ticket;
+            return;
         }
+    }
+
+    private void after(CompletableFuture<Void> earlier, Ticket ticket, LockProtocol protocol, LockServices services,
+            boolean direct) {
+        AtomicBoolean decided = new AtomicBoolean();
+        // ends it without Redis when its wait runs out, or its caller cancels, before its turn
+        Runnable end = () -> {
+            if (decided.compareAndSet(false, true)) {
+                ticket.giveUpBeforeEntry();
+            }
+        };
+        ticket.result.whenComplete((acquired, failure) -> end.run());
+        Timeout bound = ticket.oneShot() || ticket.remainingNanos() == LockAcquisition.FOREVER ? null
+                : services.timer().newTimeout(t -> end.run(), ticket.remainingNanos(), TimeUnit.NANOSECONDS);
+        earlier.whenComplete((ignored, failure) -> {
+            if (decided.compareAndSet(false, true)) {
+                if (bound != null) {
+                    bound.cancel();
+                }
+                enter(ticket, protocol, services, direct);
+            }
+        });
     }
 
     /** Releases one hold of {@code owner}, handing the lock to a queued owner when it can. */
@@ -65,6 +112,29 @@ final class LocalQueues {
         while (!queue(protocol, services).onGranted(protocol, owner, nonce)) {
             // retired meanwhile: take the name's queue again
         }
+    }
+
+    /**
+     * {@code owner} took a hold of the lock known as {@code localKey} through a kind that does not
+     * go through the local view but shares its hash (a fair lock): its acquisitions through the
+     * local view re-enter rather than claim, until it releases its last hold.
+     */
+    void onHeldElsewhere(String localKey, long owner) {
+        heldElsewhere.put(new Holder(localKey, owner), Boolean.TRUE);
+    }
+
+    /** See {@link #onHeldElsewhere}. */
+    boolean heldElsewhere(String localKey, long owner) {
+        return heldElsewhere.estimatedSize() > 0 && heldElsewhere.getIfPresent(new Holder(localKey, owner)) != null;
+    }
+
+    /**
+     * {@code owner} released its last hold of the lock known as {@code localKey}, or found it not
+     * held, through a kind that does not go through the local view: it holds nothing.
+     */
+    void onReleasedElsewhere(String localKey, long owner) {
+        heldElsewhere.invalidate(new Holder(localKey, owner));
+        onLeaseLost(localKey, owner);
     }
 
     /** The watchdog found {@code owner}'s lease of the lock known as {@code localKey} lost. */

@@ -121,6 +121,8 @@ final class LockAcquisition implements PendingAcquire {
     private volatile CompletableFuture<Boolean> parked;
     /** Whether it stopped without the lock and could not leave its place in line (see {@link #placeLeftBehind}). */
     private volatile boolean placeLeftBehind;
+    /** Runs once the owner holds, before its caller is told: see {@link #beforeTold}. */
+    private volatile Runnable beforeTold;
     /** Whether the loop was started or the acquisition ended before it: see {@link #claimBegin}. */
     private final AtomicBoolean begun = new AtomicBoolean();
 
@@ -201,6 +203,11 @@ final class LockAcquisition implements PendingAcquire {
             result.complete(false);
             settled.complete(null);
         }
+    }
+
+    /** Sets what runs once the owner holds, before its caller is told (null: nothing); before {@link #begin()}. */
+    void beforeTold(Runnable hook) {
+        this.beforeTold = hook;
     }
 
     /** Starts the loop; once. */
@@ -556,6 +563,10 @@ final class LockAcquisition implements PendingAcquire {
         boolean renewed = false;
         if (!result.isDone()) {
             watchdog.onAcquired(protocol, threadId, watchdogLease);
+            Runnable hook = beforeTold;
+            if (hook != null) {
+                hook.run();
+            }
             if (result.complete(true)) {
                 settle();
                 return;

@@ -132,7 +132,11 @@ public final class RedisLock implements RLock {
                     !protocol.handsOffLocally());
         }
         if (protocol.grants()) {
-            return services.grantWaits().start(protocol, services, leaseMillis, watchdogLease, threadId, waitNanos, spin);
+            // the fair lock's hash is the plain lock's: this client's view of it learns the holder
+            Runnable onHeld = protocol.grantKind() != GrantMessage.FAIR ? null
+                    : () -> services.queues().onHeldElsewhere(protocol.localKey(), threadId);
+            return services.grantWaits().start(protocol, services, leaseMillis, watchdogLease, threadId, waitNanos,
+                    spin, onHeld);
         }
         return LockAcquisition.start(protocol, services.wakeUps(), services.watchdog(), leaseMillis, watchdogLease,
                 threadId, waitNanos, services.commandTimeoutMillis(), spin, false, services.abandonments());
@@ -185,10 +189,16 @@ public final class RedisLock implements RLock {
         services.grantWaits().released(protocol, threadId);
         Watchdog watchdog = services.watchdog();
         long rearm = watchdog.beforeRelease(protocol, threadId) ? watchdog.leaseMillis() : 0;
-        return protocol.release(threadId, rearm).whenComplete((release, failure) ->
-                // released, not held, or unknown after a failure: the renewal ends either way
-                watchdog.afterRelease(protocol, threadId, failure == null && release.outcome() == ReleaseOutcome.STILL_HELD)
-        ).thenApply(LockProtocol.Release::outcome);
+        return protocol.release(threadId, rearm).whenComplete((release, failure) -> {
+            // released, not held, or unknown after a failure: the renewal ends either way
+            boolean stillHeld = failure == null && release.outcome() == ReleaseOutcome.STILL_HELD;
+            watchdog.afterRelease(protocol, threadId, stillHeld);
+            if (failure == null && !stillHeld) {
+                // a fair lock shares its hash with the plain, spin and fenced locks: this client's
+                // view of that hash must not keep the owner as holder
+                services.queues().onReleasedElsewhere(protocol.localKey(), threadId);
+            }
+        }).thenApply(LockProtocol.Release::outcome);
     }
 
     @Override
@@ -199,9 +209,14 @@ public final class RedisLock implements RLock {
     @Override
     public CompletableFuture<Boolean> forceUnlockAsync() {
         Require.state(!services.wakeUps().isClosed(), "the LockClient is closed");
-        services.watchdog().cancelAll(protocol.name());
         long sentAt = services.queues().confirmations();
-        CompletableFuture<Boolean> reply = protocol.forceRelease();
+        // renewals stop only for a lock that was deleted: a force unlock that found nothing (the read
+        // side of a lock in write mode, say) leaves this client's holders renewed
+        CompletableFuture<Boolean> reply = protocol.forceRelease().whenComplete((released, failure) -> {
+            if (failure == null && released) {
+                services.watchdog().cancelAll(protocol.name());
+            }
+        });
         if (protocol.sharesLocalView()) {
             reply = reply.whenComplete((released, failure) -> {
                 if (failure == null) {

@@ -150,6 +150,17 @@ final class Ticket implements PendingAcquire {
         return forever ? LockAcquisition.FOREVER : Math.max(0, deadlineNanos - System.nanoTime());
     }
 
+    /**
+     * Ends a ticket that has not entered its queue yet (see {@link LocalQueues}): {@code false},
+     * unless its caller already settled the result (a cancel).
+     */
+    void giveUpBeforeEntry() {
+        if (state.compareAndSet(WAITING, GAVE_UP)) {
+            result.complete(false);
+            settled.complete(null);
+        }
+    }
+
     void fail(Throwable failure) {
         if (state.compareAndSet(WAITING, GAVE_UP)) {
             result.completeExceptionally(failure);

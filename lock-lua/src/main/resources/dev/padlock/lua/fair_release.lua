@@ -10,7 +10,7 @@
 --          on KEYS[5]:<its field>
 -- KEYS[6]  Redisson's fair waiters' deadlines, redisson_lock_timeout:{<name>}: a zset of field ->
 --          epoch ms after which Redisson counts the waiter as gone
--- ARGV[1]  lease in milliseconds to re-arm after an inner release; 0 keeps the current TTL
+-- ARGV[1]  lease in milliseconds to re-arm after an inner release, never shortening the TTL; 0 keeps it
 -- ARGV[2]  owner field, <clientId>:<threadId>
 -- ARGV[3]  the publish command: publish, or spublish (sharded) on a Redis 7 Cluster
 -- ARGV[4]  1 when PUBLISH's count says who heard a grant, 0 when it cannot (see fair_acquire)
@@ -22,17 +22,32 @@
 --          -1 when this was the last hold and the lock went to the first place in line whose
 --             client heard the grant: that owner now holds it once, with the lease its place asked
 --             for, and "f:<threadId>:<nonce>:<name>" went to its client's grant channel,
---          1 when this was the last hold and nobody alive is in line: the lock is deleted.
+--          1 when this was the last hold and nobody alive is in line: the lock is deleted, and "0"
+--             goes to the unlock channel (waiters of the plain, spin and fenced locks on the same
+--             hash, and Redisson's RLock waiters).
 -- Places whose client nobody listens for (a client that is gone) are dropped on the way.
 -- Redisson's first fair waiter parks until the lock's TTL it saw runs out, and no longer than the
 -- TTL the lock had before this call: it is sent "0" when the lock is deleted, and when the grant's
--- lease is shorter than that TTL (a grantee that froze would leave it asleep on a free lock).
+-- lease is shorter than that TTL (a grantee that froze would leave it asleep on a free lock); the
+-- unlock channel gets "0" then too.
 --
 -- Calls: a last hold granted to the next place: EVALSHA, HINCRBY, LPOP, TTL, DEL, HSET, PEXPIRE,
--- PUBLISH (8); the last hold, nobody in line: EVALSHA, HINCRBY, LPOP, DEL, LINDEX (5; with
--- Redisson's fair waiters queued, + TIME, ZSCORE, PUBLISH).
+-- PUBLISH (8); the last hold, nobody in line: EVALSHA, HINCRBY, LPOP, DEL, PUBLISH, LINDEX (6;
+-- with Redisson's fair waiters queued, + TIME, ZSCORE, PUBLISH).
 if redis.replicate_commands then
     redis.replicate_commands()
+end
+-- sets a TTL of at least ms on key, never a shorter one than it has, so a hold whose own lease is
+-- longer keeps it: PEXPIRE GT (Redis 7), else (no GT on 6.2; or no TTL, which GT takes for the
+-- longest) what PTTL says
+local function extend(key, ms)
+    local ok, set = pcall(redis.call, 'pexpire', key, ms, 'gt')
+    if not ok or set == 0 then
+        local ttl = redis.call('pttl', key)
+        if ttl == -1 or (ttl >= 0 and ttl < tonumber(ms)) then
+            redis.call('pexpire', key, ms)
+        end
+    end
 end
 -- HINCRBY first, undone at once when the owner had no field: one call less than HEXISTS first
 local remaining = redis.call('hincrby', KEYS[1], ARGV[2], -1)
@@ -42,8 +57,8 @@ if remaining < 0 then
 end
 if remaining > 0 then
     if tonumber(ARGV[1]) > 0 then
-        redis.call('pexpire', KEYS[1], ARGV[1])
-        redis.call('pexpire', KEYS[3], ARGV[1])
+        extend(KEYS[1], ARGV[1])
+        extend(KEYS[3], ARGV[1])
     end
     return 0
 end
@@ -88,6 +103,7 @@ while place do
         local heard = redis.call(ARGV[3], grants .. client, 'f:' .. thread .. ':' .. nonce .. ':' .. KEYS[1])
         if heard > 0 or ARGV[4] == '0' then
             if tonumber(lease) < before then
+                redis.call(ARGV[3], KEYS[5], '0')
                 wake_redisson()
             end
             return -1
@@ -96,5 +112,7 @@ while place do
     end
     place = redis.call('lpop', KEYS[2])
 end
+-- free: waiters of the plain, spin and fenced locks on this hash, and Redisson's, listen here
+redis.call(ARGV[3], KEYS[5], '0')
 wake_redisson()
 return 1

@@ -14,6 +14,18 @@
 --          2 when handed over: ARGV[2] is gone, ARGV[3] holds it once, the lease is ARGV[1].
 -- Publishes nothing: no other client is woken, since the lock stays taken.
 -- Five Redis calls a hand-off (with this EVALSHA): the cost of a turn inside one client.
+-- sets a TTL of at least ms on key, never a shorter one than it has, so a hold whose own lease is
+-- longer keeps it: PEXPIRE GT (Redis 7), else (no GT on 6.2; or no TTL, which GT takes for the
+-- longest) what PTTL says
+local function extend(key, ms)
+    local ok, set = pcall(redis.call, 'pexpire', key, ms, 'gt')
+    if not ok or set == 0 then
+        local ttl = redis.call('pttl', key)
+        if ttl == -1 or (ttl >= 0 and ttl < tonumber(ms)) then
+            redis.call('pexpire', key, ms)
+        end
+    end
+end
 local holds = redis.call('hget', KEYS[1], ARGV[2])
 if holds == false then
     return nil
@@ -21,8 +33,8 @@ end
 if tonumber(holds) > 1 then
     redis.call('hincrby', KEYS[1], ARGV[2], -1)
     if tonumber(ARGV[4]) > 0 then
-        redis.call('pexpire', KEYS[1], ARGV[4])
-        redis.call('pexpire', KEYS[2], ARGV[4])
+        extend(KEYS[1], ARGV[4])
+        extend(KEYS[2], ARGV[4])
     end
     return 0
 end

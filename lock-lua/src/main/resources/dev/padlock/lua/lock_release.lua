@@ -6,7 +6,7 @@
 -- KEYS[3]  the holders' since, padlock_since:{<name>}: re-armed with the lock, deleted with it
 -- KEYS[4]  (optional) the line of waiting clients, padlock_queue:{<name>} (see lock_claim)
 -- ARGV[1]  unlock message to publish (0 for an exclusive lock)
--- ARGV[2]  lease in milliseconds to re-arm after an inner release; 0 keeps the current TTL
+-- ARGV[2]  lease in milliseconds to re-arm after an inner release, never shortening the TTL; 0 keeps it
 -- ARGV[3]  owner field, <clientId>:<threadId>
 -- ARGV[4]  the publish command: publish, or spublish (sharded) on a Redis 7 Cluster
 -- ARGV[5]  (optional, with KEYS[4]) "<threadId>:<lease ms>:<nonce>" to put this client
@@ -34,6 +34,18 @@
 if redis.replicate_commands then
     redis.replicate_commands()
 end
+-- sets a TTL of at least ms on key, never a shorter one than it has, so a hold whose own lease is
+-- longer keeps it: PEXPIRE GT (Redis 7), else (no GT on 6.2; or no TTL, which GT takes for the
+-- longest) what PTTL says
+local function extend(key, ms)
+    local ok, set = pcall(redis.call, 'pexpire', key, ms, 'gt')
+    if not ok or set == 0 then
+        local ttl = redis.call('pttl', key)
+        if ttl == -1 or (ttl >= 0 and ttl < tonumber(ms)) then
+            redis.call('pexpire', key, ms)
+        end
+    end
+end
 -- HINCRBY first, undone at once when the owner had no field: one call less than asking HEXISTS
 -- first, on every release (nobody sees the -1: a script runs alone)
 local remaining = redis.call('hincrby', KEYS[1], ARGV[3], -1)
@@ -43,8 +55,8 @@ if remaining < 0 then
 end
 if remaining > 0 then
     if tonumber(ARGV[2]) > 0 then
-        redis.call('pexpire', KEYS[1], ARGV[2])
-        redis.call('pexpire', KEYS[3], ARGV[2])
+        extend(KEYS[1], ARGV[2])
+        extend(KEYS[3], ARGV[2])
     end
     return 0
 end

@@ -17,7 +17,7 @@
 -- KEYS[9]  the readers' turn, padlock_rw_turn:{<name>} (see rw_read_acquire): set for ARGV[7] ms
 --          when readers were granted while writers wait
 -- ARGV[1]  unlock message to publish (1: wake all)
--- ARGV[2]  lease in milliseconds to re-arm after an inner release; 0 keeps the current TTL
+-- ARGV[2]  lease in milliseconds to re-arm after an inner release, never shortening the TTL; 0 keeps it
 -- ARGV[3]  writer field, <clientId>:<threadId>:write
 -- ARGV[4]  the publish command: publish, or spublish (sharded) on a Redis 7 Cluster
 -- ARGV[5]  now, epoch milliseconds of this client's clock: the since of the readers granted
@@ -50,6 +50,18 @@
 -- SET, and with writers in line SET (the turn); granted to the next writer: EVALSHA, HINCRBY, HDEL,
 -- HLEN, DEL, HGETALL, LINDEX, TIME, ZSCORE, PUBLISH, LPOP, ZREM, HSET, PEXPIRE, HSET, PEXPIRE,
 -- TTL (18).
+-- sets a TTL of at least ms on key, never a shorter one than it has, so a hold whose own lease is
+-- longer keeps it: PEXPIRE GT (Redis 7), else (no GT on 6.2; or no TTL, which GT takes for the
+-- longest) what PTTL says
+local function extend(key, ms)
+    local ok, set = pcall(redis.call, 'pexpire', key, ms, 'gt')
+    if not ok or set == 0 then
+        local ttl = redis.call('pttl', key)
+        if ttl == -1 or (ttl >= 0 and ttl < tonumber(ms)) then
+            redis.call('pexpire', key, ms)
+        end
+    end
+end
 -- HINCRBY first, undone at once when the owner had no field: one call less than HEXISTS first
 local remaining = redis.call('hincrby', KEYS[1], ARGV[3], -1)
 if remaining < 0 then
@@ -58,8 +70,8 @@ if remaining < 0 then
 end
 if remaining > 0 then
     if tonumber(ARGV[2]) > 0 then
-        redis.call('pexpire', KEYS[1], ARGV[2])
-        redis.call('pexpire', KEYS[3], ARGV[2])
+        extend(KEYS[1], ARGV[2])
+        extend(KEYS[3], ARGV[2])
     end
     return 0
 end
