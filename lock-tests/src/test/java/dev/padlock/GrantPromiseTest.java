@@ -222,6 +222,33 @@ class GrantPromiseTest {
         twoWaitingAcquisitionsOfOneOwner(Kind.PLAIN, admin);
     }
 
+    /**
+     * Found by the model test (seed 7): a second wait of one owner that ended before its turn made
+     * a third one start beside the first, still waiting; both completed on one hold.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = Kind.class)
+    void aWaitThatEndsBeforeItsTurnDoesNotLetAThirdRunBesideTheFirst(Kind kind, RedisAdmin admin) throws Exception {
+        String name = Clients.uniqueName("one-owner-three-waits-" + kind);
+        LockClient a = clients.open();
+        LockClient b = clients.open(c -> c.commandTimeout(FAST));
+        RLock holder = kind.holder(a, name);
+        RLock waiter = kind.waiter(b, name);
+        holder.lock();
+        CompletableFuture<Boolean> first = waiter.tryLockAsync(30_000, LEASE_MILLIS, MILLISECONDS, OWNER);
+        awaitPresent(admin, kind.line(name));
+        CompletableFuture<Boolean> second = waiter.tryLockAsync(200, LEASE_MILLIS, MILLISECONDS, OWNER);
+        assertThat(second.get(10, SECONDS)).as("the second, whose wait ends behind the first").isFalse();
+        CompletableFuture<Boolean> third = waiter.tryLockAsync(30_000, LEASE_MILLIS, MILLISECONDS, OWNER);
+        holder.unlock();
+
+        assertThat(outcome(first)).as("first acquisition").isEqualTo("acquired");
+        assertThat(outcome(third)).as("third acquisition").isEqualTo("acquired");
+        assertThat(admin.commands().hget(name, kind.field(b, OWNER))).as("B's hold count on Redis").isEqualTo("2");
+        waiter.unlockAsync(OWNER).get(5, SECONDS);
+        waiter.unlockAsync(OWNER).get(5, SECONDS);
+    }
+
     private void twoWaitingAcquisitionsOfOneOwner(Kind kind, RedisAdmin admin) throws Exception {
         String name = Clients.uniqueName("one-owner-two-waits-" + kind);
         LockClient a = clients.open();

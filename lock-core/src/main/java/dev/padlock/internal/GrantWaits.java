@@ -38,8 +38,11 @@ final class GrantWaits {
     private static final Logger log = LoggerFactory.getLogger(GrantWaits.class);
     /** The running acquisition with a place, by kind, name and owner: where grant messages go. */
     private final ConcurrentHashMap<Key, LockAcquisition> waits = new ConcurrentHashMap<>();
-    /** The last waiting acquisition started or chained, by kind, name and owner: settles last. */
-    private final ConcurrentHashMap<Key, LockAcquisition> lastWaits = new ConcurrentHashMap<>();
+    /**
+     * By kind, name and owner: a future that completes once every waiting acquisition started so far
+     * has settled (the next one's turn).
+     */
+    private final ConcurrentHashMap<Key, CompletableFuture<Void>> turns = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Key, Timeout> sinceNotes = new ConcurrentHashMap<>();
     /** Places left behind by acquisitions that ended without the lock, by nonce: see the class notes. */
     private final Cache<Long, LeftBehind> leftBehind = Caffeine.newBuilder()
@@ -78,14 +81,21 @@ final class GrantWaits {
             acquisition.begin();
             return acquisition;
         }
-        LockAcquisition earlier = lastWaits.put(key, acquisition);
-        acquisition.settled().whenComplete((ignored, failure) -> lastWaits.remove(key, acquisition));
-        if (earlier == null) {
+        // the same owner waits for this lock already: start once every earlier wait has settled (not
+        // only the last one: a wait that ended before its turn leaves the ones before it running)
+        CompletableFuture<Void> mine = acquisition.settled();
+        @SuppressWarnings("unchecked")
+        CompletableFuture<Void>[] earlier = new CompletableFuture[1];
+        CompletableFuture<Void> tail = turns.compute(key, (k, previous) -> {
+            earlier[0] = previous == null || previous.isDone() ? null : previous;
+            return earlier[0] == null ? mine : CompletableFuture.allOf(earlier[0], mine);
+        });
+        tail.whenComplete((ignored, failure) -> turns.remove(key, tail));
+        if (earlier[0] == null) {
             run(key, acquisition);
             return acquisition;
         }
-        // the same owner waits for this lock already: start after that wait settled
-        CompletableFuture<Void> turn = earlier.settled();
+        CompletableFuture<Void> turn = earlier[0];
         Timeout bound = waitNanos == LockAcquisition.FOREVER ? null : services.timer().newTimeout(
                 timeout -> acquisition.endBeforeBegin(), Math.max(1, TimeUnit.NANOSECONDS.toMillis(waitNanos)),
                 TimeUnit.MILLISECONDS);
