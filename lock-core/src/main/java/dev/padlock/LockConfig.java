@@ -208,8 +208,8 @@ public final class LockConfig {
 
         /**
          * No longer used: a fair lock passes over a waiter whose client is gone at once, and a
-         * grant to a client that stopped acting lasts one grant lease (two command timeouts, at
-         * least 1 s). Kept so that configurations that set it still build; at least 10 ms.
+         * grant to a client that stopped acting lasts the lease its waiter asked for, as for a holder
+         * that stopped. Kept so that configurations that set it still build; at least 10 ms.
          *
          * @deprecated has no effect
          */

@@ -475,7 +475,7 @@ final class LocalQueue {
                 protocol.name(), owner);
         queues.release(protocol, services, owner).whenComplete((outcome, failure) -> {
             if (failure != null) {
-                log.warn("could not pass on lock '{}' granted to an owner that no longer waits; its grant lease "
+                log.warn("could not pass on lock '{}' granted to an owner that no longer waits; its lease "
                         + "will expire: {}", protocol.name(), failure.toString());
             }
         });

@@ -26,7 +26,7 @@ public final class LockKeys {
 
     /**
      * A fair lock's line: {@code padlock_fair_queue:{<name>}}, a list of places, first come first,
-     * each {@code <clientId>:<threadId>:<grant lease ms>:<nonce>}. Padlock's own.
+     * each {@code <clientId>:<threadId>:<lease ms>:<nonce>}. Padlock's own.
      */
     public static String fairQueue(String lockName) {
         return suffixed("padlock_fair_queue", lockName);
@@ -73,7 +73,7 @@ public final class LockKeys {
 
     /**
      * The prefix of a client's place in a lock's line: {@code padlock_waiter:{<name>}:}, followed by
-     * the client id; the place is {@code <threadId>:<grant lease ms>}, with a TTL its client refreshes.
+     * the client id; the place is {@code <threadId>:<lease ms>}, with a TTL its client refreshes.
      */
     public static String waiterPlacePrefix(String lockName) {
         return suffixed("padlock_waiter", lockName) + ':';
@@ -165,7 +165,7 @@ public final class LockKeys {
 
     /**
      * A read-write lock's readers' hall: {@code padlock_rw_readers:{<name>}}, a hash of the readers
-     * that wait for the lock, reader field to {@code <grant lease ms>:<nonce>}, granted by the next
+     * that wait for the lock, reader field to {@code <lease ms>:<nonce>}, granted by the next
      * write release. Padlock's own.
      */
     public static String readWriteReaders(String lockName) {

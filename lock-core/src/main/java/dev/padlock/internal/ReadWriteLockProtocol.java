@@ -15,12 +15,12 @@ import java.util.concurrent.CompletableFuture;
  * <h2>Implementation notes: no herd, no starved writer, grants</h2>
  * An owner that will wait takes a place once its client listens on its grant channel
  * ({@code padlock_grant:{name}:<clientId>}): a writer in Padlock's line of writers
- * ({@code padlock_rw_queue:{name}}, places {@code <writer field>:<grant lease>:<nonce>} with
+ * ({@code padlock_rw_queue:{name}}, places {@code <writer field>:<lease>:<nonce>} with
  * deadlines in {@code padlock_rw_deadlines:{name}} that each of its attempts moves on, so a writer
  * that is gone drops out by itself), parked on its own channel
  * {@code redisson_rwlock:{name}:<writer field>} at most {@link #maxParkMillis()}; a reader in the
  * readers' hall ({@code padlock_rw_readers:{name}}, a hash of reader field to
- * {@code <grant lease>:<nonce>}), parked on the shared channel {@code redisson_rwlock:{name}}, as
+ * {@code <lease>:<nonce>}), parked on the shared channel {@code redisson_rwlock:{name}}, as
  * Redisson's waiters do.
  * <ul>
  *   <li>A writer's failed attempt also closes the gate ({@code padlock_rw_gate:{name}}, alive as
@@ -71,7 +71,7 @@ final class ReadWriteLockProtocol implements LockProtocol {
     private final String gate;
     private final String hall;
     private final String turn;
-    /** How long a writer's place in line lasts after its last attempt, and the readers' grant lease, in ms. */
+    /** How long a writer's place in line lasts after its last attempt, and the readers' hall after their last attempt, in ms. */
     private final long lineMillis;
     /** "1" when PUBLISH's count says who heard a grant, else "0": see {@code rw_write_release}. */
     private final String countsListeners;

@@ -14,7 +14,7 @@
 --          wait with a place per owner), which it now holds once with lease ARGV[3];
 --          0 otherwise.
 -- Publishes nothing. A lock left free with places behind goes on at the next attempt of any of
--- them (each looks again at least once a grant lease: see fair_acquire).
+-- them (each looks again at least once a look interval: see fair_acquire).
 if redis.call('lrem', KEYS[2], 0, ARGV[2]) > 0 then
     return 1
 end
