@@ -193,7 +193,7 @@ public final class RedisLock implements RLock {
             // released, not held, or unknown after a failure: the renewal ends either way
             boolean stillHeld = failure == null && release.outcome() == ReleaseOutcome.STILL_HELD;
             watchdog.afterRelease(protocol, threadId, stillHeld);
-            if (failure == null && !stillHeld) {
+            if (failure == null && !stillHeld && protocol.grantKind() == GrantMessage.FAIR) {
                 // a fair lock shares its hash with the plain, spin and fenced locks: this client's
                 // view of that hash must not keep the owner as holder
                 services.queues().onReleasedElsewhere(protocol.localKey(), threadId);
