@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds one module and what it needs quietly (Maven's output only when it fails), in one reactor
 # and without installing anything into ~/.m2, then runs a main class of that module with its
-# runtime class path. Used by bench.sh (demo.sh runs ./padlock demo).
+# runtime class path. Used by scripts/bench.sh and scripts/jmh.sh.
 #   scripts/run-main.sh MODULE MAIN_CLASS [JVM_OPTION...] -- [ARG...]
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import dev.padlock.testing.CommandStats;
 import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.RedisEndpoint;
-import dev.padlock.testing.RedisTest;
+import dev.padlock.testing.junit.RedisTest;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -3,10 +3,10 @@ package dev.padlock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.padlock.internal.LockKeys;
+import dev.padlock.spi.LockKeys;
 import dev.padlock.internal.PadlockClient;
 import dev.padlock.testing.RedisAdmin;
-import dev.padlock.testing.RedisTest;
+import dev.padlock.testing.junit.RedisTest;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;

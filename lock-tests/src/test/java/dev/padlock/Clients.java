@@ -2,7 +2,7 @@ package dev.padlock;
 
 import dev.padlock.internal.PadlockClient;
 import dev.padlock.testing.RedisEndpoint;
-import dev.padlock.testing.RedisExtension;
+import dev.padlock.testing.junit.RedisExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.padlock;
 
+import dev.padlock.testing.ChildJvm;
 import static java.util.concurrent.TimeUnit.NANOSECONDS;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -60,14 +61,10 @@ final class CounterWorkers implements AutoCloseable {
         for (int p = 0; p < processes; p++) {
             Path output = logs.resolve("worker-" + p + ".log");
             outputs.add(output);
-            List<String> command = List.of(javaBinary(),
-                    "-Xmx128m",
-                    "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                    "-cp", classpath,
-                    CounterWorker.class.getName(),
-                    topology, lockName, counterKey, readyKey, goKey,
-                    String.valueOf(threads), String.valueOf(iterations), kind);
-            workers.add(new ProcessBuilder(command)
+            workers.add(ChildJvm.of(CounterWorker.class).classPath(classpath)
+                    .args(topology, lockName, counterKey, readyKey, goKey,
+                            String.valueOf(threads), String.valueOf(iterations), kind)
+                    .processBuilder()
                     .redirectErrorStream(true)
                     .redirectOutput(output.toFile())
                     .start());
@@ -120,11 +117,6 @@ final class CounterWorkers implements AutoCloseable {
         }
     }
 
-    /** The same {@code java} this JVM runs. */
-    private static String javaBinary() {
-        return ProcessHandle.current().info().command()
-                .orElseGet(() -> Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    }
 
     /**
      * Surefire's test classpath, as {@code java.class.path} gives it; checked to hold the test

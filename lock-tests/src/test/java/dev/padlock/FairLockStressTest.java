@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.padlock.testing.RedisAdmin;
-import dev.padlock.testing.RedisTest;
+import dev.padlock.testing.junit.RedisTest;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;

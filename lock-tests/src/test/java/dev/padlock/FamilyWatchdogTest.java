@@ -2,7 +2,7 @@ package dev.padlock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.padlock.testing.RedisTest;
+import dev.padlock.testing.junit.RedisTest;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.BiFunction;

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.padlock.internal.PadlockClient;
 import dev.padlock.testing.RedisAdmin;
-import dev.padlock.testing.RedisTest;
+import dev.padlock.testing.junit.RedisTest;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -9,7 +9,7 @@ import dev.padlock.LockObserver.Kind;
 import dev.padlock.LockObserver.Outcome;
 import dev.padlock.LockObserver.RenewalOutcome;
 import dev.padlock.testing.RedisAdmin;
-import dev.padlock.testing.RedisTest;
+import dev.padlock.testing.junit.RedisTest;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

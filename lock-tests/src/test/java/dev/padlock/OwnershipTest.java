@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.RedisEndpoint;
-import dev.padlock.testing.RedisTest;
+import dev.padlock.testing.junit.RedisTest;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;

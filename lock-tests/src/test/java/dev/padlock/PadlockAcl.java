@@ -1,6 +1,6 @@
 package dev.padlock;
 
-import dev.padlock.internal.LockKeys;
+import dev.padlock.spi.LockKeys;
 import dev.padlock.testing.RedisAdmin;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.output.StatusOutput;

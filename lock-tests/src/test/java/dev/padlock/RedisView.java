@@ -1,6 +1,6 @@
 package dev.padlock;
 
-import dev.padlock.internal.LockKeys;
+import dev.padlock.spi.LockKeys;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;

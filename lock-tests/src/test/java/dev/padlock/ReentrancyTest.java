@@ -3,7 +3,7 @@ package dev.padlock;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.padlock.testing.RedisAdmin;
-import dev.padlock.testing.RedisTest;
+import dev.padlock.testing.junit.RedisTest;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;

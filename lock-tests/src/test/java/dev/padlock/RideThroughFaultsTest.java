@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.RedisServerProcess;
-import dev.padlock.testing.RedisTest;
+import dev.padlock.testing.junit.RedisTest;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;

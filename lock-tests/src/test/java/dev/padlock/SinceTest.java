@@ -2,9 +2,9 @@ package dev.padlock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.padlock.internal.LockKeys;
+import dev.padlock.spi.LockKeys;
 import dev.padlock.testing.RedisAdmin;
-import dev.padlock.testing.RedisTest;
+import dev.padlock.testing.junit.RedisTest;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;

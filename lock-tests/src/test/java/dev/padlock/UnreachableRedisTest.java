@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.RedisEndpoint;
 import dev.padlock.testing.RedisServerProcess;
-import dev.padlock.testing.RedisTest;
+import dev.padlock.testing.junit.RedisTest;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;

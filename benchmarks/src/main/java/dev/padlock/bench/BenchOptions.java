@@ -22,7 +22,7 @@ record BenchOptions(int seconds, int rounds, List<String> scenarioIds, Path out,
         boolean jmh, Topology topology) {
 
     static final String USAGE = String.join("\n",
-            "Usage: bench.sh [--topology single|cluster] [--seconds N] [--rounds N] [--scenarios 1,1b,2,3,3b,4,5,6,7,8,9,10]",
+            "Usage: scripts/bench.sh [--topology single|cluster] [--seconds N] [--rounds N] [--scenarios 1,1b,2,3,3b,4,5,6,7,8,9,10]",
             "                [--out DIR] [--redis URI] [--no-jmh]",
             "  --topology T     single: one Redis server (default); cluster: a Redis Cluster of "
                     + Topology.CLUSTER_MASTERS + " masters without",

@@ -12,7 +12,7 @@ import java.util.Optional;
  * Redis, never port 6379) and one client of the library measured. A benchmark's
  * {@code @State(Scope.Benchmark)} makes one in {@code @Setup(Level.Trial)} and closes it in
  * {@code @TearDown(Level.Trial)}, so nothing outlives the trial; should a fork die first,
- * lock-tests' shutdown hook stops the server.
+ * lock-testing's shutdown hook stops the server.
  *
  * <p>Confined to JMH's setup and tear-down; the client it hands out is thread-safe.
  */

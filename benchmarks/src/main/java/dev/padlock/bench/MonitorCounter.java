@@ -1,6 +1,6 @@
 package dev.padlock.bench;
 
-import dev.padlock.internal.LockKeys;
+import dev.padlock.spi.LockKeys;
 import dev.padlock.testing.RedisAdmin;
 import java.io.BufferedReader;
 import java.io.IOException;

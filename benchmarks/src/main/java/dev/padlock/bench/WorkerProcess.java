@@ -1,5 +1,6 @@
 package dev.padlock.bench;
 
+import dev.padlock.testing.ChildJvm;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -7,9 +8,7 @@ import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -39,14 +38,9 @@ final class WorkerProcess {
 
     /** Starts {@code main} with {@code args} in a new JVM; {@code name} is used in messages. */
     static WorkerProcess launch(String name, Class<?> main, List<String> args) {
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        List<String> command = new ArrayList<>(List.of(java.toString(),
-                "-cp", System.getProperty("java.class.path"),
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                main.getName()));
-        command.addAll(args);
+        ProcessBuilder builder = ChildJvm.of(main).jvmArgs("-Xmx512m").args(args).processBuilder();
         try {
-            Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            Process process = builder.redirectError(ProcessBuilder.Redirect.INHERIT).start();
             WorkerProcess worker = new WorkerProcess(name, process);
             Thread reader = new Thread(worker::readLines, "bench-" + name.replace(' ', '-') + "-reader");
             reader.setDaemon(true);

@@ -1,7 +1,8 @@
 package dev.padlock.cli;
 
 import dev.padlock.LockConfig;
-import dev.padlock.internal.RedisBackend;
+import dev.padlock.spi.RedisAccess;
+import dev.padlock.spi.RedisConnection;
 import io.lettuce.core.KeyScanArgs;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.ScanCursor;
@@ -18,7 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The command's way to Redis: Padlock's own {@link RedisBackend} (so the URI forms, TLS, Sentinel
+ * The command's way to Redis: Padlock's own connections ({@link RedisAccess#open}, so the URI forms, TLS, Sentinel
  * and Cluster are LockConfig's), with blocking helpers bounded by the command timeout.
  */
 final class Connection implements AutoCloseable {
@@ -26,10 +27,10 @@ final class Connection implements AutoCloseable {
     static final int MAX_SCAN_CALLS = 100_000;
 
     private final LockConfig config;
-    private final RedisBackend backend;
+    private final RedisConnection backend;
     private final long timeoutMillis;
 
-    private Connection(LockConfig config, RedisBackend backend) {
+    private Connection(LockConfig config, RedisConnection backend) {
         this.config = config;
         this.backend = backend;
         this.timeoutMillis = config.commandTimeout().toMillis();
@@ -41,7 +42,7 @@ final class Connection implements AutoCloseable {
      * @throws dev.padlock.RedisUnavailableException when Redis cannot be reached
      */
     static Connection open(LockConfig config) {
-        return new Connection(config, RedisBackend.open(config));
+        return new Connection(config, RedisAccess.open(config));
     }
 
     LockConfig config() {

@@ -1,6 +1,6 @@
 package dev.padlock.cli;
 
-import dev.padlock.internal.LockKeys;
+import dev.padlock.spi.LockKeys;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.util.ArrayList;
 import java.util.HashMap;

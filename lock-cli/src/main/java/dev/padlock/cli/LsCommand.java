@@ -1,6 +1,6 @@
 package dev.padlock.cli;
 
-import dev.padlock.internal.LockKeys;
+import dev.padlock.spi.LockKeys;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

@@ -1,16 +1,14 @@
 package dev.padlock.cli;
 
 import dev.padlock.LockConfig;
+import dev.padlock.spi.PadlockInfo;
 import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Properties;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -65,6 +63,10 @@ public final class PadlockCommand implements Runnable {
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
 
     public static void main(String[] args) {
+        // warnings (Lettuce's, Padlock's) reach java.util.logging: one line each on stderr
+        if (System.getProperty("java.util.logging.SimpleFormatter.format") == null) {
+            System.setProperty("java.util.logging.SimpleFormatter.format", "%4$s %3$s: %5$s%6$s%n");
+        }
         System.exit(commandLine(new PadlockCommand()).execute(args));
     }
 
@@ -116,19 +118,11 @@ public final class PadlockCommand implements Runnable {
         return spec.commandLine().getOut();
     }
 
-    /** The Padlock version, from lock-core's padlock-version.properties. */
+    /** The Padlock version, as lock-core knows it. */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            try (InputStream in = LockConfig.class.getResourceAsStream("/dev/padlock/internal/padlock-version.properties")) {
-                Properties properties = new Properties();
-                if (in != null) {
-                    properties.load(in);
-                }
-                return new String[] {"padlock " + properties.getProperty("version", "unknown")};
-            } catch (IOException e) {
-                return new String[] {"padlock (version unknown)"};
-            }
+            return new String[] {"padlock " + PadlockInfo.version()};
         }
     }
 }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.padlock.LockClient;
 import dev.padlock.LockConfig;
-import dev.padlock.internal.LockKeys;
+import dev.padlock.spi.LockKeys;
 import dev.padlock.testing.RedisCluster;
 import dev.padlock.testing.RedisServerProcess;
 import java.io.PrintWriter;

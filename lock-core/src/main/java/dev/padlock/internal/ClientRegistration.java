@@ -1,15 +1,15 @@
 package dev.padlock.internal;
 
+import dev.padlock.spi.LockKeys;
+import dev.padlock.spi.PadlockInfo;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetAddress;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -79,7 +79,7 @@ final class ClientRegistration implements AutoCloseable {
         fields.put("application", applicationName);
         fields.put("host", hostName());
         fields.put("pid", Long.toString(ProcessHandle.current().pid()));
-        fields.put("version", version());
+        fields.put("version", PadlockInfo.version());
         fields.put("started", Long.toString(System.currentTimeMillis()));
         fields.put("watchdogMillis", Long.toString(watchdogMillis));
         fields.put("java", System.getProperty("java.version", "?"));
@@ -204,20 +204,6 @@ final class ClientRegistration implements AutoCloseable {
         }
         try {
             return InetAddress.getLocalHost().getHostName();
-        } catch (IOException e) {
-            return "unknown";
-        }
-    }
-
-    /** The Padlock version, from the lock-core jar's padlock-version.properties. */
-    static String version() {
-        try (InputStream in = ClientRegistration.class.getResourceAsStream("padlock-version.properties")) {
-            if (in == null) {
-                return "unknown";
-            }
-            Properties properties = new Properties();
-            properties.load(in);
-            return properties.getProperty("version", "unknown");
         } catch (IOException e) {
             return "unknown";
         }

@@ -1,5 +1,6 @@
 package dev.padlock.internal;
 
+import dev.padlock.spi.LockKeys;
 import io.lettuce.core.ScriptOutputType;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

@@ -1,12 +1,6 @@
 package dev.padlock.internal;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
+import dev.padlock.spi.Script;
 
 /**
  * The Lua scripts of the {@code lock-lua} jar, each read once from
@@ -40,46 +34,27 @@ public enum LuaScript {
     FENCED_TOKEN("fenced_token"),
     CLIENT_REGISTER("client_register");
 
-    private final String file;
-    private final String body;
-    private final String sha1;
+    private final Script script;
 
     LuaScript(String file) {
-        this.file = file;
-        this.body = read("/dev/padlock/lua/" + file + ".lua");
-        this.sha1 = sha1Hex(body);
+        this.script = Script.load(LuaScript.class, "/dev/padlock/lua/" + file + ".lua");
     }
 
     /** The file name without {@code .lua}; used in error messages. */
     public String file() {
-        return file;
+        return script.name();
     }
 
     public String body() {
-        return body;
+        return script.body();
     }
 
     public String sha1() {
-        return sha1;
+        return script.sha1();
     }
 
-    private static String read(String resource) {
-        try (InputStream in = LuaScript.class.getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new IllegalStateException("Lua script " + resource + " is missing: is the lock-lua jar on the class path?");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read Lua script " + resource, e);
-        }
-    }
-
-    private static String sha1Hex(String text) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("the JVM has no SHA-1", e);
-        }
+    /** This script as the SPI's {@link Script}. */
+    public Script script() {
+        return script;
     }
 }

@@ -147,15 +147,17 @@ public final class PadlockClient implements LockClient {
         Require.state(!closed.get(), "the LockClient is closed");
     }
 
-    /**
-     * The client's script runner, for Padlock's other modules (lock-shedlock) that keep scripts of
-     * their own; not API.
-     */
-    public ScriptRunner scripts() {
+    /** The client's script runner; for {@link SpiAccess}. */
+    ScriptRunner scripts() {
         return services.scripts();
     }
 
-    /** The bound on one Redis round trip, in milliseconds; for Padlock's other modules. */
+    /** The client's connections; for {@link SpiAccess}. */
+    RedisBackend backend() {
+        return services.backend();
+    }
+
+    /** The bound on one Redis round trip, in milliseconds. */
     public long commandTimeoutMillis() {
         return services.commandTimeoutMillis();
     }

@@ -1,5 +1,6 @@
 package dev.padlock.internal;
 
+import dev.padlock.spi.LockKeys;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;

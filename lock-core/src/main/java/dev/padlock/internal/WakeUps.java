@@ -1,5 +1,6 @@
 package dev.padlock.internal;
 
+import dev.padlock.spi.LockKeys;
 import java.util.concurrent.CompletableFuture;
 
 /**

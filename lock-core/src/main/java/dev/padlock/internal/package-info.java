@@ -17,7 +17,7 @@
  * {@link dev.padlock.internal.Watchdog} renews the leases of owners; {@link dev.padlock.internal.ScriptRunner}
  * runs Lua by SHA; {@link dev.padlock.internal.RedisBackend} holds the connections and knows the
  * topology; {@link dev.padlock.internal.RedisErrors} turns Lettuce failures into Padlock
- * exceptions; {@link dev.padlock.internal.LockKeys} knows every key and channel name;
+ * exceptions; {@link dev.padlock.spi.LockKeys} knows every key and channel name;
  * {@link dev.padlock.internal.GrantWaits} routes grant messages to the waits of kinds that grant
  * to one owner's place.
  *

@@ -4,18 +4,11 @@ import static java.util.Objects.requireNonNull;
 
 import dev.padlock.LockClient;
 import dev.padlock.RedisUnavailableException;
-import dev.padlock.internal.PadlockClient;
-import dev.padlock.internal.ScriptRunner;
+import dev.padlock.spi.RedisAccess;
+import dev.padlock.spi.Script;
 import io.lettuce.core.ScriptOutputType;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HexFormat;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -58,11 +51,11 @@ public final class PadlockLockProvider implements ExtensibleLockProvider {
     /** The key prefix when none is given. */
     public static final String DEFAULT_KEY_PREFIX = "shedlock:";
 
-    private static final Script LOCK = Script.load("shedlock_lock.lua");
-    private static final Script UNLOCK = Script.load("shedlock_unlock.lua");
-    private static final Script EXTEND = Script.load("shedlock_extend.lua");
+    private static final Script LOCK = Script.load(PadlockLockProvider.class, "shedlock_lock.lua");
+    private static final Script UNLOCK = Script.load(PadlockLockProvider.class, "shedlock_unlock.lua");
+    private static final Script EXTEND = Script.load(PadlockLockProvider.class, "shedlock_extend.lua");
 
-    private final ScriptRunner scripts;
+    private final RedisAccess redis;
     private final String clientId;
     private final String keyPrefix;
     private final long timeoutMillis;
@@ -81,14 +74,10 @@ public final class PadlockLockProvider implements ExtensibleLockProvider {
     public PadlockLockProvider(LockClient client, String keyPrefix) {
         requireNonNull(client, "client");
         requireNonNull(keyPrefix, "keyPrefix");
-        if (!(client instanceof PadlockClient padlock)) {
-            throw new IllegalArgumentException("client must be made by LockClient.connect or LockClient.create, got "
-                    + client.getClass().getName());
-        }
-        this.scripts = padlock.scripts();
+        this.redis = RedisAccess.of(client);
         this.clientId = client.getId();
         this.keyPrefix = keyPrefix;
-        this.timeoutMillis = 2 * padlock.commandTimeoutMillis();
+        this.timeoutMillis = 2 * redis.commandTimeout().toMillis();
     }
 
     /** The Redis key of job {@code name}'s lock. */
@@ -122,19 +111,19 @@ public final class PadlockLockProvider implements ExtensibleLockProvider {
 
     private long run(Script script, String key, String... args) {
         try {
-            Long reply = scripts.<Long>run(script.file, script.body, script.sha1, ScriptOutputType.INTEGER,
+            Long reply = redis.<Long>run(script, ScriptOutputType.INTEGER,
                     new String[] {key}, args).get(timeoutMillis, TimeUnit.MILLISECONDS);
             return reply == null ? 0 : reply;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new RedisUnavailableException(script.file + " on '" + key + "' was interrupted", e);
+            throw new RedisUnavailableException(script + " on '" + key + "' was interrupted", e);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RuntimeException runtime) {
                 throw runtime;
             }
-            throw new RedisUnavailableException(script.file + " on '" + key + "' failed: " + e.getCause(), e.getCause());
+            throw new RedisUnavailableException(script + " on '" + key + "' failed: " + e.getCause(), e.getCause());
         } catch (TimeoutException e) {
-            throw new RedisUnavailableException(script.file + " on '" + key + "' at " + scripts.address()
+            throw new RedisUnavailableException(script + " on '" + key + "' at " + redis.address()
                     + " got no answer within twice the command timeout", e);
         }
     }
@@ -173,24 +162,6 @@ public final class PadlockLockProvider implements ExtensibleLockProvider {
         @Override
         public String toString() {
             return "PadlockLockProvider.Hold[" + key + "]";
-        }
-    }
-
-    /** One of this module's Lua scripts, read once from the class path. */
-    private record Script(String file, String body, String sha1) {
-        static Script load(String file) {
-            try (InputStream in = PadlockLockProvider.class.getResourceAsStream(file)) {
-                if (in == null) {
-                    throw new IllegalStateException("Lua script " + file + " is missing from the lock-shedlock jar");
-                }
-                String body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-                return new Script(file, body, HexFormat.of().formatHex(
-                        MessageDigest.getInstance("SHA-1").digest(body.getBytes(StandardCharsets.UTF_8))));
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read Lua script " + file, e);
-            } catch (NoSuchAlgorithmException e) {
-                throw new IllegalStateException("the JVM has no SHA-1", e);
-            }
         }
     }
 }

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * KILL}, the server paused, killed and restarted empty, {@code SCRIPT FLUSH}); then every check
  * of {@link SoakAnalysis} is printed with the run's figures, and asserted.
  *
- * <p>In CI it runs {@value #DEFAULT_SECONDS} s with a fixed seed; {@code ./soak.sh [seconds]
+ * <p>In CI it runs {@value #DEFAULT_SECONDS} s with a fixed seed; {@code scripts/soak.sh [seconds]
  * [seed]} runs it longer. System properties:
  * <ul>
  *   <li>{@code padlock.soak.seconds}, {@code padlock.soak.seed}, {@code padlock.soak.processes},

@@ -1,6 +1,6 @@
 package dev.padlock.soak;
 
-import dev.padlock.internal.LockKeys;
+import dev.padlock.spi.LockKeys;
 import dev.padlock.soak.SoakEvents.Acquisition;
 import dev.padlock.soak.SoakEvents.Failure;
 import java.io.IOException;

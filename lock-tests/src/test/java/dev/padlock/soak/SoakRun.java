@@ -1,5 +1,6 @@
 package dev.padlock.soak;
 
+import dev.padlock.testing.ChildJvm;
 import static java.util.concurrent.TimeUnit.NANOSECONDS;
 
 import dev.padlock.testing.RedisAdmin;
@@ -82,14 +83,14 @@ final class SoakRun {
                     Path output = settings.directory().resolve("worker-" + p + ".out");
                     logs.add(log);
                     outputs.add(output);
-                    List<String> command = List.of(javaBinary(), "-Xmx128m", "-XX:TieredStopAtLevel=1",
-                            "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                            "-cp", classpath, SoakWorker.class.getName(),
-                            lockServer.uri(), resourceServer.uri(), run, lockName, String.valueOf(p),
+                    ProcessBuilder worker = ChildJvm.of(SoakWorker.class).jvmArgs("-XX:TieredStopAtLevel=1")
+                            .classPath(classpath)
+                            .args(lockServer.uri(), resourceServer.uri(), run, lockName, String.valueOf(p),
                             String.valueOf(settings.threads()), String.valueOf(settings.seed()),
                             String.valueOf(settings.durationMs()), String.valueOf(WATCHDOG_MS),
-                            String.valueOf(COMMAND_TIMEOUT_MS), log.toString());
-                    workers.add(new ProcessBuilder(command).redirectErrorStream(true)
+                            String.valueOf(COMMAND_TIMEOUT_MS), log.toString())
+                            .processBuilder();
+                    workers.add(worker.redirectErrorStream(true)
                             .redirectOutput(output.toFile()).start());
                 }
                 awaitReady(resourceAdmin, run, workers);
@@ -232,10 +233,6 @@ final class SoakRun {
         }
     }
 
-    private static String javaBinary() {
-        return ProcessHandle.current().info().command()
-                .orElseGet(() -> Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    }
 
     /** Surefire's test class path, checked to list the test classes (as {@code CounterWorkers} does). */
     private static String workerClasspath() throws URISyntaxException {

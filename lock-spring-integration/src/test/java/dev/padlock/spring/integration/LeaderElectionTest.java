@@ -1,12 +1,13 @@
 package dev.padlock.spring.integration;
 
+import dev.padlock.testing.ChildJvm;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.padlock.LockClient;
 import dev.padlock.LockConfig;
 import dev.padlock.testing.RedisEndpoint;
-import dev.padlock.testing.RedisTest;
+import dev.padlock.testing.junit.RedisTest;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -88,11 +89,8 @@ class LeaderElectionTest {
     @Test
     void theOtherTakesOverWhenTheLeadersProcessIsKilled(RedisEndpoint redis) throws Exception {
         String registryKey = "leaders-" + UUID.randomUUID();
-        Process worker = new ProcessBuilder(List.of(javaBinary(), "-Xmx128m",
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                "-cp", System.getProperty("java.class.path"), LeaderWorker.class.getName(),
-                redis.uri(), registryKey, "role", Long.toString(WATCHDOG_MILLIS)))
-                .redirectErrorStream(true).start();
+        Process worker = ChildJvm.of(LeaderWorker.class)
+                .args(redis.uri(), registryKey, "role", Long.toString(WATCHDOG_MILLIS)).start();
         LockClient client = LockClient.create(LockConfig.builder().redisUri(redis.uri()).build());
         LockRegistryLeaderInitiator initiator = null;
         try {
@@ -141,8 +139,4 @@ class LeaderElectionTest {
         }
     }
 
-    private static String javaBinary() {
-        return ProcessHandle.current().info().command()
-                .orElseGet(() -> Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    }
 }

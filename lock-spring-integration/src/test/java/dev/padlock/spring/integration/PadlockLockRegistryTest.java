@@ -7,7 +7,7 @@ import static org.awaitility.Awaitility.await;
 import dev.padlock.LockClient;
 import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.RedisEndpoint;
-import dev.padlock.testing.RedisTest;
+import dev.padlock.testing.junit.RedisTest;
 import java.time.Duration;
 import java.util.ConcurrentModificationException;
 import java.util.UUID;

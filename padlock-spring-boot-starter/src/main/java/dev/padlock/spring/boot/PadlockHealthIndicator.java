@@ -1,7 +1,7 @@
 package dev.padlock.spring.boot;
 
 import dev.padlock.LockClient;
-import dev.padlock.internal.PadlockClient;
+import dev.padlock.spi.PadlockInfo;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
@@ -39,8 +39,6 @@ public final class PadlockHealthIndicator extends AbstractHealthIndicator {
             return;
         }
         builder.up().withDetail("redis", "reachable").withDetail("watchdog", "running");
-        if (client instanceof PadlockClient padlock) {
-            builder.withDetail("renewedLeases", padlock.renewedLocks());
-        }
+        PadlockInfo.renewedLeases(client).ifPresent(renewed -> builder.withDetail("renewedLeases", renewed));
     }
 }

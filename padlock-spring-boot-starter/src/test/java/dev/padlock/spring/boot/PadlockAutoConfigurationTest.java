@@ -11,7 +11,7 @@ import dev.padlock.shedlock.PadlockLockProvider;
 import dev.padlock.spring.integration.PadlockLockRegistry;
 import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.RedisEndpoint;
-import dev.padlock.testing.RedisTest;
+import dev.padlock.testing.junit.RedisTest;
 import io.lettuce.core.RedisURI;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

@@ -8,7 +8,7 @@ import dev.padlock.micrometer.PadlockObservations;
 import dev.padlock.spring.integration.PadlockLockRegistry;
 import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.RedisEndpoint;
-import dev.padlock.testing.RedisTest;
+import dev.padlock.testing.junit.RedisTest;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.time.Instant;

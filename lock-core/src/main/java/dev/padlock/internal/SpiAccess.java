@@ -1,0 +1,114 @@
+package dev.padlock.internal;
+
+import dev.padlock.LockClient;
+import dev.padlock.LockConfig;
+import dev.padlock.spi.RedisAccess;
+import dev.padlock.spi.RedisConnection;
+import dev.padlock.spi.Script;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import java.time.Duration;
+import java.util.OptionalInt;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The SPI's {@link RedisAccess} over a {@link RedisBackend}: a client's (closing does nothing; the
+ * client owns it) or one opened for a tool (closing closes it).
+ */
+public final class SpiAccess implements RedisConnection {
+    private final RedisBackend backend;
+    private final ScriptRunner scripts;
+    private final Duration commandTimeout;
+    private final boolean owned;
+
+    private SpiAccess(RedisBackend backend, ScriptRunner scripts, Duration commandTimeout, boolean owned) {
+        this.backend = backend;
+        this.scripts = scripts;
+        this.commandTimeout = commandTimeout;
+        this.owned = owned;
+    }
+
+    /** The access of {@code client}; see {@link RedisAccess#of}. */
+    public static RedisAccess of(LockClient client) {
+        PadlockClient padlock = padlock(client);
+        return new SpiAccess(padlock.backend(), padlock.scripts(),
+                Duration.ofMillis(padlock.commandTimeoutMillis()), false);
+    }
+
+    /** Connections of their own; see {@link RedisAccess#open}. */
+    public static RedisConnection open(LockConfig config) {
+        RedisBackend backend = RedisBackend.open(config);
+        return new SpiAccess(backend, new ScriptRunner(backend), config.commandTimeout(), true);
+    }
+
+    /** See {@link dev.padlock.spi.PadlockInfo#renewedLeases}. */
+    public static OptionalInt renewedLeases(LockClient client) {
+        return client instanceof PadlockClient padlock ? OptionalInt.of(padlock.renewedLocks()) : OptionalInt.empty();
+    }
+
+    private static PadlockClient padlock(LockClient client) {
+        if (client instanceof PadlockClient padlock) {
+            return padlock;
+        }
+        throw new IllegalArgumentException("client must be made by LockClient.connect or LockClient.create, got "
+                + (client == null ? "null" : client.getClass().getName()));
+    }
+
+    @Override
+    public String address() {
+        return backend.address();
+    }
+
+    @Override
+    public Duration commandTimeout() {
+        return commandTimeout;
+    }
+
+    @Override
+    public <T> CompletableFuture<T> run(Script script, ScriptOutputType type, String[] keys, String... args) {
+        if (keys.length == 0) {
+            throw new IllegalArgumentException("a script needs at least one key (its slot on a Cluster)");
+        }
+        return scripts.run(script.name(), script.body(), script.sha1(), type, keys, args);
+    }
+
+    @Override
+    public CompletableFuture<Duration> ping() {
+        long sent = System.nanoTime();
+        return backend.commands().ping().toCompletableFuture()
+                .thenApply(pong -> Duration.ofNanos(System.nanoTime() - sent))
+                .exceptionallyCompose(failure -> CompletableFuture.failedFuture(backend.translate(failure, "PING")));
+    }
+
+    @Override
+    public RedisClusterAsyncCommands<String, String> commands() {
+        return backend.commands();
+    }
+
+    @Override
+    public CompletableFuture<RedisClusterAsyncCommands<String, String>> commandsFor(String key) {
+        return backend.commandsFor(key);
+    }
+
+    @Override
+    public boolean isCluster() {
+        return backend.isCluster();
+    }
+
+    @Override
+    public boolean isSharded() {
+        return backend.isSharded();
+    }
+
+    @Override
+    public RuntimeException translate(Throwable failure, String operation) {
+        return backend.translate(failure, operation);
+    }
+
+    @Override
+    public void close() {
+        if (owned) {
+            backend.close();
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package dev.padlock.spi;
+
+import dev.padlock.LockClient;
+import dev.padlock.LockConfig;
+import dev.padlock.internal.SpiAccess;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A way to Redis as a {@link LockClient} has it: its connections (one server, Sentinel's master,
+ * or a Cluster), its command timeout, and its error messages, which name the address and the
+ * operation. Failures come back as {@link dev.padlock.RedisUnavailableException} or
+ * {@link dev.padlock.RedisCommandException}.
+ *
+ * <p>Calls return futures; a caller that blocks bounds its wait with {@link #commandTimeout()}.
+ */
+public interface RedisAccess {
+
+    /**
+     * The connections of {@code client}, which stays their owner: closing the client closes them.
+     *
+     * @throws IllegalArgumentException when {@code client} was not made by {@link LockClient#connect}
+     *     or {@link LockClient#create}
+     */
+    static RedisAccess of(LockClient client) {
+        return SpiAccess.of(client);
+    }
+
+    /**
+     * Connections of their own, as {@code config} says (URI forms, TLS, Sentinel, Cluster), with no
+     * client behind them: no registry entry, no watchdog. The caller closes them.
+     *
+     * @throws dev.padlock.RedisUnavailableException when Redis cannot be reached
+     */
+    static RedisConnection open(LockConfig config) {
+        return SpiAccess.open(config);
+    }
+
+    /** The address, for messages: {@code host:port}, the Sentinel master's name, or the seed nodes. */
+    String address();
+
+    /** The bound on one round trip, as configured. */
+    Duration commandTimeout();
+
+    /**
+     * Runs {@code script} with {@code EVALSHA}, and once more with {@code EVAL} when Redis does not
+     * know it. On a Cluster the call goes to the master of {@code keys[0]}'s slot.
+     *
+     * @param type how Redis's reply is read, e.g. {@link ScriptOutputType#INTEGER}
+     * @param keys at least one key
+     */
+    <T> CompletableFuture<T> run(Script script, ScriptOutputType type, String[] keys, String... args);
+
+    /** {@code PING}: completes with the round trip, or exceptionally when Redis does not answer. */
+    CompletableFuture<Duration> ping();
+
+    /** Lettuce's commands on these connections; on a Cluster they route each key to its slot's master. */
+    RedisClusterAsyncCommands<String, String> commands();
+
+    /** The commands of the master that serves {@code key}'s slot (the one server when not a Cluster). */
+    CompletableFuture<RedisClusterAsyncCommands<String, String>> commandsFor(String key);
+
+    /** Whether these are connections to a Redis Cluster. */
+    boolean isCluster();
+
+    /** Whether waiters use sharded pub/sub ({@code SSUBSCRIBE}: a Cluster of Redis 7 or later). */
+    boolean isSharded();
+
+    /**
+     * {@code failure} of {@code operation} as Padlock reports it: a
+     * {@link dev.padlock.RedisUnavailableException} or {@link dev.padlock.RedisCommandException}
+     * naming the address and the operation.
+     */
+    RuntimeException translate(Throwable failure, String operation);
+}
