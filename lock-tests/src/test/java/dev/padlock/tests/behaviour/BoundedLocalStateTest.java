@@ -1,0 +1,67 @@
+package dev.padlock.tests.behaviour;
+
+import dev.padlock.LockClient;
+import dev.padlock.RLock;
+import dev.padlock.tests.support.Clients;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.padlock.internal.PadlockClient;
+import dev.padlock.testing.RedisAdmin;
+import dev.padlock.testing.junit.RedisTest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** A client that touches many distinct names keeps bounded local state, and renews in batches. */
+@RedisTest
+class BoundedLocalStateTest {
+    @RegisterExtension
+    final Clients clients = new Clients();
+
+    @Test
+    void subscriptionsForManyDistinctNamesStayBounded() throws Exception {
+        LockClient holderClient = clients.open();
+        PadlockClient waiterClient = (PadlockClient) clients.open();
+        int names = 1_300; // more than the idle bound of 1,024
+        for (int i = 0; i < names; i++) {
+            String name = "bounded:" + i + ":" + System.nanoTime();
+            RLock holder = holderClient.getLock(name);
+            holder.lockAsync(10, TimeUnit.SECONDS, 1L).get(5, TimeUnit.SECONDS);
+            // a short wait on a held lock: one subscription, then given back
+            assertThat(waiterClient.getLock(name).tryLock(1, 5, TimeUnit.MILLISECONDS)).isFalse();
+            holder.forceUnlock();
+        }
+        assertThat(waiterClient.channelsInUse()).isZero();
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(waiterClient.subscribedChannels()).isLessThanOrEqualTo(1_024));
+    }
+
+    @Test
+    void manyWatchdogLeasesAreRenewedInFewCalls(RedisAdmin admin) throws Exception {
+        PadlockClient client = (PadlockClient) clients.open(b -> b.watchdogTimeout(Duration.ofMillis(300)));
+        List<RLock> held = new ArrayList<>();
+        for (int i = 0; i < 150; i++) {
+            RLock lock = client.getLock(Clients.uniqueName("batch-" + i));
+            lock.lockAsync(-1, TimeUnit.MILLISECONDS, 5L).get(5, TimeUnit.SECONDS);
+            held.add(lock);
+        }
+        assertThat(client.renewedLocks()).isEqualTo(150);
+        long before = admin.commandStats().calls("evalsha");
+        long pexpireBefore = admin.commandStats().calls("pexpire");
+        await().pollDelay(Duration.ofMillis(1_000)).atMost(Duration.ofSeconds(3)).until(() -> true);
+        long renewCalls = admin.commandStats().calls("evalsha") - before;
+        long renewed = admin.commandStats().calls("pexpire") - pexpireBefore;
+        System.out.printf("1 s of renewing 150 locks every 100 ms: %d script calls, %d leases set%n", renewCalls, renewed);
+        assertThat(renewed).as("every lock renewed several times").isGreaterThanOrEqualTo(150L * 3);
+        assertThat(renewCalls).as("batched: two calls (100 + 50 locks) a round, not one a lock").isLessThanOrEqualTo(40);
+        for (RLock lock : held) {
+            assertThat(lock.isLocked()).isTrue();
+            lock.unlockAsync(5L).get(5, TimeUnit.SECONDS);
+        }
+        assertThat(client.renewedLocks()).isZero();
+    }
+}

@@ -1,0 +1,101 @@
+package dev.padlock.tests.kinds;
+
+import dev.padlock.LockClient;
+import dev.padlock.RLock;
+import dev.padlock.tests.support.Clients;
+import dev.padlock.tests.support.Contention;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.padlock.testing.CommandStats;
+import dev.padlock.testing.RedisAdmin;
+import dev.padlock.testing.junit.RedisTest;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The spin lock: waits by back-off, never by pub/sub; same format on Redis as RLock. */
+@RedisTest
+class SpinLockTest {
+    @RegisterExtension
+    final Clients clients = new Clients();
+
+    @Test
+    void spinningThreadsOfTwoClientsKeepANonAtomicCounterExactWithoutSubscribing(RedisAdmin admin) throws Exception {
+        String name = Clients.uniqueName("spin");
+        String counter = name + ":counter";
+        RLock first = clients.open().getSpinLock(name);
+        RLock second = clients.open().getSpinLock(name);
+        int threads = 6;
+        int rounds = 30;
+        CommandStats before = admin.commandStats();
+        Contention.run(Executors.newFixedThreadPool(threads), threads, task -> {
+            RLock lock = task % 2 == 0 ? first : second;
+            for (int i = 0; i < rounds; i++) {
+                lock.lock();
+                try {
+                    Contention.incrementNonAtomically(admin.commands(), counter);
+                } finally {
+                    lock.unlock();
+                }
+            }
+        });
+        CommandStats used = CommandStats.delta(before, admin.commandStats());
+        assertThat(admin.commands().get(counter)).isEqualTo(Integer.toString(threads * rounds));
+        assertThat(used.calls("subscribe") + used.calls("ssubscribe") + used.calls("psubscribe"))
+                .as("no SUBSCRIBE of any kind").isZero();
+        assertThat(admin.commands().exists(name)).isZero();
+    }
+
+    @Test
+    void tryLockOnAHeldSpinLockGivesUpAfterAboutTheWait() throws Exception {
+        String name = Clients.uniqueName("spin-wait");
+        RLock holder = clients.open().getSpinLock(name);
+        RLock waiter = clients.open().getSpinLock(name);
+        holder.lock(30, TimeUnit.SECONDS);
+        long start = System.nanoTime();
+        assertThat(waiter.tryLock(300, TimeUnit.MILLISECONDS)).isFalse();
+        long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertThat(elapsed).isGreaterThanOrEqualTo(300).isLessThan(3_000);
+        holder.unlock();
+    }
+
+    @Test
+    void aSpinWaiterGetsTheLockSoonAfterTheUnlockNotAtTheEndOfTheLease() throws Exception {
+        String name = Clients.uniqueName("spin-wake");
+        RLock holder = clients.open().getSpinLock(name);
+        RLock waiter = clients.open().getSpinLock(name);
+        holder.lock(30, TimeUnit.SECONDS);
+        CompletableFuture<Long> acquiredAt = CompletableFuture.supplyAsync(() -> {
+            try {
+                assertThat(waiter.tryLock(20, 30, TimeUnit.SECONDS)).isTrue();
+                long at = System.nanoTime();
+                waiter.unlock();
+                return at;
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        Thread.sleep(300); // the waiter backs off a few times; nothing is asserted on it
+        long unlockedAt = System.nanoTime();
+        holder.unlock();
+        long millis = TimeUnit.NANOSECONDS.toMillis(acquiredAt.get(10, TimeUnit.SECONDS) - unlockedAt);
+        System.out.printf("spin waiter acquired %d ms after the unlock (lease 30 s)%n", millis);
+        assertThat(millis).isLessThan(2_000);
+    }
+
+    @Test
+    void aSpinLockAndAnRLockOfOneNameExcludeEachOther() throws Exception {
+        String name = Clients.uniqueName("spin-and-plain");
+        LockClient client = clients.open();
+        RLock spin = client.getSpinLock(name);
+        RLock plain = clients.open().getLock(name);
+        assertThat(spin.tryLockAsync(0, 10, TimeUnit.SECONDS, 1L).get(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(plain.tryLockAsync(0, 10, TimeUnit.SECONDS, 1L).get(5, TimeUnit.SECONDS)).isFalse();
+        spin.unlockAsync(1L).get(5, TimeUnit.SECONDS);
+        assertThat(plain.tryLockAsync(0, 10, TimeUnit.SECONDS, 1L).get(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(spin.tryLockAsync(0, 10, TimeUnit.SECONDS, 2L).get(5, TimeUnit.SECONDS)).isFalse();
+        plain.unlockAsync(1L).get(5, TimeUnit.SECONDS);
+    }
+}
