@@ -10,7 +10,7 @@ import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 
 /**
- * The situation the README's "Operating" section shows with {@code padlock show}: {@code orders:42}
+ * The situation docs/operating/cli.md shows with {@code padlock show}: {@code orders:42}
  * held by one Padlock client and waited for by two others, {@code invoices:7} held by Redisson.
  * Holds them until its standard input closes, at most 10 minutes.
  *   java -cp ... dev.padlock.cli.OperatingExample redis://127.0.0.1:PORT

@@ -213,7 +213,7 @@ public final class RedisBackend implements AutoCloseable {
                     && refusedSubscriptionLogged.compareAndSet(false, true)) {
                 log.warn("{}", RedisErrors.translate(failure, (sharded ? "SSUBSCRIBE " : "SUBSCRIBE ") + channel, address)
                         .getMessage() + "; waiters of this client poll every 100 ms instead of waking on unlock"
-                        + " messages: grant the user the lock channels (see the README's ACL rule)");
+                        + " messages: grant the user the lock channels (see docs/operating/tls-and-acl.md)");
             }
         });
         return subscribed;

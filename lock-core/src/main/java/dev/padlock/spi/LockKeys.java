@@ -73,7 +73,7 @@ public final class LockKeys {
 
     /**
      * The prefix of a client's place in a lock's line: {@code padlock_waiter:{<name>}:}, followed by
-     * the client id; the place is {@code <threadId>:<lease ms>}, with a TTL its client refreshes.
+     * the client id; the place is {@code <threadId>:<lease ms>:<nonce>}, with a TTL its client refreshes.
      */
     public static String waiterPlacePrefix(String lockName) {
         return suffixed("padlock_waiter", lockName) + ':';

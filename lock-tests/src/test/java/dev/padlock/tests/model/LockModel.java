@@ -300,8 +300,8 @@ final class LockModel implements AutoCloseable {
         Owner owner = candidates.get(pick % candidates.size());
         Pending first = owner.pendings.get(0);
         // a second wait stays in the first one's family (fair, or the local view's plain, spin and
-        // fenced): one owner waiting through both families at once is a known limit (README, "Who
-        // holds a lock"), while holds taken one after the other may mix them
+        // fenced): one owner waiting through both families at once is a known limit (docs/contributing.md, "The
+        // model-based test"), while holds taken one after the other may mix them
         Kind candidate = kind.readWrite() ? Kind.values()[pick % 4] : kind;
         Kind second = first.kind.readWrite() ? first.kind
                 : first.kind == Kind.FAIR ? Kind.FAIR : candidate == Kind.FAIR ? Kind.LOCK : candidate;

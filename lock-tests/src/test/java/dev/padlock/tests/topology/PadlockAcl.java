@@ -13,7 +13,7 @@ import java.util.Map;
 
 /**
  * The ACL rule a Padlock client needs on one Redis server (or a Sentinel-managed one), for the
- * locks whose names start with a prefix: the README gives the same rule. Only the lock's own keys
+ * locks whose names start with a prefix: docs/operating/tls-and-acl.md gives the same rule. Only the lock's own keys
  * and channels, and only the commands Padlock sends or its scripts call.
  */
 final class PadlockAcl {
