@@ -40,11 +40,20 @@ import org.springframework.integration.support.locks.LockRegistry;
 @EnableConfigurationProperties(PadlockProperties.class)
 public class PadlockAutoConfiguration {
 
-    /** The client; every {@link LockObserver} bean (metrics, observations, health) observes it. */
+    /** Fails startup on a misspelled {@code padlock.*} key, before anything connects. */
+    @Bean
+    public PadlockPropertiesCheck padlockPropertiesCheck(Environment environment) {
+        return new PadlockPropertiesCheck(environment);
+    }
+
+    /**
+     * The client; every {@link LockObserver} bean (metrics, observations, health) observes it.
+     * Created after {@link PadlockPropertiesCheck}, so that a misspelled key is reported as such.
+     */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     public LockClient padlockLockClient(PadlockProperties properties, Environment environment,
-            ObjectProvider<LockObserver> observers) {
+            ObjectProvider<LockObserver> observers, PadlockPropertiesCheck propertiesChecked) {
         LockConfig.Builder config = PadlockConnection.configure(properties, environment);
         List<LockObserver> all = observers.orderedStream().toList();
         if (!all.isEmpty()) {

@@ -14,7 +14,8 @@ import org.springframework.core.env.Environment;
  * {@code padlock.sentinel.*} when given, else Spring Boot's {@code spring.data.redis.*} ({@code url},
  * {@code cluster.nodes}, {@code sentinel.*}, or {@code host}/{@code port}/{@code username}/
  * {@code password}/{@code database}/{@code ssl.enabled}), else {@code redis://localhost:6379}. Read
- * from the {@link Environment}, so Spring Data Redis need not be on the class path.
+ * from the {@link Environment}, so Spring Data Redis need not be on the class path. The client's
+ * name in the registry is {@code padlock.client-name}, else {@code spring.application.name}.
  */
 final class PadlockConnection {
     private static final String SPRING = "spring.data.redis.";
@@ -27,6 +28,11 @@ final class PadlockConnection {
         LockConfig.Builder config = LockConfig.builder()
                 .watchdogTimeout(properties.getWatchdogTimeout())
                 .commandTimeout(properties.getCommandTimeout());
+        String name = hasText(properties.getClientName()) ? properties.getClientName()
+                : environment.getProperty("spring.application.name");
+        if (hasText(name)) {
+            config.applicationName(name);
+        }
         PadlockProperties.ReplicaAcknowledgement acknowledgement = properties.getReplicaAcknowledgement();
         if (acknowledgement.getReplicas() > 0) {
             config.replicaAcknowledgement(acknowledgement.getReplicas(), acknowledgement.getTimeout());

@@ -1,28 +1,51 @@
 package dev.padlock.spring.boot;
 
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.convert.DurationUnit;
 
 /**
  * Padlock's settings under {@code padlock.*}. Where no connection is given here ({@code uri},
  * {@code cluster.nodes} or {@code sentinel.*}), the connection of Spring Boot's
  * {@code spring.data.redis.*} is used, and {@code redis://localhost:6379} when that gives none
  * either.
+ *
+ * <p>Durations take a unit ({@code 500ms}, {@code 3s}, {@code 1m}); a number without one is
+ * seconds. A value below its floor, and a {@code padlock.*} key that is none of these (in
+ * application properties, YAML or command-line arguments), fails startup with a message that
+ * names the key.
  */
 @ConfigurationProperties("padlock")
 public class PadlockProperties {
+    static final Duration MIN_WATCHDOG_TIMEOUT = Duration.ofSeconds(1);
+    static final Duration MIN_COMMAND_TIMEOUT = Duration.ofMillis(100);
+    static final Duration MIN_REPLICA_TIMEOUT = Duration.ofMillis(10);
+    static final Duration MIN_EXPIRE_AFTER = Duration.ofMillis(100);
+
     /**
      * Redis URI: redis://, rediss:// (TLS) or redis-sentinel://host:port[,host:port]#master, as
      * Lettuce reads it.
      */
     private String uri;
 
-    /** The lease of locks taken without one; the watchdog renews it every third. */
+    /**
+     * The client's name in the client registry, which `padlock clients` and `padlock show` print;
+     * default: spring.application.name, else the jar's name.
+     */
+    private String clientName;
+
+    /**
+     * The lease of locks taken without one; the watchdog renews it every third. At least 1s; a
+     * number without a unit is seconds.
+     */
+    @DurationUnit(ChronoUnit.SECONDS)
     private Duration watchdogTimeout = Duration.ofSeconds(30);
 
-    /** The bound on one Redis round trip. */
+    /** The bound on one Redis round trip. At least 100ms; a number without a unit is seconds. */
+    @DurationUnit(ChronoUnit.SECONDS)
     private Duration commandTimeout = Duration.ofSeconds(3);
 
     private final Cluster cluster = new Cluster();
@@ -40,12 +63,20 @@ public class PadlockProperties {
         this.uri = uri;
     }
 
+    public String getClientName() {
+        return clientName;
+    }
+
+    public void setClientName(String clientName) {
+        this.clientName = clientName;
+    }
+
     public Duration getWatchdogTimeout() {
         return watchdogTimeout;
     }
 
     public void setWatchdogTimeout(Duration watchdogTimeout) {
-        this.watchdogTimeout = watchdogTimeout;
+        this.watchdogTimeout = atLeast("padlock.watchdog-timeout", watchdogTimeout, MIN_WATCHDOG_TIMEOUT);
     }
 
     public Duration getCommandTimeout() {
@@ -53,7 +84,16 @@ public class PadlockProperties {
     }
 
     public void setCommandTimeout(Duration commandTimeout) {
-        this.commandTimeout = commandTimeout;
+        this.commandTimeout = atLeast("padlock.command-timeout", commandTimeout, MIN_COMMAND_TIMEOUT);
+    }
+
+    /** {@code value}, or an exception naming {@code key} and its floor when it is below. */
+    static Duration atLeast(String key, Duration value, Duration floor) {
+        if (value != null && value.compareTo(floor) < 0) {
+            throw new IllegalArgumentException(key + " must be at least " + floor.toMillis() + "ms, got "
+                    + value.toMillis() + "ms (a number without a unit is seconds: write 500ms, 3s or 1m)");
+        }
+        return value;
     }
 
     public Cluster getCluster() {
@@ -135,7 +175,11 @@ public class PadlockProperties {
         /** How many replicas must acknowledge; 0 (the default) waits for none. */
         private int replicas;
 
-        /** How long an acquisition waits for its acknowledgements. */
+        /**
+         * How long an acquisition waits for its acknowledgements. At least 10ms; a number without
+         * a unit is seconds.
+         */
+        @DurationUnit(ChronoUnit.SECONDS)
         private Duration timeout = Duration.ofSeconds(1);
 
         public int getReplicas() {
@@ -151,7 +195,7 @@ public class PadlockProperties {
         }
 
         public void setTimeout(Duration timeout) {
-            this.timeout = timeout;
+            this.timeout = atLeast("padlock.replica-acknowledgement.timeout", timeout, MIN_REPLICA_TIMEOUT);
         }
     }
 
@@ -222,8 +266,10 @@ public class PadlockProperties {
 
         /**
          * A fixed lease for locks taken without a ttl, as RedisLockRegistry's expireAfter; unset
-         * (the default) holds them with the watchdog's renewed lease.
+         * (the default) holds them with the watchdog's renewed lease. At least 100ms; a number
+         * without a unit is seconds.
          */
+        @DurationUnit(ChronoUnit.SECONDS)
         private Duration expireAfter;
 
         public String getRegistryKey() {
@@ -239,7 +285,7 @@ public class PadlockProperties {
         }
 
         public void setExpireAfter(Duration expireAfter) {
-            this.expireAfter = expireAfter;
+            this.expireAfter = atLeast("padlock.integration.expire-after", expireAfter, MIN_EXPIRE_AFTER);
         }
     }
 
