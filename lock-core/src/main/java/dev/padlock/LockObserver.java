@@ -41,8 +41,13 @@ public interface LockObserver {
     enum Outcome {
         /** Redis confirmed the owner holds the lock. */
         ACQUIRED,
-        /** Its wait ran out (or a single attempt found the lock held): {@code tryLock} answered false. */
+        /** Its wait ran out while the lock stayed held by another owner: {@code tryLock(wait, ...)} answered false. */
         TIMED_OUT,
+        /**
+         * A single attempt without a wait ({@code tryLock()}, or a wait of zero) found the lock held
+         * by another owner: not a wait that ran out, so pollers do not look like timeouts.
+         */
+        BUSY,
         /** The waiting thread was interrupted. */
         INTERRUPTED,
         /** Its future was cancelled. */

@@ -123,7 +123,7 @@ final class MultiLock implements RLock {
         Acquisition acquisition = new Acquisition(locks, waitNanos, leaseNanos, threadId);
         acquisition.next();
         return observing == null ? acquisition : observing.started(acquisition, name, "composite:" + name,
-                dev.padlock.LockObserver.Kind.MULTI, threadId, startNanos);
+                dev.padlock.LockObserver.Kind.MULTI, threadId, waitNanos, startNanos);
     }
 
     // ---- release

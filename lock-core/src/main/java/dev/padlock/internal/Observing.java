@@ -47,24 +47,30 @@ final class Observing {
         return holds.size();
     }
 
-    /** Watches {@code acquisition}, started just now by {@code owner}. */
-    ObservedAcquire started(PendingAcquire acquisition, LockProtocol protocol, Kind kind, long owner, long startNanos) {
-        return started(acquisition, protocol.name(), protocol.localKey(), kind, owner, startNanos);
+    /**
+     * Watches {@code acquisition}, started just now by {@code owner} with a wait of
+     * {@code waitNanos} (0: a single attempt).
+     */
+    ObservedAcquire started(PendingAcquire acquisition, LockProtocol protocol, Kind kind, long owner, long waitNanos,
+            long startNanos) {
+        return started(acquisition, protocol.name(), protocol.localKey(), kind, owner, waitNanos, startNanos);
     }
 
     /**
      * Watches {@code acquisition} of the lock {@code name}, known locally as {@code localKey}
-     * (for a composite lock: a key of its own), started just now by {@code owner}.
+     * (for a composite lock: a key of its own), started just now by {@code owner} with a wait of
+     * {@code waitNanos} (0: a single attempt, which ends {@link Outcome#BUSY} rather than
+     * {@link Outcome#TIMED_OUT} when the lock is held).
      */
     ObservedAcquire started(PendingAcquire acquisition, String name, String localKey, Kind kind, long owner,
-            long startNanos) {
+            long waitNanos, long startNanos) {
         Object context = null;
         try {
             context = observer.acquisitionStarted(name, kind, owner);
         } catch (Throwable t) {
             failed("acquisitionStarted", t);
         }
-        return new ObservedAcquire(acquisition, this, name, localKey, kind, owner, startNanos, context);
+        return new ObservedAcquire(acquisition, this, name, localKey, kind, owner, waitNanos == 0, startNanos, context);
     }
 
     /** An acquisition ended; called before its caller is told. */
@@ -99,7 +105,10 @@ final class Observing {
         if (failure != null) {
             return Outcome.FAILED;
         }
-        return Boolean.TRUE.equals(acquired) ? Outcome.ACQUIRED : Outcome.TIMED_OUT;
+        if (Boolean.TRUE.equals(acquired)) {
+            return Outcome.ACQUIRED;
+        }
+        return acquisition.oneShot ? Outcome.BUSY : Outcome.TIMED_OUT;
     }
 
     /**
@@ -186,6 +195,8 @@ final class Observing {
         final String localKey;
         final Kind kind;
         final long owner;
+        /** A single attempt without a wait. */
+        final boolean oneShot;
         final long startNanos;
         final Object context;
         /** How a cancel is to be reported; set by the waiting thread before it cancels. */
@@ -193,8 +204,9 @@ final class Observing {
         private final CompletableFuture<Boolean> reported;
 
         ObservedAcquire(PendingAcquire acquisition, Observing observing, String name, String localKey, Kind kind,
-                long owner, long startNanos, Object context) {
+                long owner, boolean oneShot, long startNanos, Object context) {
             this.acquisition = acquisition;
+            this.oneShot = oneShot;
             this.name = name;
             this.localKey = localKey;
             this.kind = kind;

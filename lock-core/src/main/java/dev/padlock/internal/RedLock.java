@@ -109,7 +109,7 @@ final class RedLock implements RLock {
         PendingAcquire acquisition = RedLockAcquisition.start(locks, quorum, name, log, waitNanos,
                 leaseTime <= 0 ? -1 : Math.max(1, unit.toMillis(leaseTime)), threadId);
         return observing == null ? acquisition : observing.started(acquisition, name, "composite:" + name,
-                dev.padlock.LockObserver.Kind.RED, threadId, startNanos);
+                dev.padlock.LockObserver.Kind.RED, threadId, waitNanos, startNanos);
     }
 
     // ---- release

@@ -120,7 +120,7 @@ public final class RedisLock implements RLock {
         }
         long startNanos = System.nanoTime();
         return observing.started(start(waitNanos, leaseTime, unit, threadId), protocol, observedKind, threadId,
-                startNanos);
+                waitNanos, startNanos);
     }
 
     private PendingAcquire start(long waitNanos, long leaseTime, TimeUnit unit, long threadId) {

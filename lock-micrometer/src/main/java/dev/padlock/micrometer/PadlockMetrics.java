@@ -34,7 +34,7 @@ import java.util.function.Function;
  *   <caption>Meters</caption>
  *   <tr><th>meter</th><th>type</th><th>tags</th></tr>
  *   <tr><td>{@code padlock.lock.acquire}</td><td>Timer, from the call to the outcome</td>
- *       <td>{@code kind}, {@code outcome} = acquired / timeout / interrupted / cancelled / error</td></tr>
+ *       <td>{@code kind}, {@code outcome} = acquired / timeout / busy (a single attempt found it held) / interrupted / cancelled / error</td></tr>
  *   <tr><td>{@code padlock.lock.held}</td><td>Timer, from acquisition to final unlock</td><td>{@code kind}</td></tr>
  *   <tr><td>{@code padlock.lock.active}</td><td>LongTaskTimer, holds in progress</td><td>{@code kind}</td></tr>
  *   <tr><td>{@code padlock.lock.waiting}</td><td>Gauge, owners of this client waiting now</td><td>{@code kind}</td></tr>
@@ -155,6 +155,7 @@ public final class PadlockMetrics implements LockObserver, MeterBinder {
         return switch (outcome) {
             case ACQUIRED -> "acquired";
             case TIMED_OUT -> "timeout";
+            case BUSY -> "busy";
             case INTERRUPTED -> "interrupted";
             case CANCELLED -> "cancelled";
             case FAILED -> "error";

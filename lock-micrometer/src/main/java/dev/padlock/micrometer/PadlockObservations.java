@@ -20,7 +20,7 @@ import io.micrometer.observation.ObservationRegistry;
  * }</pre>
  *
  * <p>Low-cardinality keys: {@code padlock.kind}, and on acquisitions {@code padlock.outcome}
- * (acquired / timeout / interrupted / cancelled / error). High-cardinality: {@code padlock.name},
+ * (acquired / timeout / busy / interrupted / cancelled / error). High-cardinality: {@code padlock.name},
  * the lock's name, and {@code padlock.local-hand-off} on acquisitions. A hold that ends by a lost
  * lease, or by an unlock that found it expired, carries an error. The names differ from
  * {@link PadlockMetrics}'s meters, so both can be used together with a meter handler.

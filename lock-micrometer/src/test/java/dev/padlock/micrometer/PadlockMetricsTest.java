@@ -91,6 +91,33 @@ class PadlockMetricsTest {
     }
 
     @Test
+    void aSingleAttemptThatFindsTheLockHeldIsBusyNotATimeout(RedisEndpoint redis) throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        PadlockMetrics metrics = PadlockMetrics.create();
+        metrics.bindTo(registry);
+        LockClient client = open(redis, metrics, Duration.ofSeconds(30));
+        LockClient other = LockClient.connect(redis.uri());
+        clients.add(other);
+        String name = name("poll");
+        RLock held = other.getLock(name);
+        held.lock();
+        try {
+            RLock lock = client.getLock(name);
+            for (int i = 0; i < 3; i++) {
+                assertThat(lock.tryLock()).isFalse();
+            }
+            assertThat(lock.tryLock(0, 5, TimeUnit.SECONDS)).isFalse();
+            assertThat(lock.tryLock(20, TimeUnit.MILLISECONDS)).isFalse();
+        } finally {
+            held.unlock();
+        }
+        assertThat(registry.get("padlock.lock.acquire").tags("kind", "lock", "outcome", "busy").timer().count())
+                .as("single attempts without a wait").isEqualTo(4);
+        assertThat(registry.get("padlock.lock.acquire").tags("kind", "lock", "outcome", "timeout").timer().count())
+                .as("only the wait that ran out").isOne();
+    }
+
+    @Test
     void renewalsAndLostLeasesAreCounted(RedisEndpoint redis, RedisAdmin admin) {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         PadlockMetrics metrics = PadlockMetrics.create();

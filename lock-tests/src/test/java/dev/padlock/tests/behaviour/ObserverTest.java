@@ -127,7 +127,7 @@ class ObserverTest {
         }
         assertThat(closed).isCompletedWithValue(true);
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(recorder.ends).extracting(AcquisitionEnd::outcome)
-                .containsExactlyInAnyOrder(Outcome.TIMED_OUT, Outcome.TIMED_OUT, Outcome.CANCELLED, Outcome.INTERRUPTED));
+                .containsExactlyInAnyOrder(Outcome.BUSY, Outcome.TIMED_OUT, Outcome.CANCELLED, Outcome.INTERRUPTED));
         assertThat(recorder.holds).isEmpty();
     }
 
