@@ -1,5 +1,6 @@
 package dev.padlock.internal;
 
+import dev.padlock.spi.OutageLog;
 import dev.padlock.LeaseLostListener;
 import dev.padlock.LockObserver.RenewalOutcome;
 import io.netty.util.Timeout;
@@ -44,6 +45,8 @@ import org.slf4j.LoggerFactory;
  */
 final class Watchdog implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Watchdog.class);
+    private static final String OUTAGE_NAME = "watchdog";
+    private final OutageLog outages = new OutageLog(log);
     static final int BATCH = 100;
 
     /** Sends one renewal call: a script, its keys and its arguments, in order with earlier calls. */
@@ -276,13 +279,15 @@ final class Watchdog implements AutoCloseable {
         sender.renew(batch.get(0).protocol.renewScript(), keys.toArray(String[]::new), args)
                 .whenComplete((renewed, failure) -> {
                     if (failure != null) {
-                        log.warn("could not renew {} lock lease(s) ({}...): {}; trying again in {} ms",
-                                batch.size(), first, failure.getMessage(), periodMillis());
+                        // one WARN per outage (each failure at DEBUG): renewals run every lease/3
+                        outages.failed(OUTAGE_NAME, "renewing " + batch.size() + " lock lease(s) ('" + first
+                                + "'...; again every " + periodMillis() + " ms)", failure);
                         if (observing != null) {
                             observing.renewed(batch.size(), RenewalOutcome.ERROR);
                         }
                         return;
                     }
+                    outages.succeeded(OUTAGE_NAME, "renewing lock leases");
                     int lost = 0;
                     for (int i = 0; i < batch.size(); i++) {
                         if (Long.valueOf(0L).equals(renewed.get(i))) {

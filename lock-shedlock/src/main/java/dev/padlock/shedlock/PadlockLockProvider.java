@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.padlock.LockClient;
 import dev.padlock.RedisUnavailableException;
+import dev.padlock.spi.OutageLog;
 import dev.padlock.spi.RedisAccess;
 import dev.padlock.spi.Script;
 import io.lettuce.core.ScriptOutputType;
@@ -42,11 +43,15 @@ import org.slf4j.LoggerFactory;
  * hold never unlocks or extends another. Each call is one script round trip; it works on one
  * server, Sentinel and Cluster (one key a call). Thread-safe. Leases follow ShedLock's
  * {@link ClockProvider} on this JVM, so clocks of different hosts do not matter beyond the lease
- * they give. {@code lock}, {@code unlock} and {@code extend} throw {@link RedisUnavailableException}
- * when Redis does not answer within twice the client's command timeout.
+ * they give. While Redis does not answer (within twice the client's command timeout),
+ * {@code lock} answers empty, so the job is skipped, and logs one WARN per outage and job (the
+ * stack at DEBUG) and one INFO when the job's lock works again, instead of a scheduler's stack
+ * trace every run; {@code unlock} and {@code extend} throw {@link RedisUnavailableException} (a hold
+ * that cannot be released expires with {@code lockAtMostFor}).
  */
 public final class PadlockLockProvider implements ExtensibleLockProvider {
     private static final Logger log = LoggerFactory.getLogger(PadlockLockProvider.class);
+    private final OutageLog outages = new OutageLog(log);
 
     /** The key prefix when none is given. */
     public static final String DEFAULT_KEY_PREFIX = "shedlock:";
@@ -91,7 +96,15 @@ public final class PadlockLockProvider implements ExtensibleLockProvider {
         String key = key(configuration.getName());
         String token = newToken();
         long lease = millisUntil(configuration.getLockAtMostUntil());
-        boolean locked = run(LOCK, key, token, Long.toString(lease)) == 1;
+        boolean locked;
+        try {
+            locked = run(LOCK, key, token, Long.toString(lease)) == 1;
+        } catch (RedisUnavailableException unreachable) {
+            // the job is skipped: no hold can be confirmed; a SET that landed unseen expires with lockAtMostFor
+            outages.failed(configuration.getName(), "ShedLock lock", unreachable);
+            return Optional.empty();
+        }
+        outages.succeeded(configuration.getName(), "ShedLock lock");
         return locked ? Optional.of(new Hold(configuration, key, token)) : Optional.empty();
     }
 

@@ -1,0 +1,82 @@
+package dev.padlock.spi;
+
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+
+/**
+ * Logs a Redis outage as an operator wants to read it: one WARN per outage and lock name, with the
+ * cause; the stack trace and every repeat at DEBUG; one INFO when that name works again. A job
+ * that runs every second through an outage writes two lines, not one stack trace a second.
+ *
+ * <p>Thread-safe. At most {@value #MAX_NAMES} names are in an outage at once; beyond that each
+ * failure is logged at WARN as it comes.
+ */
+public final class OutageLog {
+    static final int MAX_NAMES = 10_000;
+
+    private final Logger log;
+    private final ConcurrentHashMap<String, Outage> outages = new ConcurrentHashMap<>();
+
+    /** Logs to {@code log}. */
+    public OutageLog(Logger log) {
+        this.log = Objects.requireNonNull(log, "log");
+    }
+
+    private static final class Outage {
+        final long sinceNanos = System.nanoTime();
+        volatile long failures = 1;
+    }
+
+    /**
+     * {@code operation} on {@code name} failed with {@code failure}: WARN when {@code name} was not
+     * in an outage, else DEBUG.
+     */
+    public void failed(String name, String operation, Throwable failure) {
+        boolean tracked = outages.size() < MAX_NAMES || outages.containsKey(name);
+        Outage outage = tracked ? outages.get(name) : null;
+        if (outage == null && tracked) {
+            Outage fresh = new Outage();
+            outage = outages.putIfAbsent(name, fresh);
+            if (outage == null) {
+                log.warn("{} on '{}' failed: {}; Padlock logs once more when it works again (each failure at DEBUG)",
+                        operation, name, describe(failure));
+                log.debug("{} on '{}' failed", operation, name, failure);
+                return;
+            }
+        }
+        if (outage == null) {
+            log.warn("{} on '{}' failed: {}", operation, name, describe(failure));
+            return;
+        }
+        outage.failures++;
+        log.debug("{} on '{}' failed again", operation, name, failure);
+    }
+
+    /** {@code operation} on {@code name} worked: INFO when {@code name} was in an outage. */
+    public void succeeded(String name, String operation) {
+        if (outages.isEmpty()) {
+            return;
+        }
+        Outage outage = outages.remove(name);
+        if (outage != null) {
+            log.info("{} on '{}' works again, after {} failure(s) over {} ms", operation, name, outage.failures,
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - outage.sinceNanos));
+        }
+    }
+
+    /** Whether {@code name} is in an outage now. */
+    public boolean isFailing(String name) {
+        return outages.containsKey(name);
+    }
+
+    private static String describe(Throwable failure) {
+        Throwable cause = failure;
+        while ((cause instanceof java.util.concurrent.CompletionException
+                || cause instanceof java.util.concurrent.ExecutionException) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause.getClass().getSimpleName() + ": " + cause.getMessage();
+    }
+}
