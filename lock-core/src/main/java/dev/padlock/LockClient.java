@@ -2,6 +2,7 @@ package dev.padlock;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.padlock.internal.DeferredClient;
 import dev.padlock.internal.PadlockClient;
 
 /**
@@ -41,7 +42,7 @@ public interface LockClient extends AutoCloseable {
      */
     static LockClient create(LockConfig config) {
         requireNonNull(config, "config");
-        return PadlockClient.open(config);
+        return config.startWithoutRedis() ? DeferredClient.start(config) : PadlockClient.open(config);
     }
 
     /** This client's UUID: the {@code <clientId>} part of every hash field it writes. */

@@ -44,6 +44,7 @@ public final class LockConfig {
     private final Path trustStore;
     private final char[] trustStorePassword;
     private final boolean clientRegistry;
+    private final boolean startWithoutRedis;
     private final String applicationName;
 
     private LockConfig(Builder b) {
@@ -59,6 +60,7 @@ public final class LockConfig {
         this.trustStore = b.trustStore;
         this.trustStorePassword = b.trustStorePassword == null ? null : b.trustStorePassword.clone();
         this.clientRegistry = b.clientRegistry;
+        this.startWithoutRedis = b.startWithoutRedis;
         this.applicationName = b.applicationName;
     }
 
@@ -128,6 +130,11 @@ public final class LockConfig {
         return clientRegistry;
     }
 
+    /** Whether {@link LockClient#create} returns while Redis cannot be reached; see {@link Builder#startWithoutRedis}. */
+    public boolean startWithoutRedis() {
+        return startWithoutRedis;
+    }
+
     /** The application name given to the client registry; empty for the default, see {@link Builder#applicationName}. */
     public Optional<String> applicationName() {
         return Optional.ofNullable(applicationName);
@@ -141,6 +148,7 @@ public final class LockConfig {
                         + ", acknowledgementTimeout=" + acknowledgementTimeout : "")
                 + (trustStore != null ? ", trustStore=" + trustStore : "")
                 + (clientRegistry ? "" : ", clientRegistry=false")
+                + (startWithoutRedis ? ", startWithoutRedis=true" : "")
                 + (applicationName != null ? ", applicationName=" + applicationName : "") + '}';
     }
 
@@ -158,6 +166,7 @@ public final class LockConfig {
         private Path trustStore;
         private char[] trustStorePassword;
         private boolean clientRegistry = true;
+        private boolean startWithoutRedis;
         private String applicationName;
 
         private Builder() {
@@ -306,6 +315,19 @@ public final class LockConfig {
          */
         public Builder clientRegistry(boolean enabled) {
             this.clientRegistry = enabled;
+            return this;
+        }
+
+        /**
+         * Whether {@link LockClient#create} returns a client while Redis cannot be reached (default
+         * false: it throws {@link RedisUnavailableException}). Such a client connects in the
+         * background, trying once a second and logging once at WARN and once at INFO when it
+         * connects; until then every lock call fails at once with a
+         * {@link RedisUnavailableException} that says so (nothing waits for the connection), and
+         * {@link LockClient#getId()} already has the id the client will use.
+         */
+        public Builder startWithoutRedis(boolean enabled) {
+            this.startWithoutRedis = enabled;
             return this;
         }
 

@@ -47,7 +47,11 @@ public final class PadlockClient implements LockClient {
      * @throws dev.padlock.RedisUnavailableException when Redis cannot be reached
      */
     public static PadlockClient open(LockConfig config) {
-        String clientId = UUID.randomUUID().toString();
+        return open(config, UUID.randomUUID().toString());
+    }
+
+    /** Connects as {@code config} says, as the client {@code clientId}; see {@link #open(LockConfig)}. */
+    static PadlockClient open(LockConfig config, String clientId) {
         RedisBackend backend = RedisBackend.open(config);
         int replicas = config.acknowledgingReplicas();
         ScriptRunner scripts = replicas > 0 ? new ScriptRunner(backend).pinned() : new ScriptRunner(backend);

@@ -30,6 +30,9 @@ public final class SpiAccess implements RedisConnection {
 
     /** The access of {@code client}; see {@link RedisAccess#of}. */
     public static RedisAccess of(LockClient client) {
+        if (client instanceof DeferredClient deferred) {
+            return new Deferred(deferred);
+        }
         PadlockClient padlock = padlock(client);
         return new SpiAccess(padlock.backend(), padlock.scripts(),
                 Duration.ofMillis(padlock.commandTimeoutMillis()), false);
@@ -43,6 +46,9 @@ public final class SpiAccess implements RedisConnection {
 
     /** See {@link dev.padlock.spi.PadlockInfo#renewedLeases}. */
     public static OptionalInt renewedLeases(LockClient client) {
+        if (client instanceof DeferredClient deferred) {
+            return deferred.connected().map(c -> OptionalInt.of(c.renewedLocks())).orElse(OptionalInt.of(0));
+        }
         return client instanceof PadlockClient padlock ? OptionalInt.of(padlock.renewedLocks()) : OptionalInt.empty();
     }
 
@@ -50,6 +56,7 @@ public final class SpiAccess implements RedisConnection {
         if (client instanceof PadlockClient padlock) {
             return padlock;
         }
+
         throw new IllegalArgumentException("client must be made by LockClient.connect or LockClient.create, got "
                 + (client == null ? "null" : client.getClass().getName()));
     }
@@ -109,6 +116,77 @@ public final class SpiAccess implements RedisConnection {
     public void close() {
         if (owned) {
             backend.close();
+        }
+    }
+
+    /**
+     * The access of a client that started without Redis: each call goes to the connected client's,
+     * and fails (a failed future, or a {@link dev.padlock.RedisUnavailableException}) until then.
+     */
+    private static final class Deferred implements RedisAccess {
+        private final DeferredClient client;
+
+        Deferred(DeferredClient client) {
+            this.client = client;
+        }
+
+        private RedisAccess now() {
+            return SpiAccess.of(client.require("Redis access"));
+        }
+
+        @Override
+        public String address() {
+            return client.connected().map(c -> c.backend().address()).orElseGet(client::target);
+        }
+
+        @Override
+        public Duration commandTimeout() {
+            return client.config().commandTimeout();
+        }
+
+        @Override
+        public <T> CompletableFuture<T> run(Script script, ScriptOutputType type, String[] keys, String... args) {
+            try {
+                return now().run(script, type, keys, args);
+            } catch (dev.padlock.RedisUnavailableException notYet) {
+                return CompletableFuture.failedFuture(notYet);
+            }
+        }
+
+        @Override
+        public CompletableFuture<Duration> ping() {
+            try {
+                return now().ping();
+            } catch (dev.padlock.RedisUnavailableException notYet) {
+                return CompletableFuture.failedFuture(notYet);
+            }
+        }
+
+        @Override
+        public RedisClusterAsyncCommands<String, String> commands() {
+            return now().commands();
+        }
+
+        @Override
+        public CompletableFuture<RedisClusterAsyncCommands<String, String>> commandsFor(String key) {
+            return now().commandsFor(key);
+        }
+
+        @Override
+        public boolean isCluster() {
+            return !client.config().clusterUris().isEmpty();
+        }
+
+        @Override
+        public boolean isSharded() {
+            return now().isSharded();
+        }
+
+        @Override
+        public RuntimeException translate(Throwable failure, String operation) {
+            return client.connected().map(c -> c.backend().translate(failure, operation))
+                    .orElseGet(() -> new dev.padlock.RedisUnavailableException(operation + " at " + client.target()
+                            + " failed: " + failure, failure));
         }
     }
 }

@@ -23,6 +23,8 @@ public interface RedisAccess {
      *
      * @throws IllegalArgumentException when {@code client} was not made by {@link LockClient#connect}
      *     or {@link LockClient#create}
+     * @throws dev.padlock.RedisUnavailableException when {@code client} started without Redis and
+     *     has not connected yet ({@link LockConfig#startWithoutRedis()})
      */
     static RedisAccess of(LockClient client) {
         return SpiAccess.of(client);

@@ -27,7 +27,8 @@ final class PadlockConnection {
     static LockConfig.Builder configure(PadlockProperties properties, Environment environment) {
         LockConfig.Builder config = LockConfig.builder()
                 .watchdogTimeout(properties.getWatchdogTimeout())
-                .commandTimeout(properties.getCommandTimeout());
+                .commandTimeout(properties.getCommandTimeout())
+                .startWithoutRedis(properties.isStartWithoutRedis());
         String name = hasText(properties.getClientName()) ? properties.getClientName()
                 : environment.getProperty("spring.application.name");
         if (hasText(name)) {

@@ -48,6 +48,13 @@ public class PadlockProperties {
     @DurationUnit(ChronoUnit.SECONDS)
     private Duration commandTimeout = Duration.ofSeconds(3);
 
+    /**
+     * Whether the application starts while Redis cannot be reached: the client connects in the
+     * background (once a second), lock calls fail at once meanwhile, and the health indicator is
+     * DOWN until it connects. Default false: startup fails.
+     */
+    private boolean startWithoutRedis;
+
     private final Cluster cluster = new Cluster();
     private final Sentinel sentinel = new Sentinel();
     private final ReplicaAcknowledgement replicaAcknowledgement = new ReplicaAcknowledgement();
@@ -69,6 +76,14 @@ public class PadlockProperties {
 
     public void setClientName(String clientName) {
         this.clientName = clientName;
+    }
+
+    public boolean isStartWithoutRedis() {
+        return startWithoutRedis;
+    }
+
+    public void setStartWithoutRedis(boolean startWithoutRedis) {
+        this.startWithoutRedis = startWithoutRedis;
     }
 
     public Duration getWatchdogTimeout() {

@@ -120,6 +120,24 @@ class PadlockPropertiesTest {
     }
 
     @Test
+    void startWithoutRedis() throws Exception {
+        int closedPort;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            closedPort = socket.getLocalPort();
+        }
+        ApplicationContextRunner down = new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(PadlockAutoConfiguration.class))
+                .withPropertyValues("padlock.uri=redis://127.0.0.1:" + closedPort, "padlock.command-timeout=500ms");
+        down.run(context -> assertThat(failure(context)).contains("127.0.0.1:" + closedPort));
+        down.withPropertyValues("padlock.start-without-redis=true").run(context -> {
+            assertThat(context).hasNotFailed();
+            RLock lock = context.getBean(LockClient.class).getLock("down:" + UUID.randomUUID());
+            org.assertj.core.api.Assertions.assertThatThrownBy(lock::tryLock)
+                    .isInstanceOf(dev.padlock.RedisUnavailableException.class).hasMessageContaining("not connected yet");
+        });
+    }
+
+    @Test
     void clusterNodes() {
         new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(PadlockAutoConfiguration.class))

@@ -1,0 +1,237 @@
+package dev.padlock.internal;
+
+import dev.padlock.LockClient;
+import dev.padlock.LockConfig;
+import dev.padlock.RFencedLock;
+import dev.padlock.RLock;
+import dev.padlock.RReadWriteLock;
+import dev.padlock.RedisUnavailableException;
+import dev.padlock.spi.OutageLog;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A client that started while Redis could not be reached ({@link LockConfig#startWithoutRedis()}):
+ * it connects in the background, once a second, and hands out lock objects at once. Until it is
+ * connected every call on them fails at once with a {@link RedisUnavailableException} (a
+ * future-returning call with a failed future); from then on each forwards to the lock of the
+ * connected {@link PadlockClient}, which has this client's id. Only the connection is deferred:
+ * nothing is queued, and nothing is told it holds before Redis said so.
+ */
+public final class DeferredClient implements LockClient {
+    private static final Logger log = LoggerFactory.getLogger(DeferredClient.class);
+    static final long RETRY_MILLIS = 1_000;
+
+    private final LockConfig config;
+    private final String clientId = UUID.randomUUID().toString();
+    private final ScheduledExecutorService connector = Executors.newSingleThreadScheduledExecutor(
+            new DefaultThreadFactory("padlock-connect", true));
+    private final OutageLog outages = new OutageLog(log);
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final long startedNanos = System.nanoTime();
+    private volatile PadlockClient connected;
+    private volatile Throwable lastFailure;
+
+    private DeferredClient(LockConfig config) {
+        this.config = config;
+    }
+
+    /** The connected client when Redis answers now, else a client that connects in the background. */
+    public static LockClient start(LockConfig config) {
+        DeferredClient deferred = new DeferredClient(config);
+        try {
+            return PadlockClient.open(config, deferred.clientId);
+        } catch (RedisUnavailableException unreachable) {
+            deferred.failed(unreachable);
+            deferred.connector.schedule(deferred::connect, RETRY_MILLIS, TimeUnit.MILLISECONDS);
+            return deferred;
+        }
+    }
+
+    private void connect() {
+        if (closed.get()) {
+            return;
+        }
+        try {
+            PadlockClient client = PadlockClient.open(config, clientId);
+            connected = client;
+            outages.succeeded(target(), "connecting");
+            if (closed.get()) {
+                client.close();
+            } else {
+                connector.shutdown();
+            }
+        } catch (RuntimeException failure) {
+            failed(failure);
+            if (!closed.get()) {
+                connector.schedule(this::connect, RETRY_MILLIS, TimeUnit.MILLISECONDS);
+            }
+        }
+    }
+
+    private void failed(RuntimeException failure) {
+        lastFailure = failure;
+        outages.failed(target(), "connecting (the client started without Redis; trying again every "
+                + RETRY_MILLIS + " ms, and lock calls fail at once meanwhile)", failure);
+    }
+
+    LockConfig config() {
+        return config;
+    }
+
+    String target() {
+        return config.redisUri().orElseGet(() -> String.join(",", config.clusterUris()));
+    }
+
+    /** The connected client, once there is one. */
+    public Optional<PadlockClient> connected() {
+        return Optional.ofNullable(connected);
+    }
+
+    /** The connected client, or a {@link RedisUnavailableException} about {@code operation} that says why not. */
+    PadlockClient require(String operation) {
+        PadlockClient client = connected;
+        if (client != null) {
+            return client;
+        }
+        Require.state(!closed.get(), "the LockClient is closed");
+        Throwable cause = lastFailure;
+        throw new RedisUnavailableException(operation + " at " + target() + ": not connected yet (the client started "
+                + "without Redis " + TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startedNanos)
+                + " s ago and connects in the background" + (cause == null ? "" : "; last attempt: " + cause.getMessage())
+                + ")", cause);
+    }
+
+    @Override
+    public String getId() {
+        return clientId;
+    }
+
+    @Override
+    public RLock getLock(String name) {
+        return lock(RLock.class, Require.lockName(name), client -> client.getLock(name));
+    }
+
+    @Override
+    public RLock getSpinLock(String name) {
+        return lock(RLock.class, Require.lockName(name), client -> client.getSpinLock(name));
+    }
+
+    @Override
+    public RLock getFairLock(String name) {
+        return lock(RLock.class, Require.lockName(name), client -> client.getFairLock(name));
+    }
+
+    @Override
+    public RFencedLock getFencedLock(String name) {
+        return lock(RFencedLock.class, Require.lockName(name), client -> client.getFencedLock(name));
+    }
+
+    @Override
+    public RReadWriteLock getReadWriteLock(String name) {
+        Require.lockName(name);
+        RLock read = lock(RLock.class, name, client -> client.getReadWriteLock(name).readLock());
+        RLock write = lock(RLock.class, name, client -> client.getReadWriteLock(name).writeLock());
+        return new RReadWriteLock() {
+            @Override
+            public String getName() {
+                return name;
+            }
+
+            @Override
+            public RLock readLock() {
+                return read;
+            }
+
+            @Override
+            public RLock writeLock() {
+                return write;
+            }
+        };
+    }
+
+    @Override
+    public RLock getMultiLock(RLock... locks) {
+        return MultiLock.of(locks);
+    }
+
+    @Override
+    public RLock getRedLock(RLock... locks) {
+        return RedLock.of(locks);
+    }
+
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            connector.shutdownNow();
+            PadlockClient client = connected;
+            if (client != null) {
+                client.close();
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "DeferredClient[" + clientId + (connected == null ? ", connecting to " + target() : ", connected") + "]";
+    }
+
+    /** A lock object of type {@code type} that forwards to {@code resolve}'s lock once connected. */
+    private <T extends RLock> T lock(Class<T> type, String name, Function<PadlockClient, T> resolve) {
+        InvocationHandler handler = new InvocationHandler() {
+            private volatile T target;
+
+            @Override
+            public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+                switch (method.getName()) {
+                    case "getName":
+                        return name;
+                    case "newCondition":
+                        throw new UnsupportedOperationException("a distributed lock has no conditions");
+                    case "toString":
+                        return type.getSimpleName() + "[" + name + " of " + DeferredClient.this + "]";
+                    case "hashCode":
+                        return System.identityHashCode(proxy);
+                    case "equals":
+                        return proxy == args[0];
+                    default:
+                        break;
+                }
+                T lock = target;
+                if (lock == null) {
+                    PadlockClient client;
+                    try {
+                        client = require(method.getName() + " on '" + name + "'");
+                    } catch (RedisUnavailableException notYet) {
+                        if (CompletionStage.class.isAssignableFrom(method.getReturnType())) {
+                            return CompletableFuture.failedFuture(notYet);
+                        }
+                        throw notYet;
+                    }
+                    lock = resolve.apply(client);
+                    target = lock;
+                }
+                try {
+                    return method.invoke(lock, args);
+                } catch (InvocationTargetException e) {
+                    throw e.getCause();
+                }
+            }
+        };
+        return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, handler));
+    }
+}
