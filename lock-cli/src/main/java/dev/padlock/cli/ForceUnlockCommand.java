@@ -18,8 +18,8 @@ import picocli.CommandLine.ParentCommand;
  * are woken; asks first unless {@code --yes}; says what it released.
  */
 @Command(name = "force-unlock", mixinStandardHelpOptions = true,
-        description = {"Release a lock whoever holds it, waking its waiters (as RLock.forceUnlock()).",
-            "Asks for confirmation unless --yes. The holders lose it at once: use only for a holder that is gone or stuck."})
+        description = "Release a lock whoever holds it, waking its waiters (as RLock.forceUnlock()); asks for "
+                + "confirmation unless --yes. The holders lose it at once: use only for a holder that is gone or stuck.")
 final class ForceUnlockCommand implements Callable<Integer> {
     @ParentCommand
     PadlockCommand top;
