@@ -31,7 +31,8 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
 /**
- * Issue 23: the output itself. No usage help cuts a description short.
+ * Issue 23: the output itself. {@code clients}' columns fit their content, and no usage help
+ * cuts a description short.
  */
 @RedisTest
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -83,6 +84,25 @@ class PadlockCommandOutputTest {
 
 
 
+    @Test
+    void clientsSizesItsColumnsToAFortyCharacterApplicationName() {
+        String longName = "an-application-name-of-forty-characters!";
+        assertThat(longName).hasSize(40);
+        List<LockClient> both = List.of(client(longName), client("short"));
+
+        List<String> lines = cli.run("clients").out().lines().toList();
+        String header = lines.get(0);
+        for (LockClient c : both) {
+            Map<String, String> entry = admin.commands().hgetall(LockKeys.client(c.getId()));
+            String row = lines.stream().filter(line -> line.startsWith(c.getId())).findFirst().orElseThrow();
+            assertThat(row.substring(header.indexOf("APPLICATION"))).startsWith(entry.get("application") + " ");
+            assertThat(row.substring(header.indexOf("HOST"))).startsWith(entry.get("host") + " ");
+            assertThat(row.substring(0, header.indexOf("PID") + "PID".length())).endsWith(" " + entry.get("pid"));
+            assertThat(row.substring(header.indexOf("VERSION"))).startsWith(entry.get("version") + " ");
+            assertThat(row.substring(header.indexOf("STARTED")))
+                    .isEqualTo(Text.time(Long.parseLong(entry.get("started"))));
+        }
+    }
 
     @Test
     void usageHelpNeverCutsADescriptionMidSentence() {
@@ -179,4 +199,5 @@ class PadlockCommandOutputTest {
         }
         return entries;
     }
+
 }
