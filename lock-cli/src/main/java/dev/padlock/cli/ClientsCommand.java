@@ -3,7 +3,6 @@ package dev.padlock.cli;
 import dev.padlock.spi.LockKeys;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -33,7 +32,7 @@ final class ClientsCommand implements Callable<Integer> {
             if (top.json) {
                 List<Map<String, Object>> json = new ArrayList<>();
                 for (Entry c : clients) {
-                    Map<String, Object> client = new LinkedHashMap<>(c.fields());
+                    Map<String, Object> client = Registry.json(c.fields());
                     client.put("ttlMillis", c.ttlMillis());
                     json.add(client);
                 }

@@ -3,10 +3,8 @@ package dev.padlock.cli;
 import dev.padlock.spi.LockKeys;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Reads one lock's state from Redis into a {@link LockView}: plain reads (HGETALL, PTTL, GET,
@@ -26,10 +24,11 @@ final class LockInspector {
     static final long DEFAULT_WATCHDOG_MILLIS = 30_000;
 
     private final Connection redis;
-    private final Map<String, Map<String, String>> clients = new HashMap<>();
+    private final Registry registry;
 
     LockInspector(Connection redis) {
         this.redis = redis;
+        this.registry = new Registry(redis);
     }
 
     LockView inspect(String name) {
@@ -78,7 +77,7 @@ final class LockInspector {
                 }
             }
             String clientId = clientIdOf(owner);
-            Map<String, String> client = client(clientId);
+            Map<String, String> client = registry.entry(clientId);
             String sinceText = mode != null && !writer ? readerSince(name, owner) : since.get(field.getKey());
             if (sinceText == null && mode == null) {
                 // a local hand-off keeps the entry of the client's first holder: since when its client holds it
@@ -99,7 +98,7 @@ final class LockInspector {
             int leaseAt = nonceAt < 0 ? -1 : place.lastIndexOf(':', nonceAt - 1);
             String field = leaseAt < 0 ? place : place.substring(0, leaseAt);
             String clientId = clientIdOf(field);
-            queue.add(new LockView.Waiter(field, clientId, threadIdOf(field), null, client(clientId)));
+            queue.add(new LockView.Waiter(field, clientId, threadIdOf(field), null, registry.entry(clientId)));
             addOnce(channels, LockKeys.grantChannelPrefix(name) + clientId);
         }
         if (mode == null && queueFields.isEmpty()) {
@@ -115,7 +114,7 @@ final class LockInspector {
                 String threadId = place.substring(0, place.indexOf(':'));
                 String field = clientId + ":" + threadId;
                 queue.add(new LockView.Waiter(field, clientId, threadIdOf(field),
-                        placeTtl < 0 ? null : now + placeTtl, client(clientId)));
+                        placeTtl < 0 ? null : now + placeTtl, registry.entry(clientId)));
             }
         }
         if (mode != null || hash.isEmpty()) {
@@ -128,7 +127,7 @@ final class LockInspector {
                 Double deadline = redis.await(c.zscore(LockKeys.readWriteDeadlines(name), place), "ZSCORE deadline");
                 String clientId = clientIdOf(owner);
                 queue.add(new LockView.Waiter(writer, clientId, threadIdOf(owner),
-                        deadline == null ? null : deadline.longValue(), client(clientId)));
+                        deadline == null ? null : deadline.longValue(), registry.entry(clientId)));
                 addOnce(channels, LockKeys.grantChannelPrefix(name) + clientId);
             }
             // and its readers in the hall, which the next write release grants
@@ -139,7 +138,7 @@ final class LockInspector {
                 for (String reader : readers.keySet()) {
                     String clientId = clientIdOf(reader);
                     queue.add(new LockView.Waiter(reader, clientId, threadIdOf(reader),
-                            hallTtl < 0 ? null : now + hallTtl, client(clientId)));
+                            hallTtl < 0 ? null : now + hallTtl, registry.entry(clientId)));
                     addOnce(channels, LockKeys.grantChannelPrefix(name) + clientId);
                 }
             }
@@ -172,14 +171,6 @@ final class LockInspector {
         String value = redis.await(redis.commands().get(LockKeys.readLeaseBase(name) + ':' + readerField
                 + ":rwlock_timeout:1"), "GET read lease");
         return value == null || value.length() < 10 || !value.chars().allMatch(Character::isDigit) ? null : value;
-    }
-
-    /** The registry entry of {@code clientId}, null when it has none (read once per inspector). */
-    Map<String, String> client(String clientId) {
-        return clients.computeIfAbsent(clientId, id -> {
-            Map<String, String> entry = redis.await(redis.commands().hgetall(LockKeys.client(id)), "HGETALL client");
-            return entry.isEmpty() ? null : new TreeMap<>(entry); // sorted: stable output
-        });
     }
 
     /**

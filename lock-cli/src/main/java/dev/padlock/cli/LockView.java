@@ -8,7 +8,8 @@ import java.util.Map;
  * What Redis shows of one lock at one moment: its kind, holders, waiters, token and listeners.
  * {@link #toMap()} is the {@code --json} form (the contract names {@code name}, {@code kind},
  * {@code ttlMillis} and {@code holders}, each with {@code field}, {@code clientId},
- * {@code threadId}, {@code holds} and {@code client} when known).
+ * {@code threadId}, {@code holds} and {@code client} when known); every number in it is a JSON
+ * number.
  *
  * @param kind {@code plain}, {@code fair}, {@code fenced}, {@code read-write}, {@code free} (no
  *     lock key), or {@code not a lock} (a key of another shape)
@@ -50,7 +51,7 @@ record LockView(String name, String kind, String mode, long ttlMillis, List<Hold
             map.put("heldForMillis", sinceMillis == null ? null : nowMillis - sinceMillis);
             map.put("ttlMillis", ttlMillis);
             map.put("lease", lease);
-            map.put("client", client);
+            map.put("client", Registry.json(client));
             return map;
         }
     }
@@ -68,7 +69,7 @@ record LockView(String name, String kind, String mode, long ttlMillis, List<Hold
             map.put("clientId", clientId);
             map.put("threadId", threadId);
             map.put("deadlineMillis", deadlineMillis);
-            map.put("client", client);
+            map.put("client", Registry.json(client));
             return map;
         }
     }

@@ -31,8 +31,8 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
 /**
- * Issue 23: the output itself. {@code clients}' columns fit their content, and no usage help
- * cuts a description short.
+ * Issue 23: the output itself. JSON numbers are numbers, {@code clients}' columns fit their
+ * content, and no usage help cuts a description short.
  */
 @RedisTest
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -82,7 +82,38 @@ class PadlockCommandOutputTest {
         return client;
     }
 
+    @Test
+    void jsonGivesTheRegistrysNumbersAsNumbers() throws Exception {
+        String name = "json:" + UUID.randomUUID();
+        RLock held = client("json-holder").getLock(name);
+        owners.hold("holder", held::lockInterruptibly, held::unlock);
+        RLock waiting = client("json-waiter").getLock(name);
+        owners.waitFor("waiter", waiting::lockInterruptibly, waiting::unlock);
+        await().atMost(BOUND).until(() -> admin.commands().llen(LockKeys.waiterQueue(name)) == 1);
 
+        JsonNode show = JSON.readTree(cli.run("--json", "show", name).out());
+        assertTyped(show.get("holders").get(0).get("client"));
+        assertTyped(show.get("queue").get(0).get("client"));
+        JsonNode registry = JSON.readTree(cli.run("--json", "clients").out());
+        assertThat(registry).isNotEmpty();
+        registry.forEach(entry -> {
+            assertTyped(entry);
+            assertThat(entry.get("ttlMillis").isIntegralNumber()).isTrue();
+        });
+        JsonNode released = JSON.readTree(cli.run("--json", "force-unlock", "--yes", name).out());
+        assertThat(released.get("released").isBoolean()).isTrue();
+        assertTyped(released.get("holders").get(0).get("client"));
+    }
+
+    /** A registry entry in JSON: its numbers are numbers, its names and versions strings. */
+    private static void assertTyped(JsonNode client) {
+        for (String number : List.of("pid", "started", "watchdogMillis")) {
+            assertThat(client.get(number).isIntegralNumber()).as("%s is a number in %s", number, client).isTrue();
+        }
+        for (String text : List.of("id", "application", "host", "version", "java")) {
+            assertThat(client.get(text).isString()).as("%s is a string in %s", text, client).isTrue();
+        }
+    }
 
     @Test
     void clientsSizesItsColumnsToAFortyCharacterApplicationName() {
