@@ -43,7 +43,7 @@ final class ForceUnlockCommand implements Callable<Integer> {
         if (!yes) {
             var prompt = top.json ? top.spec.commandLine().getErr() : top.out();
             if (!top.json) {
-                prompt.print(Text.show(view));
+                prompt.print(ShowText.show(view));
             }
             prompt.print("Force-unlock '" + name + "' (" + view.kind() + " lock, " + view.holders().size()
                     + (view.holders().size() == 1 ? " holder" : " holders") + ")? [y/N] ");

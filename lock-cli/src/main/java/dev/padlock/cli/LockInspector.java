@@ -22,6 +22,13 @@ final class LockInspector {
     static final long LEASE_SLACK_MILLIS = 1_000;
     /** The watchdog timeout assumed for a holder whose client is not in the registry (both libraries' default). */
     static final long DEFAULT_WATCHDOG_MILLIS = 30_000;
+    /** Why a holder whose client is not in the registry has no since: it did not write one. */
+    static final String REDISSON_SINCE = "Redisson does not record when a lock was taken";
+    /** Why a Padlock holder has no since. */
+    static final String NO_SINCE_YET = "not on Redis: a fair lock's grantee writes it a moment after its grant";
+    /** Why a Padlock reader has no since. */
+    static final String NO_READER_SINCE = "not on Redis: a reader's since is kept in its first hold's lease key, "
+            + "gone once that hold is released";
 
     private final Connection redis;
     private final Registry registry;
@@ -85,8 +92,10 @@ final class LockInspector {
                         .map(Map.Entry::getValue).findFirst().orElse(null);
             }
             Long sinceMillis = sinceText == null ? null : Long.valueOf(sinceText);
+            String sinceNote = sinceMillis != null ? null : client == null ? REDISSON_SINCE
+                    : mode != null && !writer ? NO_READER_SINCE : NO_SINCE_YET;
             holders.add(new LockView.Holder(field.getKey(), clientId, threadIdOf(owner), role, holds, sinceMillis,
-                    holderTtl, leaseOf(holderTtl, sinceMillis, now, client), client));
+                    sinceNote, holderTtl, leaseOf(holderTtl, sinceMillis, now, client), client));
         }
         holders.sort((a, b) -> Long.compare(a.sinceMillis() == null ? Long.MAX_VALUE : a.sinceMillis(),
                 b.sinceMillis() == null ? Long.MAX_VALUE : b.sinceMillis()));

@@ -32,13 +32,14 @@ record LockView(String name, String kind, String mode, long ttlMillis, List<Hold
      * @param role {@code holder}, {@code reader} or {@code writer}
      * @param sinceMillis when it got the lock (Redis time, epoch ms), null when unknown (a holder
      *     that is not a Padlock client, e.g. Redisson)
+     * @param sinceNote why {@code sinceMillis} is unknown, null when it is known
      * @param ttlMillis its lease left: the lock's PTTL, or a reader's own longest lease
      * @param lease {@code watchdog}, {@code fixed}, {@code no expiry} or {@code unknown}: as far as
      *     Redis can tell (see {@link LockInspector#leaseOf})
      * @param client its registry entry, null when not registered
      */
     record Holder(String field, String clientId, long threadId, String role, long holds, Long sinceMillis,
-            long ttlMillis, String lease, Map<String, String> client) {
+            String sinceNote, long ttlMillis, String lease, Map<String, String> client) {
 
         Map<String, Object> toMap(long nowMillis) {
             Map<String, Object> map = new LinkedHashMap<>();
@@ -48,10 +49,13 @@ record LockView(String name, String kind, String mode, long ttlMillis, List<Hold
             map.put("role", role);
             map.put("holds", holds);
             map.put("sinceMillis", sinceMillis);
+            if (sinceNote != null) {
+                map.put("sinceNote", sinceNote);
+            }
             map.put("heldForMillis", sinceMillis == null ? null : nowMillis - sinceMillis);
             map.put("ttlMillis", ttlMillis);
             map.put("lease", lease);
-            map.put("client", Registry.json(client));
+            putClient(map, client);
             return map;
         }
     }
@@ -69,8 +73,16 @@ record LockView(String name, String kind, String mode, long ttlMillis, List<Hold
             map.put("clientId", clientId);
             map.put("threadId", threadId);
             map.put("deadlineMillis", deadlineMillis);
-            map.put("client", Registry.json(client));
+            putClient(map, client);
             return map;
+        }
+    }
+
+    /** {@code client}: the registry entry with its numbers as numbers, or null and {@code clientNote} saying why. */
+    private static void putClient(Map<String, Object> map, Map<String, String> client) {
+        map.put("client", Registry.json(client));
+        if (client == null) {
+            map.put("clientNote", Registry.NOT_REGISTERED);
         }
     }
 

@@ -10,9 +10,14 @@ import java.util.regex.Pattern;
 
 /**
  * Padlock's client registry as the command reads it: the entry {@code padlock_client:<clientId>}
- * of each client (read once per command), and its JSON form with numbers as numbers.
+ * of each client (read once per command), its JSON form with numbers as numbers, and what to say
+ * of a client that has none.
  */
 final class Registry {
+    /** Why a holder or waiter has no entry: Redis cannot tell which of these it is. */
+    static final String NOT_REGISTERED =
+            "not in Padlock's registry (a Redisson client, or a Padlock client that has stopped or runs with the registry off)";
+
     /** The entry's fields that are numbers (ClientRegistration writes them as decimal strings). */
     private static final Set<String> NUMBERS = Set.of("pid", "started", "watchdogMillis");
     /** The entry's fields that are text even when they look like numbers (a "java" of "25"). */

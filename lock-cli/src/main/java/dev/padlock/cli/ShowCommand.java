@@ -21,7 +21,7 @@ final class ShowCommand implements Callable<Integer> {
     public Integer call() {
         try (Connection redis = top.connect()) {
             LockView view = new LockInspector(redis).inspect(name);
-            top.out().print(top.json ? Json.write(view.toMap()) + System.lineSeparator() : Text.show(view));
+            top.out().print(top.json ? Json.write(view.toMap()) + System.lineSeparator() : ShowText.show(view));
             top.out().flush();
             return 0;
         }

@@ -32,7 +32,8 @@ import tools.jackson.databind.ObjectMapper;
 
 /**
  * Issue 23: the output itself. JSON numbers are numbers, {@code clients}' columns fit their
- * content, and no usage help cuts a description short.
+ * content, no usage help cuts a description short, and a holder without a client or a since
+ * says why.
  */
 @RedisTest
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -231,4 +232,28 @@ class PadlockCommandOutputTest {
         return entries;
     }
 
+    @Test
+    void showSaysWhyARedissonHolderHasNoClientAndNoSince() throws Exception {
+        String name = "redisson-held:" + UUID.randomUUID();
+        org.redisson.api.RLock lock = redisson.getLock(name);
+        owners.hold("redisson holds", lock::lockInterruptibly, lock::unlock);
+
+        JsonNode holder = JSON.readTree(cli.run("--json", "show", name).out()).get("holders").get(0);
+        assertThat(holder.get("client").isNull()).isTrue();
+        assertThat(holder.get("clientNote").asText()).contains("not in Padlock's registry", "a Redisson client");
+        assertThat(holder.get("sinceMillis").isNull()).isTrue();
+        assertThat(holder.get("sinceNote").asText()).contains("Redisson does not record when a lock was taken");
+
+        assertThat(cli.run("show", name).out()).contains(
+                "client   not in Padlock's registry (a Redisson client",
+                "since    unknown (Redisson does not record when a lock was taken)");
+
+        // a Padlock holder has both, and no notes
+        String ours = "padlock-held:" + UUID.randomUUID();
+        RLock padlock = client("noted").getLock(ours);
+        owners.hold("padlock holds", padlock::lockInterruptibly, padlock::unlock);
+        JsonNode known = JSON.readTree(cli.run("--json", "show", ours).out()).get("holders").get(0);
+        assertThat(known.has("clientNote")).isFalse();
+        assertThat(known.has("sinceNote")).isFalse();
+    }
 }

@@ -208,7 +208,7 @@ class PadlockCommandTest {
             assertThat(h.get("client").isNull()).isTrue();
             assertThat(h.get("sinceMillis").isNull()).isTrue();
             assertThat(h.get("lease").asText()).isEqualTo("unknown");
-            assertThat(run("show", name).out()).contains("unknown client", "since    unknown");
+            assertThat(run("show", name).out()).contains("not in Padlock's registry", "since    unknown");
         } finally {
             lock.unlock();
         }

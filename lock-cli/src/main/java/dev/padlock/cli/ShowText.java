@@ -1,0 +1,60 @@
+package dev.padlock.cli;
+
+/**
+ * {@code padlock show} in text: the lock, one block per holder, the token, the queue, the
+ * listeners. Where Redis cannot tell something (a client, a since), it says so and why rather
+ * than print a guess.
+ */
+final class ShowText {
+    private ShowText() {
+    }
+
+    static String show(LockView view) {
+        StringBuilder out = new StringBuilder();
+        out.append(view.name()).append(": ");
+        switch (view.kind()) {
+            case "free" -> out.append("free (not held)");
+            case "not a lock" -> out.append("not a lock (a key of another type)");
+            default -> out.append(view.kind()).append(" lock")
+                    .append(view.mode() != null ? ", " + view.mode() + " mode" : "")
+                    .append(view.held() ? ", held, TTL " + Text.ttl(view.ttlMillis()) : ", free");
+        }
+        out.append('\n');
+        for (LockView.Holder h : view.holders()) {
+            holder(view, h, out);
+        }
+        if (view.token() != null) {
+            out.append("  token    ").append(view.token()).append(view.held() ? " (the holder's)" : " (the last one handed out)")
+                    .append('\n');
+        }
+        if (!view.queue().isEmpty() || "fair".equals(view.kind())) {
+            out.append("  queue    ").append(view.queue().size()).append(view.queue().size() == 1 ? " waiter" : " waiters")
+                    .append('\n');
+            int position = 1;
+            for (LockView.Waiter w : view.queue()) {
+                out.append("    ").append(position++).append(". ").append(w.field()).append('\n');
+                out.append("       client   ").append(Text.client(w.client())).append('\n');
+                out.append("       deadline ").append(w.deadlineMillis() == null ? "none"
+                        : Text.time(w.deadlineMillis()) + " (in " + Text.duration(w.deadlineMillis() - view.nowMillis()) + ")")
+                        .append('\n');
+            }
+        }
+        out.append("  listeners ").append(view.listeners()).append(" subscription")
+                .append(view.listeners() == 1 ? "" : "s").append(" on ").append(String.join(", ", view.channels()))
+                .append('\n');
+        return out.toString();
+    }
+
+    private static void holder(LockView view, LockView.Holder h, StringBuilder out) {
+        out.append("  ").append(h.role()).append(' ').append(h.field()).append('\n');
+        out.append("    client   ").append(Text.client(h.client())).append('\n');
+        out.append("    thread   ").append(h.threadId()).append(", holds ").append(h.holds()).append('\n');
+        out.append("    since    ").append(h.sinceMillis() == null ? "unknown (" + h.sinceNote() + ")"
+                : Text.time(h.sinceMillis()) + " (" + Text.duration(view.nowMillis() - h.sinceMillis()) + " ago)")
+                .append('\n');
+        out.append("    lease    ").append(h.lease())
+                .append("unknown".equals(h.lease()) ? " (without a since, Redis cannot tell a watchdog lease from a fixed one)"
+                        : "")
+                .append(", TTL ").append(Text.ttl(h.ttlMillis())).append('\n');
+    }
+}
