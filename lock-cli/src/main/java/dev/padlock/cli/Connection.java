@@ -9,6 +9,7 @@ import io.lettuce.core.ScanCursor;
 import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -126,6 +127,20 @@ final class Connection implements AutoCloseable {
             total += sum(await(commands().pubsubNumsub(names), "PUBSUB NUMSUB"));
         }
         return total;
+    }
+
+    /**
+     * The first {@code length} characters of each string key of {@code keys} ({@code GETRANGE},
+     * sent together, so one round trip's wait for the lot); a key gone meanwhile reads as empty.
+     */
+    Map<String, String> heads(List<String> keys, int length) {
+        Map<String, CompletionStage<String>> calls = new LinkedHashMap<>();
+        for (String key : keys) {
+            calls.put(key, commands().getrange(key, 0, length - 1));
+        }
+        Map<String, String> heads = new LinkedHashMap<>();
+        calls.forEach((key, call) -> heads.put(key, await(call, "GETRANGE " + key)));
+        return heads;
     }
 
     private static long sum(Map<String, Long> counts) {

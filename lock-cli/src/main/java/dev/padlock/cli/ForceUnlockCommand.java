@@ -40,6 +40,14 @@ final class ForceUnlockCommand implements Callable<Integer> {
             report(view, false, "'" + name + "' is not held: nothing released");
             return 0;
         }
+        if (view.isShedLock()) {
+            // no forceUnlock() script to run: ShedLock's key has its own provider, and nobody waits on it
+            top.spec.commandLine().getErr().println("'" + name + "' is a ShedLock lock: force-unlock releases "
+                    + "Padlock's and Redisson's locks only; nothing released. Its key expires in "
+                    + Text.ttl(view.ttlMillis()) + " (lockAtMostFor, or what is left of lockAtLeastFor)");
+            top.spec.commandLine().getErr().flush();
+            return 1;
+        }
         if (!yes) {
             var prompt = top.json ? top.spec.commandLine().getErr() : top.out();
             if (!top.json) {

@@ -7,12 +7,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reads one lock's state from Redis into a {@link LockView}: plain reads (HGETALL, PTTL, GET,
+ * Reads one lock's state from Redis into a {@link LockView}: plain reads (TYPE, HGETALL, PTTL, GET,
  * LRANGE, ZSCORE, PUBSUB), no script and no write, so it can run against a production Redis at
  * any time. The state is read in several calls, not atomically: a lock that changes meanwhile
  * may show a mix of both moments.
  *
- * <p>The kind comes from the keys: a hash with a {@code mode} field is a read-write lock; a
+ * <p>The kind comes from the keys: a string holding a ShedLock token is ShedLock's (see
+ * {@link ShedLocks}); a hash with a {@code mode} field is a read-write lock; a
  * token counter {@code redisson_lock_token:{name}} makes it fenced; a line of places
  * ({@code padlock_fair_queue:{name}}) makes it fair. A fair lock nobody waits for has no line and
  * shows as plain.
@@ -43,14 +44,19 @@ final class LockInspector {
         long now = redis.nowMillis();
         String type = redis.await(c.type(name), "TYPE " + name);
         long ttl = redis.await(c.pttl(name), "PTTL " + name);
+        if ("string".equals(type)) {
+            String value = redis.await(c.get(name), "GET " + name);
+            String clientId = ShedLocks.clientIdOf(value, registry);
+            return clientId == null ? LockView.notALock(name, ttl, now)
+                    : ShedLocks.view(name, value, clientId, ttl, now, registry);
+        }
+        if (!"none".equals(type) && !"hash".equals(type)) {
+            return LockView.notALock(name, ttl, now);
+        }
         String tokenText = redis.await(c.get(LockKeys.fencingTokens(name)), "GET token");
         Long token = tokenText == null ? null : Long.valueOf(tokenText);
         List<String> queueFields = redis.await(c.lrange(LockKeys.fairQueue(name), 0, -1), "LRANGE queue");
         boolean fairKeys = !queueFields.isEmpty();
-
-        if (!"none".equals(type) && !"hash".equals(type)) {
-            return new LockView(name, "not a lock", null, ttl, List.of(), null, List.of(), List.of(), 0, now);
-        }
         Map<String, String> hash = "hash".equals(type) ? redis.await(c.hgetall(name), "HGETALL " + name) : Map.of();
         Map<String, String> since = redis.await(c.hgetall(LockKeys.since(name)), "HGETALL since");
         String mode = hash.get("mode");

@@ -11,8 +11,9 @@ import java.util.Map;
  * {@code threadId}, {@code holds} and {@code client} when known); every number in it is a JSON
  * number.
  *
- * @param kind {@code plain}, {@code fair}, {@code fenced}, {@code read-write}, {@code free} (no
- *     lock key), or {@code not a lock} (a key of another shape)
+ * @param kind {@code plain}, {@code fair}, {@code fenced}, {@code read-write}, {@code shedlock}
+ *     (a ShedLock string key), {@code free} (no lock key), or {@code not a lock} (a key of
+ *     another shape)
  * @param mode a read-write lock's mode ({@code read} or {@code write}), else null
  * @param ttlMillis the lock key's PTTL: -2 when absent, -1 without expiry
  * @param token a fenced lock's last token (the current holder's while held), else null
@@ -22,13 +23,32 @@ import java.util.Map;
 record LockView(String name, String kind, String mode, long ttlMillis, List<Holder> holders, Long token,
         List<Waiter> queue, List<String> channels, long listeners, long nowMillis) {
 
+    static final String SHEDLOCK = "shedlock";
+    static final String NOT_A_LOCK = "not a lock";
+
+    /** A key that is none of the locks the command knows. */
+    static LockView notALock(String name, long ttlMillis, long nowMillis) {
+        return new LockView(name, NOT_A_LOCK, null, ttlMillis, List.of(), null, List.of(), List.of(), 0, nowMillis);
+    }
+
     boolean held() {
         return !holders.isEmpty();
+    }
+
+    boolean isShedLock() {
+        return SHEDLOCK.equals(kind);
+    }
+
+    /** When the key expires unless renewed, Redis time, epoch ms; null when it has no expiry or is absent. */
+    Long untilMillis() {
+        return ttlMillis >= 0 ? nowMillis + ttlMillis : null;
     }
 
     /**
      * One holder.
      *
+     * @param threadId the thread id of its field; null for a ShedLock hold, whose token names a
+     *     hold of its client rather than a thread
      * @param role {@code holder}, {@code reader} or {@code writer}
      * @param sinceMillis when it got the lock (Redis time, epoch ms), null when unknown (a holder
      *     that is not a Padlock client, e.g. Redisson)
@@ -38,7 +58,7 @@ record LockView(String name, String kind, String mode, long ttlMillis, List<Hold
      *     Redis can tell (see {@link LockInspector#leaseOf})
      * @param client its registry entry, null when not registered
      */
-    record Holder(String field, String clientId, long threadId, String role, long holds, Long sinceMillis,
+    record Holder(String field, String clientId, Long threadId, String role, long holds, Long sinceMillis,
             String sinceNote, long ttlMillis, String lease, Map<String, String> client) {
 
         Map<String, Object> toMap(long nowMillis) {
@@ -95,6 +115,9 @@ record LockView(String name, String kind, String mode, long ttlMillis, List<Hold
             map.put("mode", mode);
         }
         map.put("ttlMillis", ttlMillis);
+        if (isShedLock()) {
+            map.put("untilMillis", untilMillis());
+        }
         map.put("holders", holders.stream().map(h -> h.toMap(nowMillis)).toList());
         if (token != null) {
             map.put("token", token);

@@ -14,7 +14,8 @@ final class ShowText {
         out.append(view.name()).append(": ");
         switch (view.kind()) {
             case "free" -> out.append("free (not held)");
-            case "not a lock" -> out.append("not a lock (a key of another type)");
+            case LockView.NOT_A_LOCK -> out.append("not a lock (a key of another type)");
+            case LockView.SHEDLOCK -> out.append("ShedLock lock, held, TTL ").append(Text.ttl(view.ttlMillis()));
             default -> out.append(view.kind()).append(" lock")
                     .append(view.mode() != null ? ", " + view.mode() + " mode" : "")
                     .append(view.held() ? ", held, TTL " + Text.ttl(view.ttlMillis()) : ", free");
@@ -39,22 +40,34 @@ final class ShowText {
                         .append('\n');
             }
         }
-        out.append("  listeners ").append(view.listeners()).append(" subscription")
-                .append(view.listeners() == 1 ? "" : "s").append(" on ").append(String.join(", ", view.channels()))
-                .append('\n');
+        if (!view.channels().isEmpty()) {
+            out.append("  listeners ").append(view.listeners()).append(" subscription")
+                    .append(view.listeners() == 1 ? "" : "s").append(" on ").append(String.join(", ", view.channels()))
+                    .append('\n');
+        }
         return out.toString();
     }
 
     private static void holder(LockView view, LockView.Holder h, StringBuilder out) {
         out.append("  ").append(h.role()).append(' ').append(h.field()).append('\n');
         out.append("    client   ").append(Text.client(h.client())).append('\n');
-        out.append("    thread   ").append(h.threadId()).append(", holds ").append(h.holds()).append('\n');
+        if (h.threadId() == null) {
+            out.append("    holds    ").append(h.holds()).append(" (a ShedLock hold: no thread, not reentrant)\n");
+        } else {
+            out.append("    thread   ").append(h.threadId()).append(", holds ").append(h.holds()).append('\n');
+        }
         out.append("    since    ").append(h.sinceMillis() == null ? "unknown (" + h.sinceNote() + ")"
                 : Text.time(h.sinceMillis()) + " (" + Text.duration(view.nowMillis() - h.sinceMillis()) + " ago)")
                 .append('\n');
-        out.append("    lease    ").append(h.lease())
-                .append("unknown".equals(h.lease()) ? " (without a since, Redis cannot tell a watchdog lease from a fixed one)"
-                        : "")
-                .append(", TTL ").append(Text.ttl(h.ttlMillis())).append('\n');
+        if (view.isShedLock()) {
+            out.append("    until    ").append(view.untilMillis() == null ? "no expiry"
+                    : Text.time(view.untilMillis()) + " (in " + Text.duration(view.ttlMillis())
+                            + "): lockAtMostFor, or what is left of lockAtLeastFor once the job ended").append('\n');
+        } else {
+            out.append("    lease    ").append(h.lease())
+                    .append("unknown".equals(h.lease()) ? " (without a since, Redis cannot tell a watchdog lease from a fixed one)"
+                            : "")
+                    .append(", TTL ").append(Text.ttl(h.ttlMillis())).append('\n');
+        }
     }
 }
