@@ -14,6 +14,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -127,6 +128,41 @@ final class Connection implements AutoCloseable {
             total += sum(await(commands().pubsubNumsub(names), "PUBSUB NUMSUB"));
         }
         return total;
+    }
+
+    /**
+     * The channels matching {@code pattern} (all in the slot of {@code key}) that have at least one
+     * subscriber: {@code PUBSUB CHANNELS} on every node on a Cluster, plus
+     * {@code PUBSUB SHARDCHANNELS} on the slot's master where pub/sub is sharded.
+     */
+    Set<String> channels(String key, String pattern) {
+        Set<String> names = new TreeSet<>();
+        if (backend.isCluster()) {
+            var all = ((RedisAdvancedClusterAsyncCommands<String, String>) commands()).all().commands()
+                    .pubsubChannels(pattern);
+            for (CompletionStage<List<String>> node : all.futures()) {
+                names.addAll(await(node, "PUBSUB CHANNELS"));
+            }
+            if (backend.isSharded()) {
+                var master = await(backend.commandsFor(key), "the master of '" + key + "'");
+                names.addAll(await(master.pubsubShardChannels(pattern), "PUBSUB SHARDCHANNELS"));
+            }
+        } else {
+            names.addAll(await(commands().pubsubChannels(pattern), "PUBSUB CHANNELS"));
+        }
+        return names;
+    }
+
+    /** {@code text} as a glob matching itself alone: {@code *}, {@code ?}, {@code [}, {@code ]} and backslash escaped. */
+    static String globEscaped(String text) {
+        StringBuilder glob = new StringBuilder(text.length());
+        for (char c : text.toCharArray()) {
+            if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\') {
+                glob.append('\\');
+            }
+            glob.append(c);
+        }
+        return glob.toString();
     }
 
     /**

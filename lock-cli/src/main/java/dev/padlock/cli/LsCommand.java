@@ -92,7 +92,7 @@ final class LsCommand implements Callable<Integer> {
         }
     }
 
-    /** {@code first holder (client, thread, since) +N more, W queued}. */
+    /** {@code first holder (client, thread, since) +N more, W waiting}. */
     private static String holder(LockView view) {
         LockView.Holder first = view.holders().get(0);
         String who = first.client() == null ? "client not in the registry"
@@ -102,7 +102,10 @@ final class LsCommand implements Callable<Integer> {
                 : view.untilMillis() != null ? ", until " + Text.time(view.untilMillis()) : "";
         String since = first.sinceMillis() == null ? "" : ", held " + Text.duration(view.nowMillis() - first.sinceMillis());
         String more = view.holders().size() > 1 ? " +" + (view.holders().size() - 1) + " more" : "";
-        String waits = view.queue().isEmpty() ? "" : ", " + view.queue().size() + " queued";
+        LockView.Waiting waiting = view.waiting();
+        String waits = waiting == null || waiting.clients() == 0 ? ""
+                : ", " + (waiting.owners() != null ? Text.count(waiting.owners(), "owner")
+                        : Text.count(waiting.clients(), "client")) + " waiting";
         return first.role() + " (" + who + what + since + ")" + more + waits;
     }
 }

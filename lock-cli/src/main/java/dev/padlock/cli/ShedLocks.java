@@ -51,7 +51,7 @@ final class ShedLocks {
     static LockView view(String name, String token, String clientId, long ttlMillis, long nowMillis, Registry registry) {
         LockView.Holder holder = new LockView.Holder(token, clientId, null, "holder", 1, null, SINCE_NOTE, ttlMillis,
                 ttlMillis == -1 ? "no expiry" : "fixed", registry.entry(clientId));
-        return new LockView(name, LockView.SHEDLOCK, null, ttlMillis, List.of(holder), null, List.of(), List.of(), 0,
+        return new LockView(name, LockView.SHEDLOCK, null, ttlMillis, List.of(holder), null, List.of(), null, List.of(), 0,
                 nowMillis);
     }
 }

@@ -24,6 +24,11 @@ final class Text {
                 + ", started " + startedAt(client) + ")";
     }
 
+    /** {@code 1 writer}, {@code 2 writers}. */
+    static String count(long n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
+    }
+
     private static String startedAt(Map<String, String> client) {
         try {
             return time(Long.parseLong(client.get("started")));
