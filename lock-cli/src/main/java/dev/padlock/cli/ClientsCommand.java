@@ -2,9 +2,10 @@ package dev.padlock.cli;
 
 import dev.padlock.spi.LockKeys;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
@@ -19,38 +20,54 @@ final class ClientsCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         try (Connection redis = top.connect()) {
-            List<Map<String, Object>> clients = new ArrayList<>();
+            List<Entry> clients = new ArrayList<>();
             for (String key : redis.scan(LockKeys.CLIENT_PREFIX + "*", "hash", 100_000)) {
-                Map<String, String> entry = redis.await(redis.commands().hgetall(key), "HGETALL " + key);
-                if (entry.isEmpty()) {
+                Map<String, String> fields = redis.await(redis.commands().hgetall(key), "HGETALL " + key);
+                if (fields.isEmpty()) {
                     continue; // expired between SCAN and HGETALL
                 }
-                Map<String, Object> client = new LinkedHashMap<>(entry);
-                client.put("ttlMillis", redis.await(redis.commands().pttl(key), "PTTL " + key));
-                clients.add(client);
+                clients.add(new Entry(new TreeMap<>(fields), redis.await(redis.commands().pttl(key), "PTTL " + key)));
             }
-            clients.sort((a, b) -> String.valueOf(a.get("started")).compareTo(String.valueOf(b.get("started"))));
+            clients.sort(Comparator.comparingLong(c -> startedOf(c.fields())));
             if (top.json) {
-                top.out().println(Json.write(clients));
+                List<Map<String, Object>> json = new ArrayList<>();
+                for (Entry c : clients) {
+                    Map<String, Object> client = Registry.json(c.fields());
+                    client.put("ttlMillis", c.ttlMillis());
+                    json.add(client);
+                }
+                top.out().println(Json.write(json));
             } else if (clients.isEmpty()) {
                 top.out().println("no client in the registry");
             } else {
-                top.out().printf("%-36s  %-20s %-20s %8s  %-15s %s%n", "ID", "APPLICATION", "HOST", "PID", "VERSION", "STARTED");
-                for (Map<String, Object> c : clients) {
-                    top.out().printf("%-36s  %-20s %-20s %8s  %-15s %s%n", c.get("id"), c.get("application"), c.get("host"),
-                            c.get("pid"), c.get("version"), started(c));
+                Table table = new Table().column("ID").column("APPLICATION").column("HOST").rightColumn("PID")
+                        .column("VERSION").column("STARTED");
+                for (Entry c : clients) {
+                    Map<String, String> f = c.fields();
+                    table.row(f.get("id"), f.get("application"), f.get("host"), f.get("pid"), f.get("version"), started(f));
                 }
+                top.out().print(table.render());
             }
             top.out().flush();
             return 0;
         }
     }
 
-    private static String started(Map<String, Object> client) {
+    /** One registry entry and its time to live. */
+    private record Entry(Map<String, String> fields, long ttlMillis) {
+    }
+
+    /** The start time, for the order: epoch ms, unknown ones last. */
+    private static long startedOf(Map<String, String> client) {
         try {
-            return Text.time(Long.parseLong(String.valueOf(client.get("started"))));
+            return Long.parseLong(client.get("started"));
         } catch (NumberFormatException e) {
-            return "?";
+            return Long.MAX_VALUE;
         }
+    }
+
+    private static String started(Map<String, String> client) {
+        long started = startedOf(client);
+        return started == Long.MAX_VALUE ? "?" : Text.time(started);
     }
 }

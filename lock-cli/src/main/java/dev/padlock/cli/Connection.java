@@ -9,10 +9,12 @@ import io.lettuce.core.ScanCursor;
 import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -126,6 +128,55 @@ final class Connection implements AutoCloseable {
             total += sum(await(commands().pubsubNumsub(names), "PUBSUB NUMSUB"));
         }
         return total;
+    }
+
+    /**
+     * The channels matching {@code pattern} (all in the slot of {@code key}) that have at least one
+     * subscriber: {@code PUBSUB CHANNELS} on every node on a Cluster, plus
+     * {@code PUBSUB SHARDCHANNELS} on the slot's master where pub/sub is sharded.
+     */
+    Set<String> channels(String key, String pattern) {
+        Set<String> names = new TreeSet<>();
+        if (backend.isCluster()) {
+            var all = ((RedisAdvancedClusterAsyncCommands<String, String>) commands()).all().commands()
+                    .pubsubChannels(pattern);
+            for (CompletionStage<List<String>> node : all.futures()) {
+                names.addAll(await(node, "PUBSUB CHANNELS"));
+            }
+            if (backend.isSharded()) {
+                var master = await(backend.commandsFor(key), "the master of '" + key + "'");
+                names.addAll(await(master.pubsubShardChannels(pattern), "PUBSUB SHARDCHANNELS"));
+            }
+        } else {
+            names.addAll(await(commands().pubsubChannels(pattern), "PUBSUB CHANNELS"));
+        }
+        return names;
+    }
+
+    /** {@code text} as a glob matching itself alone: {@code *}, {@code ?}, {@code [}, {@code ]} and backslash escaped. */
+    static String globEscaped(String text) {
+        StringBuilder glob = new StringBuilder(text.length());
+        for (char c : text.toCharArray()) {
+            if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\') {
+                glob.append('\\');
+            }
+            glob.append(c);
+        }
+        return glob.toString();
+    }
+
+    /**
+     * The first {@code length} characters of each string key of {@code keys} ({@code GETRANGE},
+     * sent together, so one round trip's wait for the lot); a key gone meanwhile reads as empty.
+     */
+    Map<String, String> heads(List<String> keys, int length) {
+        Map<String, CompletionStage<String>> calls = new LinkedHashMap<>();
+        for (String key : keys) {
+            calls.put(key, commands().getrange(key, 0, length - 1));
+        }
+        Map<String, String> heads = new LinkedHashMap<>();
+        calls.forEach((key, call) -> heads.put(key, await(call, "GETRANGE " + key)));
+        return heads;
     }
 
     private static long sum(Map<String, Long> counts) {

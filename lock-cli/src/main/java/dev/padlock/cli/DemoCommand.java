@@ -17,8 +17,8 @@ import picocli.CommandLine.Parameters;
  * {@code ./padlock} sets after building it), else {@code padlock-demo.jar} beside this jar's
  * module, as a checkout of the repository lays them out.
  */
-@Command(name = "demo", description = {"Run the multi-process demo: worker JVMs contend on one lock and update a",
-    "Redis counter inside it. Arguments go to the demo: padlock demo --help."})
+@Command(name = "demo", description = "Run the multi-process demo: worker JVMs contend on one lock and update a "
+        + "Redis counter inside it. Arguments go to the demo (padlock demo --help).")
 final class DemoCommand implements Callable<Integer> {
     static final String JAR_PROPERTY = "padlock.demo.jar";
 

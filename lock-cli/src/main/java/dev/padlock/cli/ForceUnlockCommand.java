@@ -18,8 +18,8 @@ import picocli.CommandLine.ParentCommand;
  * are woken; asks first unless {@code --yes}; says what it released.
  */
 @Command(name = "force-unlock", mixinStandardHelpOptions = true,
-        description = {"Release a lock whoever holds it, waking its waiters (as RLock.forceUnlock()).",
-            "Asks for confirmation unless --yes. The holders lose it at once: use only for a holder that is gone or stuck."})
+        description = "Release a lock whoever holds it, waking its waiters (as RLock.forceUnlock()); asks for "
+                + "confirmation unless --yes. The holders lose it at once: use only for a holder that is gone or stuck.")
 final class ForceUnlockCommand implements Callable<Integer> {
     @ParentCommand
     PadlockCommand top;
@@ -40,10 +40,18 @@ final class ForceUnlockCommand implements Callable<Integer> {
             report(view, false, "'" + name + "' is not held: nothing released");
             return 0;
         }
+        if (view.isShedLock()) {
+            // no forceUnlock() script to run: ShedLock's key has its own provider, and nobody waits on it
+            top.spec.commandLine().getErr().println("'" + name + "' is a ShedLock lock: force-unlock releases "
+                    + "Padlock's and Redisson's locks only; nothing released. Its key expires in "
+                    + Text.ttl(view.ttlMillis()) + " (lockAtMostFor, or what is left of lockAtLeastFor)");
+            top.spec.commandLine().getErr().flush();
+            return 1;
+        }
         if (!yes) {
             var prompt = top.json ? top.spec.commandLine().getErr() : top.out();
             if (!top.json) {
-                prompt.print(Text.show(view));
+                prompt.print(ShowText.show(view));
             }
             prompt.print("Force-unlock '" + name + "' (" + view.kind() + " lock, " + view.holders().size()
                     + (view.holders().size() == 1 ? " holder" : " holders") + ")? [y/N] ");

@@ -3,33 +3,43 @@ package dev.padlock.cli;
 import dev.padlock.spi.LockKeys;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.Set;
 
 /**
- * Reads one lock's state from Redis into a {@link LockView}: plain reads (HGETALL, PTTL, GET,
- * LRANGE, ZSCORE, PUBSUB), no script and no write, so it can run against a production Redis at
- * any time. The state is read in several calls, not atomically: a lock that changes meanwhile
+ * Reads one lock's state from Redis into a {@link LockView}: plain reads (TYPE, GET, HGETALL,
+ * PTTL, LRANGE, ZSCORE, PUBSUB), no script and no write, so it can run against a production Redis
+ * at any time. The state is read in several calls, not atomically: a lock that changes meanwhile
  * may show a mix of both moments.
  *
- * <p>The kind comes from the keys: a hash with a {@code mode} field is a read-write lock; a
- * token counter {@code redisson_lock_token:{name}} makes it fenced; a line of places
- * ({@code padlock_fair_queue:{name}}) makes it fair. A fair lock nobody waits for has no line and
- * shows as plain.
+ * <p>The kind comes from the keys: a string holding a ShedLock token is ShedLock's (see
+ * {@link ShedLocks}); a hash with a {@code mode} field is a read-write lock; a token counter
+ * {@code redisson_lock_token:{name}} makes it fenced; a line of places
+ * ({@code padlock_fair_queue:{name}}, or Redisson's {@code redisson_lock_queue:{name}}) makes it
+ * fair. A fair lock nobody waits for has no line and shows as plain. Who waits comes from
+ * {@link WaitingReader}.
  */
 final class LockInspector {
     /** Slack when telling a watchdog lease from a fixed one: timer and network delays. */
     static final long LEASE_SLACK_MILLIS = 1_000;
     /** The watchdog timeout assumed for a holder whose client is not in the registry (both libraries' default). */
     static final long DEFAULT_WATCHDOG_MILLIS = 30_000;
+    /** Why a holder whose client is not in the registry has no since: it did not write one. */
+    static final String REDISSON_SINCE = "Redisson does not record when a lock was taken";
+    /** Why a Padlock holder has no since. */
+    static final String NO_SINCE_YET = "not on Redis: a fair lock's grantee writes it a moment after its grant";
+    /** Why a Padlock reader has no since. */
+    static final String NO_READER_SINCE = "not on Redis: a reader's since is kept in its first hold's lease key, "
+            + "gone once that hold is released";
 
     private final Connection redis;
-    private final Map<String, Map<String, String>> clients = new HashMap<>();
+    private final Registry registry;
 
     LockInspector(Connection redis) {
         this.redis = redis;
+        this.registry = new Registry(redis);
     }
 
     LockView inspect(String name) {
@@ -37,30 +47,69 @@ final class LockInspector {
         long now = redis.nowMillis();
         String type = redis.await(c.type(name), "TYPE " + name);
         long ttl = redis.await(c.pttl(name), "PTTL " + name);
+        if ("string".equals(type)) {
+            String value = redis.await(c.get(name), "GET " + name);
+            String clientId = ShedLocks.clientIdOf(value, registry);
+            return clientId == null ? LockView.notALock(name, ttl, now)
+                    : ShedLocks.view(name, value, clientId, ttl, now, registry);
+        }
+        if (!"none".equals(type) && !"hash".equals(type)) {
+            return LockView.notALock(name, ttl, now);
+        }
         String tokenText = redis.await(c.get(LockKeys.fencingTokens(name)), "GET token");
         Long token = tokenText == null ? null : Long.valueOf(tokenText);
-        List<String> queueFields = redis.await(c.lrange(LockKeys.fairQueue(name), 0, -1), "LRANGE queue");
-        boolean fairKeys = !queueFields.isEmpty();
-
-        if (!"none".equals(type) && !"hash".equals(type)) {
-            return new LockView(name, "not a lock", null, ttl, List.of(), null, List.of(), List.of(), 0, now);
-        }
         Map<String, String> hash = "hash".equals(type) ? redis.await(c.hgetall(name), "HGETALL " + name) : Map.of();
         Map<String, String> since = redis.await(c.hgetall(LockKeys.since(name)), "HGETALL since");
         String mode = hash.get("mode");
-
-        String kind;
-        List<String> channels = new ArrayList<>();
-        if (mode != null) {
-            kind = "read-write";
-            channels.add(LockKeys.readWriteChannel(name));
-        } else {
-            kind = token != null ? "fenced" : fairKeys ? "fair" : hash.isEmpty() ? "free" : "plain";
-            if (!fairKeys) {
-                channels.add(LockKeys.unlockChannel(name)); // a fair lock's waiters: their clients' grant channels
-            }
+        WaitingReader waiters = new WaitingReader(redis, registry, name, now);
+        List<LockView.Waiter> fairLine = new ArrayList<>();
+        if (mode == null) {
+            fairLine.addAll(waiters.fairLine());
+            fairLine.addAll(waiters.redissonFairQueue());
         }
 
+        String kind = mode != null ? "read-write" : token != null ? "fenced" : !fairLine.isEmpty() ? "fair"
+                : hash.isEmpty() ? "free" : "plain";
+        List<LockView.Holder> holders = holders(name, hash, since, mode, ttl, now);
+
+        List<LockView.Waiter> queue = new ArrayList<>();
+        List<String> channels = new ArrayList<>();
+        LockView.Waiting waiting;
+        List<LockView.Waiter> writers = mode != null || hash.isEmpty() ? waiters.writersLine() : List.of();
+        List<LockView.Waiter> readers = mode != null || hash.isEmpty() ? waiters.readersHall() : List.of();
+        if (!fairLine.isEmpty()) {
+            queue.addAll(fairLine);
+            for (LockView.Waiter w : fairLine) {
+                // Padlock's fair waiters hear grants on their client's channel, Redisson's on their own
+                addOnce(channels, "fair line".equals(w.place()) ? LockKeys.grantChannelPrefix(name) + w.clientId()
+                        : LockKeys.unlockChannel(name) + ':' + w.field());
+            }
+            long padlocks = fairLine.stream().filter(w -> "fair line".equals(w.place())).count();
+            waiting = waiters.ofOwners(fairLine, padlocks + " in the fair line"
+                    + (fairLine.size() > padlocks ? ", " + (fairLine.size() - padlocks) + " in Redisson's fair queue" : ""));
+        } else if (mode != null || !writers.isEmpty() || !readers.isEmpty()) {
+            channels.add(LockKeys.readWriteChannel(name));
+            queue.addAll(writers);
+            queue.addAll(readers);
+            queue.forEach(w -> addOnce(channels, LockKeys.grantChannelPrefix(name) + w.clientId()));
+            waiting = waiters.ofOwners(queue, Text.count(writers.size(), "writer") + " in line, "
+                    + Text.count(readers.size(), "reader") + " in the hall");
+        } else {
+            channels.add(LockKeys.unlockChannel(name));
+            queue.addAll(waiters.clientLine());
+            Set<String> holderClients = new HashSet<>();
+            holders.forEach(h -> holderClients.add(h.clientId()));
+            long listeners = redis.listeners(name, channels);
+            waiting = waiters.ofClients(queue, waiters.grantListeners(), holderClients, listeners);
+            return new LockView(name, kind, mode, ttl, holders, token, queue, waiting, channels, listeners, now);
+        }
+        long listeners = redis.listeners(name, channels);
+        return new LockView(name, kind, mode, ttl, holders, token, queue, waiting, channels, listeners, now);
+    }
+
+    /** The owners in the lock hash, the longest held first. */
+    private List<LockView.Holder> holders(String name, Map<String, String> hash, Map<String, String> since, String mode,
+            long ttl, long now) {
         List<LockView.Holder> holders = new ArrayList<>();
         for (Map.Entry<String, String> field : hash.entrySet()) {
             if (field.getKey().equals("mode")) {
@@ -71,81 +120,30 @@ final class LockInspector {
             long holds = parseLong(field.getValue());
             long holderTtl = ttl;
             String role = "holder";
+            boolean reader = mode != null && !writer;
             if (mode != null) {
                 role = writer ? "writer" : "reader";
-                if (!writer) {
+                if (reader) {
                     holderTtl = readerLease(name, owner, holds);
                 }
             }
             String clientId = clientIdOf(owner);
-            Map<String, String> client = client(clientId);
-            String sinceText = mode != null && !writer ? readerSince(name, owner) : since.get(field.getKey());
+            Map<String, String> client = registry.entry(clientId);
+            String sinceText = reader ? readerSince(name, owner) : since.get(field.getKey());
             if (sinceText == null && mode == null) {
                 // a local hand-off keeps the entry of the client's first holder: since when its client holds it
                 sinceText = since.entrySet().stream().filter(e -> clientIdOf(e.getKey()).equals(clientId))
                         .map(Map.Entry::getValue).findFirst().orElse(null);
             }
             Long sinceMillis = sinceText == null ? null : Long.valueOf(sinceText);
+            String sinceNote = sinceMillis != null ? null : client == null ? REDISSON_SINCE
+                    : reader ? NO_READER_SINCE : NO_SINCE_YET;
             holders.add(new LockView.Holder(field.getKey(), clientId, threadIdOf(owner), role, holds, sinceMillis,
-                    holderTtl, leaseOf(holderTtl, sinceMillis, now, client), client));
+                    sinceNote, holderTtl, leaseOf(holderTtl, sinceMillis, now, client), client));
         }
         holders.sort((a, b) -> Long.compare(a.sinceMillis() == null ? Long.MAX_VALUE : a.sinceMillis(),
                 b.sinceMillis() == null ? Long.MAX_VALUE : b.sinceMillis()));
-
-        List<LockView.Waiter> queue = new ArrayList<>();
-        for (String place : queueFields) {
-            // <clientId>:<threadId>:<lease ms>:<nonce>: its client hears grants on its grant channel
-            int nonceAt = place.lastIndexOf(':');
-            int leaseAt = nonceAt < 0 ? -1 : place.lastIndexOf(':', nonceAt - 1);
-            String field = leaseAt < 0 ? place : place.substring(0, leaseAt);
-            String clientId = clientIdOf(field);
-            queue.add(new LockView.Waiter(field, clientId, threadIdOf(field), null, client(clientId)));
-            addOnce(channels, LockKeys.grantChannelPrefix(name) + clientId);
-        }
-        if (mode == null && queueFields.isEmpty()) {
-            // the plain lock's line of waiting clients (Padlock's own), each with its place's owner
-            List<String> line = redis.await(c.lrange(LockKeys.waiterQueue(name), 0, -1), "LRANGE line");
-            for (String clientId : line) {
-                String placeKey = LockKeys.waiterPlacePrefix(name) + clientId;
-                String place = redis.await(c.get(placeKey), "GET place");
-                if (place == null) {
-                    continue; // its place expired: a release will drop it
-                }
-                long placeTtl = redis.await(c.pttl(placeKey), "PTTL place");
-                String threadId = place.substring(0, place.indexOf(':'));
-                String field = clientId + ":" + threadId;
-                queue.add(new LockView.Waiter(field, clientId, threadIdOf(field),
-                        placeTtl < 0 ? null : now + placeTtl, client(clientId)));
-            }
-        }
-        if (mode != null || hash.isEmpty()) {
-            // a read-write lock's writers in line (Padlock's own places, <field>:<lease>:<nonce>),
-            // each with its deadline, granted on its client's grant channel
-            for (String place : redis.await(c.lrange(LockKeys.readWriteLine(name), 0, -1), "LRANGE writers")) {
-                int end = place.lastIndexOf(":write:");
-                String writer = end < 0 ? place : place.substring(0, end + ":write".length());
-                String owner = writer.endsWith(":write") ? writer.substring(0, writer.length() - ":write".length()) : writer;
-                Double deadline = redis.await(c.zscore(LockKeys.readWriteDeadlines(name), place), "ZSCORE deadline");
-                String clientId = clientIdOf(owner);
-                queue.add(new LockView.Waiter(writer, clientId, threadIdOf(owner),
-                        deadline == null ? null : deadline.longValue(), client(clientId)));
-                addOnce(channels, LockKeys.grantChannelPrefix(name) + clientId);
-            }
-            // and its readers in the hall, which the next write release grants
-            String hall = LockKeys.readWriteReaders(name);
-            Map<String, String> readers = redis.await(c.hgetall(hall), "HGETALL readers");
-            if (!readers.isEmpty()) {
-                long hallTtl = redis.await(c.pttl(hall), "PTTL readers");
-                for (String reader : readers.keySet()) {
-                    String clientId = clientIdOf(reader);
-                    queue.add(new LockView.Waiter(reader, clientId, threadIdOf(reader),
-                            hallTtl < 0 ? null : now + hallTtl, client(clientId)));
-                    addOnce(channels, LockKeys.grantChannelPrefix(name) + clientId);
-                }
-            }
-        }
-        long listeners = redis.listeners(name, channels);
-        return new LockView(name, kind, mode, ttl, holders, token, queue, channels, listeners, now);
+        return holders;
     }
 
     private static void addOnce(List<String> channels, String channel) {
@@ -172,14 +170,6 @@ final class LockInspector {
         String value = redis.await(redis.commands().get(LockKeys.readLeaseBase(name) + ':' + readerField
                 + ":rwlock_timeout:1"), "GET read lease");
         return value == null || value.length() < 10 || !value.chars().allMatch(Character::isDigit) ? null : value;
-    }
-
-    /** The registry entry of {@code clientId}, null when it has none (read once per inspector). */
-    Map<String, String> client(String clientId) {
-        return clients.computeIfAbsent(clientId, id -> {
-            Map<String, String> entry = redis.await(redis.commands().hgetall(LockKeys.client(id)), "HGETALL client");
-            return entry.isEmpty() ? null : new TreeMap<>(entry); // sorted: stable output
-        });
     }
 
     /**

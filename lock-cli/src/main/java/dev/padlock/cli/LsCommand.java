@@ -1,9 +1,7 @@
 package dev.padlock.cli;
 
-import dev.padlock.spi.LockKeys;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -11,16 +9,29 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /**
- * {@code padlock ls [PATTERN]}: the held locks whose names match, one line each. SCAN (never
- * KEYS) over hashes, across every master on a Cluster; a hash counts as a lock when every field
- * is an owner field ({@code <clientId>:<threadId>}, a writer's {@code ...:write}) or a read-write
- * lock's {@code mode}.
+ * {@code padlock ls [PATTERN]}: the held locks whose names match, one line each, by SCAN (never
+ * KEYS) across every master on a Cluster, over two types of key:
+ * <ul>
+ *   <li>hashes: a hash counts as a lock when every field is an owner field
+ *       ({@code <clientId>:<threadId>}, a writer's {@code ...:write}) or a read-write lock's
+ *       {@code mode}, and is held; Padlock's own hashes ({@code padlock_*}) are not looked at;</li>
+ *   <li>strings: a string counts as a ShedLock lock when its value is a ShedLock token (see
+ *       {@link ShedLocks}), whatever its prefix. To tell, {@code ls} reads the first
+ *       {@value ShedLocks#MAX_TOKEN_LENGTH} characters and one of every string key that matches
+ *       (GETRANGE, a batch at a time), except Padlock's and Redisson's own keys ({@code padlock_*},
+ *       {@code redisson_*}, read lease keys).</li>
+ * </ul>
  */
 @Command(name = "ls", mixinStandardHelpOptions = true,
-        description = "List held locks whose names match PATTERN (SCAN MATCH syntax, default *), one line each.")
+        description = "List held locks whose names match PATTERN (SCAN MATCH syntax, default *), one line each: "
+                + "Padlock's and Redisson's locks, and ShedLock's (strings holding a holder's token, under any prefix).")
 final class LsCommand implements Callable<Integer> {
-    /** Padlock's and Redisson's own hashes that are not locks. */
-    private static final Set<String> NOT_LOCKS = Set.of(LockKeys.CLIENT_PREFIX, "padlock_since:");
+    /** Padlock's own keys (the registry, since, the readers' hall...): never locks. */
+    private static final List<String> PADLOCKS_OWN = List.of("padlock_");
+    /** Strings of Padlock's and Redisson's own (places, gates, token counters): never ShedLock tokens. */
+    private static final List<String> NOT_TOKENS = List.of("padlock_", "redisson_");
+    /** How many string keys one batch of GETRANGE reads. */
+    private static final int BATCH = 1000;
 
     @ParentCommand
     PadlockCommand top;
@@ -42,12 +53,25 @@ final class LsCommand implements Callable<Integer> {
                 if (locks.size() >= limit) {
                     break;
                 }
-                if (NOT_LOCKS.stream().anyMatch(key::startsWith)) {
+                if (PADLOCKS_OWN.stream().anyMatch(key::startsWith)) {
                     continue;
                 }
                 LockView view = inspector.inspect(key);
-                if (view.held() && view.holders().stream().allMatch(h -> h.threadId() >= 0)) {
+                if (view.held() && view.holders().stream().allMatch(h -> h.threadId() != null && h.threadId() >= 0)) {
                     locks.add(view);
+                }
+            }
+            List<String> strings = redis.scan(pattern, "string", Integer.MAX_VALUE);
+            strings.removeIf(key -> NOT_TOKENS.stream().anyMatch(key::startsWith) || key.contains(":rwlock_timeout:"));
+            for (int from = 0; from < strings.size() && locks.size() < limit; from += BATCH) {
+                List<String> batch = strings.subList(from, Math.min(strings.size(), from + BATCH));
+                for (var head : redis.heads(batch, ShedLocks.MAX_TOKEN_LENGTH + 1).entrySet()) {
+                    if (locks.size() < limit && ShedLocks.looksLikeToken(head.getValue())) {
+                        LockView view = inspector.inspect(head.getKey());
+                        if (view.isShedLock()) {
+                            locks.add(view);
+                        }
+                    }
                 }
             }
             locks.sort((a, b) -> a.name().compareTo(b.name()));
@@ -56,26 +80,32 @@ final class LsCommand implements Callable<Integer> {
             } else if (locks.isEmpty()) {
                 top.out().println("no held lock matches " + pattern);
             } else {
+                Table table = new Table().column("NAME").column("KIND").column("TTL").column("HOLDER").withoutHeaders();
                 for (LockView view : locks) {
-                    top.out().println(line(view));
+                    table.row(view.name(), view.kind() + (view.mode() != null ? "/" + view.mode() : ""),
+                            "TTL " + Text.ttl(view.ttlMillis()), holder(view));
                 }
+                top.out().print(table.render());
             }
             top.out().flush();
             return 0;
         }
     }
 
-    /** {@code NAME  KIND  TTL  first holder (client, thread, since)  +N more, W waiting}. */
-    private static String line(LockView view) {
+    /** {@code first holder (client, thread, since) +N more, W waiting}. */
+    private static String holder(LockView view) {
         LockView.Holder first = view.holders().get(0);
-        String who = first.client() == null ? "unknown client"
+        String who = first.client() == null ? "client not in the registry"
                 : first.client().getOrDefault("application", "?") + "@" + first.client().getOrDefault("host", "?")
                         + " pid " + first.client().getOrDefault("pid", "?");
+        String what = first.threadId() != null ? ", thread " + first.threadId()
+                : view.untilMillis() != null ? ", until " + Text.time(view.untilMillis()) : "";
         String since = first.sinceMillis() == null ? "" : ", held " + Text.duration(view.nowMillis() - first.sinceMillis());
         String more = view.holders().size() > 1 ? " +" + (view.holders().size() - 1) + " more" : "";
-        String waiting = view.queue().isEmpty() ? "" : ", " + view.queue().size() + " queued";
-        return String.format("%-40s %-10s TTL %-10s %s (%s, thread %d%s)%s%s", view.name(),
-                view.kind() + (view.mode() != null ? "/" + view.mode() : ""), Text.ttl(view.ttlMillis()),
-                first.role(), who, first.threadId(), since, more, waiting);
+        LockView.Waiting waiting = view.waiting();
+        String waits = waiting == null || waiting.clients() == 0 ? ""
+                : ", " + (waiting.owners() != null ? Text.count(waiting.owners(), "owner")
+                        : Text.count(waiting.clients(), "client")) + " waiting";
+        return first.role() + " (" + who + what + since + ")" + more + waits;
     }
 }

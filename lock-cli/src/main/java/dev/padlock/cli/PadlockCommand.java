@@ -21,15 +21,16 @@ import picocli.CommandLine.Spec;
  * {@code ./padlock} at the repository root, or {@code java -jar lock-cli/target/padlock.jar}.
  *
  * <p>Exit status: 0 when the command did its work (whether or not the lock is held), 1 when Redis
- * cannot be reached or answers with an error, or a {@code force-unlock} was not confirmed, 2 for
- * bad usage.
+ * cannot be reached or answers with an error, or a {@code force-unlock} was not confirmed or was
+ * asked of a ShedLock lock, 2 for bad usage.
  */
 @Command(name = "padlock", mixinStandardHelpOptions = true, versionProvider = PadlockCommand.Version.class,
         sortOptions = false, usageHelpAutoWidth = true,
         description = "Who holds a lock, since when, and who waits for it. Reads Redis directly; writes only in force-unlock.",
         subcommands = {ShowCommand.class, LsCommand.class, ClientsCommand.class, WatchCommand.class,
             ForceUnlockCommand.class, DemoCommand.class, CommandLine.HelpCommand.class},
-        footer = {"", "Exit status: 0 done (held or not), 1 Redis unreachable or failed (or force-unlock not confirmed), 2 bad usage."})
+        footer = {"", "Exit status: 0 done (held or not), 1 Redis unreachable or failed (or force-unlock not confirmed, or "
+            + "refused for a ShedLock lock), 2 bad usage."})
 public final class PadlockCommand implements Runnable {
     @Spec
     CommandSpec spec;

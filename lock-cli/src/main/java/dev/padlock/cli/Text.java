@@ -6,7 +6,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import java.util.Map;
 
-/** The human-readable forms of the command's output. */
+/** The human-readable forms of times, durations, counts and clients in the command's output. */
 final class Text {
     private static final DateTimeFormatter TIME =
             DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS 'UTC'").withZone(ZoneOffset.UTC);
@@ -14,56 +14,19 @@ final class Text {
     private Text() {
     }
 
-    /** {@code padlock show}: the lock, then one block per holder, the token, the queue, the listeners. */
-    static String show(LockView view) {
-        StringBuilder out = new StringBuilder();
-        out.append(view.name()).append(": ");
-        switch (view.kind()) {
-            case "free" -> out.append("free (not held)");
-            case "not a lock" -> out.append("not a lock (a key of another type)");
-            default -> out.append(view.kind()).append(" lock")
-                    .append(view.mode() != null ? ", " + view.mode() + " mode" : "")
-                    .append(view.held() ? ", held, TTL " + ttl(view.ttlMillis()) : ", free");
-        }
-        out.append('\n');
-        for (LockView.Holder h : view.holders()) {
-            out.append("  ").append(h.role()).append(' ').append(h.field()).append('\n');
-            out.append("    client   ").append(client(h.client())).append('\n');
-            out.append("    thread   ").append(h.threadId()).append(", holds ").append(h.holds()).append('\n');
-            out.append("    since    ").append(h.sinceMillis() == null ? "unknown (not written by a Padlock client)"
-                    : time(h.sinceMillis()) + " (" + duration(view.nowMillis() - h.sinceMillis()) + " ago)").append('\n');
-            out.append("    lease    ").append(h.lease()).append(", TTL ").append(ttl(h.ttlMillis())).append('\n');
-        }
-        if (view.token() != null) {
-            out.append("  token    ").append(view.token()).append(view.held() ? " (the holder's)" : " (the last one handed out)")
-                    .append('\n');
-        }
-        if (!view.queue().isEmpty() || "fair".equals(view.kind())) {
-            out.append("  queue    ").append(view.queue().size()).append(view.queue().size() == 1 ? " waiter" : " waiters")
-                    .append('\n');
-            int position = 1;
-            for (LockView.Waiter w : view.queue()) {
-                out.append("    ").append(position++).append(". ").append(w.field()).append('\n');
-                out.append("       client   ").append(client(w.client())).append('\n');
-                out.append("       deadline ").append(w.deadlineMillis() == null ? "none"
-                        : time(w.deadlineMillis()) + " (in " + duration(w.deadlineMillis() - view.nowMillis()) + ")")
-                        .append('\n');
-            }
-        }
-        out.append("  listeners ").append(view.listeners()).append(" subscription")
-                .append(view.listeners() == 1 ? "" : "s").append(" on ").append(String.join(", ", view.channels()))
-                .append('\n');
-        return out.toString();
-    }
-
-    /** One client's registry entry on one line, or {@code unknown client}. */
+    /** One client's registry entry on one line, or why it has none. */
     static String client(Map<String, String> client) {
         if (client == null) {
-            return "unknown client (not in the registry: not Padlock, registry off, or gone)";
+            return Registry.NOT_REGISTERED;
         }
         return client.getOrDefault("application", "?") + " on " + client.getOrDefault("host", "?")
                 + ", pid " + client.getOrDefault("pid", "?") + " (Padlock " + client.getOrDefault("version", "?")
                 + ", started " + startedAt(client) + ")";
+    }
+
+    /** {@code 1 writer}, {@code 2 writers}. */
+    static String count(long n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
     }
 
     private static String startedAt(Map<String, String> client) {

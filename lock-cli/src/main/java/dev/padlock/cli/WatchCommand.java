@@ -38,7 +38,7 @@ final class WatchCommand implements Callable<Integer> {
                         top.out().print("\033[H\033[2J"); // clear the screen: a live view
                     }
                     top.out().println("--- " + Text.time(view.nowMillis()) + " (every " + intervalMillis + " ms) ---");
-                    top.out().print(Text.show(view));
+                    top.out().print(ShowText.show(view));
                 }
                 top.out().flush();
                 if (count > 0 && round == count) {

@@ -3,16 +3,23 @@ package dev.padlock.cli;
 import dev.padlock.LockClient;
 import dev.padlock.LockConfig;
 import dev.padlock.RLock;
+import dev.padlock.shedlock.PadlockLockProvider;
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import net.javacrumbs.shedlock.core.ClockProvider;
+import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.core.SimpleLock;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 
 /**
- * The situation docs/operating/cli.md shows with {@code padlock show}: {@code orders:42}
- * held by one Padlock client and waited for by two others, {@code invoices:7} held by Redisson.
- * Holds them until its standard input closes, at most 10 minutes.
+ * The situation docs/operating/cli.md shows with {@code padlock show}: {@code orders:42} held by
+ * a thread of one Padlock client, waited for by another thread of that client and by threads of
+ * two others (two of billing-worker, one of shipping-worker); {@code invoices:7} held by
+ * Redisson; the ShedLock job {@code nightly-report} held through lock-shedlock. Holds them until
+ * its standard input closes, at most 10 minutes.
  *   java -cp ... dev.padlock.cli.OperatingExample redis://127.0.0.1:PORT
  */
 public final class OperatingExample {
@@ -28,7 +35,7 @@ public final class OperatingExample {
             RLock held = orders.getLock("orders:42");
             held.lock();
             Thread.sleep(1500); // so that "since" shows a hold of some age
-            for (LockClient waiter : new LockClient[] {billing, shipping}) {
+            for (LockClient waiter : new LockClient[] {orders, billing, billing, shipping}) {
                 Thread thread = new Thread(() -> {
                     waiter.getLock("orders:42").lock();
                     waiter.getLock("orders:42").unlock();
@@ -36,6 +43,8 @@ public final class OperatingExample {
                 thread.setDaemon(true);
                 thread.start();
             }
+            SimpleLock report = new PadlockLockProvider(orders).lock(new LockConfiguration(ClockProvider.now(),
+                    "nightly-report", Duration.ofMinutes(30), Duration.ofMinutes(5))).orElseThrow();
             Config config = new Config();
             config.useSingleServer().setAddress(uri);
             RedissonClient redisson = Redisson.create(config);
@@ -65,6 +74,7 @@ public final class OperatingExample {
             stdin.start();
             done.await(10, TimeUnit.MINUTES);
             redisson.shutdown();
+            report.unlock();
             held.unlock();
         }
     }

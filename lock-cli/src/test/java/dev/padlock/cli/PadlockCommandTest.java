@@ -14,10 +14,6 @@ import dev.padlock.spi.LockKeys;
 import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.RedisEndpoint;
 import dev.padlock.testing.junit.RedisTest;
-import java.io.BufferedReader;
-import java.io.PrintWriter;
-import java.io.StringReader;
-import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -89,10 +85,10 @@ class PadlockCommandTest {
         CompletableFuture<Void> second = client("shipping").getLock(name).lockAsync(-1, TimeUnit.MILLISECONDS, 1L);
         awaitListeners(LockKeys.unlockChannel(name), 2);
 
-        Result result = run("--json", "show", name);
+        Cli.Result result = run("--json", "show", name);
 
-        assertThat(result.status).isZero();
-        JsonNode show = JSON.readTree(result.out);
+        assertThat(result.status()).isZero();
+        JsonNode show = JSON.readTree(result.out());
         assertThat(show.get("name").asText()).isEqualTo(name);
         assertThat(show.get("kind").asText()).isEqualTo("plain");
         assertThat(show.get("held").asBoolean()).isTrue();
@@ -113,21 +109,21 @@ class PadlockCommandTest {
         JsonNode queue = show.get("queue");
         for (int i = 0; i < 50 && (queue == null || queue.size() < 2); i++) {
             Thread.sleep(100);
-            queue = JSON.readTree(run("--json", "show", name).out).get("queue");
+            queue = JSON.readTree(run("--json", "show", name).out()).get("queue");
         }
         assertThat(queue).isNotNull();
         List<String> waiting = new ArrayList<>();
         queue.forEach(w -> waiting.add(w.get("client").get("application").asText()));
         assertThat(waiting).containsExactlyInAnyOrder("billing", "shipping");
 
-        Result text = run("show", name);
-        assertThat(text.out).contains(name + ": plain lock, held", "holder " + holder.getId() + ":57",
+        Cli.Result text = run("show", name);
+        assertThat(text.out()).contains(name + ": plain lock, held", "holder " + holder.getId() + ":57",
                 "orders-service on ", "thread   57, holds 1", "watchdog, TTL", "listeners 2 subscriptions");
 
         lock.unlockAsync(57L).get(5, SECONDS);
         CompletableFuture.anyOf(first, second).get(5, SECONDS);
-        Result later = run("--json", "show", name);
-        assertThat(JSON.readTree(later.out).get("holders").get(0).get("client").get("application").asText())
+        Cli.Result later = run("--json", "show", name);
+        assertThat(JSON.readTree(later.out()).get("holders").get(0).get("client").get("application").asText())
                 .isIn("billing", "shipping");
     }
 
@@ -145,7 +141,7 @@ class PadlockCommandTest {
             Thread.sleep(10);
         }
 
-        JsonNode show = JSON.readTree(run("--json", "show", fair).out);
+        JsonNode show = JSON.readTree(run("--json", "show", fair).out());
         assertThat(show.get("kind").asText()).isEqualTo("fair");
         assertThat(show.get("holders").get(0).get("lease").asText()).isEqualTo("fixed");
         assertThat(show.get("queue")).hasSize(1);
@@ -159,7 +155,7 @@ class PadlockCommandTest {
         String fenced = "fenced:" + UUID.randomUUID();
         RFencedLock fencedLock = a.getFencedLock(fenced);
         long token = fencedLock.lockAndGetToken();
-        show = JSON.readTree(run("--json", "show", fenced).out);
+        show = JSON.readTree(run("--json", "show", fenced).out());
         assertThat(show.get("kind").asText()).isEqualTo("fenced");
         assertThat(show.get("token").asLong()).isEqualTo(token);
         fencedLock.unlock();
@@ -168,7 +164,7 @@ class PadlockCommandTest {
         RReadWriteLock readWrite = a.getReadWriteLock(rw);
         readWrite.readLock().lockAsync(-1, TimeUnit.MILLISECONDS, 1L).get(5, SECONDS);
         readWrite.readLock().lockAsync(20, SECONDS, 2L).get(5, SECONDS);
-        show = JSON.readTree(run("--json", "show", rw).out);
+        show = JSON.readTree(run("--json", "show", rw).out());
         assertThat(show.get("kind").asText()).isEqualTo("read-write");
         assertThat(show.get("mode").asText()).isEqualTo("read");
         assertThat(show.get("holders")).hasSize(2);
@@ -188,7 +184,7 @@ class PadlockCommandTest {
             assertThat(System.nanoTime()).as("in line within 5 s").isLessThan(inLineBy);
             Thread.sleep(10);
         }
-        show = JSON.readTree(run("--json", "show", rw).out);
+        show = JSON.readTree(run("--json", "show", rw).out());
         assertThat(show.get("queue")).hasSize(1);
         JsonNode writerInLine = show.get("queue").get(0);
         assertThat(writerInLine.get("field").asText()).isEqualTo(b.getId() + ":3:write");
@@ -205,18 +201,18 @@ class PadlockCommandTest {
         org.redisson.api.RLock lock = redisson.getLock(name);
         lock.lock();
         try {
-            JsonNode show = JSON.readTree(run("--json", "show", name).out);
+            JsonNode show = JSON.readTree(run("--json", "show", name).out());
             assertThat(show.get("kind").asText()).isEqualTo("plain");
             JsonNode h = show.get("holders").get(0);
             assertThat(h.get("threadId").asLong()).isEqualTo(Thread.currentThread().getId());
             assertThat(h.get("client").isNull()).isTrue();
             assertThat(h.get("sinceMillis").isNull()).isTrue();
             assertThat(h.get("lease").asText()).isEqualTo("unknown");
-            assertThat(run("show", name).out).contains("unknown client", "since    unknown");
+            assertThat(run("show", name).out()).contains("not in Padlock's registry", "since    unknown");
         } finally {
             lock.unlock();
         }
-        JsonNode free = JSON.readTree(run("--json", "show", name).out);
+        JsonNode free = JSON.readTree(run("--json", "show", name).out());
         assertThat(free.get("kind").asText()).isEqualTo("free");
         assertThat(free.get("holders")).isEmpty();
         assertThat(free.get("ttlMillis").asLong()).isEqualTo(-2);
@@ -230,23 +226,23 @@ class PadlockCommandTest {
         CompletableFuture<Void> waiter = client("waiter").getLock(name).lockAsync(-1, TimeUnit.MILLISECONDS, 1L);
         awaitListeners(LockKeys.unlockChannel(name), 1);
 
-        Result declined = run("n\n", "force-unlock", name);
-        assertThat(declined.status).isEqualTo(1);
-        assertThat(declined.out).contains("Force-unlock '" + name + "'");
-        assertThat(declined.err).contains("nothing released");
+        Cli.Result declined = run("n\n", "force-unlock", name);
+        assertThat(declined.status()).isEqualTo(1);
+        assertThat(declined.out()).contains("Force-unlock '" + name + "'");
+        assertThat(declined.err()).contains("nothing released");
         assertThat(admin.commands().hkeys(name)).containsExactly(holder.getId() + ":1");
 
-        Result released = run("y\n", "force-unlock", name);
-        assertThat(released.status).isZero();
-        assertThat(released.out).contains("released '" + name + "' (plain lock)", holder.getId() + ":1", "stuck-holder");
+        Cli.Result released = run("y\n", "force-unlock", name);
+        assertThat(released.status()).isZero();
+        assertThat(released.out()).contains("released '" + name + "' (plain lock)", holder.getId() + ":1", "stuck-holder");
         waiter.get(5, SECONDS);
-        assertThat(JSON.readTree(run("--json", "show", name).out).get("holders").get(0).get("client")
+        assertThat(JSON.readTree(run("--json", "show", name).out()).get("holders").get(0).get("client")
                 .get("application").asText()).isEqualTo("waiter");
 
-        JsonNode again = JSON.readTree(run("--json", "force-unlock", "--yes", name).out);
+        JsonNode again = JSON.readTree(run("--json", "force-unlock", "--yes", name).out());
         assertThat(again.get("released").asBoolean()).isTrue();
         assertThat(again.get("holders").get(0).get("client").get("application").asText()).isEqualTo("waiter");
-        JsonNode nothing = JSON.readTree(run("--json", "force-unlock", "--yes", name).out);
+        JsonNode nothing = JSON.readTree(run("--json", "force-unlock", "--yes", name).out());
         assertThat(nothing.get("released").asBoolean()).isFalse();
         assertThat(admin.commands().exists(name, LockKeys.since(name))).isZero();
     }
@@ -258,10 +254,10 @@ class PadlockCommandTest {
         CompletableFuture<Void> waiter = CompletableFuture.runAsync(() -> redisson.getLock(name).lock(5, SECONDS));
         awaitListeners(LockKeys.unlockChannel(name), 1);
 
-        assertThat(run("force-unlock", "--yes", name).status).isZero();
+        assertThat(run("force-unlock", "--yes", name).status()).isZero();
 
         waiter.get(5, SECONDS);
-        JsonNode show = JSON.readTree(run("--json", "show", name).out);
+        JsonNode show = JSON.readTree(run("--json", "show", name).out());
         assertThat(show.get("holders").get(0).get("client").isNull()).as("Redisson: unknown client").isTrue();
     }
 
@@ -275,43 +271,43 @@ class PadlockCommandTest {
         org.redisson.api.RLock foreign = redisson.getLock(prefix + "c");
         foreign.lock();
         try {
-            JsonNode ls = JSON.readTree(run("--json", "ls", prefix + "*").out);
+            JsonNode ls = JSON.readTree(run("--json", "ls", prefix + "*").out());
             assertThat(ls).hasSize(3);
             assertThat(ls.get(0).get("name").asText()).isEqualTo(prefix + "a");
             assertThat(ls.get(1).get("kind").asText()).isEqualTo("read-write");
             assertThat(ls.get(2).get("holders").get(0).get("client").isNull()).isTrue();
-            assertThat(run("ls", prefix + "*").out.lines()).hasSize(3).allMatch(line -> line.startsWith(prefix));
-            assertThat(run("ls", prefix + "nothing*").out).contains("no held lock matches");
+            assertThat(run("ls", prefix + "*").out().lines()).hasSize(3).allMatch(line -> line.startsWith(prefix));
+            assertThat(run("ls", prefix + "nothing*").out()).contains("no held lock matches");
         } finally {
             foreign.unlock();
         }
 
-        JsonNode registry = JSON.readTree(run("--json", "clients").out);
+        JsonNode registry = JSON.readTree(run("--json", "clients").out());
         List<String> ids = new ArrayList<>();
         registry.forEach(c -> ids.add(c.get("id").asText()));
         assertThat(ids).contains(a.getId());
         registry.forEach(c -> assertThat(c.get("ttlMillis").asLong()).isBetween(1L, 60_000L));
-        assertThat(run("clients").out).contains(a.getId(), "ls-app");
+        assertThat(run("clients").out()).contains(a.getId(), "ls-app");
 
-        Result watch = run("--json", "watch", prefix + "a", "--count", "3", "--interval-ms", "50");
-        assertThat(watch.status).isZero();
-        assertThat(watch.out.lines()).hasSize(3);
-        for (String line : watch.out.lines().toList()) {
+        Cli.Result watch = run("--json", "watch", prefix + "a", "--count", "3", "--interval-ms", "50");
+        assertThat(watch.status()).isZero();
+        assertThat(watch.out().lines()).hasSize(3);
+        for (String line : watch.out().lines().toList()) {
             assertThat(JSON.readTree(line).get("holders").get(0).get("field").asText()).isEqualTo(a.getId() + ":1");
         }
-        assertThat(run("watch", prefix + "a", "--count", "2", "--interval-ms", "10").out).contains("ls-app");
+        assertThat(run("watch", prefix + "a", "--count", "2", "--interval-ms", "10").out()).contains("ls-app");
     }
 
     @Test
     void showExitsNonZeroOnlyWhenRedisCannotBeReached() {
-        Result free = run("show", "nobody:" + UUID.randomUUID());
-        assertThat(free.status).isZero();
-        assertThat(free.out).contains("free (not held)");
+        Cli.Result free = run("show", "nobody:" + UUID.randomUUID());
+        assertThat(free.status()).isZero();
+        assertThat(free.out()).contains("free (not held)");
 
-        Result unreachable = run("--uri", "redis://127.0.0.1:1", "--timeout-ms", "500", "show", "x");
-        assertThat(unreachable.status).isEqualTo(1);
-        assertThat(unreachable.err).contains("padlock: ", "127.0.0.1:1");
-        assertThat(run("show").status).as("usage").isEqualTo(2);
+        Cli.Result unreachable = run("--uri", "redis://127.0.0.1:1", "--timeout-ms", "500", "show", "x");
+        assertThat(unreachable.status()).isEqualTo(1);
+        assertThat(unreachable.err()).contains("padlock: ", "127.0.0.1:1");
+        assertThat(run("show").status()).as("usage").isEqualTo(2);
     }
 
     private void awaitListeners(String channel, long count) throws InterruptedException {
@@ -323,29 +319,7 @@ class PadlockCommandTest {
     }
 
     /** Runs {@code padlock --uri <this server> args}; a first argument ending in a newline is standard input. */
-    private Result run(String... args) {
-        String input = "";
-        if (args.length > 0 && args[0].endsWith("\n")) {
-            input = args[0];
-            args = java.util.Arrays.copyOfRange(args, 1, args.length);
-        }
-        PadlockCommand command = new PadlockCommand();
-        command.in = new BufferedReader(new StringReader(input));
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        var line = PadlockCommand.commandLine(command);
-        line.setOut(new PrintWriter(out, true));
-        line.setErr(new PrintWriter(err, true));
-        List<String> all = new ArrayList<>();
-        if (!List.of(args).contains("--uri")) {
-            all.add("--uri");
-            all.add(uri);
-        }
-        all.addAll(List.of(args));
-        int status = line.execute(all.toArray(String[]::new));
-        return new Result(status, out.toString(), err.toString());
-    }
-
-    private record Result(int status, String out, String err) {
+    private Cli.Result run(String... args) {
+        return new Cli(uri).run(args);
     }
 }
