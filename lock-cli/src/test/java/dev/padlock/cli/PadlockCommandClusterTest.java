@@ -90,15 +90,15 @@ class PadlockCommandClusterTest {
         }
     }
 
-    /** Shows {@code name} until a listener is counted on its channel (the waiter subscribed), at most 5 s. */
+    /** Shows {@code name} until a listener is counted on its channel (the waiter subscribed), at most 30 s. */
     private JsonNode awaitListener(String name) throws InterruptedException {
-        long deadline = System.nanoTime() + SECONDS.toNanos(5);
+        long deadline = System.nanoTime() + SECONDS.toNanos(30);
         while (true) {
             JsonNode show = JSON.readTree(run("--json", "show", name));
             if (show.get("listeners").asLong() >= 1) {
                 return show;
             }
-            assertThat(System.nanoTime()).as("a listener on %s within 5 s", name).isLessThan(deadline);
+            assertThat(System.nanoTime()).as("a listener on %s within 30 s", name).isLessThan(deadline);
             Thread.sleep(20);
         }
     }

@@ -107,7 +107,7 @@ class PadlockCommandTest {
         assertThat(h.get("client").get("version").asText()).isEqualTo("0.1.0-SNAPSHOT");
         // the two waiting clients, in the line their failed claims made on Redis
         JsonNode queue = show.get("queue");
-        for (int i = 0; i < 50 && (queue == null || queue.size() < 2); i++) {
+        for (int i = 0; i < 300 && (queue == null || queue.size() < 2); i++) {
             Thread.sleep(100);
             queue = JSON.readTree(run("--json", "show", name).out()).get("queue");
         }
@@ -135,9 +135,9 @@ class PadlockCommandTest {
         LockClient b = client("fair-waiter");
         CompletableFuture<Void> waiter = b.getFairLock(fair).lockAsync(-1, TimeUnit.MILLISECONDS, 2L);
         awaitListeners(LockKeys.grantChannelPrefix(fair) + b.getId(), 1);
-        long deadline = System.nanoTime() + SECONDS.toNanos(5);
+        long deadline = System.nanoTime() + SECONDS.toNanos(30);
         while (admin.commands().llen(LockKeys.fairQueue(fair)) < 1) { // its place in line
-            assertThat(System.nanoTime()).as("in line within 5 s").isLessThan(deadline);
+            assertThat(System.nanoTime()).as("in line within 30 s").isLessThan(deadline);
             Thread.sleep(10);
         }
 
@@ -179,9 +179,9 @@ class PadlockCommandTest {
 
         // issue 13: a writer waits in Padlock's line, with a deadline, for a grant on its client's channel
         CompletableFuture<Void> writer = b.getReadWriteLock(rw).writeLock().lockAsync(-1, TimeUnit.MILLISECONDS, 3L);
-        long inLineBy = System.nanoTime() + SECONDS.toNanos(5);
+        long inLineBy = System.nanoTime() + SECONDS.toNanos(30);
         while (admin.commands().llen(LockKeys.readWriteLine(rw)) < 1) {
-            assertThat(System.nanoTime()).as("in line within 5 s").isLessThan(inLineBy);
+            assertThat(System.nanoTime()).as("in line within 30 s").isLessThan(inLineBy);
             Thread.sleep(10);
         }
         show = JSON.readTree(run("--json", "show", rw).out());
@@ -311,9 +311,9 @@ class PadlockCommandTest {
     }
 
     private void awaitListeners(String channel, long count) throws InterruptedException {
-        long deadline = System.nanoTime() + SECONDS.toNanos(5);
+        long deadline = System.nanoTime() + SECONDS.toNanos(30);
         while (admin.commands().pubsubNumsub(channel).getOrDefault(channel, 0L) < count) {
-            assertThat(System.nanoTime()).as("%d listener(s) on %s within 5 s", count, channel).isLessThan(deadline);
+            assertThat(System.nanoTime()).as("%d listener(s) on %s within 30 s", count, channel).isLessThan(deadline);
             Thread.sleep(10);
         }
     }
