@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.springframework.boot.SpringBootVersion;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.integration.support.leader.LockRegistryLeaderInitiator;
@@ -57,6 +58,8 @@ class TwoInstancesTest {
         long begun = System.nanoTime();
         try (ConfigurableApplicationContext a = start(redis, "a"); ConfigurableApplicationContext b = start(redis, "b")) {
             log("two instances started", begun);
+            assertThat(SpringBootVersion.getVersion()).startsWith("4.");
+            assertThat(a.getBean("padlockLockRegistry").getClass().getSimpleName()).isEqualTo("PadlockLockRegistry");
             LeaderWatch leaders = new LeaderWatch(a.getBean(LockRegistryLeaderInitiator.class),
                     b.getBean(LockRegistryLeaderInitiator.class));
             try {
