@@ -71,7 +71,8 @@ public class PadlockAutoConfiguration {
 
     /** Micrometer meters (bound to the application's registries as a {@link MeterBinder}). */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = {"io.micrometer.core.instrument.binder.MeterBinder", "dev.padlock.micrometer.PadlockMetrics"})
+    @ConditionalOnClass(name = {"io.micrometer.core.instrument.binder.MeterBinder",
+            "dev.padlock.micrometer.PadlockMetrics"})
     @ConditionalOnProperty(prefix = "padlock.metrics", name = "enabled", matchIfMissing = true)
     static class MetricsConfiguration {
         @Bean
@@ -101,7 +102,8 @@ public class PadlockAutoConfiguration {
      * that there are none and why.
      */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = {"io.micrometer.observation.ObservationRegistry", "dev.padlock.micrometer.PadlockObservations"})
+    @ConditionalOnClass(name = {"io.micrometer.observation.ObservationRegistry",
+            "dev.padlock.micrometer.PadlockObservations"})
     @ConditionalOnProperty(prefix = "padlock.metrics", name = "observations", matchIfMissing = true)
     static class ObservationsConfiguration {
         @Configuration(proxyBeanMethods = false)
@@ -118,8 +120,9 @@ public class PadlockAutoConfiguration {
         @ConditionalOnMissingBean(type = "io.micrometer.observation.ObservationRegistry")
         static class WithoutRegistry {
             WithoutRegistry() {
-                LoggerFactory.getLogger(PadlockAutoConfiguration.class).info("Padlock: no observations: the application has no ObservationRegistry bean "
-                        + "(Spring Boot's actuator makes one); padlock.metrics.observations=false silences this line");
+                LoggerFactory.getLogger(PadlockAutoConfiguration.class).info("Padlock: no observations: the "
+                        + "application has no ObservationRegistry bean (Spring Boot's actuator makes one); "
+                        + "padlock.metrics.observations=false silences this line");
             }
         }
     }
@@ -174,7 +177,8 @@ public class PadlockAutoConfiguration {
 
     /** ShedLock's lock provider. */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = {"net.javacrumbs.shedlock.core.LockProvider", "dev.padlock.shedlock.PadlockLockProvider"})
+    @ConditionalOnClass(name = {"net.javacrumbs.shedlock.core.LockProvider",
+            "dev.padlock.shedlock.PadlockLockProvider"})
     static class ShedLockConfiguration {
         @Bean
         @ConditionalOnMissingBean(type = "net.javacrumbs.shedlock.core.LockProvider")
