@@ -1,44 +1,33 @@
 package dev.padlock.spring.boot;
 
 import dev.padlock.LockClient;
-import dev.padlock.spi.PadlockInfo;
+import dev.padlock.spring.boot.health.PadlockHealthCheck;
+import dev.padlock.spring.boot.health.PadlockLeaseStats;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
 /**
- * Padlock's health ({@code padlock}): UP when Redis answers a read of the client, DOWN when it does
- * not or the client is closed. Details: the client's id, whether the watchdog runs and how many
- * leases it renews now, and the leases lost and renewal calls failed since start (informative:
- * a lost lease is an incident of one lock, not of the service).
+ * Padlock's health ({@code padlock}) on Spring Boot 4's health API: what {@link PadlockHealthCheck}
+ * finds, UP when Redis answers a read of the client, DOWN when it does not or the client is closed.
+ * Details: the client's id, whether the watchdog runs and how many leases it renews now, and the
+ * leases lost and renewal calls failed since start (informative: a lost lease is an incident of one
+ * lock, not of the service). On Boot 3 the same check serves through
+ * {@code dev.padlock.spring.boot.boot3.PadlockBoot3HealthIndicator}.
  */
 public final class PadlockHealthIndicator extends AbstractHealthIndicator {
-    /** A name no lock uses; reading it costs one round trip and changes nothing. */
-    static final String PROBE = "padlock:health-probe";
-
-    private final LockClient client;
-    private final PadlockLeaseStats stats;
+    private final PadlockHealthCheck check;
 
     public PadlockHealthIndicator(LockClient client, PadlockLeaseStats stats) {
         super("Padlock health check failed");
-        this.client = client;
-        this.stats = stats;
+        this.check = new PadlockHealthCheck(client, stats);
     }
 
     @Override
     protected void doHealthCheck(Health.Builder builder) {
-        builder.withDetail("clientId", client.getId())
-                .withDetail("leasesLostSinceStart", stats.leasesLost())
-                .withDetail("renewalErrorsSinceStart", stats.renewalErrors());
-        try {
-            client.getLock(PROBE).isLocked();
-        } catch (IllegalStateException closed) {
-            builder.down().withDetail("redis", "client closed").withDetail("watchdog", "stopped");
-            return;
-        } catch (RuntimeException unreachable) {
-            builder.down(unreachable).withDetail("redis", "unreachable").withDetail("watchdog", "running");
-            return;
+        PadlockHealthCheck.Result result = check.check();
+        (result.up() ? builder.up() : builder.down()).withDetails(result.details());
+        if (result.error() != null) {
+            builder.withException(result.error());
         }
-        builder.up().withDetail("redis", "reachable").withDetail("watchdog", "running");
-        PadlockInfo.renewedLeases(client).ifPresent(renewed -> builder.withDetail("renewedLeases", renewed));
     }
 }

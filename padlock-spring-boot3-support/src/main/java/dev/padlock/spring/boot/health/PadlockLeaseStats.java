@@ -1,4 +1,4 @@
-package dev.padlock.spring.boot;
+package dev.padlock.spring.boot.health;
 
 import dev.padlock.LockObserver;
 import java.util.concurrent.atomic.AtomicLong;
@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Counts, since the application started, the leases the watchdog found lost and its renewal calls
  * that failed; a {@link LockObserver} of the auto-configured client, read by
- * {@link PadlockHealthIndicator}.
+ * {@link PadlockHealthCheck}, which both lines' health indicators ask.
  */
 public final class PadlockLeaseStats implements LockObserver {
     private final AtomicLong lost = new AtomicLong();
