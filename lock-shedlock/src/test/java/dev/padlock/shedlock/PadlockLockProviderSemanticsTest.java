@@ -2,6 +2,7 @@ package dev.padlock.shedlock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.padlock.LockClient;
 import dev.padlock.testing.RedisAdmin;
@@ -93,7 +94,8 @@ class PadlockLockProviderSemanticsTest {
     void anExpiredHoldUnlocksNothingOfTheNextHolder() throws InterruptedException {
         PadlockLockProvider provider = new PadlockLockProvider(client);
         SimpleLock stale = provider.lock(config("job", Duration.ofMillis(50), Duration.ZERO)).orElseThrow();
-        Thread.sleep(100);
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10))
+                .until(() -> admin.commands().exists("shedlock:job") == 0); // its 50 ms ran out
         SimpleLock next = provider.lock(config("job", Duration.ofSeconds(30), Duration.ZERO)).orElseThrow();
         stale.unlock();
         assertThat(admin.commands().exists("shedlock:job")).isOne();
