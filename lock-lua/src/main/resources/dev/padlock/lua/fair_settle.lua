@@ -7,8 +7,8 @@
 -- ARGV[1]  the owner field, <clientId>:<threadId>
 -- ARGV[2]  milliseconds since the grant, as the owner measured it from the grant's message
 --
--- Returns  1 when the owner holds the lock and had no since (it is written, and the since hash
---          expires with the lock), 0 otherwise.
+-- Returns  1 when the owner holds the lock, the lock has a positive TTL and the owner had no since
+--          (it is written, and the since hash expires with the lock), 0 otherwise.
 -- Publishes nothing. "Since" is Redis TIME less ARGV[2], in epoch milliseconds; TIME is not
 -- deterministic, so the writes after it replicate as their effects.
 if redis.replicate_commands then

@@ -1,5 +1,6 @@
 -- rw_force_release: delete a read-write lock when it is in the given mode, whoever holds it, and
--- wake every waiter: those on the shared channel and the first live writer in line.
+-- wake every waiter: those on the shared channel and the first writer in line (its deadline is
+-- not read: a first writer that is gone is dropped by the next attempt).
 --
 -- KEYS[1]  the lock hash (see rw_read_acquire)
 -- KEYS[2]  the unlock channel, redisson_rwlock:{<name>}; writer f waits on KEYS[2]:f
