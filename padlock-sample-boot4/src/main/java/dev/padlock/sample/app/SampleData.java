@@ -1,4 +1,4 @@
-package dev.padlock.sample.boot4;
+package dev.padlock.sample.app;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;

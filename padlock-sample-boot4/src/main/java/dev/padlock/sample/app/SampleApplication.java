@@ -1,4 +1,4 @@
-package dev.padlock.sample.boot3;
+package dev.padlock.sample.app;
 
 import net.javacrumbs.shedlock.spring.annotation.EnableSchedulerLock;
 import org.springframework.beans.factory.annotation.Value;
@@ -10,7 +10,7 @@ import org.springframework.integration.support.locks.LockRegistry;
 import org.springframework.scheduling.annotation.EnableScheduling;
 
 /**
- * A small Spring Boot 3.5 application on Padlock's starter, meant to run as several instances on one
+ * A small Spring Boot application (Boot 4 or 3.5: see package-info) on Padlock's starter, meant to run as several instances on one
  * Redis ({@code padlock.uri}): a {@link Counter} updated under a Padlock lock, a {@link Report} job
  * that ShedLock runs on one instance at a time, one leader among the instances (Spring
  * Integration's {@link LockRegistryLeaderInitiator} on the starter's lock registry), and the
@@ -31,8 +31,13 @@ public class SampleApplication {
         return new SampleData(uri);
     }
 
-    /** One leader among the instances: the lock {@code padlock:sample-leader} of the auto-configured registry. */
+    /**
+     * One leader among the instances: the lock {@code padlock:sample-leader} of the auto-configured
+     * registry. The raw type compiles on both lines: {@code LockRegistry} is generic from Spring
+     * Integration 7, not in 6.5.
+     */
     @Bean
+    @SuppressWarnings({"rawtypes", "unchecked"})
     LockRegistryLeaderInitiator leaderInitiator(LockRegistry registry, @Value("${sample.instance}") String instance,
             @Value("${sample.leader.heartbeat-millis}") long heartbeatMillis) {
         LockRegistryLeaderInitiator initiator = new LockRegistryLeaderInitiator(registry, new Leader(instance));

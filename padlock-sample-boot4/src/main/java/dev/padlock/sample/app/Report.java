@@ -1,4 +1,4 @@
-package dev.padlock.sample.boot3;
+package dev.padlock.sample.app;
 
 import net.javacrumbs.shedlock.core.LockAssert;
 import net.javacrumbs.shedlock.spring.annotation.SchedulerLock;

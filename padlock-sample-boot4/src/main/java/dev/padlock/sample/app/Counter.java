@@ -1,4 +1,4 @@
-package dev.padlock.sample.boot4;
+package dev.padlock.sample.app;
 
 import dev.padlock.LockClient;
 import dev.padlock.RLock;

@@ -1,4 +1,4 @@
-package dev.padlock.sample.boot4;
+package dev.padlock.sample.app;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,4 +1,4 @@
-package dev.padlock.sample.boot4;
+package dev.padlock.sample.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -29,7 +29,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.integration.support.leader.LockRegistryLeaderInitiator;
 
 /**
- * Two instances of the sample, two Spring Boot 4 application contexts in this JVM (each with its
+ * Two instances of the sample, two Spring Boot application contexts in this JVM (each with its
  * own Padlock client, connections, watchdog, scheduler, leader initiator and web server, so that
  * they meet only on Redis, as two processes would, at half the start-up cost of two JVMs), on one
  * Redis this test may stop and start: the counter is exact, the ShedLock job never overlaps
@@ -58,8 +58,10 @@ class TwoInstancesTest {
         long begun = System.nanoTime();
         try (ConfigurableApplicationContext a = start(redis, "a"); ConfigurableApplicationContext b = start(redis, "b")) {
             log("two instances started", begun);
-            assertThat(SpringBootVersion.getVersion()).startsWith("4.");
-            assertThat(a.getBean("padlockLockRegistry").getClass().getSimpleName()).isEqualTo("PadlockLockRegistry");
+            // each module compiles this test against its own Boot line and says which it expects
+            assertThat(SpringBootVersion.getVersion()).startsWith(expected("padlock.sample.boot-version"));
+            assertThat(a.getBean("padlockLockRegistry").getClass().getSimpleName())
+                    .isEqualTo(expected("padlock.sample.registry"));
             LeaderWatch leaders = new LeaderWatch(a.getBean(LockRegistryLeaderInitiator.class),
                     b.getBean(LockRegistryLeaderInitiator.class));
             try {
@@ -180,8 +182,15 @@ class TwoInstancesTest {
 
     private static long log(String what, long sinceNanos) {
         long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sinceNanos);
-        System.out.printf("[padlock-sample-boot4] %s: %d ms%n", what, millis);
+        System.out.printf("[%s] %s: %d ms%n", expected("padlock.sample.module"), what, millis);
         return millis;
+    }
+
+    /** What the module running this test expects (its pom's Surefire settings). */
+    private static String expected(String property) {
+        String value = System.getProperty(property);
+        assertThat(value).as("system property %s, set by the sample module's pom", property).isNotBlank();
+        return value;
     }
 
     /**
