@@ -2,14 +2,13 @@ package dev.padlock;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.padlock.internal.base.RedisUris;
+import dev.padlock.internal.base.Require;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-
-import dev.padlock.internal.RedisUris;
-import dev.padlock.internal.Require;
 
 /**
  * Immutable settings of a {@link LockClient}, made by {@link #builder()}.

@@ -1,5 +1,7 @@
 package dev.padlock.internal;
 
+import dev.padlock.internal.redis.RedisBackend;
+import dev.padlock.internal.script.LuaScript;
 import dev.padlock.spi.LockKeys;
 import dev.padlock.spi.PadlockInfo;
 import io.lettuce.core.ScriptOutputType;

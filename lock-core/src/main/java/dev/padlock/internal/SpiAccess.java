@@ -2,6 +2,8 @@ package dev.padlock.internal;
 
 import dev.padlock.LockClient;
 import dev.padlock.LockConfig;
+import dev.padlock.internal.redis.RedisBackend;
+import dev.padlock.internal.script.ScriptRunner;
 import dev.padlock.spi.RedisAccess;
 import dev.padlock.spi.RedisConnection;
 import dev.padlock.spi.Script;

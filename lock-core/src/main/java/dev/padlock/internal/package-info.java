@@ -1,25 +1,19 @@
 /**
  * Padlock's engine. Not API: anything here may change in any release.
  *
- * <p>Roles, one class each: {@link dev.padlock.internal.PadlockClient} wires a client together;
- * {@link dev.padlock.internal.RedisLock} is the {@code RLock} facade;
- * {@link dev.padlock.internal.LocalQueue} is this client's view of one exclusive lock (who of it
- * holds it, who queues; only Redis grants), and {@link dev.padlock.internal.Ticket} one acquisition
- * through it;
- * {@link dev.padlock.internal.LockAcquisition} is the wait loop;
- * {@link dev.padlock.internal.LockProtocol} is a kind's acquire, release and renewal on Redis
- * ({@link dev.padlock.internal.ExclusiveLockProtocol}, {@link dev.padlock.internal.FairLockProtocol},
- * {@link dev.padlock.internal.ReadWriteLockProtocol}, {@link dev.padlock.internal.FencedLockProtocol},
- * and {@link dev.padlock.internal.AcknowledgedLockProtocol} around any of them);
- * {@link dev.padlock.internal.MultiLock} and {@link dev.padlock.internal.RedLock} are composites
- * over any {@code RLock};
- * {@link dev.padlock.internal.WakeUpRegistry} owns pub/sub subscriptions and parked waiters;
- * {@link dev.padlock.internal.Watchdog} renews the leases of owners; {@link dev.padlock.internal.ScriptRunner}
- * runs Lua by SHA; {@link dev.padlock.internal.RedisBackend} holds the connections and knows the
- * topology; {@link dev.padlock.internal.RedisErrors} turns Lettuce failures into Padlock
- * exceptions; {@link dev.padlock.spi.LockKeys} knows every key and channel name;
- * {@link dev.padlock.internal.GrantWaits} routes grant messages to the waits of kinds that grant
- * to one owner's place.
+ * <p>The engine is layered; each sub-package's {@code package-info} says its job and what it may
+ * use, and {@code EngineLayersTest} holds the order, bottom to top: {@code base} (argument checks,
+ * URIs, time), {@code redis} (connections, topology, errors), {@code script} (running lock-lua),
+ * {@code wakeup} (pub/sub and parked waiters), {@code protocol} (each kind's calls on Redis),
+ * {@code renewal} (the watchdog), {@code acquire} (one acquisition's wait loop), {@code grant}
+ * (waits for a grant to a place in a line), {@code queue} (the client's local queue of an
+ * exclusive lock), {@code observe} (telling a {@code LockObserver}), {@code composite} (multi and
+ * red locks), {@code lock} (the lock objects), and this package on top:
+ * {@link dev.padlock.internal.PadlockClient} wires a client together,
+ * {@link dev.padlock.internal.DeferredClient} stands in until Redis answers,
+ * {@link dev.padlock.internal.ClientRegistration} keeps the client registry entry,
+ * {@link dev.padlock.internal.SpiAccess} serves {@code dev.padlock.spi}. Every key and channel name
+ * comes from {@link dev.padlock.spi.LockKeys}.
  *
  * <p><b>Who holds a lock.</b> An owner is told it holds only after a Redis reply that put or found
  * its field, or a grant message published by the script call that put it. Told that it holds with

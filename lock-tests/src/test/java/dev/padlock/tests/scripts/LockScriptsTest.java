@@ -3,8 +3,8 @@ package dev.padlock.tests.scripts;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.padlock.internal.script.LuaScript;
 import dev.padlock.spi.LockKeys;
-import dev.padlock.internal.LuaScript;
 import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.RedisEndpoint;
 import dev.padlock.testing.junit.RedisTest;

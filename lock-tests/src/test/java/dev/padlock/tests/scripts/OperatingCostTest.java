@@ -1,12 +1,12 @@
 package dev.padlock.tests.scripts;
 
-import dev.padlock.LockClient;
-import dev.padlock.LockConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.padlock.LockClient;
+import dev.padlock.LockConfig;
+import dev.padlock.internal.script.LuaScript;
 import dev.padlock.spi.LockKeys;
-import dev.padlock.internal.LuaScript;
 import dev.padlock.testing.CommandStats;
 import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.RedisEndpoint;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
-import dev.padlock.internal.LuaScript;
+import dev.padlock.internal.script.LuaScript;
 import dev.padlock.spi.LockKeys;
 import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.RedisEndpoint;

@@ -1,0 +1,108 @@
+package dev.padlock.internal.acquire;
+
+import dev.padlock.RedisUnavailableException;
+import dev.padlock.internal.protocol.LockProtocol;
+import dev.padlock.internal.redis.RedisErrors;
+import io.netty.util.Timer;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Claims whose caller gave up on them before Redis answered (a lost reply, then a timeout, an
+ * interrupt or a cancel): each may have landed, so each is given back with
+ * {@link LockProtocol#abandon} once Redis answers, and nothing is left on Redis for a caller that
+ * was told it failed. Until then the same owner's next acquisition of the lock waits (see
+ * {@link #pending}), so a give-back never removes a hold taken after it.
+ *
+ * <p>A give-back is retried while Redis does not answer, with back-off, until the claim's lease
+ * would have run out by itself; then the owner is let go.
+ */
+public final class Abandonments {
+    private static final Logger log = LoggerFactory.getLogger(Abandonments.class);
+    private static final long MIN_RETRY_MILLIS = 10;
+    private static final long MAX_RETRY_MILLIS = 500;
+
+    private final ConcurrentHashMap<String, CompletableFuture<Void>> pending = new ConcurrentHashMap<>();
+    private final Timer timer;
+    private final long commandTimeoutMillis;
+
+    public Abandonments(Timer timer, long commandTimeoutMillis) {
+        this.timer = timer;
+        this.commandTimeoutMillis = commandTimeoutMillis;
+    }
+
+    /** The give-back of {@code owner}'s claim on the lock, while one is under way; else null. */
+    public CompletableFuture<Void> pending(LockProtocol protocol, long owner) {
+        return pending.isEmpty() ? null : pending.get(key(protocol, owner));
+    }
+
+    /**
+     * Gives back {@code owner}'s claim of {@code protocol}'s lock, whose outcome is unknown; call
+     * before the caller learns that its acquisition failed.
+     *
+     * @param leaseMillis the lease the claim asked for: how long a landed claim can hold on by itself
+     */
+    public void abandon(LockProtocol protocol, long owner, long leaseMillis) {
+        String key = key(protocol, owner);
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        if (pending.putIfAbsent(key, done) != null) {
+            return; // one give-back removes every hold the owner's earlier claims left
+        }
+        long giveUpAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(leaseMillis + 2 * commandTimeoutMillis);
+        send(protocol, owner, key, done, giveUpAt, MIN_RETRY_MILLIS);
+    }
+
+    private void send(LockProtocol protocol, long owner, String key, CompletableFuture<Void> done, long giveUpAt,
+            long retryMillis) {
+        CompletableFuture<Boolean> reply;
+        try {
+            reply = protocol.abandon(owner);
+        } catch (RuntimeException e) {
+            reply = CompletableFuture.failedFuture(e);
+        }
+        reply.whenComplete((removed, failure) -> {
+            if (failure == null) {
+                if (removed) {
+                    log.info("gave back lock '{}' of {}: its acquisition landed after its caller had been told it"
+                            + " failed", protocol.name(), protocol.ownerField(owner));
+                }
+                finish(key, done);
+            } else if (RedisErrors.unwrap(failure) instanceof RedisUnavailableException
+                    && System.nanoTime() - giveUpAt < 0) {
+                try {
+                    timer.newTimeout(timeout -> send(protocol, owner, key, done, giveUpAt,
+                            Math.min(MAX_RETRY_MILLIS, retryMillis * 2)), retryMillis, TimeUnit.MILLISECONDS);
+                } catch (IllegalStateException stopped) {
+                    finish(key, done); // the client is closing
+                }
+            } else {
+                log.warn("could not give back lock '{}' of {} after its acquisition's reply was lost; if it landed,"
+                        + " its lease ends it: {}", protocol.name(), protocol.ownerField(owner), failure.toString());
+                finish(key, done);
+            }
+        });
+    }
+
+    private void finish(String key, CompletableFuture<Void> done) {
+        pending.remove(key, done);
+        done.complete(null);
+    }
+
+    /** Give-backs under way; for tests and diagnostics. */
+    int size() {
+        return pending.size();
+    }
+
+    /** Lets every waiting owner go: the client is closing. */
+    public void close() {
+        pending.values().forEach(done -> done.complete(null));
+        pending.clear();
+    }
+
+    private static String key(LockProtocol protocol, long owner) {
+        return protocol.name() + '\n' + protocol.ownerField(owner);
+    }
+}

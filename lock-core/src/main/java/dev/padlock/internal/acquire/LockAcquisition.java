@@ -1,0 +1,670 @@
+package dev.padlock.internal.acquire;
+
+import dev.padlock.RedisUnavailableException;
+import dev.padlock.internal.grant.GrantWaits;
+import dev.padlock.internal.protocol.LockProtocol;
+import dev.padlock.internal.protocol.LockProtocol.Attempt;
+import dev.padlock.internal.redis.RedisErrors;
+import dev.padlock.internal.renewal.Watchdog;
+import dev.padlock.internal.wakeup.WakeUps;
+import dev.padlock.internal.wakeup.WakeUps.Subscription;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One acquisition in progress: the wait loop shared by the blocking and asynchronous API.
+ *
+ * <h2>Implementation notes</h2>
+ * The loop runs as a chain of future callbacks, one step at a time:
+ * <ol>
+ *   <li>attempt; acquired: done. Free wait left: go on, else done with {@code false};</li>
+ *   <li>first failure only: subscribe to the unlock channel, wait (bounded) for Redis to confirm,
+ *       and attempt again, so an unlock between the first attempt and the subscription is not
+ *       missed. When this client's subscription was already confirmed before the first attempt
+ *       (a lock contended recently), it is taken before that attempt and this step is skipped;</li>
+ *   <li>park until an unlock message, the holder's lease ends, or the wait budget runs out,
+ *       whichever comes first, then attempt again.</li>
+ * </ol>
+ * The wait budget is a {@link System#nanoTime()} deadline. While the subscription is not
+ * confirmed (pub/sub connection down), parks are capped so waiters still make progress. A spinning
+ * acquisition (the spin lock, for setups without pub/sub) skips steps 2 and 3 and waits by
+ * exponential back-off with jitter between attempts instead.
+ *
+ * <p><b>Lost replies.</b> An attempt whose reply is lost (connection reset, command timeout,
+ * failover: a {@link RedisUnavailableException}) may or may not have landed. The acquisition does
+ * not give up but finds out, once Redis answers again, retrying with back-off: a first hold of an
+ * owner that holds nothing ({@code claim}, for kinds that {@linkplain LockProtocol#claims() claim})
+ * sends its idempotent claim again, so the answer is the outcome; any other attempt asks whether
+ * the owner's field is in the lock ({@link LockProtocol#confirm}). It goes on waiting if it is
+ * not. Only when the wait plus twice the command timeout is spent (for an unbounded wait: twice
+ * the command timeout of unanswered calls in a row) does the caller get the exception. A claim
+ * its caller gives up on while its outcome is unknown is given back by {@link Abandonments}, and
+ * the same owner's next acquisition of the lock waits for that first.
+ *
+ * <p><b>Grants.</b> For kinds that {@linkplain LockProtocol#grants() grant}, a failed claim of an
+ * acquisition with a place nonce puts its client in line on Redis for this owner; a release by
+ * another client may then pass the lock straight to it, and say so on the client's grant channel.
+ * {@link #grant} takes that message: the loop's next step (a parked loop wakes at once, an attempt
+ * in flight is overruled, a stop that has not yet told its caller turns round) counts the owner as
+ * holding, since the message comes from the script call that put the owner's field in. A claim that
+ * succeeds after it got in line leaves the line; one that stops without the lock leaves it too.
+ * Kinds that grant without claiming (the fair lock) take their place with an attempt
+ * ({@link LockProtocol#tryAcquire(long, long, boolean, long, boolean)}), and where a grant message
+ * does not {@linkplain LockProtocol#grantMessageConfirms() confirm} a hold, it only wakes the loop,
+ * whose next attempt finds the grant.
+ *
+ * <p>{@link #result()} may be cancelled at any time (interrupt, {@code Future.cancel}): a parked
+ * loop wakes at once, and an acquisition that lands after the cancel is released again, so
+ * nothing is left on Redis. {@link #settled()} completes once the loop has stopped and cleaned
+ * up. Fields without a note are confined to the step running now; steps never overlap.
+ */
+public final class LockAcquisition implements PendingAcquire {
+    private static final Logger log = LoggerFactory.getLogger(LockAcquisition.class);
+
+    /** A wait without deadline. */
+    public static final long FOREVER = Long.MAX_VALUE;
+    /** Park bound while the unlock channel's subscription is not confirmed. */
+    private static final long UNCONFIRMED_PARK_MILLIS = 100;
+    /** First and largest back-off of a spinning wait. */
+    public static final long MIN_BACK_OFF_MILLIS = 1;
+    public static final long MAX_BACK_OFF_MILLIS = 128;
+    /** First and largest pause before finding out what an attempt with a lost reply did. */
+    private static final long MIN_DOUBT_MILLIS = 10;
+    private static final long MAX_DOUBT_MILLIS = 200;
+    /** {@link #grantState}: no grant; a grant message arrived for this acquisition; the loop is over. */
+    private static final int RUNNING = 0;
+    private static final int GRANTED = 1;
+    private static final int DONE = 2;
+
+    private final LockProtocol protocol;
+    private final WakeUps registry;
+    private final Watchdog watchdog;
+    private final long leaseMillis;
+    private final boolean watchdogLease;
+    private final long threadId;
+    private final long deadlineNanos;
+    private final boolean forever;
+    private final boolean oneAttempt;
+    private final boolean spin;
+    private final long commandTimeoutMillis;
+    /** First holds are claims (idempotent): the owner holds none of the lock and its kind claims. */
+    private final boolean claim;
+    private final Abandonments abandonments;
+    /** Identifies this acquisition's place in line on Redis and the grant answering it; 0: it takes none. */
+    private final long placeNonce;
+    /** Whether this client may be in line for this owner (an attempt got it in line, or a release put it back). */
+    private boolean inLine;
+    private final AtomicInteger grantState = new AtomicInteger(RUNNING);
+    /** Whether the lock came by a grant message rather than an attempt's reply. */
+    private volatile boolean granted;
+    /**
+     * A grant message that only wakes ({@link LockProtocol#grantMessageConfirms()} false) came while
+     * no park was armed: the next park attempts at once instead.
+     */
+    private volatile boolean wakeRequested;
+    private final CompletableFuture<Boolean> result = new CompletableFuture<>();
+    private final CompletableFuture<Void> settled = new CompletableFuture<>();
+    private Subscription subscription;
+    /** This client's grant channel, once a claim put (or will put) it in line: see {@link #grant}. */
+    private Subscription grantSubscription;
+    private long backOffMillis = MIN_BACK_OFF_MILLIS;
+    /** Whether an attempt was sent whose reply was lost and whose outcome Redis has not told yet. */
+    private boolean inDoubt;
+    /** {@link System#nanoTime()} of the first of the unanswered calls in a row; 0 when the last was answered. */
+    private long unansweredSince;
+    private long doubtMillis = MIN_DOUBT_MILLIS;
+    private volatile Throwable lastUnanswered;
+    /** Whether an attempt that may have queued the owner on Redis (a fair lock) was sent and not yet answered "acquired". */
+    private boolean mayBeQueued;
+    /** The fencing token of the acquisition, once acquired, for kinds that have one. */
+    private volatile long token = Attempt.NO_TOKEN;
+    /** The park in progress, if any; written by the loop, completed early by a cancel. */
+    private volatile CompletableFuture<Boolean> parked;
+    /** Whether it stopped without the lock and could not leave its place in line (see {@link #placeLeftBehind}). */
+    private volatile boolean placeLeftBehind;
+    /** Runs once the owner holds, before its caller is told: see {@link #beforeTold}. */
+    private volatile Runnable beforeTold;
+    /** Whether the loop was started or the acquisition ended before it: see {@link #claimBegin}. */
+    private final AtomicBoolean begun = new AtomicBoolean();
+
+    private LockAcquisition(LockProtocol protocol, WakeUps registry, Watchdog watchdog,
+            long leaseMillis, boolean watchdogLease, long threadId, long waitNanos, long commandTimeoutMillis,
+            boolean spin, boolean fresh, Abandonments abandonments, long placeNonce, boolean inLine) {
+        this.protocol = protocol;
+        this.registry = registry;
+        this.watchdog = watchdog;
+        this.leaseMillis = leaseMillis;
+        this.watchdogLease = watchdogLease;
+        this.threadId = threadId;
+        this.forever = waitNanos >= Long.MAX_VALUE / 4;
+        this.oneAttempt = waitNanos <= 0;
+        this.deadlineNanos = forever ? 0 : System.nanoTime() + waitNanos;
+        this.commandTimeoutMillis = commandTimeoutMillis;
+        this.spin = spin;
+        this.claim = fresh && protocol.claims();
+        this.abandonments = abandonments;
+        this.placeNonce = spin || !protocol.grants() ? 0 : placeNonce;
+        this.inLine = inLine && this.placeNonce != 0;
+        result.whenComplete((acquired, failure) -> {
+            CompletableFuture<Boolean> park = parked;
+            if (result.isCancelled() && park != null) {
+                park.complete(false);
+            }
+        });
+    }
+
+    /**
+     * Starts acquiring.
+     *
+     * @param leaseMillis the lease set on Redis (the watchdog timeout for watchdog leases)
+     * @param waitNanos the wait budget; {@code 0} for one attempt, {@link #FOREVER} for no bound
+     * @param spin wait by back-off between attempts instead of on the unlock channel: no pub/sub
+     * @param fresh whether the owner holds none of the lock as far as its caller knows (not a
+     *     re-entry): its attempts are then claims, for kinds that claim
+     */
+    public static LockAcquisition start(LockProtocol protocol, WakeUps registry, Watchdog watchdog,
+            long leaseMillis, boolean watchdogLease, long threadId, long waitNanos, long commandTimeoutMillis,
+            boolean spin, boolean fresh, Abandonments abandonments) {
+        LockAcquisition acquisition = create(protocol, registry, watchdog, leaseMillis, watchdogLease, threadId,
+                waitNanos, commandTimeoutMillis, spin, fresh, abandonments, 0, false);
+        acquisition.begin();
+        return acquisition;
+    }
+
+    /**
+     * An acquisition that has not started; {@link #begin()} starts it. Arguments as for
+     * {@link #start}, and:
+     *
+     * @param placeNonce identifies the place in line its failed claims take and the grant that may
+     *     answer it ({@link #grant}); 0 for none
+     * @param inLine whether a release already put this client in line for this owner with that nonce
+     */
+    public static LockAcquisition create(LockProtocol protocol, WakeUps registry, Watchdog watchdog,
+            long leaseMillis, boolean watchdogLease, long threadId, long waitNanos, long commandTimeoutMillis,
+            boolean spin, boolean fresh, Abandonments abandonments, long placeNonce, boolean inLine) {
+        return new LockAcquisition(protocol, registry, watchdog, leaseMillis, watchdogLease,
+                threadId, waitNanos, commandTimeoutMillis, spin, fresh, abandonments, placeNonce, inLine);
+    }
+
+    /**
+     * For an acquisition whose start waits for something (see {@link GrantWaits}): true when the
+     * caller may now {@link #begin()} it, false when it already ended ({@link #endBeforeBegin}).
+     */
+    public boolean claimBegin() {
+        return begun.compareAndSet(false, true);
+    }
+
+    /**
+     * Ends an acquisition that has not begun (its wait ran out or it was cancelled while its start
+     * waited): it answers {@code false} without asking Redis. Does nothing once it has begun.
+     */
+    public void endBeforeBegin() {
+        if (begun.compareAndSet(false, true)) {
+            grantState.set(DONE);
+            result.complete(false);
+            settled.complete(null);
+        }
+    }
+
+    /** Sets what runs once the owner holds, before its caller is told (null: nothing); before {@link #begin()}. */
+    public void beforeTold(Runnable hook) {
+        this.beforeTold = hook;
+    }
+
+    /** Starts the loop; once. */
+    public void begin() {
+        if (!oneAttempt && !spin) {
+            // a recently contended lock: already subscribed, so a failed first attempt can park at once
+            subscription = registry.subscribeIfConfirmed(protocol.unlockChannel(threadId));
+            if (placeNonce != 0) {
+                grantSubscription = registry.subscribeIfConfirmed(protocol.grantChannel());
+            }
+        }
+        CompletableFuture<Void> giveBack = abandonments.pending(protocol, threadId);
+        if (giveBack != null) {
+            afterGiveBack(giveBack);
+        } else if (inLine && subscribed()) {
+            // a release put this client back in line for this owner as it granted the lock to another
+            // client: its turn comes as a grant, so it waits for it without an attempt
+            park(-1);
+        } else {
+            attempt();
+        }
+    }
+
+    /** Whether every channel this acquisition waits on is subscribed (and was confirmed when taken). */
+    private boolean subscribed() {
+        return subscription != null && (placeNonce == 0 || grantSubscription != null);
+    }
+
+    /**
+     * A release by another client passed the lock to this acquisition's owner, answering the place
+     * in line with {@code nonce}: the owner holds it (see the class notes).
+     *
+     * @return whether this acquisition takes it; false when the nonce is not its own, or it has
+     *     already stopped or acquired (the caller decides what becomes of the grant)
+     */
+    public boolean grant(long nonce) {
+        if (placeNonce == 0 || nonce != placeNonce) {
+            return false;
+        }
+        if (!protocol.grantMessageConfirms()) {
+            // the message is only a wake-up: the next attempt finds the grant, and says so
+            wakeRequested = true;
+            CompletableFuture<Boolean> park = parked;
+            if (park != null) {
+                park.complete(true);
+            }
+            return grantState.get() == RUNNING;
+        }
+        if (!grantState.compareAndSet(RUNNING, GRANTED)) {
+            return false;
+        }
+        CompletableFuture<Boolean> park = parked;
+        if (park != null) {
+            park.complete(true);
+        }
+        return true;
+    }
+
+    /** Whether the lock came by a grant message. */
+    public boolean granted() {
+        return granted;
+    }
+
+    /** The nonce of this acquisition's place in line; 0 when it takes none. */
+    public long placeNonce() {
+        return placeNonce;
+    }
+
+    /**
+     * Whether it stopped without the lock while its place may still be in line on Redis (the call
+     * to leave it failed): a grant to that place holds the lock for nobody, and is to be given back.
+     */
+    public boolean placeLeftBehind() {
+        return placeLeftBehind;
+    }
+
+    /**
+     * Attempts once the give-back of this owner's earlier claim is done (see {@link Abandonments}):
+     * an attempt sent before it could be taken back by it. Redis not answering that long fails.
+     */
+    private void afterGiveBack(CompletableFuture<Void> giveBack) {
+        CompletableFuture<Boolean> gate = new CompletableFuture<>();
+        giveBack.whenComplete((ignored, failure) -> gate.complete(true));
+        gate.completeOnTimeout(false, boundMillis(System.nanoTime()), TimeUnit.MILLISECONDS);
+        arm(gate);
+        gate.whenComplete((done, failure) -> {
+            if (giveBack.isDone() || result.isDone()) {
+                attempt();
+            } else {
+                fail(new RedisUnavailableException("acquiring lock '" + protocol.name() + "' at "
+                        + registry.address() + ": Redis did not answer the give-back of an earlier acquisition by "
+                        + protocol.ownerField(threadId) + " whose reply was lost", null));
+            }
+        });
+    }
+
+    @Override
+    public CompletableFuture<Boolean> result() {
+        return result;
+    }
+
+    @Override
+    public CompletableFuture<Void> settled() {
+        return settled;
+    }
+
+    /** The fencing token this acquisition got; {@link Attempt#NO_TOKEN} unless acquired by a kind with tokens. */
+    @Override
+    public long token() {
+        return token;
+    }
+
+    @Override
+    public Throwable lastUnanswered() {
+        return lastUnanswered;
+    }
+
+    private void attempt() {
+        if (grantState.get() == GRANTED) {
+            onAcquired();
+            return;
+        }
+        if (result.isDone()) {
+            settle();
+            return;
+        }
+        if (registry.isClosed()) {
+            fail(new IllegalStateException("the LockClient is closed"));
+            return;
+        }
+        mayBeQueued |= !oneAttempt;
+        wakeRequested = false; // this attempt is the one a wake-up asked for
+        CompletableFuture<Attempt> reply;
+        try {
+            // a place in line only once the grant channel is subscribed: a grant nobody hears is wasted
+            long nonce = grantSubscription != null ? placeNonce : 0;
+            if (claim) {
+                reply = protocol.tryClaim(leaseMillis, threadId, !oneAttempt, nonce, inLine);
+            } else if (nonce != 0 && !oneAttempt) {
+                reply = protocol.tryAcquire(leaseMillis, threadId, true, nonce, inLine);
+                inLine = true; // taken by this attempt unless it acquires; maybe so when its reply is lost
+            } else {
+                reply = protocol.tryAcquire(leaseMillis, threadId, !oneAttempt);
+            }
+        } catch (RuntimeException e) {
+            reply = CompletableFuture.failedFuture(e);
+        }
+        reply.whenComplete(this::onAttempt);
+    }
+
+    private void onAttempt(Attempt attempt, Throwable failure) {
+        if (failure != null) {
+            onUnanswered(failure);
+            return;
+        }
+        answered();
+        long ttl = attempt.ttl();
+        if (!attempt.acquired() && claim && grantSubscription != null && !oneAttempt) {
+            inLine = true; // the failed claim got this client in line
+        }
+        if (attempt.acquired() || grantState.get() == GRANTED) {
+            mayBeQueued = false;
+            token = attempt.token();
+            onAcquired();
+        } else if (result.isDone()) {
+            settle();
+        } else if (attempt.refusal() != null) {
+            // waiting cannot help: a bounded wait answers false now, an unbounded one would never end
+            stop(forever ? () -> result.completeExceptionally(new IllegalMonitorStateException(attempt.refusal()))
+                    : () -> result.complete(false));
+        } else if (oneAttempt || (!forever && deadlineNanos - System.nanoTime() <= 0)) {
+            stop(() -> result.complete(false));
+        } else if (spin) {
+            backOff(ttl);
+        } else if (!subscribed()) {
+            subscribeThenAttempt();
+        } else {
+            park(ttl);
+        }
+    }
+
+    /**
+     * A spinning wait: the next attempt after an exponential back-off with jitter (a random time
+     * in the upper half of the current step, so spinning clients spread out), bounded by the
+     * holder's lease and the wait left. Sends nothing but the attempts.
+     */
+    private void backOff(long ttl) {
+        long step = backOffMillis;
+        backOffMillis = Math.min(MAX_BACK_OFF_MILLIS, backOffMillis * 2);
+        long millis = step / 2 + java.util.concurrent.ThreadLocalRandom.current().nextLong(step / 2 + 1);
+        if (ttl >= 0) {
+            millis = Math.min(millis, Math.max(ttl, 1));
+        }
+        millis = Math.max(1, Math.min(millis, remainingMillis()));
+        CompletableFuture<Boolean> gate = new CompletableFuture<>();
+        gate.completeOnTimeout(false, millis, TimeUnit.MILLISECONDS);
+        attemptWhenDone(gate);
+    }
+
+    private void subscribeThenAttempt() {
+        try {
+            if (subscription == null) {
+                subscription = registry.subscribe(protocol.unlockChannel(threadId));
+            }
+            if (placeNonce != 0 && grantSubscription == null) {
+                // before the claim that puts this client in line: a grant nobody hears is taken back
+                grantSubscription = registry.subscribe(protocol.grantChannel());
+            }
+        } catch (RuntimeException e) {
+            fail(e);
+            return;
+        }
+        CompletableFuture<Boolean> confirmed = new CompletableFuture<>();
+        CompletableFuture<Void> ready = grantSubscription == null ? subscription.ready()
+                : CompletableFuture.allOf(subscription.ready(), grantSubscription.ready());
+        ready.whenComplete((ignored, failure) -> confirmed.complete(failure == null));
+        confirmed.completeOnTimeout(false, Math.min(remainingMillis(), commandTimeoutMillis), TimeUnit.MILLISECONDS);
+        attemptWhenDone(confirmed);
+    }
+
+    private void park(long ttl) {
+        if (wakeRequested) {
+            attempt();
+            return;
+        }
+        long millis = Math.min(remainingMillis(), protocol.maxParkMillis());
+        if (ttl >= 0) {
+            millis = Math.min(millis, Math.max(ttl, 1));
+        }
+        if (!subscription.isReady()) {
+            millis = Math.min(millis, UNCONFIRMED_PARK_MILLIS);
+        }
+        attemptWhenDone(subscription.park(millis));
+    }
+
+    /** Attempts again when {@code gate} completes; a cancel completes it early. */
+    private void attemptWhenDone(CompletableFuture<Boolean> gate) {
+        arm(gate);
+        gate.whenComplete((woken, failure) -> attempt());
+    }
+
+    /**
+     * Makes {@code gate} the park in progress: a cancel or a grant that came before it completes
+     * it at once ({@link #grant} reads {@link #parked} after setting its state, this reads the state
+     * after setting {@link #parked}, so one of them sees the other).
+     */
+    private void arm(CompletableFuture<Boolean> gate) {
+        parked = gate;
+        if (result.isCancelled()) {
+            gate.complete(false);
+        }
+        if (grantState.get() == GRANTED || wakeRequested) {
+            gate.complete(true);
+        }
+    }
+
+    /**
+     * A call failed. Redis's own error answer ends the acquisition; a lost reply is found out about
+     * (see the class notes), within the bound.
+     */
+    private void onUnanswered(Throwable failure) {
+        if (!(RedisErrors.unwrap(failure) instanceof RedisUnavailableException)) {
+            fail(failure);
+            return;
+        }
+        if (grantState.get() == GRANTED) {
+            onAcquired();
+            return;
+        }
+        inDoubt = true; // it may have landed (a claim sent again: the first may have)
+        lastUnanswered = failure;
+        long now = System.nanoTime();
+        if (unansweredSince == 0) {
+            unansweredSince = now;
+        }
+        if (result.isDone()) {
+            settle();
+            return;
+        }
+        long bound = boundMillis(unansweredSince) - TimeUnit.NANOSECONDS.toMillis(now - unansweredSince);
+        if (bound <= 0) {
+            fail(failure);
+            return;
+        }
+        log.debug("lock '{}': no answer from Redis for {} ({}); finding out again", protocol.name(),
+                protocol.ownerField(threadId), failure.toString());
+        long millis = Math.min(doubtMillis, bound);
+        doubtMillis = Math.min(MAX_DOUBT_MILLIS, doubtMillis * 2);
+        CompletableFuture<Boolean> gate = new CompletableFuture<>();
+        gate.completeOnTimeout(false, millis, TimeUnit.MILLISECONDS);
+        arm(gate);
+        gate.whenComplete((woken, ignored) -> findOut());
+    }
+
+    /**
+     * After a lost reply: a claim is sent again (its answer is the outcome); otherwise Redis is
+     * asked whether the owner's field is there: it holds if so, else the loop goes on.
+     */
+    private void findOut() {
+        if (!inDoubt || claim || result.isDone() || grantState.get() == GRANTED) {
+            attempt();
+            return;
+        }
+        CompletableFuture<Attempt> reply;
+        try {
+            reply = protocol.confirm(threadId);
+        } catch (RuntimeException e) {
+            reply = CompletableFuture.failedFuture(e);
+        }
+        reply.whenComplete((found, failure) -> {
+            if (failure != null) {
+                onUnanswered(failure);
+                return;
+            }
+            answered();
+            if (found.acquired() || grantState.get() == GRANTED) {
+                mayBeQueued = false;
+                token = found.token();
+                onAcquired();
+            } else if (result.isDone() || oneAttempt || (!forever && deadlineNanos - System.nanoTime() <= 0)) {
+                stop(() -> result.complete(false));
+            } else {
+                attempt();
+            }
+        });
+    }
+
+    /** Redis answered: the outcome of every earlier attempt is known. */
+    private void answered() {
+        inDoubt = false;
+        lastUnanswered = null;
+        unansweredSince = 0;
+        doubtMillis = MIN_DOUBT_MILLIS;
+    }
+
+    /**
+     * How long, from {@code sinceNanos}, unanswered calls may go on: to the end of the wait plus
+     * twice the command timeout, or twice the command timeout for an unbounded wait.
+     */
+    private long boundMillis(long sinceNanos) {
+        long twice = 2 * commandTimeoutMillis;
+        if (forever) {
+            return twice;
+        }
+        return Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - sinceNanos)) + twice;
+    }
+
+    private void onAcquired() {
+        granted = grantState.getAndSet(DONE) == GRANTED;
+        inDoubt = false; // whatever was unanswered, the owner holds once
+        inLine = false; // a successful claim left the line; a grant took the place
+        unsubscribe();
+        boolean renewed = false;
+        if (!result.isDone()) {
+            watchdog.onAcquired(protocol, threadId, watchdogLease);
+            Runnable hook = beforeTold;
+            if (hook != null) {
+                hook.run();
+            }
+            if (result.complete(true)) {
+                settle();
+                return;
+            }
+            renewed = watchdog.beforeRelease(protocol, threadId);
+        }
+        // cancelled while the acquisition was on its way: give it back (one hold: a re-entry keeps the rest)
+        boolean paused = renewed;
+        protocol.release(threadId, renewed ? watchdog.leaseMillis() : 0).whenComplete((release, failure) -> {
+            if (paused) {
+                watchdog.afterRelease(protocol, threadId,
+                        failure == null && release.outcome() == LockProtocol.ReleaseOutcome.STILL_HELD);
+            }
+            if (failure != null) {
+                log.warn("could not give back lock '{}' after its acquisition was cancelled; its lease will expire: {}",
+                        protocol.name(), failure.toString());
+            }
+            settle();
+        });
+    }
+
+    private void fail(Throwable failure) {
+        stop(() -> result.completeExceptionally(RedisErrors.unwrap(failure)));
+    }
+
+    /** Gives the subscription back; done before the result completes, so a caller sees none left. */
+    private void unsubscribe() {
+        if (subscription != null) {
+            subscription.close();
+            subscription = null;
+        }
+        if (grantSubscription != null) {
+            grantSubscription.close();
+            grantSubscription = null;
+        }
+    }
+
+    private void settle() {
+        stop(() -> { });
+    }
+
+    /**
+     * Stops without the lock: gives back the subscription and any place in a queue on Redis,
+     * then runs {@code complete} (which settles the result), then completes {@link #settled}.
+     * Leaving the queue comes first, so a caller that tries again at once is queued anew.
+     */
+    private void stop(Runnable complete) {
+        if (!grantState.compareAndSet(RUNNING, DONE) && grantState.get() == GRANTED) {
+            onAcquired(); // a grant came before the caller was told otherwise
+            return;
+        }
+        unsubscribe();
+        if (inDoubt) {
+            // the caller is told it failed: what may have landed must not stay
+            inDoubt = false;
+            if (claim) {
+                abandonments.abandon(protocol, threadId, leaseMillis);
+            } else {
+                log.warn("lock '{}': gave up on an acquisition by {} whose reply was lost; if it landed, its hold"
+                        + " stays until its lease ends", protocol.name(), protocol.ownerField(threadId));
+            }
+        }
+        // a kind that grants keeps a place in line only for a head whose claim took one
+        boolean leave = protocol.grants() ? inLine : mayBeQueued;
+        mayBeQueued = false;
+        inLine = false;
+        if (!leave) {
+            complete.run();
+            settled.complete(null);
+            return;
+        }
+        CompletableFuture<Boolean> left = placeNonce != 0 && !claim
+                ? protocol.leaveQueue(threadId, leaseMillis, placeNonce)
+                : protocol.leaveQueue(threadId).thenApply(ignored -> false);
+        left.whenComplete((held, failure) -> {
+            if (failure != null) {
+                log.debug("could not leave the queue of lock '{}'; the entry expires by itself: {}",
+                        protocol.name(), failure.toString());
+                placeLeftBehind = placeNonce != 0 && !claim;
+            } else if (held) {
+                onAcquired(); // a grant came as it gave up, and the caller was not told yet: it holds
+                return;
+            }
+            complete.run();
+            settled.complete(null);
+        });
+    }
+
+    private long remainingMillis() {
+        if (forever) {
+            return Long.MAX_VALUE;
+        }
+        long nanos = deadlineNanos - System.nanoTime();
+        return nanos <= 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(nanos + 999_999);
+    }
+}

@@ -1,0 +1,38 @@
+package dev.padlock.internal.acquire;
+
+import dev.padlock.internal.protocol.LockProtocol;
+import java.util.concurrent.CompletableFuture;
+
+/** An acquisition in progress, however it waits: against Redis, or in the client's local queue. */
+public interface PendingAcquire {
+
+    /** Whether the lock was acquired; cancel it to stop waiting. */
+    CompletableFuture<Boolean> result();
+
+    /**
+     * The result as the caller is told it: {@link #result()} itself, or, under a
+     * {@link dev.padlock.LockObserver}, a future completed the same way once the observer was told.
+     * Read outcomes from it; cancel {@link #result()}.
+     */
+    default CompletableFuture<Boolean> reported() {
+        return result();
+    }
+
+    /** Whether the lock came by a local hand-off from another owner of this client. */
+    default boolean handedOver() {
+        return false;
+    }
+
+    /** Completes once the acquisition has stopped and given back whatever it had. */
+    CompletableFuture<Void> settled();
+
+    /** The fencing token it got, for kinds that have one; {@link LockProtocol.Attempt#NO_TOKEN} otherwise. */
+    default long token() {
+        return LockProtocol.Attempt.NO_TOKEN;
+    }
+
+    /** The last failure of a call Redis did not answer, while the acquisition rides it out; else null. */
+    default Throwable lastUnanswered() {
+        return null;
+    }
+}

@@ -1,0 +1,353 @@
+package dev.padlock.internal.composite;
+
+import static dev.padlock.internal.composite.CompositeLocks.call;
+import static dev.padlock.internal.composite.CompositeLocks.currentThreadId;
+
+import dev.padlock.RLock;
+import dev.padlock.internal.acquire.PendingAcquire;
+import dev.padlock.internal.observe.Observing;
+import dev.padlock.internal.redis.RedisErrors;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An {@link RLock} held only when all its component locks are held
+ * ({@link dev.padlock.LockClient#getMultiLock}). The components may come from different clients.
+ *
+ * <h2>Implementation notes</h2>
+ * Components are acquired one at a time, in one fixed order: sorted by name, ties in the given
+ * order. Two multi locks over the same names thus take them in the same order and cannot
+ * deadlock each other. Each component gets the wait left on one {@link System#nanoTime()}
+ * deadline ({@code 0}: one attempt), and the lease as given, so with a fixed lease the first
+ * components' leases start earlier than the last ones'. When a component is not acquired in
+ * time, fails, or the acquisition is cancelled, the components this call took are unlocked again
+ * in reverse order before the outcome is reported (roll-back): a call that does not return held
+ * leaves nothing behind, except a component whose own acquisition was cancelled in flight, which
+ * that component gives back itself, as {@link RLock#lockAsync} says.
+ *
+ * <p>Reentrancy, leases and watchdog renewal are the components' own; this class keeps no state
+ * between calls. Reads combine the components' answers: locked or held when all are, the
+ * smallest hold count, the shortest time to live.
+ */
+public final class MultiLock implements RLock {
+    private static final Logger log = LoggerFactory.getLogger(MultiLock.class);
+
+    /** In acquisition order. */
+    private final List<RLock> locks;
+    private final String name;
+    /** The observer of the client that made it; null when none is set. */
+    private final Observing observing;
+
+    private MultiLock(List<RLock> locks, Observing observing) {
+        this.locks = locks;
+        this.name = CompositeLocks.name("multi", locks);
+        this.observing = observing;
+    }
+
+    /**
+     * A multi lock over {@code locks}.
+     *
+     * @throws NullPointerException when {@code locks} or one of them is null
+     * @throws IllegalArgumentException when {@code locks} is empty or holds one object twice
+     */
+    public static RLock of(RLock... locks) {
+        return of(null, locks);
+    }
+
+    /** As {@link #of(RLock...)}, its acquisitions and holds told to {@code observing} when not null. */
+    public static RLock of(Observing observing, RLock... locks) {
+        List<RLock> sorted = new ArrayList<>(CompositeLocks.components(locks));
+        sorted.sort(Comparator.comparing(RLock::getName));
+        return new MultiLock(List.copyOf(sorted), observing);
+    }
+
+    /** {@code multi[a,b,c]}: the components' names in acquisition order. */
+    @Override
+    public String getName() {
+        return name;
+    }
+
+    // ---- acquire
+
+    @Override
+    public void lock() {
+        lock(-1, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void lock(long leaseTime, TimeUnit unit) {
+        CompositeLocks.lock(this::acquire, leaseTime, unit, name);
+    }
+
+    @Override
+    public void lockInterruptibly() throws InterruptedException {
+        lockInterruptibly(-1, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void lockInterruptibly(long leaseTime, TimeUnit unit) throws InterruptedException {
+        CompositeLocks.lockInterruptibly(this::acquire, leaseTime, unit, name);
+    }
+
+    @Override
+    public boolean tryLock() {
+        return CompositeLocks.tryLock(this::acquire, name);
+    }
+
+    @Override
+    public boolean tryLock(long waitTime, TimeUnit unit) throws InterruptedException {
+        return tryLock(waitTime, -1, unit);
+    }
+
+    @Override
+    public boolean tryLock(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException {
+        return CompositeLocks.tryLock(this::acquire, waitTime, leaseTime, unit, name);
+    }
+
+    @Override
+    public CompletableFuture<Void> lockAsync(long leaseTime, TimeUnit unit, long threadId) {
+        return CompositeLocks.lockAsync(this::acquire, leaseTime, unit, threadId);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit, long threadId) {
+        return CompositeLocks.tryLockAsync(this::acquire, waitTime, leaseTime, unit, threadId);
+    }
+
+    private PendingAcquire acquire(long waitNanos, long leaseTime, TimeUnit unit, long threadId) {
+        long leaseNanos = leaseTime <= 0 ? -1 : unit.toNanos(leaseTime);
+        long startNanos = observing == null ? 0 : System.nanoTime();
+        Acquisition acquisition = new Acquisition(locks, waitNanos, leaseNanos, threadId);
+        acquisition.next();
+        return observing == null ? acquisition : observing.started(acquisition, name, "composite:" + name,
+                dev.padlock.LockObserver.Kind.MULTI, threadId, waitNanos, startNanos);
+    }
+
+    // ---- release
+
+    /**
+     * Unlocks every component, also when one fails, then throws the first failure.
+     *
+     * @throws IllegalMonitorStateException when the calling thread does not hold every component
+     */
+    @Override
+    public void unlock() {
+        CompositeLocks.join(unlockAsync(currentThreadId()), "unlock on '" + name + "'");
+    }
+
+    @Override
+    public CompletableFuture<Void> unlockAsync(long threadId) {
+        CompletableFuture<Void> reply = CompositeLocks.bare(CompositeLocks.callAll(locks, lock -> lock.unlockAsync(threadId))
+                .thenApply(outcomes -> {
+                    if (outcomes.stream().anyMatch(CompositeLocks.Outcome::failed)) {
+                        throw CompositeLocks.firstFailure(outcomes);
+                    }
+                    return null;
+                }));
+        return observing == null ? reply
+                : CompositeLocks.bare(observing.releaseComposite(reply, "composite:" + name, threadId));
+    }
+
+    /** Force-unlocks every component; whether any was held. */
+    @Override
+    public boolean forceUnlock() {
+        return CompositeLocks.join(forceUnlockAsync(), "forceUnlock on '" + name + "'");
+    }
+
+    @Override
+    public CompletableFuture<Boolean> forceUnlockAsync() {
+        return CompositeLocks.bare(CompositeLocks.callAll(locks, RLock::forceUnlockAsync).thenApply(outcomes -> {
+            if (outcomes.stream().anyMatch(CompositeLocks.Outcome::failed)) {
+                throw CompositeLocks.firstFailure(outcomes);
+            }
+            return outcomes.stream().anyMatch(outcome -> outcome.value());
+        }));
+    }
+
+    // ---- state reads: the smallest answer of all components
+
+    /** Whether every component is locked, by anyone. */
+    @Override
+    public boolean isLocked() {
+        return CompositeLocks.join(isLockedAsync(), "isLocked on '" + name + "'");
+    }
+
+    @Override
+    public CompletableFuture<Boolean> isLockedAsync() {
+        return CompositeLocks.isLocked(locks, locks.size());
+    }
+
+    @Override
+    public boolean isHeldByCurrentThread() {
+        return isHeldByThread(currentThreadId());
+    }
+
+    /** Whether owner {@code threadId} holds every component. */
+    @Override
+    public boolean isHeldByThread(long threadId) {
+        return CompositeLocks.join(getHoldCountAsync(threadId), "isHeldByThread on '" + name + "'") > 0;
+    }
+
+    /** The smallest hold count of the calling thread over the components. */
+    @Override
+    public int getHoldCount() {
+        return CompositeLocks.join(getHoldCountAsync(currentThreadId()), "getHoldCount on '" + name + "'");
+    }
+
+    @Override
+    public CompletableFuture<Integer> getHoldCountAsync(long threadId) {
+        return CompositeLocks.holdCount(locks, locks.size(), threadId);
+    }
+
+    /** The shortest time to live of the components; {@code -2} when one is not locked. */
+    @Override
+    public long remainTimeToLive() {
+        return CompositeLocks.join(remainTimeToLiveAsync(), "remainTimeToLive on '" + name + "'");
+    }
+
+    @Override
+    public CompletableFuture<Long> remainTimeToLiveAsync() {
+        return CompositeLocks.remainTimeToLive(locks, locks.size());
+    }
+
+    /**
+     * Not supported.
+     *
+     * @throws UnsupportedOperationException always: a condition would need a distributed wait set
+     */
+    @Override
+    public Condition newCondition() {
+        throw new UnsupportedOperationException("a multi lock does not support conditions");
+    }
+
+    @Override
+    public String toString() {
+        return "RLock[" + name + "]";
+    }
+
+    /**
+     * One acquisition: the components in order, each after the previous one was acquired, as a
+     * chain of future callbacks. {@link #result} may be cancelled at any time; the step then in
+     * flight is cancelled and the chain rolls back.
+     */
+    private static final class Acquisition implements PendingAcquire {
+        private final List<RLock> locks;
+        private final boolean forever;
+        private final long deadlineNanos;
+        private final long leaseNanos;
+        private final long threadId;
+        private final CompletableFuture<Boolean> result = new CompletableFuture<>();
+        private final CompletableFuture<Void> settled = new CompletableFuture<>();
+        /** How many components, from the first, this call holds; confined to the step running now. */
+        private int taken;
+        /** The component acquisition in flight; written by the step running now, cancelled by a cancel. */
+        private volatile CompletableFuture<?> inFlight;
+
+        Acquisition(List<RLock> locks, long waitNanos, long leaseNanos, long threadId) {
+            this.locks = locks;
+            this.forever = waitNanos >= Long.MAX_VALUE / 4;
+            this.deadlineNanos = forever ? 0 : System.nanoTime() + waitNanos;
+            this.leaseNanos = leaseNanos;
+            this.threadId = threadId;
+            result.whenComplete((held, failure) -> {
+                CompletableFuture<?> step = inFlight;
+                if (result.isCancelled() && step != null) {
+                    step.cancel(false);
+                }
+            });
+        }
+
+        @Override
+        public CompletableFuture<Boolean> result() {
+            return result;
+        }
+
+        @Override
+        public CompletableFuture<Void> settled() {
+            return settled;
+        }
+
+        /** Acquires the next component, or completes when all are held. */
+        void next() {
+            if (result.isDone()) {
+                rollBack(null);
+                return;
+            }
+            if (taken == locks.size()) {
+                if (result.complete(true)) {
+                    settled.complete(null);
+                } else {
+                    rollBack(null);
+                }
+                return;
+            }
+            RLock lock = locks.get(taken);
+            CompletableFuture<?> step = forever
+                    ? call(() -> lock.lockAsync(leaseNanos, TimeUnit.NANOSECONDS, threadId))
+                    : call(() -> lock.tryLockAsync(Math.max(0, deadlineNanos - System.nanoTime()), leaseNanos,
+                            TimeUnit.NANOSECONDS, threadId));
+            inFlight = step;
+            if (result.isCancelled()) {
+                step.cancel(false);
+            }
+            step.whenComplete((acquired, failure) -> {
+                if (failure != null) {
+                    rollBack(result.isCancelled() ? null : RedisErrors.unwrap(failure));
+                } else if (Boolean.FALSE.equals(acquired)) {
+                    rollBack(null);
+                } else {
+                    taken++;
+                    next();
+                }
+            });
+        }
+
+        /**
+         * Unlocks what this call took, last first, then reports: {@code failure} when given,
+         * else {@code false}, unless cancelled. A component found no longer held (its lease ran
+         * out) needs no roll-back; any other roll-back failure is reported with the outcome.
+         */
+        private void rollBack(Throwable failure) {
+            CompletableFuture<List<Throwable>> chain = CompletableFuture.completedFuture(new ArrayList<>());
+            for (int i = taken - 1; i >= 0; i--) {
+                RLock lock = locks.get(i);
+                chain = chain.thenCompose(problems -> call(() -> lock.unlockAsync(threadId)).handle((ok, error) -> {
+                    Throwable cause = error == null ? null : RedisErrors.unwrap(error);
+                    if (cause instanceof IllegalMonitorStateException) {
+                        log.debug("roll-back: '{}' was no longer held: {}", lock.getName(), cause.getMessage());
+                    } else if (cause != null) {
+                        problems.add(cause);
+                    }
+                    return problems;
+                }));
+            }
+            taken = 0;
+            chain.whenComplete((problems, ignored) -> report(failure, problems));
+        }
+
+        private void report(Throwable failure, List<Throwable> problems) {
+            settled.complete(null);
+            if (result.isDone()) {
+                for (Throwable problem : problems) {
+                    log.warn("could not roll back a cancelled acquisition; the lock is held until its lease ends: {}",
+                            problem.toString());
+                }
+            } else if (failure != null) {
+                problems.forEach(failure::addSuppressed);
+                result.completeExceptionally(failure);
+            } else if (!problems.isEmpty()) {
+                Throwable first = problems.get(0);
+                problems.subList(1, problems.size()).forEach(first::addSuppressed);
+                result.completeExceptionally(first);
+            } else {
+                result.complete(false);
+            }
+        }
+    }
+}

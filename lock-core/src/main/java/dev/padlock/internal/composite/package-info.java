@@ -1,0 +1,6 @@
+/**
+ * Locks over other locks: {@code MultiLock} (all of them) and {@code RedLock} (a majority of
+ * independent servers, with its validity time), over any {@link dev.padlock.RLock}. Uses
+ * {@code observe}, {@code acquire} and below.
+ */
+package dev.padlock.internal.composite;

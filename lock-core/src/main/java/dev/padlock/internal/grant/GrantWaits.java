@@ -1,0 +1,191 @@
+package dev.padlock.internal.grant;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.padlock.internal.acquire.AcquireContext;
+import dev.padlock.internal.acquire.LockAcquisition;
+import dev.padlock.internal.acquire.PendingAcquire;
+import dev.padlock.internal.protocol.GrantMessage;
+import dev.padlock.internal.protocol.LockProtocol;
+import io.netty.util.Timeout;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This client's acquisitions of kinds that grant to one owner's place on Redis (the fair lock's
+ * line, the read lock's hall, the write lock's line), by kind, lock name and owner: it gives each
+ * its place nonce, routes the grant messages to them ({@code f:}, {@code r:} or
+ * {@code w:<threadId>:<nonce>:<name>}, see {@link GrantMessage}), and, for a kind whose grant does
+ * not write the owner's "since" (the fair lock), notes it a moment later
+ * ({@link LockProtocol#noteGrantSince}). The grant itself writes the lease the owner asked for.
+ *
+ * <p><b>One wait with a place per owner.</b> A place on Redis is one owner's (the hall and the
+ * line find it by the owner's field), and an attempt that finds the owner's field with its place
+ * gone takes it as its grant. So a second waiting acquisition of the same owner and lock starts
+ * only once the first has settled: then it re-enters if the first took the lock, or takes its own
+ * place if not. Its wait budget runs from its call; one that ends, or is cancelled, before it
+ * started answers {@code false} without asking Redis, since the same owner's earlier wait was
+ * ahead of it all that time. One-shot attempts are never held back: they take no place.
+ *
+ * <p>A grant message that finds no acquisition of its nonce is dropped: the acquisition it was for
+ * has ended, and either took the lock (an attempt found the grant first) or left its place, and
+ * the leave script kept a grant that reached it. The exception is a grant to the place of an
+ * acquisition that ended without the lock and could not leave its place (its leave call failed):
+ * that grant holds the lock for nobody, for the owner's whole lease, so it is given back at once
+ * (one release, which passes the lock on). Thread-safe.
+ */
+public final class GrantWaits {
+    private static final Logger log = LoggerFactory.getLogger(GrantWaits.class);
+    /** The running acquisition with a place, by kind, name and owner: where grant messages go. */
+    private final ConcurrentHashMap<Key, LockAcquisition> waits = new ConcurrentHashMap<>();
+    /**
+     * By kind, name and owner: a future that completes once every waiting acquisition started so far
+     * has settled (the next one's turn).
+     */
+    private final ConcurrentHashMap<Key, CompletableFuture<Void>> turns = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Key, Timeout> sinceNotes = new ConcurrentHashMap<>();
+    /** Places left behind by acquisitions that ended without the lock, by nonce: see the class notes. */
+    private final Cache<Long, LeftBehind> leftBehind = Caffeine.newBuilder()
+            .expireAfterWrite(Duration.ofMinutes(5)).maximumSize(10_000).build();
+    private final AtomicLong nonces = new AtomicLong();
+
+    private record Key(char kind, String name, long owner) {
+    }
+
+    private record LeftBehind(Key key, LockProtocol protocol) {
+    }
+
+    /**
+     * Starts an acquisition of {@code protocol}'s lock with a place nonce of its own; see
+     * {@link LockAcquisition#start}. {@code onHeld}, when not null, runs once it holds, before its
+     * caller is told.
+     */
+    public PendingAcquire start(LockProtocol protocol, AcquireContext services, long leaseMillis, boolean watchdogLease,
+            long owner, long waitNanos, boolean spin, Runnable onHeld) {
+        LockAcquisition acquisition = LockAcquisition.create(protocol, services.wakeUps(), services.watchdog(),
+                leaseMillis, watchdogLease, owner, waitNanos, services.commandTimeoutMillis(), spin, false,
+                services.abandonments(), nonces.incrementAndGet(), false);
+        acquisition.beforeTold(onHeld);
+        Key key = new Key(protocol.grantKind(), protocol.name(), owner);
+        acquisition.settled().whenComplete((ignored, failure) -> {
+            if (acquisition.placeLeftBehind()) {
+                leftBehind.put(acquisition.placeNonce(), new LeftBehind(key, protocol));
+            }
+        });
+        acquisition.result().whenComplete((acquired, failure) -> {
+            if (failure == null && acquired && acquisition.granted()) {
+                scheduleSinceNote(protocol, services, key);
+            }
+        });
+        if (waitNanos <= 0 || spin) {
+            acquisition.begin();
+            return acquisition;
+        }
+        // the same owner waits for this lock already: start once every earlier wait has settled (not
+        // only the last one: a wait that ended before its turn leaves the ones before it running)
+        CompletableFuture<Void> mine = acquisition.settled();
+        @SuppressWarnings("unchecked")
+        CompletableFuture<Void>[] earlier = new CompletableFuture[1];
+        CompletableFuture<Void> tail = turns.compute(key, (k, previous) -> {
+            earlier[0] = previous == null || previous.isDone() ? null : previous;
+            return earlier[0] == null ? mine : CompletableFuture.allOf(earlier[0], mine);
+        });
+        tail.whenComplete((ignored, failure) -> turns.remove(key, tail));
+        if (earlier[0] == null) {
+            run(key, acquisition);
+            return acquisition;
+        }
+        CompletableFuture<Void> turn = earlier[0];
+        Timeout bound = waitNanos == LockAcquisition.FOREVER ? null : services.timer().newTimeout(
+                timeout -> acquisition.endBeforeBegin(), Math.max(1, TimeUnit.NANOSECONDS.toMillis(waitNanos)),
+                TimeUnit.MILLISECONDS);
+        acquisition.result().whenComplete((acquired, failure) -> {
+            if (acquisition.result().isCancelled()) {
+                acquisition.endBeforeBegin();
+            }
+        });
+        turn.whenComplete((ignored, failure) -> {
+            if (bound != null) {
+                bound.cancel();
+            }
+            run(key, acquisition);
+        });
+        return acquisition;
+    }
+
+    private void run(Key key, LockAcquisition acquisition) {
+        if (!acquisition.claimBegin()) {
+            return; // ended before its turn came
+        }
+        waits.put(key, acquisition);
+        acquisition.settled().whenComplete((ignored, failure) -> waits.remove(key, acquisition));
+        acquisition.begin();
+    }
+
+    /** A grant message of a fair, a read or a write lock on one of this client's grant channels. */
+    public void onGranted(GrantMessage message) {
+        Key key = new Key(message.kind(), message.name(), message.owner());
+        LockAcquisition acquisition = waits.get(key);
+        if (acquisition != null && acquisition.grant(message.nonce())) {
+            return;
+        }
+        LeftBehind place = leftBehind.asMap().remove(message.nonce());
+        if (place == null || !place.key().equals(key)) {
+            log.debug("lock '{}': a grant ({}) to owner {} that no acquisition waits for any more", message.name(),
+                    message.kind(), message.owner());
+            return;
+        }
+        log.debug("lock '{}': a grant to owner {} whose wait ended without leaving its place: giving it back",
+                message.name(), message.owner());
+        place.protocol().release(message.owner(), 0).whenComplete((release, failure) -> {
+            if (failure != null) {
+                log.warn("could not give back lock '{}' granted to {} after its wait ended; its lease will expire: {}",
+                        message.name(), place.protocol().ownerField(message.owner()), failure.toString());
+            }
+        });
+    }
+
+    /** {@code owner} releases {@code protocol}'s lock: its since needs no note any more. */
+    public void released(LockProtocol protocol, long owner) {
+        if (sinceNotes.isEmpty()) {
+            return;
+        }
+        Timeout note = sinceNotes.remove(new Key(protocol.grantKind(), protocol.name(), owner));
+        if (note != null) {
+            note.cancel();
+        }
+    }
+
+    /**
+     * A third of a look interval after a grant, the granted owner notes its since, for kinds whose
+     * grant does not; unless it released the lock before. A note that fails or comes late changes nothing but what
+     * {@code padlock show} says: it never touches the lease.
+     */
+    private void scheduleSinceNote(LockProtocol protocol, AcquireContext services, Key key) {
+        if (key.kind() != GrantMessage.FAIR) {
+            return; // the read and write grants write the since themselves
+        }
+        long grantedAt = System.nanoTime();
+        Timeout note = services.timer().newTimeout(timeout -> {
+            if (!sinceNotes.remove(key, timeout)) {
+                return;
+            }
+            long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - grantedAt);
+            protocol.noteGrantSince(key.owner(), elapsed).whenComplete((noted, failure) -> {
+                if (failure != null) {
+                    log.debug("could not note the since of lock '{}' granted to {}: {}", key.name(),
+                            protocol.ownerField(key.owner()), failure.toString());
+                }
+            });
+        }, Math.max(1, services.lookMillis() / 3), TimeUnit.MILLISECONDS);
+        Timeout earlier = sinceNotes.put(key, note);
+        if (earlier != null) {
+            earlier.cancel();
+        }
+    }
+}

@@ -1,0 +1,465 @@
+package dev.padlock.internal.lock;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.padlock.LockObserver;
+import dev.padlock.RLock;
+import dev.padlock.RedisUnavailableException;
+import dev.padlock.internal.acquire.LockAcquisition;
+import dev.padlock.internal.acquire.PendingAcquire;
+import dev.padlock.internal.base.Require;
+import dev.padlock.internal.observe.Observing;
+import dev.padlock.internal.protocol.GrantMessage;
+import dev.padlock.internal.protocol.LockProtocol;
+import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
+import dev.padlock.internal.redis.RedisErrors;
+import dev.padlock.internal.renewal.Watchdog;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.Condition;
+import java.util.function.Function;
+
+/**
+ * The {@link RLock} facade over a {@link LockProtocol}: argument checks, owner ids, the watchdog
+ * bookkeeping around acquire and release, and the blocking methods, which wait on the same
+ * asynchronous core as the asynchronous ones.
+ */
+public final class RedisLock implements RLock {
+    private final LockProtocol protocol;
+    private final LockServices services;
+    private final boolean spin;
+    private final String kind;
+    private final LockObserver.Kind observedKind;
+
+    /**
+     * @param spin wait by back-off between attempts (the spin lock) instead of on pub/sub
+     * @param kind what {@link #toString()} calls this lock: {@code lock}, {@code fair}, ...
+     */
+    public RedisLock(LockProtocol protocol, LockServices services, boolean spin, String kind) {
+        this.protocol = services.withAcknowledgements(protocol);
+        this.services = services;
+        this.spin = spin;
+        this.kind = kind;
+        this.observedKind = LockObserver.Kind.valueOf(kind.toUpperCase(Locale.ROOT));
+    }
+
+    @Override
+    public String getName() {
+        return protocol.name();
+    }
+
+    // ---- blocking acquire
+
+    @Override
+    public void lock() {
+        lock(-1, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void lock(long leaseTime, TimeUnit unit) {
+        requireNonNull(unit, "unit");
+        awaitUninterruptibly(acquire(LockAcquisition.FOREVER, leaseTime, unit, currentThreadId()), "lock");
+    }
+
+    @Override
+    public void lockInterruptibly() throws InterruptedException {
+        lockInterruptibly(-1, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void lockInterruptibly(long leaseTime, TimeUnit unit) throws InterruptedException {
+        requireNonNull(unit, "unit");
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        await(acquire(LockAcquisition.FOREVER, leaseTime, unit, currentThreadId()), LockAcquisition.FOREVER,
+                "lockInterruptibly");
+    }
+
+    @Override
+    public boolean tryLock() {
+        return awaitUninterruptibly(acquire(0, -1, TimeUnit.MILLISECONDS, currentThreadId()), "tryLock");
+    }
+
+    @Override
+    public boolean tryLock(long waitTime, TimeUnit unit) throws InterruptedException {
+        return tryLock(waitTime, -1, unit);
+    }
+
+    @Override
+    public boolean tryLock(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException {
+        requireNonNull(unit, "unit");
+        Require.waitTime(waitTime);
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        long waitNanos = unit.toNanos(waitTime);
+        return await(acquire(waitNanos, leaseTime, unit, currentThreadId()), waitNanos, "tryLock");
+    }
+
+    // ---- asynchronous acquire
+
+    @Override
+    public CompletableFuture<Void> lockAsync(long leaseTime, TimeUnit unit, long threadId) {
+        requireNonNull(unit, "unit");
+        return linked(acquire(LockAcquisition.FOREVER, leaseTime, unit, threadId), acquired -> null);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit, long threadId) {
+        requireNonNull(unit, "unit");
+        Require.waitTime(waitTime);
+        return linked(acquire(unit.toNanos(waitTime), leaseTime, unit, threadId), acquired -> acquired);
+    }
+
+    /**
+     * Starts an acquisition: through the client's local view of the name for the exclusive kinds
+     * (queued, or straight to Redis for a kind that cannot take a hand-off), else straight against
+     * Redis (then always a {@link LockAcquisition}); watched when the client has an observer.
+     */
+    PendingAcquire acquire(long waitNanos, long leaseTime, TimeUnit unit, long threadId) {
+        Observing observing = services.observing();
+        if (observing == null) {
+            return start(waitNanos, leaseTime, unit, threadId);
+        }
+        long startNanos = System.nanoTime();
+        return observing.started(start(waitNanos, leaseTime, unit, threadId), protocol, observedKind, threadId,
+                waitNanos, startNanos);
+    }
+
+    private PendingAcquire start(long waitNanos, long leaseTime, TimeUnit unit, long threadId) {
+        Require.state(!services.wakeUps().isClosed(), "the LockClient is closed");
+        boolean watchdogLease = leaseTime <= 0;
+        long leaseMillis = watchdogLease ? services.watchdog().leaseMillis() : Math.max(1, unit.toMillis(leaseTime));
+        if (protocol.sharesLocalView()) {
+            return services.queues().acquire(protocol, services, spin, threadId, leaseMillis, watchdogLease, waitNanos,
+                    !protocol.handsOffLocally());
+        }
+        if (protocol.grants()) {
+            // the fair lock's hash is the plain lock's: this client's view of it learns the holder
+            Runnable onHeld = protocol.grantKind() != GrantMessage.FAIR ? null
+                    : () -> services.queues().onHeldElsewhere(protocol.localKey(), threadId);
+            return services.grantWaits().start(protocol, services, leaseMillis, watchdogLease, threadId, waitNanos,
+                    spin, onHeld);
+        }
+        return LockAcquisition.start(protocol, services.wakeUps(), services.watchdog(), leaseMillis, watchdogLease,
+                threadId, waitNanos, services.commandTimeoutMillis(), spin, false, services.abandonments());
+    }
+
+    // ---- release
+
+    @Override
+    public void unlock() {
+        join(unlockAsync(currentThreadId()), "unlock");
+    }
+
+    @Override
+    public CompletableFuture<Void> unlockAsync(long threadId) {
+        Require.state(!services.wakeUps().isClosed(), "the LockClient is closed");
+        CompletableFuture<ReleaseOutcome> release = protocol.sharesLocalView()
+                ? services.queues().release(protocol, services, threadId)
+                : releaseOnRedis(threadId);
+        Observing observing = services.observing();
+        if (observing != null) {
+            release = observing.release(release, protocol, threadId);
+        }
+        release = release.exceptionallyCompose(failure -> CompletableFuture.failedFuture(unconfirmed(failure, threadId)));
+        return settle(release, outcome -> {
+            if (outcome == ReleaseOutcome.NOT_HELD) {
+                throw new IllegalMonitorStateException("lock '" + getName() + "' is not held by "
+                        + protocol.ownerField(threadId)
+                        + " (never acquired, already unlocked, or its lease ran out)");
+            }
+            return null;
+        });
+    }
+
+    /**
+     * A release whose reply was lost may or may not have landed: the exception says so. Its
+     * renewal has ended either way, so at worst the hold lasts until its lease runs out.
+     */
+    private Throwable unconfirmed(Throwable failure, long threadId) {
+        Throwable cause = RedisErrors.unwrap(failure);
+        if (!(cause instanceof RedisUnavailableException)) {
+            return cause;
+        }
+        return new RedisUnavailableException("the unlock of '" + getName() + "' by " + protocol.ownerField(threadId)
+                + " could not be confirmed; if it did not land, the hold lasts until its lease runs out (this client"
+                + " no longer renews it): " + cause.getMessage(), cause);
+    }
+
+    /** A release without local queue: the watchdog's bookkeeping around one release call. */
+    private CompletableFuture<ReleaseOutcome> releaseOnRedis(long threadId) {
+        services.grantWaits().released(protocol, threadId);
+        Watchdog watchdog = services.watchdog();
+        long rearm = watchdog.beforeRelease(protocol, threadId) ? watchdog.leaseMillis() : 0;
+        return protocol.release(threadId, rearm).whenComplete((release, failure) -> {
+            // released, not held, or unknown after a failure: the renewal ends either way
+            boolean stillHeld = failure == null && release.outcome() == ReleaseOutcome.STILL_HELD;
+            watchdog.afterRelease(protocol, threadId, stillHeld);
+            if (failure == null && !stillHeld && protocol.grantKind() == GrantMessage.FAIR) {
+                // a fair lock shares its hash with the plain, spin and fenced locks: this client's
+                // view of that hash must not keep the owner as holder
+                services.queues().onReleasedElsewhere(protocol.localKey(), threadId);
+            }
+        }).thenApply(LockProtocol.Release::outcome);
+    }
+
+    @Override
+    public boolean forceUnlock() {
+        return join(forceUnlockAsync(), "forceUnlock");
+    }
+
+    @Override
+    public CompletableFuture<Boolean> forceUnlockAsync() {
+        Require.state(!services.wakeUps().isClosed(), "the LockClient is closed");
+        long sentAt = services.queues().confirmations();
+        // renewals stop only for a lock that was deleted: a force unlock that found nothing (the read
+        // side of a lock in write mode, say) leaves this client's holders renewed
+        CompletableFuture<Boolean> reply = protocol.forceRelease().whenComplete((released, failure) -> {
+            if (failure == null && released) {
+                services.watchdog().cancelAll(protocol.name());
+            }
+        });
+        if (protocol.sharesLocalView()) {
+            reply = reply.whenComplete((released, failure) -> {
+                if (failure == null) {
+                    services.queues().onForceUnlocked(protocol.localKey(), sentAt);
+                }
+            });
+        }
+        return settle(reply, released -> released);
+    }
+
+    // ---- state reads
+
+    @Override
+    public boolean isLocked() {
+        return join(isLockedAsync(), "isLocked");
+    }
+
+    @Override
+    public CompletableFuture<Boolean> isLockedAsync() {
+        return read("isLocked", protocol.isLocked(), locked -> locked);
+    }
+
+    @Override
+    public boolean isHeldByCurrentThread() {
+        return isHeldByThread(currentThreadId());
+    }
+
+    @Override
+    public boolean isHeldByThread(long threadId) {
+        return join(read("HEXISTS", services.backend().commands()
+                .hexists(getName(), protocol.ownerField(threadId)), held -> held), "isHeldByThread");
+    }
+
+    @Override
+    public int getHoldCount() {
+        return join(getHoldCountAsync(currentThreadId()), "getHoldCount");
+    }
+
+    @Override
+    public CompletableFuture<Integer> getHoldCountAsync(long threadId) {
+        return read("HGET", services.backend().commands().hget(getName(), protocol.ownerField(threadId)),
+                count -> count == null ? 0 : Integer.parseInt(count));
+    }
+
+    @Override
+    public long remainTimeToLive() {
+        return join(remainTimeToLiveAsync(), "remainTimeToLive");
+    }
+
+    @Override
+    public CompletableFuture<Long> remainTimeToLiveAsync() {
+        return read("PTTL", services.backend().commands().pttl(getName()), ttl -> ttl);
+    }
+
+    /**
+     * Not supported.
+     *
+     * @throws UnsupportedOperationException always: a condition would need a distributed wait set
+     */
+    @Override
+    public Condition newCondition() {
+        throw new UnsupportedOperationException("RLock does not support conditions");
+    }
+
+    @Override
+    public String toString() {
+        return "RLock(" + kind + ")[" + getName() + "]";
+    }
+
+    // ---- helpers
+
+    private static long currentThreadId() {
+        return Thread.currentThread().getId();
+    }
+
+    <T, R> CompletableFuture<R> read(String command, CompletionStage<T> reply, Function<T, R> map) {
+        Require.state(!services.wakeUps().isClosed(), "the LockClient is closed");
+        return settle(reply.toCompletableFuture().exceptionallyCompose(failure -> CompletableFuture.failedFuture(
+                RedisErrors.translate(failure, command + " on '" + getName() + "'", services.address()))), map);
+    }
+
+    /**
+     * A future completed from {@code source} through {@code map}, holding the bare exception
+     * (not a {@code CompletionException}), so callers see {@link IllegalMonitorStateException}
+     * and Padlock's exceptions as they are.
+     */
+    static <T, R> CompletableFuture<R> settle(CompletableFuture<T> source, Function<T, R> map) {
+        CompletableFuture<R> out = new CompletableFuture<>();
+        source.whenComplete((value, failure) -> {
+            if (failure != null) {
+                out.completeExceptionally(RedisErrors.unwrap(failure));
+                return;
+            }
+            try {
+                out.complete(map.apply(value));
+            } catch (RuntimeException e) {
+                out.completeExceptionally(e);
+            }
+        });
+        return out;
+    }
+
+    /**
+     * As {@link #settle} over the acquisition's {@linkplain PendingAcquire#reported() reported}
+     * result, and cancelling the returned future cancels the acquisition.
+     */
+    static <R> CompletableFuture<R> linked(PendingAcquire acquisition, Function<Boolean, R> map) {
+        CompletableFuture<R> out = settle(acquisition.reported(), map);
+        out.whenComplete((value, failure) -> {
+            if (out.isCancelled()) {
+                acquisition.result().cancel(false);
+            }
+        });
+        return out;
+    }
+
+    boolean awaitUninterruptibly(PendingAcquire acquisition, String operation) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return acquisition.reported().get();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    throw rethrow(e.getCause(), operation);
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * Waits for an interruptible acquisition. On interrupt the acquisition is cancelled and its
+     * clean-up awaited (bounded), then {@link InterruptedException} is thrown; when the lock was
+     * acquired before the cancel took effect, it is returned as held and the interrupt is kept.
+     */
+    boolean await(PendingAcquire acquisition, long waitNanos, String operation) throws InterruptedException {
+        CompletableFuture<Boolean> result = acquisition.reported();
+        long commandTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(services.commandTimeoutMillis());
+        // the whole call, clean-up included, ends by wait + 2 x command timeout: the result has all
+        // but half a command timeout of it, the cancel's clean-up the rest
+        long deadline = System.nanoTime() + waitNanos + 2 * commandTimeoutNanos;
+        try {
+            if (waitNanos == LockAcquisition.FOREVER) {
+                return result.get();
+            }
+            return result.get(waitNanos + 2 * commandTimeoutNanos - commandTimeoutNanos / 2, TimeUnit.NANOSECONDS);
+        } catch (ExecutionException e) {
+            throw rethrow(e.getCause(), operation);
+        } catch (TimeoutException e) {
+            mark(acquisition, LockObserver.Outcome.FAILED);
+            if (cancelAndSettle(acquisition, deadline)) {
+                return true;
+            }
+            Throwable unanswered = acquisition.lastUnanswered();
+            throw new RedisUnavailableException(operation + " on '" + getName() + "' at " + services.address()
+                    + " did not finish within its wait plus twice the command timeout"
+                    + (unanswered == null ? "" : "; Redis did not answer: " + RedisErrors.unwrap(unanswered).getMessage()),
+                    unanswered == null ? e : RedisErrors.unwrap(unanswered));
+        } catch (InterruptedException e) {
+            mark(acquisition, LockObserver.Outcome.INTERRUPTED);
+            long cleanUpDeadline = System.nanoTime() + commandTimeoutNanos;
+            if (cancelAndSettle(acquisition, waitNanos == LockAcquisition.FOREVER ? cleanUpDeadline
+                    : Math.min(deadline, cleanUpDeadline))) {
+                Thread.currentThread().interrupt();
+                return true;
+            }
+            throw e;
+        }
+    }
+
+    /** Says how the observer is to be told of the cancel that follows, when there is one. */
+    private static void mark(PendingAcquire acquisition, LockObserver.Outcome outcome) {
+        if (acquisition instanceof Observing.ObservedAcquire observed) {
+            observed.mark(outcome);
+        }
+    }
+
+    /**
+     * Cancels, and waits for the clean-up until {@code deadline} ({@link System#nanoTime()}); true
+     * when the acquisition had already succeeded and the lock is held.
+     */
+    private boolean cancelAndSettle(PendingAcquire acquisition, long deadline) {
+        if (!acquisition.result().cancel(false) && acquisition.result().getNow(false)) {
+            return true;
+        }
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    acquisition.settled().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    return false;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException | TimeoutException e) {
+                    return false;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    <T> T join(CompletableFuture<T> future, String operation) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return future.get(2 * services.commandTimeoutMillis(), TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    throw rethrow(e.getCause(), operation);
+                } catch (TimeoutException e) {
+                    throw new RedisUnavailableException(operation + " on '" + getName() + "' at " + services.address()
+                            + " got no answer within twice the command timeout", e);
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** A failure to throw on the caller's thread: see {@link RedisErrors#forCaller}. */
+    private RuntimeException rethrow(Throwable failure, String operation) {
+        RuntimeException mapped = RedisErrors.forCaller(failure, operation);
+        return mapped != null ? mapped
+                : RedisErrors.translate(failure, operation + " on '" + getName() + "'", services.address());
+    }
+}

@@ -1,0 +1,227 @@
+package dev.padlock.internal.protocol;
+
+import dev.padlock.internal.redis.RedisBackend;
+import dev.padlock.internal.script.LuaScript;
+import dev.padlock.internal.script.ScriptRunner;
+import dev.padlock.spi.LockKeys;
+import io.lettuce.core.ScriptOutputType;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The reentrant exclusive lock of {@code RLock}: Redisson's hash-with-hold-count format.
+ *
+ * <p><b>Grants across clients.</b> A waiting client gets in line on Redis with its head owner's
+ * failed claim ({@code lock_claim}: its place names the owner and its lease, and lasts
+ * {@link #placeMillis()} unless refreshed), and a final release ({@code lock_release}) passes the
+ * lock to the first client in line in the same call, publishing only on that client's grant
+ * channel: one message per hand-over between clients, no herd. A grant writes the lease the owner
+ * asked for, so the owner holds exactly as if its own attempt had taken the lock; a client that
+ * died in line is passed over (nobody hears its grant), one that froze holds it for that lease, as
+ * a holder that froze does. Off when the client waits for replica acknowledgements: a grant
+ * message is not acknowledged.
+ */
+public final class ExclusiveLockProtocol implements LockProtocol {
+    /** No owner: a release that hands the lock to nobody. */
+    public static final long NO_OWNER = Long.MIN_VALUE;
+
+    private final String name;
+    private final String clientId;
+    private final ScriptRunner scripts;
+    private final RedisBackend backend;
+    /** The lock and its holders' since: what acquisitions and hand-offs write. */
+    private final String[] lockKey;
+    /** The lock, its channel and its holders' since: what releases write. */
+    private final String[] lockAndChannel;
+    /** The lock, its since, the line and this client's place: what claims write. */
+    private final String[] claimKeys;
+    /** The lock, its channel, its since and the line: what releases that grant write. */
+    private final String[] releaseKeys;
+    private final boolean grants;
+    private final long lookMillis;
+    /** How long a place lasts, made once: a claim or release is a hot path. */
+    private final String placeMillisText;
+
+    public ExclusiveLockProtocol(String name, ProtocolContext services) {
+        this.name = name;
+        this.clientId = services.clientId();
+        this.scripts = services.scripts();
+        this.backend = services.backend();
+        String since = LockKeys.since(name);
+        this.lockKey = new String[] {name, since};
+        this.lockAndChannel = new String[] {name, LockKeys.unlockChannel(name), since};
+        String line = LockKeys.waiterQueue(name);
+        this.claimKeys = new String[] {name, since, line, LockKeys.waiterPlacePrefix(name) + clientId};
+        this.releaseKeys = new String[] {name, LockKeys.unlockChannel(name), since, line};
+        // a grant trusts PUBLISH's count of who heard it: on a Cluster only SPUBLISH counts them all
+        this.grants = services.grantMessagesConfirm();
+        this.lookMillis = services.lookMillis();
+        this.placeMillisText = Long.toString(placeMillis());
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public String ownerField(long threadId) {
+        return LockKeys.ownerField(clientId, threadId);
+    }
+
+    @Override
+    public String unlockChannel(long threadId) {
+        return lockAndChannel[1];
+    }
+
+    @Override
+    public boolean handsOffLocally() {
+        return true;
+    }
+
+    @Override
+    public CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait) {
+        return scripts.<Long>run(LuaScript.LOCK_ACQUIRE, ScriptOutputType.INTEGER, lockKey,
+                Long.toString(leaseMillis), LockKeys.ownerField(clientId, threadId)).thenApply(Attempt::fromTtl);
+    }
+
+    @Override
+    public boolean claims() {
+        return true;
+    }
+
+    @Override
+    public CompletableFuture<Attempt> tryClaim(long leaseMillis, long threadId, boolean willWait) {
+        return tryClaim(leaseMillis, threadId, willWait, 0, false);
+    }
+
+    @Override
+    public CompletableFuture<Attempt> tryClaim(long leaseMillis, long threadId, boolean willWait, long placeNonce,
+            boolean inLine) {
+        boolean takesPlace = grants && willWait && placeNonce != 0;
+        if (!takesPlace && !inLine) {
+            // the line's arguments are optional: a claim that neither takes nor leaves a place sends none
+            return scripts.<Long>run(LuaScript.LOCK_CLAIM, ScriptOutputType.INTEGER, lockKey,
+                    Long.toString(leaseMillis), LockKeys.ownerField(clientId, threadId)).thenApply(Attempt::fromTtl);
+        }
+        String place = takesPlace ? place(threadId, leaseMillis, placeNonce) : "";
+        return scripts.<Long>run(LuaScript.LOCK_CLAIM, ScriptOutputType.INTEGER, claimKeys,
+                Long.toString(leaseMillis), LockKeys.ownerField(clientId, threadId), place,
+                placeMillisText, clientId, inLine ? "1" : "0").thenApply(Attempt::fromTtl);
+    }
+
+    @Override
+    public boolean grants() {
+        return grants;
+    }
+
+    @Override
+    public String grantChannel() {
+        return grants ? LockKeys.grantChannelPrefix(name) + clientId : null;
+    }
+
+    /**
+     * What a place in line says: the owner a grant goes to, the lease it asked for, and the nonce
+     * its grant message carries back.
+     */
+    private String place(long threadId, long leaseMillis, long nonce) {
+        return threadId + ":" + leaseMillis + ":" + nonce;
+    }
+
+    /**
+     * How long a place in line lasts unless refreshed: two look intervals, while a waiter in line
+     * parks at most one ({@link #maxParkMillis()}) before it claims again and so refreshes it.
+     */
+    private long placeMillis() {
+        return 2 * lookMillis;
+    }
+
+    /**
+     * A waiter in line looks again at least once a look interval, which keeps its place; a lease
+     * that ran out frees the lock without a message.
+     */
+    @Override
+    public long maxParkMillis() {
+        return grants ? lookMillis : Long.MAX_VALUE;
+    }
+
+    @Override
+    public CompletableFuture<Void> leaveQueue(long threadId) {
+        if (!grants) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return scripts.<Long>run(LuaScript.LOCK_LEAVE, ScriptOutputType.INTEGER,
+                new String[] {claimKeys[2], claimKeys[3]}, clientId, Long.toString(threadId)).thenApply(left -> null);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> abandon(long threadId) {
+        return scripts.<Long>run(LuaScript.LOCK_ABANDON, ScriptOutputType.INTEGER, lockAndChannel,
+                        LockKeys.UNLOCK_MESSAGE, LockKeys.ownerField(clientId, threadId), backend.publishCommand())
+                .thenApply(removed -> removed != null && removed == 1L);
+    }
+
+    @Override
+    public CompletableFuture<Attempt> confirm(long threadId) {
+        return confirm(backend, name, ownerField(threadId));
+    }
+
+    /** {@link LockProtocol#confirm} for any kind whose owners are fields of the hash {@code key}. */
+    static CompletableFuture<Attempt> confirm(RedisBackend backend, String key, String field) {
+        return backend.commands().hexists(key, field).toCompletableFuture()
+                .exceptionallyCompose(failure -> CompletableFuture.failedFuture(
+                        backend.translate(failure, "HEXISTS on '" + key + "'")))
+                .thenApply(held -> held ? Attempt.ACQUIRED : Attempt.notAcquired(-2));
+    }
+
+    @Override
+    public CompletableFuture<Boolean> isLocked() {
+        return backend.commands().exists(name).thenApply(count -> count > 0).toCompletableFuture();
+    }
+
+    @Override
+    public CompletableFuture<Release> release(long threadId, long rearmLeaseMillis) {
+        return release(threadId, rearmLeaseMillis, NO_OWNER, 0, 0);
+    }
+
+    @Override
+    public CompletableFuture<Release> release(long threadId, long rearmLeaseMillis, long nextThreadId,
+            long nextLeaseMillis, long nextPlaceNonce) {
+        if (!grants) {
+            return scripts.<Long>run(LuaScript.LOCK_RELEASE, ScriptOutputType.INTEGER, lockAndChannel,
+                            LockKeys.UNLOCK_MESSAGE, Long.toString(rearmLeaseMillis),
+                            LockKeys.ownerField(clientId, threadId), backend.publishCommand())
+                    .thenApply(Release::fromScript);
+        }
+        String field = LockKeys.ownerField(clientId, threadId);
+        String rearm = Long.toString(rearmLeaseMillis);
+        CompletableFuture<Long> reply = nextThreadId == NO_OWNER
+                ? scripts.run(LuaScript.LOCK_RELEASE, ScriptOutputType.INTEGER, releaseKeys, LockKeys.UNLOCK_MESSAGE,
+                        rearm, field, backend.publishCommand())
+                : scripts.run(LuaScript.LOCK_RELEASE, ScriptOutputType.INTEGER, releaseKeys, LockKeys.UNLOCK_MESSAGE,
+                        rearm, field, backend.publishCommand(), place(nextThreadId, nextLeaseMillis, nextPlaceNonce),
+                        placeMillisText);
+        return reply.thenApply(Release::fromScript);
+    }
+
+    @Override
+    public CompletableFuture<ReleaseOutcome> handOff(long fromThreadId, long toThreadId, long leaseMillis,
+            long rearmLeaseMillis) {
+        return scripts.<Long>run(LuaScript.LOCK_HANDOFF, ScriptOutputType.INTEGER, lockKey,
+                        Long.toString(leaseMillis), LockKeys.ownerField(clientId, fromThreadId),
+                        LockKeys.ownerField(clientId, toThreadId), Long.toString(rearmLeaseMillis))
+                .thenApply(ReleaseOutcome::fromScript);
+    }
+
+    /** The lock and its holders' since, renewed together by {@code lock_renew}. */
+    @Override
+    public String[] renewKeys(long threadId) {
+        return lockKey.clone();
+    }
+
+    @Override
+    public CompletableFuture<Boolean> forceRelease() {
+        return scripts.<Long>run(LuaScript.LOCK_FORCE_RELEASE, ScriptOutputType.INTEGER, lockAndChannel,
+                        LockKeys.UNLOCK_MESSAGE, backend.publishCommand())
+                .thenApply(deleted -> deleted != null && deleted == 1L);
+    }
+}

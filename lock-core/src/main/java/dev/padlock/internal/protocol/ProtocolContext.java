@@ -1,0 +1,27 @@
+package dev.padlock.internal.protocol;
+
+import dev.padlock.internal.redis.RedisBackend;
+import dev.padlock.internal.script.ScriptRunner;
+
+/** What a lock kind's protocol needs of its client: who it is, its connections and scripts, and its line timings. */
+public interface ProtocolContext {
+
+    /** The client's id, the first part of every hash field it writes. */
+    String clientId();
+
+    RedisBackend backend();
+
+    ScriptRunner scripts();
+
+    /** How often, at most, a waiter with a place in a line on Redis looks at the lock again. */
+    long lookMillis();
+
+    /**
+     * Whether a PUBLISH's count tells who heard a grant: not on a 6.2 Cluster, where a classic
+     * PUBLISH counts only its own node's listeners.
+     */
+    boolean publishCountsListeners();
+
+    /** Whether a grant message alone may tell its owner that it holds. */
+    boolean grantMessagesConfirm();
+}

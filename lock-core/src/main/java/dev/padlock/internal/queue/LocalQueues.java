@@ -1,0 +1,200 @@
+package dev.padlock.internal.queue;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.padlock.internal.acquire.AcquireContext;
+import dev.padlock.internal.acquire.LockAcquisition;
+import dev.padlock.internal.acquire.PendingAcquire;
+import dev.padlock.internal.protocol.ExclusiveLockProtocol;
+import dev.padlock.internal.protocol.GrantMessage;
+import dev.padlock.internal.protocol.LockProtocol;
+import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
+import io.netty.util.Timeout;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The {@link LocalQueue}s of one client, one per exclusive lock name while the lock is held or
+ * waited on by this client, whichever kind of lock object (plain, spin, fenced) or owner id uses
+ * it. A queue leaves the map when it goes idle, so the map is bounded by the locks in use.
+ */
+public final class LocalQueues {
+    private record Holder(String localKey, long owner) {
+    }
+
+    private final ConcurrentHashMap<String, LocalQueue> queues = new ConcurrentHashMap<>();
+    /** Acquisitions Redis confirmed so far, in this client: see {@link #confirmations()}. */
+    private final AtomicLong confirmations = new AtomicLong();
+    /** Owners holding a lock through a fair lock object, by its local key: see {@link #onHeldElsewhere}. */
+    private final Cache<Holder, Boolean> heldElsewhere = Caffeine.newBuilder().maximumSize(10_000).build();
+    /** The last place nonce handed out: see {@link Ticket#nonce}. */
+    private final AtomicLong nonces = new AtomicLong();
+
+    /**
+     * Acquires through the lock's queue: see {@link LocalQueue}.
+     *
+     * @param direct whether the acquisition must reach Redis itself rather than queue or take a hand-off
+     */
+    public PendingAcquire acquire(LockProtocol protocol, AcquireContext services, boolean spin, long owner,
+            long leaseMillis, boolean watchdogLease, long waitNanos, boolean direct) {
+        Ticket ticket = new Ticket(protocol, spin, owner, leaseMillis, watchdogLease, waitNanos,
+                nonces.incrementAndGet());
+        // an owner whose earlier claim is being given back goes to Redis itself, after the give-back:
+        // a hand-off to it now could be taken back by it
+        direct |= services.abandonments().pending(protocol, owner) != null;
+        enter(ticket, protocol, services, direct);
+        return ticket;
+    }
+
+    /**
+     * Enters {@code ticket} into its lock's queue, or, while the same owner has acquisitions in it
+     * that have not settled (and does not hold the lock), once they have: see
+     * {@link LocalQueue#earlierOf}. A ticket that waits so ends with {@code false} when its wait runs
+     * out or it is cancelled first.
+     */
+    private void enter(Ticket ticket, LockProtocol protocol, AcquireContext services, boolean direct) {
+        while (true) {
+            LocalQueue queue = queue(protocol, services);
+            LocalQueue.Entry entry;
+            CompletableFuture<Void> earlier;
+            synchronized (queue) {
+                if (queue.retired) {
+                    continue;
+                }
+                earlier = queue.earlierOf(ticket.owner);
+                entry = earlier == null ? queue.enter(ticket, direct) : null;
+            }
+            if (earlier != null) {
+                after(earlier, ticket, protocol, services, direct);
+            } else if (entry != LocalQueue.Entry.QUEUED) {
+                queue.run(ticket, entry == LocalQueue.Entry.RUN_AS_HEAD);
+            }
+            return;
+        }
+    }
+
+    private void after(CompletableFuture<Void> earlier, Ticket ticket, LockProtocol protocol, AcquireContext services,
+            boolean direct) {
+        AtomicBoolean decided = new AtomicBoolean();
+        // ends it without Redis when its wait runs out, or its caller cancels, before its turn
+        Runnable end = () -> {
+            if (decided.compareAndSet(false, true)) {
+                ticket.giveUpBeforeEntry();
+            }
+        };
+        ticket.result.whenComplete((acquired, failure) -> end.run());
+        Timeout bound = ticket.oneShot() || ticket.remainingNanos() == LockAcquisition.FOREVER ? null
+                : services.timer().newTimeout(t -> end.run(), ticket.remainingNanos(), TimeUnit.NANOSECONDS);
+        earlier.whenComplete((ignored, failure) -> {
+            if (decided.compareAndSet(false, true)) {
+                if (bound != null) {
+                    bound.cancel();
+                }
+                enter(ticket, protocol, services, direct);
+            }
+        });
+    }
+
+    /** Releases one hold of {@code owner}, handing the lock to a queued owner when it can. */
+    public CompletableFuture<ReleaseOutcome> release(LockProtocol protocol, AcquireContext services, long owner) {
+        while (true) {
+            CompletableFuture<ReleaseOutcome> reply = queue(protocol, services).release(protocol, owner);
+            if (reply != null) {
+                return reply;
+            }
+        }
+    }
+
+    /** A grant message of the plain lock on one of this client's grant channels (see {@code lock_release}). */
+    public void onGranted(GrantMessage message, AcquireContext services) {
+        onGranted(new ExclusiveLockProtocol(message.name(), services), message.owner(), message.nonce(), services);
+    }
+
+    /** A grant of {@code protocol}'s lock to {@code owner}, answering its place with {@code nonce}. */
+    public void onGranted(LockProtocol protocol, long owner, long nonce, AcquireContext services) {
+        while (!queue(protocol, services).onGranted(protocol, owner, nonce)) {
+            // retired meanwhile: take the name's queue again
+        }
+    }
+
+    /**
+     * {@code owner} took a hold of the lock known as {@code localKey} through a kind that does not
+     * go through the local view but shares its hash (a fair lock): its acquisitions through the
+     * local view re-enter rather than claim, until it releases its last hold.
+     */
+    public void onHeldElsewhere(String localKey, long owner) {
+        heldElsewhere.put(new Holder(localKey, owner), Boolean.TRUE);
+    }
+
+    /** See {@link #onHeldElsewhere}. */
+    boolean heldElsewhere(String localKey, long owner) {
+        return heldElsewhere.estimatedSize() > 0 && heldElsewhere.getIfPresent(new Holder(localKey, owner)) != null;
+    }
+
+    /**
+     * {@code owner} released its last hold of the lock known as {@code localKey}, or found it not
+     * held, through a kind that does not go through the local view: it holds nothing.
+     */
+    public void onReleasedElsewhere(String localKey, long owner) {
+        heldElsewhere.invalidate(new Holder(localKey, owner));
+        onLeaseLost(localKey, owner);
+    }
+
+    /** The watchdog found {@code owner}'s lease of the lock known as {@code localKey} lost. */
+    public void onLeaseLost(String localKey, long owner) {
+        LocalQueue queue = queues.get(localKey);
+        if (queue != null) {
+            queue.onLeaseLost(owner);
+        }
+    }
+
+    /**
+     * This client force-unlocked the lock known as {@code localKey}, with a call sent when
+     * {@link #confirmations()} was {@code sentAt}.
+     */
+    public void onForceUnlocked(String localKey, long sentAt) {
+        LocalQueue queue = queues.get(localKey);
+        if (queue != null) {
+            queue.onForceUnlocked(sentAt);
+        }
+    }
+
+    /**
+     * How many acquisitions Redis has confirmed in this client so far: a sequence that tells a
+     * reply to a call sent before a holder was confirmed from one sent after.
+     */
+    public long confirmations() {
+        return confirmations.get();
+    }
+
+    /** Counts one more confirmed acquisition; its place in the sequence. */
+    long confirmed() {
+        return confirmations.incrementAndGet();
+    }
+
+    /** Every queue's state, for diagnostics. */
+    public String describe() {
+        return queues.values().toString();
+    }
+
+    /** Queues in use now; for tests and metrics. */
+    public int size() {
+        return queues.size();
+    }
+
+    /** Fails every queued owner. */
+    public void close() {
+        queues.values().forEach(LocalQueue::close);
+    }
+
+    void remove(LocalQueue queue) {
+        queues.remove(queue.localKey(), queue);
+    }
+
+    private LocalQueue queue(LockProtocol protocol, AcquireContext services) {
+        return queues.computeIfAbsent(protocol.localKey(), key -> new LocalQueue(key, services, this));
+    }
+}

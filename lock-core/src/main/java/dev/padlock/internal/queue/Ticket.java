@@ -1,0 +1,173 @@
+package dev.padlock.internal.queue;
+
+import dev.padlock.internal.acquire.LockAcquisition;
+import dev.padlock.internal.acquire.PendingAcquire;
+import dev.padlock.internal.protocol.LockProtocol;
+import io.netty.util.Timeout;
+import io.netty.util.Timer;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One acquisition through a {@link LocalQueue}, as its caller sees it: the futures it waits on, and
+ * what it asked for. While queued it goes {@code WAITING -> CLAIMED} (the queue starts it, or hands
+ * it the lock) or {@code WAITING -> GAVE_UP} (its wait ran out, it was cancelled, or the client
+ * closed); a hand-off that did not happen puts it back to {@code WAITING}.
+ */
+final class Ticket implements PendingAcquire {
+    private static final int WAITING = 0;
+    private static final int CLAIMED = 1;
+    private static final int GAVE_UP = 2;
+
+    final LockProtocol protocol;
+    final boolean spin;
+    final long owner;
+    final long leaseMillis;
+    final boolean watchdogLease;
+    private final long deadlineNanos;
+    private final boolean forever;
+    private final boolean oneShot;
+    final CompletableFuture<Boolean> result = new CompletableFuture<>();
+    final CompletableFuture<Void> settled = new CompletableFuture<>();
+    private final AtomicInteger state = new AtomicInteger(WAITING);
+    /** The fencing token, once acquired by a kind that has one; written before {@link #result} completes. */
+    volatile long token = LockProtocol.Attempt.NO_TOKEN;
+    /** Whether the owner held none of the lock when it entered the queue (not a re-entry); set by the queue. */
+    volatile boolean fresh = true;
+    /** Whether the lock came by a local hand-off; written before {@link #result} completes. */
+    volatile boolean handedOver;
+    /** The acquisition against Redis that runs for this ticket, once the queue started one. */
+    volatile PendingAcquire running;
+    /** Identifies this ticket's place in line on Redis, and the grant that answers it. */
+    final long nonce;
+    /** Whether a release put this client back in line for this ticket (it leaves the line once it holds). */
+    volatile boolean requeued;
+    /** A grant that came before the queue started this ticket's acquisition; under the queue's monitor. */
+    boolean grantedEarly;
+    /** The queued wait's timeout; set once under the queue's monitor. */
+    private volatile Timeout timeout;
+
+    /**
+     * @param waitNanos the wait budget; {@code 0} or less for one attempt, {@link LockAcquisition#FOREVER} for no bound
+     */
+    Ticket(LockProtocol protocol, boolean spin, long owner, long leaseMillis, boolean watchdogLease, long waitNanos,
+            long nonce) {
+        this.protocol = protocol;
+        this.nonce = nonce;
+        this.spin = spin;
+        this.owner = owner;
+        this.leaseMillis = leaseMillis;
+        this.watchdogLease = watchdogLease;
+        this.oneShot = waitNanos <= 0;
+        this.forever = waitNanos >= LockAcquisition.FOREVER / 4;
+        this.deadlineNanos = forever || oneShot ? 0 : System.nanoTime() + waitNanos;
+        result.whenComplete((acquired, failure) -> {
+            Timeout armed = timeout;
+            if (armed != null) {
+                armed.cancel();
+            }
+        });
+    }
+
+    @Override
+    public CompletableFuture<Boolean> result() {
+        return result;
+    }
+
+    @Override
+    public CompletableFuture<Void> settled() {
+        return settled;
+    }
+
+    @Override
+    public long token() {
+        return token;
+    }
+
+    @Override
+    public boolean handedOver() {
+        return handedOver;
+    }
+
+    @Override
+    public Throwable lastUnanswered() {
+        PendingAcquire acquisition = running;
+        return acquisition == null ? null : acquisition.lastUnanswered();
+    }
+
+    boolean oneShot() {
+        return oneShot;
+    }
+
+    /**
+     * Arms a queued ticket: at the end of its wait, or when its caller cancels, it leaves the queue
+     * through {@code leave} unless the queue has claimed it meanwhile. The timeout is cancelled once
+     * the result is settled.
+     */
+    void armTimeout(Timer timer, Runnable leave) {
+        result.whenComplete((acquired, failure) -> {
+            if (state.compareAndSet(WAITING, GAVE_UP)) {
+                leave.run();
+                settled.complete(null);
+            }
+        });
+        if (!forever) {
+            timeout = timer.newTimeout(t -> {
+                if (state.compareAndSet(WAITING, GAVE_UP)) {
+                    leave.run();
+                    result.complete(false);
+                    settled.complete(null);
+                }
+            }, remainingNanos(), TimeUnit.NANOSECONDS);
+            if (result.isDone()) {
+                timeout.cancel();
+            }
+        }
+    }
+
+    boolean claim() {
+        return state.compareAndSet(WAITING, CLAIMED);
+    }
+
+    /**
+     * Back in the queue after a hand-off that did not happen; gives up if its wait is over or its
+     * caller cancelled meanwhile.
+     *
+     * @return whether it still waits (else the queue must drop it)
+     */
+    boolean unclaim() {
+        state.set(WAITING);
+        if ((result.isDone() || (!forever && remainingNanos() == 0)) && state.compareAndSet(WAITING, GAVE_UP)) {
+            result.complete(false);
+            settled.complete(null);
+            return false;
+        }
+        return true;
+    }
+
+    long remainingNanos() {
+        if (oneShot) {
+            return 0;
+        }
+        return forever ? LockAcquisition.FOREVER : Math.max(0, deadlineNanos - System.nanoTime());
+    }
+
+    /**
+     * Ends a ticket that has not entered its queue yet (see {@link LocalQueues}): {@code false},
+     * unless its caller already settled the result (a cancel).
+     */
+    void giveUpBeforeEntry() {
+        if (state.compareAndSet(WAITING, GAVE_UP)) {
+            result.complete(false);
+            settled.complete(null);
+        }
+    }
+
+    void fail(Throwable failure) {
+        if (state.compareAndSet(WAITING, GAVE_UP)) {
+            result.completeExceptionally(failure);
+            settled.complete(null);
+        }
+    }
+}

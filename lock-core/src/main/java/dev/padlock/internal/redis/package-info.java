@@ -1,0 +1,7 @@
+/**
+ * Redis I/O, the bottom of the engine: the connections and the topology (one server, Sentinel,
+ * Cluster), following a Sentinel master, filtering replayed script calls after a reconnect, and
+ * turning Lettuce failures into Padlock exceptions that name the address and the operation.
+ * Uses only {@code base}.
+ */
+package dev.padlock.internal.redis;

@@ -1,0 +1,427 @@
+package dev.padlock.internal.renewal;
+
+import dev.padlock.LeaseLostListener;
+import dev.padlock.LockObserver.RenewalOutcome;
+import dev.padlock.internal.protocol.LockProtocol;
+import dev.padlock.internal.redis.RedisBackend;
+import dev.padlock.internal.script.LuaScript;
+import dev.padlock.spi.OutageLog;
+import io.netty.util.Timeout;
+import io.netty.util.Timer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Renews the leases of owners that hold a lock without an explicit lease, until they stop holding.
+ *
+ * <h2>Implementation notes</h2>
+ * The watchdog renews <em>owners</em>, not locks: one {@link Renewal} per owner ({@code
+ * <clientId>:<threadId>}) and lock ({@link LockProtocol#localKey()}), so every reader of a read
+ * lock is renewed, and an owner found lost takes no other owner's renewal with it. It keeps no
+ * hold counts: Redis says when an owner stops holding. A release marks the owner's renewal as
+ * releasing (rounds skip it), and the release's reply decides: holds remain, the renewal goes on;
+ * released, not held or unknown (a failure), it ends. An entry therefore never outlives its owner's
+ * hold, and a renewal never re-arms a lock its owner tried to release.
+ *
+ * <p>One timer per client (Netty's {@link Timer}) runs a round every third of the watchdog
+ * timeout. A round sends each kind's renewal script ({@link LockProtocol#renewScript()}) for every
+ * active renewal, up to {@value #BATCH} owners a call (grouped by script, and by Cluster slot on a
+ * Cluster). A renewal goes {@code ACTIVE <-> RELEASING -> ENDED | LOST}: {@code LOST} when the
+ * script says the owner no longer holds; the loss is logged at WARN and the
+ * {@link LeaseLostListener} told, off the owner's thread.
+ *
+ * <p>A renewal must never land after the release of its owner's last hold: it could re-arm a lock
+ * taken again meanwhile. Commands on one connection run in the order they are sent, so a round
+ * sends its batch while holding {@link #dispatchLock}, and a release marks its renewal under that
+ * same lock before it is sent: either the renewal is on the wire before the release, or the round
+ * skips it.
+ */
+public final class Watchdog implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(Watchdog.class);
+    private static final String OUTAGE_NAME = "watchdog";
+    private final OutageLog outages = new OutageLog(log);
+    static final int BATCH = 100;
+
+    /** Sends one renewal call: a script, its keys and its arguments, in order with earlier calls. */
+    public interface Sender {
+        CompletableFuture<List<Object>> renew(LuaScript script, String[] keys, String[] args);
+    }
+
+    /** Reads an owner's hold count: the value of {@code field} in the hash {@code name}, 0 when absent. */
+    public interface HoldCounter {
+        CompletableFuture<Long> holds(String name, String field);
+    }
+
+    private final Sender sender;
+    private final HoldCounter holdCounter;
+    private final boolean cluster;
+    private final long leaseMillis;
+    private final LeaseLostListener listener;
+    private final Executor listenerExecutor;
+    private final BiConsumer<String, Long> lossHook;
+    private final Timer timer;
+    /** The client's observer; null when none is set. */
+    private final RenewalListener observing;
+    private final ConcurrentHashMap<Owner, Renewal> renewals = new ConcurrentHashMap<>();
+    /** Orders renewal sends before releases; see the class notes. */
+    private final ReentrantLock dispatchLock = new ReentrantLock();
+    private volatile boolean closed;
+    private volatile Timeout nextRound;
+
+    /**
+     * @param timer the client's timer; the watchdog schedules its rounds on it and does not stop it
+     * @param lossHook told first, on the I/O thread, of every lost lease by the lock's
+     *     {@link LockProtocol#localKey()} and owner (the local queues use it)
+     */
+    public Watchdog(Sender sender, HoldCounter holdCounter, boolean cluster, long leaseMillis, LeaseLostListener listener,
+            Executor listenerExecutor, BiConsumer<String, Long> lossHook, Timer timer) {
+        this(sender, holdCounter, cluster, leaseMillis, listener, listenerExecutor, lossHook, timer, null);
+    }
+
+    /** @param observing told how each renewal call came back; null when the client has no observer */
+    public Watchdog(Sender sender, HoldCounter holdCounter, boolean cluster, long leaseMillis, LeaseLostListener listener,
+            Executor listenerExecutor, BiConsumer<String, Long> lossHook, Timer timer, RenewalListener observing) {
+        this.observing = observing;
+        this.sender = sender;
+        this.holdCounter = holdCounter;
+        this.cluster = cluster;
+        this.leaseMillis = leaseMillis;
+        this.listener = listener;
+        this.listenerExecutor = listenerExecutor;
+        this.lossHook = lossHook;
+        this.timer = timer;
+        this.nextRound = timer.newTimeout(this::round, periodMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** The lease a watchdog acquisition sets, and renewals set again. */
+    public long leaseMillis() {
+        return leaseMillis;
+    }
+
+    long periodMillis() {
+        return Math.max(1, leaseMillis / 3);
+    }
+
+    /**
+     * Redis confirmed that {@code owner} holds the lock. With a watchdog lease its renewal starts,
+     * or goes on when it has one. A fixed-lease re-entry leaves a running renewal as it is, as
+     * Redisson does; but a fixed-lease acquisition that was a first hold (the owner's earlier hold
+     * was lost behind its back, and its renewal not yet told) must not inherit it: the owner's hold
+     * count is read, and a single hold ends the renewal.
+     */
+    public void onAcquired(LockProtocol protocol, long owner, boolean watchdogLease) {
+        if (closed) {
+            return;
+        }
+        Owner key = new Owner(protocol.localKey(), owner);
+        if (!watchdogLease) {
+            Renewal existing = renewals.get(key);
+            if (existing != null) {
+                holdCounter.holds(protocol.name(), protocol.ownerField(owner)).whenComplete((holds, failure) -> {
+                    if (failure == null && holds <= 1 && renewals.remove(key, existing)) {
+                        existing.end();
+                    }
+                });
+            }
+            return;
+        }
+        renewals.compute(key, (k, existing) ->
+                existing != null && existing.state() != State.ENDED && existing.state() != State.LOST
+                        ? existing : new Renewal(protocol, owner));
+    }
+
+    /**
+     * {@code owner} got the lock by a hand-off, as a first hold: it starts a renewal with a watchdog
+     * lease, and keeps none it may have had with a fixed one.
+     */
+    public void onHandedOver(LockProtocol protocol, long owner, boolean watchdogLease) {
+        if (watchdogLease) {
+            onAcquired(protocol, owner, true);
+        } else {
+            forget(protocol, owner);
+        }
+    }
+
+    /** Whether {@code owner}'s lease of this lock is renewed now. */
+    public boolean isRenewing(LockProtocol protocol, long owner) {
+        return renewals.containsKey(new Owner(protocol.localKey(), owner));
+    }
+
+    /**
+     * A release (or hand-off) of one hold of {@code owner} is about to be sent: its renewal pauses
+     * until {@link #afterRelease}.
+     *
+     * @return whether the owner's lease is renewed (an inner release then re-arms the watchdog lease)
+     */
+    public boolean beforeRelease(LockProtocol protocol, long owner) {
+        Renewal renewal = renewals.get(new Owner(protocol.localKey(), owner));
+        if (renewal == null) {
+            return false;
+        }
+        dispatchLock.lock();
+        try {
+            return renewal.beginRelease();
+        } finally {
+            dispatchLock.unlock();
+        }
+    }
+
+    /**
+     * The reply of a release announced by {@link #beforeRelease}: with {@code stillHeld} the renewal
+     * goes on, otherwise (released, not held, or a failure that leaves it unknown) it ends.
+     */
+    public void afterRelease(LockProtocol protocol, long owner, boolean stillHeld) {
+        Owner key = new Owner(protocol.localKey(), owner);
+        Renewal renewal = renewals.get(key);
+        if (renewal != null && renewal.endRelease(stillHeld)) {
+            renewals.remove(key, renewal);
+        }
+    }
+
+    /** Ends the renewal of {@code owner}: Redis said it does not hold this lock. */
+    void forget(LockProtocol protocol, long owner) {
+        Owner key = new Owner(protocol.localKey(), owner);
+        Renewal renewal = renewals.remove(key);
+        if (renewal != null) {
+            renewal.end();
+        }
+    }
+
+    /** Ends every renewal of lock {@code name}, whatever its kind and owner: it was force-unlocked. */
+    public void cancelAll(String name) {
+        dispatchLock.lock();
+        try {
+            renewals.values().removeIf(renewal -> {
+                if (renewal.protocol.name().equals(name)) {
+                    renewal.end();
+                    return true;
+                }
+                return false;
+            });
+        } finally {
+            dispatchLock.unlock();
+        }
+    }
+
+    /** Owners whose leases are renewed now; for tests and metrics. */
+    public int activeRenewals() {
+        return renewals.size();
+    }
+
+    private void round(Timeout timeout) {
+        if (closed) {
+            return;
+        }
+        try {
+            renewAll();
+        } catch (Throwable t) {
+            log.error("watchdog round failed; trying again next period", t);
+        } finally {
+            if (!closed) {
+                nextRound = timer.newTimeout(this::round, periodMillis(), TimeUnit.MILLISECONDS);
+            }
+        }
+    }
+
+    /** Runs one renewal round now; rounds also run by themselves every period. */
+    void renewAll() {
+        if (renewals.isEmpty()) {
+            return;
+        }
+        dispatchLock.lock();
+        try {
+            Map<Group, List<Renewal>> batches = new HashMap<>();
+            for (Renewal renewal : renewals.values()) {
+                if (renewal.state() != State.ACTIVE) {
+                    continue;
+                }
+                Group group = new Group(cluster ? RedisBackend.slot(renewal.protocol.name()) : 0,
+                        renewal.protocol.renewScript());
+                List<Renewal> batch = batches.computeIfAbsent(group, g -> new ArrayList<>());
+                batch.add(renewal);
+                if (batch.size() == BATCH) {
+                    send(batch);
+                    batches.remove(group);
+                }
+            }
+            batches.values().forEach(this::send);
+        } finally {
+            dispatchLock.unlock();
+        }
+    }
+
+    /** Renewals sent in one call: one script, one Cluster slot. */
+    private record Group(int slot, LuaScript script) {
+    }
+
+    /** The renewal of one owner of one lock. */
+    private record Owner(String localKey, long owner) {
+    }
+
+    /** Sends one renewal call; runs under {@link #dispatchLock}. */
+    private void send(List<Renewal> batch) {
+        List<String> keys = new ArrayList<>(batch.size());
+        String[] args = new String[batch.size() + 1];
+        args[0] = Long.toString(leaseMillis);
+        for (int i = 0; i < batch.size(); i++) {
+            Renewal renewal = batch.get(i);
+            keys.addAll(List.of(renewal.protocol.renewKeys(renewal.owner)));
+            args[i + 1] = renewal.protocol.ownerField(renewal.owner);
+        }
+        String first = batch.get(0).protocol.name();
+        sender.renew(batch.get(0).protocol.renewScript(), keys.toArray(String[]::new), args)
+                .whenComplete((renewed, failure) -> {
+                    if (failure != null) {
+                        // one WARN per outage (each failure at DEBUG): renewals run every lease/3
+                        outages.failed(OUTAGE_NAME, "renewing " + batch.size() + " lock lease(s) ('" + first
+                                + "'...; again every " + periodMillis() + " ms)", failure);
+                        if (observing != null) {
+                            observing.renewed(batch.size(), RenewalOutcome.ERROR);
+                        }
+                        return;
+                    }
+                    outages.succeeded(OUTAGE_NAME, "renewing lock leases");
+                    int lost = 0;
+                    for (int i = 0; i < batch.size(); i++) {
+                        if (Long.valueOf(0L).equals(renewed.get(i))) {
+                            lost++;
+                            lost(batch.get(i));
+                        }
+                    }
+                    if (observing != null) {
+                        observing.renewed(batch.size() - lost, RenewalOutcome.RENEWED);
+                        observing.renewed(lost, RenewalOutcome.LOST);
+                    }
+                });
+    }
+
+    private void lost(Renewal renewal) {
+        if (!renewal.markLost()) {
+            return; // released or ended meanwhile: the release's reply decides
+        }
+        String localKey = renewal.protocol.localKey();
+        renewals.remove(new Owner(localKey, renewal.owner), renewal);
+        lossHook.accept(localKey, renewal.owner);
+        String name = renewal.protocol.name();
+        log.warn("lease of lock '{}' held by {} was lost: the lock expired, was deleted or was taken "
+                + "before the watchdog could renew it", name, renewal.protocol.ownerField(renewal.owner));
+        if (listener != null) {
+            listenerExecutor.execute(() -> {
+                try {
+                    listener.onLeaseLost(name, renewal.owner);
+                } catch (Throwable t) {
+                    log.error("lease-lost listener failed for lock '{}'", name, t);
+                }
+            });
+        }
+    }
+
+    /** Stops renewing; held locks then expire with their leases. */
+    @Override
+    public void close() {
+        closed = true;
+        Timeout round = nextRound;
+        if (round != null) {
+            round.cancel();
+        }
+        dispatchLock.lock();
+        try {
+            renewals.values().forEach(Renewal::end);
+            renewals.clear();
+        } finally {
+            dispatchLock.unlock();
+        }
+    }
+
+    enum State { ACTIVE, RELEASING, ENDED, LOST }
+
+    /**
+     * The renewal of one owner of one lock. State changes are made under its monitor; the map is
+     * changed by the watchdog outside it.
+     */
+    private static final class Renewal {
+        final LockProtocol protocol;
+        final long owner;
+        // guarded by this:
+        private State state = State.ACTIVE;
+        /** Releases sent and not yet answered; rounds skip the renewal while there are any. */
+        private int releasing;
+
+        Renewal(LockProtocol protocol, long owner) {
+            this.protocol = protocol;
+            this.owner = owner;
+        }
+
+        synchronized State state() {
+            return state;
+        }
+
+        /** True when the renewal was running (and now pauses for the release). */
+        synchronized boolean beginRelease() {
+            switch (state) {
+                case ACTIVE, RELEASING -> {
+                    releasing++;
+                    state = State.RELEASING;
+                    return true;
+                }
+                case ENDED, LOST -> {
+                    return false;
+                }
+                default -> throw new IllegalStateException("unknown renewal state " + state);
+            }
+        }
+
+        /** True when the renewal ended with this release. */
+        synchronized boolean endRelease(boolean stillHeld) {
+            switch (state) {
+                case RELEASING -> {
+                    releasing--;
+                    if (!stillHeld) {
+                        state = State.ENDED;
+                        return true;
+                    }
+                    if (releasing == 0) {
+                        state = State.ACTIVE;
+                    }
+                    return false;
+                }
+                case ACTIVE -> {
+                    if (!stillHeld) {
+                        state = State.ENDED;
+                        return true;
+                    }
+                    return false;
+                }
+                case ENDED, LOST -> {
+                    return true;
+                }
+                default -> throw new IllegalStateException("unknown renewal state " + state);
+            }
+        }
+
+        synchronized void end() {
+            if (state != State.LOST) {
+                state = State.ENDED;
+            }
+        }
+
+        /** True when an active renewal is now lost; false when it was released or ended meanwhile. */
+        synchronized boolean markLost() {
+            if (state != State.ACTIVE) {
+                return false;
+            }
+            state = State.LOST;
+            return true;
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package dev.padlock.internal.script;
+
+import dev.padlock.spi.Script;
+
+/**
+ * The Lua scripts of the {@code lock-lua} jar, each read once from
+ * {@code dev/padlock/lua/<file>.lua} with its SHA1 computed here, so that the first call can
+ * already be an {@code EVALSHA}. Each file's header documents its KEYS, ARGV and result.
+ */
+public enum LuaScript {
+    LOCK_ACQUIRE("lock_acquire"),
+    LOCK_RELEASE("lock_release"),
+    LOCK_RENEW("lock_renew"),
+    LOCK_FORCE_RELEASE("lock_force_release"),
+    LOCK_HANDOFF("lock_handoff"),
+    LOCK_CLAIM("lock_claim"),
+    LOCK_ABANDON("lock_abandon"),
+    LOCK_LEAVE("lock_leave"),
+    FAIR_ACQUIRE("fair_acquire"),
+    FAIR_RELEASE("fair_release"),
+    FAIR_LEAVE("fair_leave"),
+    FAIR_FORCE_RELEASE("fair_force_release"),
+    FAIR_SETTLE("fair_settle"),
+    RW_READ_ACQUIRE("rw_read_acquire"),
+    RW_READ_RELEASE("rw_read_release"),
+    RW_READ_RENEW("rw_read_renew"),
+    RW_WRITE_ACQUIRE("rw_write_acquire"),
+    RW_WRITE_RELEASE("rw_write_release"),
+    RW_WRITE_LEAVE("rw_write_leave"),
+    RW_READ_LEAVE("rw_read_leave"),
+    RW_FORCE_RELEASE("rw_force_release"),
+    RW_READ_LOCKED("rw_read_locked"),
+    FENCED_ACQUIRE("fenced_acquire"),
+    FENCED_TOKEN("fenced_token"),
+    CLIENT_REGISTER("client_register");
+
+    private final Script script;
+
+    LuaScript(String file) {
+        this.script = Script.load(LuaScript.class, "/dev/padlock/lua/" + file + ".lua");
+    }
+
+    /** The file name without {@code .lua}; used in error messages. */
+    public String file() {
+        return script.name();
+    }
+
+    public String body() {
+        return script.body();
+    }
+
+    public String sha1() {
+        return script.sha1();
+    }
+
+    /** This script as the SPI's {@link Script}. */
+    public Script script() {
+        return script;
+    }
+}

@@ -1,0 +1,101 @@
+package dev.padlock.internal.script;
+
+import dev.padlock.internal.redis.RedisBackend;
+import dev.padlock.internal.redis.RedisErrors;
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Runs {@link LuaScript}s with {@code EVALSHA}. When Redis does not know the script (a restart,
+ * a {@code SCRIPT FLUSH}), the same call is made once more with {@code EVAL}, which also loads it;
+ * that second call runs after whatever was sent meanwhile, so calls whose order matters use
+ * {@link #runInOrder}.
+ * Failures come back as Padlock exceptions naming the script, the first key and the address.
+ */
+public final class ScriptRunner {
+    private final RedisBackend backend;
+    private final boolean pinned;
+
+    public ScriptRunner(RedisBackend backend) {
+        this(backend, false);
+    }
+
+    private ScriptRunner(RedisBackend backend, boolean pinned) {
+        this.backend = backend;
+        this.pinned = pinned;
+    }
+
+    /**
+     * A runner that sends each call on the connection to the master of its first key's slot
+     * ({@link RedisBackend#commandsFor}), so that {@link #waitForReplicas} counts the
+     * acknowledgements of exactly those calls. The same as this one on a single server.
+     */
+    public ScriptRunner pinned() {
+        return backend.isCluster() ? new ScriptRunner(backend, true) : this;
+    }
+
+    private CompletableFuture<RedisClusterAsyncCommands<String, String>> commands(String key) {
+        return pinned ? backend.commandsFor(key) : CompletableFuture.completedFuture(backend.commands());
+    }
+
+    /**
+     * Sends {@code WAIT replicas timeout} on the connection that {@code key}'s calls use: the
+     * number of replicas that acknowledged every write this connection sent before it.
+     */
+    public CompletableFuture<Long> waitForReplicas(String key, int replicas, long timeoutMillis) {
+        return commands(key).thenCompose(c -> c.waitForReplication(replicas, timeoutMillis).toCompletableFuture())
+                .exceptionallyCompose(failure -> CompletableFuture.failedFuture(
+                        backend.translate(failure, "WAIT on '" + key + "'")));
+    }
+
+    /**
+     * Runs {@code script} on {@code keys} and {@code args}.
+     *
+     * @param type how Redis's reply is read: {@code INTEGER} (nil is {@code null}) or
+     *     {@code MULTI} for arrays
+     */
+    public <T> CompletableFuture<T> run(LuaScript script, ScriptOutputType type, String[] keys, String... args) {
+        return run(script.file(), script.body(), script.sha1(), type, keys, args);
+    }
+
+    /**
+     * Runs a script that is not one of lock-lua's (another Padlock module's own, such as
+     * lock-shedlock's), as {@link #run(LuaScript, ScriptOutputType, String[], String...)} does.
+     *
+     * @param file the script's name, for messages
+     * @param sha1 the SHA1 of {@code body}, in lower-case hex
+     */
+    public <T> CompletableFuture<T> run(String file, String body, String sha1, ScriptOutputType type, String[] keys,
+            String... args) {
+        CompletableFuture<RedisClusterAsyncCommands<String, String>> commands = commands(keys[0]);
+        CompletableFuture<T> first = commands.thenCompose(c -> c.<T>evalsha(sha1, type, keys, args).toCompletableFuture());
+        return first.exceptionallyCompose(failure -> {
+            if (RedisErrors.unwrap(failure) instanceof RedisNoScriptException) {
+                return commands.thenCompose(c -> c.<T>eval(body, type, keys, args).toCompletableFuture());
+            }
+            return CompletableFuture.failedFuture(failure);
+        }).exceptionallyCompose(failure -> CompletableFuture.failedFuture(
+                backend.translate(failure, file + " on '" + keys[0] + "'")));
+    }
+
+    /**
+     * Runs {@code script} with {@code EVAL}, body included: there is no {@code NOSCRIPT} answer and
+     * no second attempt, so the call runs exactly in the order it was sent among this connection's
+     * commands. For calls that later commands rely on having run first (a hand-off the successor
+     * acts on before the reply, a renewal that must land before a release): with {@link #run}, a
+     * {@code NOSCRIPT} retry would run after commands sent meanwhile. Costs the script's bytes on
+     * the wire; Redis keeps the compiled script cached either way.
+     */
+    public <T> CompletableFuture<T> runInOrder(LuaScript script, ScriptOutputType type, String[] keys, String... args) {
+        return commands(keys[0]).thenCompose(c -> c.<T>eval(script.body(), type, keys, args).toCompletableFuture())
+                .exceptionallyCompose(failure -> CompletableFuture.failedFuture(
+                        backend.translate(failure, script.file() + " on '" + keys[0] + "'")));
+    }
+
+    /** The address for messages. */
+    public String address() {
+        return backend.address();
+    }
+}

@@ -1,0 +1,599 @@
+package dev.padlock.internal.queue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.padlock.RedisUnavailableException;
+import dev.padlock.internal.acquire.Abandonments;
+import dev.padlock.internal.acquire.LockAcquisition;
+import dev.padlock.internal.acquire.PendingAcquire;
+import dev.padlock.internal.base.ManualTimer;
+import dev.padlock.internal.grant.GrantWaits;
+import dev.padlock.internal.lock.LockServices;
+import dev.padlock.internal.protocol.LockProtocol;
+import dev.padlock.internal.protocol.LockProtocol.Attempt;
+import dev.padlock.internal.protocol.LockProtocol.Release;
+import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
+import dev.padlock.internal.renewal.Watchdog;
+import dev.padlock.internal.wakeup.WakeUps;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The local queue's state machine alone: a lock kind that records each call it would send to Redis
+ * and answers only when the test says so, a manual timer, and unlock channels the test fires by
+ * hand. The rule under test: an owner is told it holds only after an answer that put or found its
+ * field, and every answer that contradicts the queue's view corrects it.
+ */
+class LocalQueueTest {
+    private static final long LEASE = 30_000;
+    private static final long FOREVER = LockAcquisition.FOREVER;
+
+    private final ManualTimer timer = new ManualTimer();
+    private final RecordingLock lock = new RecordingLock("orders:1");
+    private final HandFiredChannels channels = new HandFiredChannels();
+    private final LocalQueues queues = new LocalQueues();
+    private final Watchdog watchdog = new Watchdog((script, keys, args) -> new CompletableFuture<>(),
+            (name, field) -> CompletableFuture.completedFuture(1L), false, LEASE, null, Runnable::run,
+            queues::onLeaseLost, timer);
+    private final LockServices services = new LockServices("c", null, null, channels, watchdog, queues,
+            new Abandonments(timer, 1_000), timer, 1_000, 0, 0, null, new GrantWaits());
+
+    @AfterEach
+    void close() {
+        queues.close();
+        watchdog.close();
+    }
+
+    @Test
+    void aFirstAcquisitionIsAClaimAndHoldsOnlyOnceRedisAnswers() {
+        PendingAcquire first = acquire(1, FOREVER);
+
+        Call claim = lock.next("claim", 1);
+        assertThat(first.result()).isNotDone();
+        claim.answer(Attempt.ACQUIRED);
+        assertThat(first.result()).isCompletedWithValue(true);
+    }
+
+    @Test
+    void anOwnerQueuedBehindAHolderSendsNothingAndWatchesTheChannel() {
+        holds(1);
+
+        PendingAcquire second = acquire(2, FOREVER);
+
+        assertThat(second.result()).isNotDone();
+        assertThat(lock.calls).isEmpty();
+        assertThat(channels.watchers).hasSize(1);
+    }
+
+    @Test
+    void aSuccessorIsToldItHoldsOnlyWhenTheHandOffIsAnswered() {
+        holds(1);
+        PendingAcquire second = acquire(2, FOREVER);
+
+        CompletableFuture<ReleaseOutcome> unlock = release(1);
+        Call handOff = lock.next("handoff", 1);
+        assertThat(handOff.to).isEqualTo(2);
+        assertThat(second.result()).as("sent, not answered").isNotDone();
+
+        handOff.answer(ReleaseOutcome.RELEASED);
+        assertThat(second.result()).isCompletedWithValue(true);
+        assertThat(unlock).isCompletedWithValue(ReleaseOutcome.RELEASED);
+        assertThat(channels.watchers).as("nobody queues any more").isEmpty();
+    }
+
+    @Test
+    void holdsThatRemainPutTheSuccessorBackInLine() {
+        holds(1);
+        PendingAcquire second = acquire(2, FOREVER);
+
+        release(1);
+        lock.next("handoff", 1).answer(ReleaseOutcome.STILL_HELD);
+        assertThat(second.result()).isNotDone();
+
+        release(1);
+        lock.next("handoff", 1).answer(ReleaseOutcome.RELEASED);
+        assertThat(second.result()).isCompletedWithValue(true);
+    }
+
+    @Test
+    void aHandOffThatFoundTheHolderGoneMakesTheSuccessorClaimOnRedis() {
+        holds(1);
+        PendingAcquire second = acquire(2, FOREVER);
+
+        CompletableFuture<ReleaseOutcome> unlock = release(1);
+        lock.next("handoff", 1).answer(ReleaseOutcome.NOT_HELD);
+
+        assertThat(unlock).isCompletedWithValue(ReleaseOutcome.NOT_HELD);
+        assertThat(second.result()).isNotDone();
+        lock.next("claim", 2).answer(Attempt.ACQUIRED);
+        assertThat(second.result()).isCompletedWithValue(true);
+    }
+
+    @Test
+    void aHandOffWhoseReplyWasLostMakesTheSuccessorClaimWhichFindsOutWhetherItLanded() {
+        holds(1);
+        PendingAcquire second = acquire(2, FOREVER);
+
+        CompletableFuture<ReleaseOutcome> unlock = release(1);
+        lock.next("handoff", 1).fail(new RedisUnavailableException("connection reset", null));
+
+        assertThat(unlock).isCompletedExceptionally();
+        assertThat(second.result()).isNotDone();
+        lock.next("claim", 2).answer(Attempt.ACQUIRED); // the hand-off had landed: the claim finds the field
+        assertThat(second.result()).isCompletedWithValue(true);
+    }
+
+    @Test
+    void aReentryByTheHolderGoesToRedisAsAReentryNotAClaim() {
+        holds(1);
+
+        PendingAcquire again = acquire(1, FOREVER);
+
+        lock.next("acquire", 1).answer(Attempt.ACQUIRED);
+        assertThat(again.result()).isCompletedWithValue(true);
+    }
+
+    @Test
+    void aQueuedOwnerGivesUpWhenItsWaitEndsOnTheTimerAndTheHolderThenReleasesOnRedis() {
+        holds(1);
+        PendingAcquire second = acquire(2, 100);
+
+        timer.advance(100);
+
+        assertThat(second.result()).isCompletedWithValue(false);
+        assertThat(lock.calls).isEmpty();
+        release(1);
+        lock.next("release", 1).answer(new Release(ReleaseOutcome.RELEASED, 1));
+        assertThat(queues.size()).as("idle: retired").isZero();
+        assertThat(timer.pending()).as("nothing left scheduled but the watchdog's round").isOne();
+    }
+
+    @Test
+    void theEndOfTheHoldersFixedLeaseLetsTheFirstQueuedOwnerAsk() throws InterruptedException {
+        PendingAcquire first = queues.acquire(lock, services, false, 1, 50, false, TimeUnit.SECONDS.toNanos(1), false);
+        lock.next("claim", 1).answer(Attempt.ACQUIRED);
+        assertThat(first.result()).isCompletedWithValue(true);
+        PendingAcquire second = acquire(2, FOREVER);
+
+        Thread.sleep(60); // the lease end is measured on the system clock; the check runs on the timer
+        timer.advance(60);
+
+        lock.next("claim", 2).answer(Attempt.ACQUIRED);
+        assertThat(second.result()).isCompletedWithValue(true);
+    }
+
+    @Test
+    void anUnlockMessageSendsTheFirstQueuedOwnerToRedisWithoutForgettingTheHolder() {
+        holds(1);
+        PendingAcquire second = acquire(2, FOREVER);
+
+        channels.fire();
+
+        lock.next("claim", 2).answer(Attempt.notAcquired(5_000));
+        lock.next("claim", 2).answer(Attempt.notAcquired(5_000)); // after subscribing: then it parks
+        assertThat(second.result()).isNotDone();
+        PendingAcquire reentry = acquire(1, FOREVER);
+        lock.next("acquire", 1).answer(Attempt.ACQUIRED);
+        assertThat(reentry.result()).as("still the holder: a re-entry, not queued behind itself")
+                .isCompletedWithValue(true);
+    }
+
+    @Test
+    void aForceUnlockByThisClientForgetsTheHolder() {
+        holds(1);
+        PendingAcquire second = acquire(2, FOREVER);
+
+        queues.onForceUnlocked(lock.localKey(), queues.confirmations());
+
+        lock.next("claim", 2).answer(Attempt.ACQUIRED);
+        assertThat(second.result()).isCompletedWithValue(true);
+    }
+
+    /**
+     * Regression (model test): a release answered late (after a NOSCRIPT retry, say) made the queue
+     * forget a holder Redis had confirmed after the release was sent; that holder's re-entry then
+     * went out as a claim and reset its hold count to 1.
+     */
+    @Test
+    void aReleaseAnsweredAfterAnotherOwnerWasConfirmedDoesNotForgetIt() {
+        holds(1);
+        CompletableFuture<ReleaseOutcome> unlock = release(1);
+        Call lateRelease = lock.next("release", 1);
+        PendingAcquire second = acquire(2, 0); // one-shot: straight to Redis
+        lock.next("claim", 2).answer(Attempt.ACQUIRED);
+        assertThat(second.result()).isCompletedWithValue(true);
+
+        lateRelease.answer(new Release(ReleaseOutcome.RELEASED, 1));
+
+        assertThat(unlock).isCompletedWithValue(ReleaseOutcome.RELEASED);
+        PendingAcquire reentry = acquire(2, FOREVER);
+        lock.next("acquire", 2).answer(Attempt.ACQUIRED);
+        assertThat(reentry.result()).isCompletedWithValue(true);
+    }
+
+    @Test
+    void aForceUnlockAnsweredAfterAnOwnerWasConfirmedDoesNotForgetIt() {
+        long sentAt = queues.confirmations(); // the force unlock is sent now, answered later
+        holds(1);
+
+        queues.onForceUnlocked(lock.localKey(), sentAt);
+
+        PendingAcquire reentry = acquire(1, FOREVER);
+        lock.next("acquire", 1).answer(Attempt.ACQUIRED);
+        assertThat(reentry.result()).isCompletedWithValue(true);
+    }
+
+    @Test
+    void aLostLeaseForgetsTheHolder() {
+        holds(1);
+        PendingAcquire second = acquire(2, FOREVER);
+
+        queues.onLeaseLost(lock.localKey(), 1);
+
+        lock.next("claim", 2).answer(Attempt.ACQUIRED);
+        assertThat(second.result()).isCompletedWithValue(true);
+    }
+
+    @Test
+    void aClaimItsCallerGaveUpOnUnansweredIsGivenBackBeforeTheOwnersNextAcquisition() {
+        PendingAcquire first = acquire(1, FOREVER);
+        Call claim = lock.next("claim", 1);
+
+        first.result().cancel(false);
+        claim.fail(new RedisUnavailableException("timed out", null));
+
+        Call giveBack = lock.next("abandon", 1);
+        PendingAcquire next = acquire(1, FOREVER);
+        assertThat(lock.calls).as("the next acquisition waits for the give-back").isEmpty();
+        giveBack.answer(true);
+        lock.next("claim", 1).answer(Attempt.ACQUIRED);
+        assertThat(next.result()).isCompletedWithValue(true);
+    }
+
+    // ---- grants between clients (issue 13)
+
+    @Test
+    void aGrantToTheWaitingHeadMakesItHoldWithoutAnotherAttempt() {
+        RecordingLock granting = new RecordingLock("orders:2", true);
+        PendingAcquire head = queues.acquire(granting, services, false, 1, LEASE, true, FOREVER, false);
+        Call inLine = waitsInLine(granting, 1);
+        assertThat(inLine.to).as("its place nonce").isPositive();
+
+        queues.onGranted(granting, 1, inLine.to, services);
+
+        assertThat(head.result()).isCompletedWithValue(true);
+        assertThat(granting.calls).as("no attempt: the grant message came from the call that put its field in")
+                .isEmpty();
+    }
+
+    @Test
+    void aLateGrantForAnEarlierWaitDoesNotGrantTheOwnersNextWait() throws Exception {
+        RecordingLock granting = new RecordingLock("orders:2", true);
+        Call firstPlace = waitsInLineAndGivesUp(granting, 1);
+        PendingAcquire second = queues.acquire(granting, services, false, 1, LEASE, true, FOREVER, false);
+        Call secondPlace = waitsInLine(granting, 1);
+        assertThat(secondPlace.to).isNotEqualTo(firstPlace.to);
+
+        queues.onGranted(granting, 1, firstPlace.to, services);
+
+        assertThat(second.result()).as("the message answered the first wait's place").isNotDone();
+        assertThat(granting.calls).as("nor passed on: the owner's next claim finds the field if it is there")
+                .isEmpty();
+        queues.onGranted(granting, 1, secondPlace.to, services);
+        assertThat(second.result()).isCompletedWithValue(true);
+    }
+
+    @Test
+    void aGrantNobodyHereWaitsForIsPassedOn() throws Exception {
+        RecordingLock granting = new RecordingLock("orders:2", true);
+        Call place = waitsInLineAndGivesUp(granting, 1);
+
+        queues.onGranted(granting, 1, place.to, services);
+
+        Call passOn = granting.next("release", 1);
+        passOn.answer(new Release(ReleaseOutcome.RELEASED, 0, true));
+        assertThat(queues.size()).as("nothing left behind").isZero();
+    }
+
+    @Test
+    void aGlobalReleaseWithOwnersQueuedPutsThisClientBackInLineForTheFirstOfThem() throws Exception {
+        RecordingLock granting = new RecordingLock("orders:2", true);
+        PendingAcquire holder = queues.acquire(granting, services, false, 1, LEASE, true, FOREVER, false);
+        granting.next("claim", 1).answer(Attempt.ACQUIRED);
+        assertThat(holder.result()).isCompletedWithValue(true);
+        PendingAcquire second = queues.acquire(granting, services, false, 2, LEASE, true, FOREVER, false);
+        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(LocalQueue.MAX_LOCAL_CHAIN_NANOS) + 5); // the budget ends
+
+        queues.release(granting, services, 1);
+
+        Call release = granting.next("release", 1);
+        assertThat(release.to).as("back in line for the first queued owner").isEqualTo(2);
+        release.answer(new Release(ReleaseOutcome.RELEASED, 0, true)); // granted to another client
+        Call claim = granting.next("claim", 2);
+        claim.answer(Attempt.notAcquired(5_000));
+        assertThat(second.result()).isNotDone();
+    }
+
+    // ---- helpers
+
+    /**
+     * The head {@code owner} just started: its first claim fails, it subscribes, and its second
+     * claim fails and takes a place in line (the returned call: its {@code to} is the place nonce).
+     */
+    private static Call waitsInLine(RecordingLock granting, long owner) {
+        granting.next("claim", owner).answer(Attempt.notAcquired(5_000));
+        Call place = granting.next("claim", owner);
+        place.answer(Attempt.notAcquired(5_000));
+        return place;
+    }
+
+    /** {@code owner} waits 50 ms in line, then its wait ends without the lock; its place call. */
+    private Call waitsInLineAndGivesUp(RecordingLock granting, long owner) throws Exception {
+        PendingAcquire acquisition = queues.acquire(granting, services, false, owner, LEASE, true,
+                TimeUnit.MILLISECONDS.toNanos(50), false);
+        Call place = waitsInLine(granting, owner);
+        Thread.sleep(60); // its wait ends; woken, its last claim fails: it gave up
+        channels.fire();
+        granting.next("claim", owner).answer(Attempt.notAcquired(5_000));
+        assertThat(acquisition.result().get(2, TimeUnit.SECONDS)).isFalse();
+        return place;
+    }
+
+    private PendingAcquire acquire(long owner, long waitMillis) {
+        long waitNanos = waitMillis == FOREVER ? FOREVER : TimeUnit.MILLISECONDS.toNanos(waitMillis);
+        return queues.acquire(lock, services, false, owner, LEASE, true, waitNanos, false);
+    }
+
+    private CompletableFuture<ReleaseOutcome> release(long owner) {
+        return queues.release(lock, services, owner);
+    }
+
+    /** Owner {@code owner} acquires and Redis grants it. */
+    private void holds(long owner) {
+        PendingAcquire acquisition = acquire(owner, FOREVER);
+        lock.next("claim", owner).answer(Attempt.ACQUIRED);
+        assertThat(acquisition.result()).isCompletedWithValue(true);
+    }
+
+    /** A call the queue sent; the test answers it. */
+    private static final class Call {
+        final String op;
+        final long owner;
+        final long to;
+        final CompletableFuture<Object> reply = new CompletableFuture<>();
+
+        Call(String op, long owner, long to) {
+            this.op = op;
+            this.owner = owner;
+            this.to = to;
+        }
+
+        void answer(Object value) {
+            reply.complete(value);
+        }
+
+        void fail(Throwable failure) {
+            reply.completeExceptionally(failure);
+        }
+
+        @SuppressWarnings("unchecked")
+        <T> CompletableFuture<T> reply() {
+            return (CompletableFuture<T>) (CompletableFuture<?>) reply;
+        }
+    }
+
+    /** An exclusive kind that records its calls instead of sending them. */
+    private static final class RecordingLock implements LockProtocol {
+        private final String name;
+        private final boolean grants;
+        final List<Call> calls = new CopyOnWriteArrayList<>();
+
+        RecordingLock(String name) {
+            this(name, false);
+        }
+
+        /** With {@code grants}: a claim that waits records its place nonce as {@link Call#to}. */
+        RecordingLock(String name, boolean grants) {
+            this.name = name;
+            this.grants = grants;
+        }
+
+        @Override
+        public boolean grants() {
+            return grants;
+        }
+
+        @Override
+        public String grantChannel() {
+            return grants ? "grants" : null;
+        }
+
+        @Override
+        public CompletableFuture<Attempt> tryClaim(long leaseMillis, long threadId, boolean willWait, long placeNonce,
+                boolean inLine) {
+            return record("claim", threadId, willWait ? placeNonce : 0);
+        }
+
+        @Override
+        public CompletableFuture<Release> release(long threadId, long rearmLeaseMillis, long nextThreadId,
+                long nextLeaseMillis, long nextPlaceNonce) {
+            return record("release", threadId, nextThreadId);
+        }
+
+        /** The oldest unanswered call, which must be {@code op} by {@code owner}; waits a little for it. */
+        Call next(String op, long owner) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+            while (calls.isEmpty() && System.nanoTime() - deadline < 0) {
+                Thread.onSpinWait();
+            }
+            assertThat(calls).as("a call was sent").isNotEmpty();
+            Call call = calls.remove(0);
+            assertThat(call.op + " " + call.owner).isEqualTo(op + " " + owner);
+            return call;
+        }
+
+        private <T> CompletableFuture<T> record(String op, long owner, long to) {
+            Call call = new Call(op, owner, to);
+            calls.add(call);
+            return call.reply();
+        }
+
+        @Override
+        public String name() {
+            return name;
+        }
+
+        @Override
+        public String ownerField(long threadId) {
+            return "c:" + threadId;
+        }
+
+        @Override
+        public String unlockChannel(long threadId) {
+            return "channel";
+        }
+
+        @Override
+        public boolean handsOffLocally() {
+            return true;
+        }
+
+        @Override
+        public boolean claims() {
+            return true;
+        }
+
+        @Override
+        public CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait) {
+            return record("acquire", threadId, 0);
+        }
+
+        @Override
+        public CompletableFuture<Attempt> tryClaim(long leaseMillis, long threadId, boolean willWait) {
+            return record("claim", threadId, 0);
+        }
+
+        @Override
+        public CompletableFuture<Boolean> abandon(long threadId) {
+            return record("abandon", threadId, 0);
+        }
+
+        @Override
+        public CompletableFuture<Attempt> confirm(long threadId) {
+            return record("confirm", threadId, 0);
+        }
+
+        @Override
+        public CompletableFuture<Release> release(long threadId, long rearmLeaseMillis) {
+            return record("release", threadId, 0);
+        }
+
+        @Override
+        public CompletableFuture<ReleaseOutcome> handOff(long fromThreadId, long toThreadId, long leaseMillis,
+                long rearmLeaseMillis) {
+            return record("handoff", fromThreadId, toThreadId);
+        }
+
+        @Override
+        public CompletableFuture<Boolean> forceRelease() {
+            return record("forceRelease", 0, 0);
+        }
+
+        @Override
+        public CompletableFuture<Boolean> isLocked() {
+            return record("isLocked", 0, 0);
+        }
+    }
+
+    /** Unlock channels that are always subscribed and fire when the test says so. */
+    private static final class HandFiredChannels implements WakeUps {
+        final List<Runnable> watchers = new CopyOnWriteArrayList<>();
+        final List<CompletableFuture<Boolean>> parked = new ArrayList<>();
+        private boolean closed;
+
+        /** An unlock message on the channel: wakes parked waiters and calls watchers. */
+        void fire() {
+            List<CompletableFuture<Boolean>> woken;
+            synchronized (parked) {
+                woken = new ArrayList<>(parked);
+                parked.clear();
+            }
+            woken.forEach(park -> park.complete(true));
+            watchers.forEach(Runnable::run);
+        }
+
+        @Override
+        public Subscription subscribe(String channel) {
+            return new Subscription() {
+                @Override
+                public CompletableFuture<Void> ready() {
+                    return CompletableFuture.completedFuture(null);
+                }
+
+                @Override
+                public boolean isReady() {
+                    return true;
+                }
+
+                @Override
+                public CompletableFuture<Boolean> park(long timeoutMillis) {
+                    CompletableFuture<Boolean> park = new CompletableFuture<>();
+                    synchronized (parked) {
+                        parked.add(park);
+                    }
+                    return park;
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+        }
+
+        @Override
+        public Subscription subscribeIfConfirmed(String channel) {
+            return null;
+        }
+
+        @Override
+        public Watch watch(String channel, Runnable listener) {
+            watchers.add(listener);
+            return () -> watchers.remove(listener);
+        }
+
+        @Override
+        public boolean isSubscribed(String channel) {
+            return true;
+        }
+
+        @Override
+        public int subscribedChannels() {
+            return 1;
+        }
+
+        @Override
+        public int channelsInUse() {
+            return watchers.size();
+        }
+
+        @Override
+        public boolean isClosed() {
+            return closed;
+        }
+
+        @Override
+        public String address() {
+            return "nowhere";
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package dev.padlock.internal.queue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.padlock.internal.base.ManualTimer;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** A queued acquisition's state machine alone, on a manual timer: WAITING -> CLAIMED | GAVE_UP. */
+class TicketTest {
+    private final ManualTimer timer = new ManualTimer();
+    private final AtomicInteger left = new AtomicInteger();
+
+    private Ticket queued(long waitMillis) {
+        Ticket ticket = new Ticket(null, false, 1, 1_000, true, TimeUnit.MILLISECONDS.toNanos(waitMillis), 1);
+        ticket.armTimeout(timer, left::incrementAndGet);
+        return ticket;
+    }
+
+    @Test
+    void aQueuedWaitEndsWithFalseAndLeavesTheQueue() {
+        Ticket ticket = queued(60_000);
+        assertThat(timer.pending()).isOne();
+        timer.advance(60_001);
+        assertThat(ticket.result()).isCompletedWithValue(false);
+        assertThat(ticket.settled()).isDone();
+        assertThat(left).hasValue(1);
+    }
+
+    @Test
+    void aTicketThatGetsTheLockCancelsItsTimeout() {
+        Ticket ticket = queued(600_000);
+        assertThat(ticket.claim()).isTrue();
+        ticket.result.complete(true);
+        assertThat(timer.pending()).as("nothing outlives the wait").isZero();
+        assertThat(left).hasValue(0);
+    }
+
+    @Test
+    void aCancelledTicketLeavesTheQueueAndItsTimeoutIsCancelled() {
+        Ticket ticket = queued(600_000);
+        ticket.result().cancel(false);
+        assertThat(left).hasValue(1);
+        assertThat(timer.pending()).isZero();
+    }
+
+    @Test
+    void aClaimedTicketDoesNotTimeOutButGivesUpWhenPutBackAfterItsWait() {
+        Ticket ticket = queued(1);
+        assertThat(ticket.claim()).isTrue();
+        timer.advance(200);
+        long bound = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (ticket.remainingNanos() > 0 && System.nanoTime() < bound) {
+            Thread.onSpinWait(); // the wait's deadline is on the real clock: 1 ms
+        }
+        assertThat(ticket.result()).isNotDone();
+        assertThat(ticket.unclaim()).isFalse();
+        assertThat(ticket.result()).isCompletedWithValue(false);
+        assertThat(ticket.claim()).as("a ticket that gave up is never claimed").isFalse();
+    }
+
+    @Test
+    void aTicketPutBackWithWaitLeftWaitsAgain() {
+        Ticket ticket = queued(600_000);
+        assertThat(ticket.claim()).isTrue();
+        assertThat(ticket.unclaim()).isTrue();
+        assertThat(ticket.claim()).isTrue();
+    }
+
+    @Test
+    void aOneShotTicketHasNoWait() {
+        Ticket ticket = new Ticket(null, false, 1, 1_000, true, 0, 1);
+        assertThat(ticket.oneShot()).isTrue();
+        assertThat(ticket.remainingNanos()).isZero();
+    }
+}

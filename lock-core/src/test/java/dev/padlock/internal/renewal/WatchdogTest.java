@@ -1,0 +1,183 @@
+package dev.padlock.internal.renewal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.padlock.internal.base.ManualTimer;
+import dev.padlock.internal.protocol.LockProtocol;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+/** The watchdog's state machine alone: a manual timer, and a sender that records calls instead of Redis. */
+class WatchdogTest {
+    private static final long LEASE = 3_000;
+    private static final long PERIOD = LEASE / 3;
+
+    private final ManualTimer timer = new ManualTimer();
+    private final List<Call> calls = new ArrayList<>();
+    private final List<String> lost = new ArrayList<>();
+    /** What the fake hold counter answers. */
+    private long holds = 2;
+    private final Watchdog watchdog = new Watchdog((script, keys, args) -> {
+        Call call = new Call(List.of(args).subList(1, args.length), new CompletableFuture<>());
+        calls.add(call);
+        return call.reply;
+    }, (name, field) -> CompletableFuture.completedFuture(holds), false, LEASE, null, Runnable::run, (key, owner) -> lost.add(key + "/" + owner), timer);
+
+    private record Call(List<String> owners, CompletableFuture<List<Object>> reply) {
+        void answer(Object... renewed) {
+            reply.complete(List.of(renewed));
+        }
+    }
+
+    private static LockProtocol lock(String name) {
+        return new LockProtocol() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public String ownerField(long threadId) {
+                return "c:" + threadId;
+            }
+
+            @Override
+            public String unlockChannel(long threadId) {
+                return "ch";
+            }
+
+            @Override
+            public CompletableFuture<Attempt> confirm(long threadId) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public CompletableFuture<Release> release(long threadId, long rearmLeaseMillis) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public CompletableFuture<Boolean> forceRelease() {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public CompletableFuture<Boolean> isLocked() {
+                throw new UnsupportedOperationException();
+            }
+        };
+    }
+
+    @Test
+    void everyOwnerOfOneLockIsRenewedInOneCall() {
+        LockProtocol readLock = lock("a");
+        watchdog.onAcquired(readLock, 1, true);
+        watchdog.onAcquired(readLock, 2, true);
+        timer.advance(PERIOD);
+        assertThat(calls).hasSize(1);
+        assertThat(calls.get(0).owners()).containsExactlyInAnyOrder("c:1", "c:2");
+    }
+
+    @Test
+    void aLostOwnerTakesNoOtherOwnersRenewalWithIt() {
+        LockProtocol readLock = lock("a");
+        watchdog.onAcquired(readLock, 1, true);
+        watchdog.onAcquired(readLock, 2, true);
+        timer.advance(PERIOD);
+        Call first = calls.get(0);
+        first.answer(first.owners().get(0).equals("c:1") ? 0L : 1L, first.owners().get(0).equals("c:1") ? 1L : 0L);
+        assertThat(lost).containsExactly("a/1");
+        assertThat(watchdog.activeRenewals()).isOne();
+        timer.advance(PERIOD);
+        assertThat(calls.get(1).owners()).containsExactly("c:2");
+    }
+
+    @Test
+    void aReleasePausesTheRenewalAndItsReplyDecides() {
+        LockProtocol plain = lock("a");
+        watchdog.onAcquired(plain, 1, true);
+        assertThat(watchdog.beforeRelease(plain, 1)).as("renewed: an inner release re-arms").isTrue();
+        timer.advance(PERIOD);
+        assertThat(calls).as("nothing renewed while the release is in flight").isEmpty();
+        watchdog.afterRelease(plain, 1, true); // holds remain
+        timer.advance(PERIOD);
+        assertThat(calls).hasSize(1);
+        calls.get(0).answer(1L);
+
+        watchdog.beforeRelease(plain, 1);
+        watchdog.afterRelease(plain, 1, false); // the last hold
+        assertThat(watchdog.activeRenewals()).isZero();
+        timer.advance(3 * PERIOD);
+        assertThat(calls).hasSize(1);
+        assertThat(lost).isEmpty();
+    }
+
+    @Test
+    void aRenewalThatFindsTheOwnerGoneWhileItsReleaseIsInFlightIsNoLoss() {
+        LockProtocol plain = lock("a");
+        watchdog.onAcquired(plain, 1, true);
+        timer.advance(PERIOD);
+        watchdog.beforeRelease(plain, 1);
+        calls.get(0).answer(0L);
+        assertThat(lost).as("the release's reply decides").isEmpty();
+        watchdog.afterRelease(plain, 1, false);
+        assertThat(watchdog.activeRenewals()).isZero();
+    }
+
+    @Test
+    void aFixedLeaseAloneIsNotRenewedAndAFixedReentryKeepsTheWatchdogLease() {
+        LockProtocol plain = lock("a");
+        watchdog.onAcquired(plain, 1, false);
+        assertThat(watchdog.activeRenewals()).isZero();
+        watchdog.onAcquired(plain, 2, true);
+        watchdog.onAcquired(plain, 2, false);
+        assertThat(watchdog.isRenewing(plain, 2)).isTrue();
+    }
+
+    @Test
+    void aFixedLeaseFirstHoldDoesNotInheritARenewalLeftFromALostHold() {
+        LockProtocol plain = lock("a");
+        watchdog.onAcquired(plain, 1, true);
+        holds = 1; // the watchdog hold was lost behind the owner's back; this is a first hold
+        watchdog.onAcquired(plain, 1, false);
+        assertThat(watchdog.isRenewing(plain, 1)).isFalse();
+    }
+
+    @Test
+    void aHandOffWithAFixedLeaseEndsAnyRenewalTheSuccessorHad() {
+        LockProtocol plain = lock("a");
+        watchdog.onAcquired(plain, 1, true);
+        watchdog.onHandedOver(plain, 1, false);
+        assertThat(watchdog.activeRenewals()).isZero();
+        watchdog.onHandedOver(plain, 2, true);
+        assertThat(watchdog.isRenewing(plain, 2)).isTrue();
+    }
+
+    @Test
+    void aForceUnlockEndsEveryOwnersRenewalOfThatNameOnly() {
+        watchdog.onAcquired(lock("a"), 1, true);
+        watchdog.onAcquired(lock("a"), 2, true);
+        watchdog.onAcquired(lock("b"), 1, true);
+        watchdog.cancelAll("a");
+        timer.advance(PERIOD);
+        assertThat(calls).hasSize(1);
+        assertThat(calls.get(0).owners()).containsExactly("c:1");
+        assertThat(watchdog.activeRenewals()).isOne();
+    }
+
+    @Test
+    void closeLeavesNothingScheduled() {
+        watchdog.onAcquired(lock("a"), 1, true);
+        assertThat(timer.pending()).isOne();
+        watchdog.close();
+        assertThat(timer.pending()).isZero();
+        assertThat(watchdog.activeRenewals()).isZero();
+    }
+}
