@@ -1,5 +1,6 @@
 package dev.padlock.internal;
 
+import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.redis.RedisBackend;
 import dev.padlock.internal.script.LuaScript;
 import dev.padlock.spi.LockKeys;
@@ -74,7 +75,7 @@ final class ClientRegistration implements AutoCloseable {
      * @param applicationName the name the entry gives, see {@link #defaultApplicationName()}
      * @param watchdogMillis the client's watchdog timeout, which tells a watchdog lease from a fixed one
      */
-    static ClientRegistration of(RedisBackend backend, Timer timer, String clientId, String applicationName,
+    static ClientRegistration of(RedisBackend backend, Timer timer, EngineClock clock, String clientId, String applicationName,
             long watchdogMillis, long commandTimeoutMillis) {
         Map<String, String> fields = new LinkedHashMap<>();
         fields.put("id", clientId);
@@ -82,7 +83,7 @@ final class ClientRegistration implements AutoCloseable {
         fields.put("host", hostName());
         fields.put("pid", Long.toString(ProcessHandle.current().pid()));
         fields.put("version", PadlockInfo.version());
-        fields.put("started", Long.toString(System.currentTimeMillis()));
+        fields.put("started", Long.toString(clock.currentTimeMillis()));
         fields.put("watchdogMillis", Long.toString(watchdogMillis));
         fields.put("java", System.getProperty("java.version", "?"));
         return new ClientRegistration(backend, timer, LockKeys.client(clientId), fields, commandTimeoutMillis);

@@ -1,5 +1,7 @@
 package dev.padlock.internal;
 
+import io.netty.util.HashedWheelTimer;
+import dev.padlock.internal.base.EngineClock;
 import dev.padlock.LockClient;
 import dev.padlock.LockConfig;
 import dev.padlock.RFencedLock;
@@ -45,7 +47,10 @@ public final class DeferredClient implements LockClient {
             new DefaultThreadFactory("padlock-connect", true));
     private final OutageLog outages = new OutageLog(log);
     private final AtomicBoolean closed = new AtomicBoolean();
-    private final long startedNanos = System.nanoTime();
+    private final long startedNanos = EngineClock.SYSTEM.nanoTime();
+    /** Times the rounds of red locks made before the connection (its thread starts with the first). */
+    private final HashedWheelTimer compositeTimer = new HashedWheelTimer(
+            new DefaultThreadFactory("padlock-deferred-timer", true), 5, TimeUnit.MILLISECONDS, 64);
     private volatile PadlockClient connected;
     private volatile Throwable lastFailure;
 
@@ -114,7 +119,7 @@ public final class DeferredClient implements LockClient {
         Require.state(!closed.get(), "the LockClient is closed");
         Throwable cause = lastFailure;
         throw new RedisUnavailableException(operation + " at " + target() + ": not connected yet (the client started "
-                + "without Redis " + TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startedNanos)
+                + "without Redis " + TimeUnit.NANOSECONDS.toSeconds(EngineClock.SYSTEM.nanoTime() - startedNanos)
                 + " s ago and connects in the background" + (cause == null ? "" : "; last attempt: " + cause.getMessage())
                 + ")", cause);
     }
@@ -174,13 +179,14 @@ public final class DeferredClient implements LockClient {
 
     @Override
     public RLock getRedLock(RLock... locks) {
-        return RedLock.of(locks);
+        return RedLock.of(compositeTimer, locks);
     }
 
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
             connector.shutdownNow();
+            compositeTimer.stop();
             PadlockClient client = connected;
             if (client != null) {
                 client.close();

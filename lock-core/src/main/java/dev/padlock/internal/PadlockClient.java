@@ -1,5 +1,6 @@
 package dev.padlock.internal;
 
+import dev.padlock.internal.base.EngineClock;
 import dev.padlock.LockClient;
 import dev.padlock.LockConfig;
 import dev.padlock.RFencedLock;
@@ -74,19 +75,21 @@ public final class PadlockClient implements LockClient {
         RedisBackend backend = RedisBackend.open(config);
         int replicas = config.acknowledgingReplicas();
         ScriptRunner scripts = replicas > 0 ? new ScriptRunner(backend).pinned() : new ScriptRunner(backend);
-        WakeUpRegistry wakeUps = new WakeUpRegistry(backend, SUBSCRIPTION_IDLE_TIMEOUT, MAX_IDLE_SUBSCRIPTIONS);
+        // the client's one timer and clock: every wait, renewal round and retry of the engine
+        HashedWheelTimer timer = new HashedWheelTimer(new DefaultThreadFactory("padlock-timer", true),
+                TIMER_TICK_MILLIS, TimeUnit.MILLISECONDS, 512);
+        EngineClock clock = EngineClock.SYSTEM;
+        WakeUpRegistry wakeUps = new WakeUpRegistry(backend, timer, SUBSCRIPTION_IDLE_TIMEOUT, MAX_IDLE_SUBSCRIPTIONS);
         LocalQueues queues = new LocalQueues();
         // the listener's own thread, started at the first loss: not the common pool, which an
         // application may saturate, and not an I/O or timer thread, which the listener could block
         ExecutorService listenerExecutor = Executors.newSingleThreadExecutor(
                 new DefaultThreadFactory("padlock-lease-lost", true));
-        HashedWheelTimer timer = new HashedWheelTimer(new DefaultThreadFactory("padlock-timer", true),
-                TIMER_TICK_MILLIS, TimeUnit.MILLISECONDS, 512);
         // in order: a renewal must land before a release sent after it (see Watchdog)
         Watchdog.Sender renewals = (script, keys, args) -> scripts.runInOrder(script, ScriptOutputType.MULTI, keys, args);
         Watchdog.HoldCounter holds = (name, field) -> backend.commands().hget(name, field).toCompletableFuture()
                 .thenApply(count -> count == null ? 0L : Long.parseLong(count));
-        Observing observing = config.observer().map(Observing::new).orElse(null);
+        Observing observing = config.observer().map(observer -> new Observing(observer, clock)).orElse(null);
         BiConsumer<String, Long> lossHook = observing == null ? queues::onLeaseLost : (localKey, owner) -> {
             queues.onLeaseLost(localKey, owner);
             observing.leaseLost(localKey, owner);
@@ -95,7 +98,7 @@ public final class PadlockClient implements LockClient {
                 config.leaseLostListener().orElse(null), listenerExecutor, lossHook, timer, observing);
         log.debug("Padlock client {} connected to {}", clientId, backend.address());
         LockServices services = new LockServices(clientId, backend, scripts, wakeUps, watchdog, queues,
-                new Abandonments(timer, config.commandTimeout().toMillis()), timer,
+                new Abandonments(timer, clock, config.commandTimeout().toMillis()), timer, clock,
                 config.commandTimeout().toMillis(), replicas, config.acknowledgementTimeout().toMillis(), observing, new GrantWaits());
         wakeUps.onGrant(text -> {
             GrantMessage message = GrantMessage.parse(text);
@@ -109,7 +112,7 @@ public final class PadlockClient implements LockClient {
         });
         PadlockClient client = new PadlockClient(services, listenerExecutor);
         if (config.clientRegistry()) {
-            client.registration = ClientRegistration.of(backend, timer, clientId,
+            client.registration = ClientRegistration.of(backend, timer, clock, clientId,
                     config.applicationName().orElseGet(ClientRegistration::defaultApplicationName),
                     config.watchdogTimeout().toMillis(), config.commandTimeout().toMillis());
             client.registration.start();
@@ -169,12 +172,12 @@ public final class PadlockClient implements LockClient {
 
     @Override
     public RLock getMultiLock(RLock... locks) {
-        return MultiLock.of(services.observing(), locks);
+        return MultiLock.of(services.observing(), services.clock(), locks);
     }
 
     @Override
     public RLock getRedLock(RLock... locks) {
-        return RedLock.of(services.observing(), locks);
+        return RedLock.of(services.observing(), services.clock(), services.timer(), locks);
     }
 
     private RLock exclusive(String name, boolean spin) {

@@ -1,5 +1,6 @@
 package dev.padlock.internal;
 
+import dev.padlock.internal.base.EngineClock;
 import dev.padlock.LockClient;
 import dev.padlock.LockConfig;
 import dev.padlock.internal.redis.RedisBackend;
@@ -83,9 +84,9 @@ public final class SpiAccess implements RedisConnection {
 
     @Override
     public CompletableFuture<Duration> ping() {
-        long sent = System.nanoTime();
+        long sent = EngineClock.SYSTEM.nanoTime();
         return backend.commands().ping().toCompletableFuture()
-                .thenApply(pong -> Duration.ofNanos(System.nanoTime() - sent))
+                .thenApply(pong -> Duration.ofNanos(EngineClock.SYSTEM.nanoTime() - sent))
                 .exceptionallyCompose(failure -> CompletableFuture.failedFuture(backend.translate(failure, "PING")));
     }
 

@@ -1,5 +1,6 @@
 package dev.padlock.spi;
 
+import dev.padlock.internal.base.EngineClock;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -25,7 +26,7 @@ public final class OutageLog {
     }
 
     private static final class Outage {
-        final long sinceNanos = System.nanoTime();
+        final long sinceNanos = EngineClock.SYSTEM.nanoTime();
         volatile long failures = 1;
     }
 
@@ -62,7 +63,7 @@ public final class OutageLog {
         Outage outage = outages.remove(name);
         if (outage != null) {
             log.info("{} on '{}' works again, after {} failure(s) over {} ms", operation, name, outage.failures,
-                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - outage.sinceNanos));
+                    TimeUnit.NANOSECONDS.toMillis(EngineClock.SYSTEM.nanoTime() - outage.sinceNanos));
         }
     }
 

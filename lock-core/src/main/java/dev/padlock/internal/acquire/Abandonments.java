@@ -1,5 +1,6 @@
 package dev.padlock.internal.acquire;
 
+import dev.padlock.internal.base.EngineClock;
 import dev.padlock.RedisUnavailableException;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.redis.RedisErrors;
@@ -27,10 +28,12 @@ public final class Abandonments {
 
     private final ConcurrentHashMap<String, CompletableFuture<Void>> pending = new ConcurrentHashMap<>();
     private final Timer timer;
+    private final EngineClock clock;
     private final long commandTimeoutMillis;
 
-    public Abandonments(Timer timer, long commandTimeoutMillis) {
+    public Abandonments(Timer timer, EngineClock clock, long commandTimeoutMillis) {
         this.timer = timer;
+        this.clock = clock;
         this.commandTimeoutMillis = commandTimeoutMillis;
     }
 
@@ -51,7 +54,7 @@ public final class Abandonments {
         if (pending.putIfAbsent(key, done) != null) {
             return; // one give-back removes every hold the owner's earlier claims left
         }
-        long giveUpAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(leaseMillis + 2 * commandTimeoutMillis);
+        long giveUpAt = clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(leaseMillis + 2 * commandTimeoutMillis);
         send(protocol, owner, key, done, giveUpAt, MIN_RETRY_MILLIS);
     }
 
@@ -71,7 +74,7 @@ public final class Abandonments {
                 }
                 finish(key, done);
             } else if (RedisErrors.unwrap(failure) instanceof RedisUnavailableException
-                    && System.nanoTime() - giveUpAt < 0) {
+                    && clock.nanoTime() - giveUpAt < 0) {
                 try {
                     timer.newTimeout(timeout -> send(protocol, owner, key, done, giveUpAt,
                             Math.min(MAX_RETRY_MILLIS, retryMillis * 2)), retryMillis, TimeUnit.MILLISECONDS);

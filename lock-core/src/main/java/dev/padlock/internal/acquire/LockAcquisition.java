@@ -1,13 +1,16 @@
 package dev.padlock.internal.acquire;
 
 import dev.padlock.RedisUnavailableException;
-import dev.padlock.internal.grant.GrantWaits;
+import dev.padlock.internal.base.EngineClock;
+import dev.padlock.internal.base.Timeouts;
+import dev.padlock.internal.base.WaitBudget;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.LockProtocol.Attempt;
 import dev.padlock.internal.redis.RedisErrors;
 import dev.padlock.internal.renewal.Watchdog;
 import dev.padlock.internal.wakeup.WakeUps;
 import dev.padlock.internal.wakeup.WakeUps.Subscription;
+import io.netty.util.Timer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -29,7 +32,8 @@ import org.slf4j.LoggerFactory;
  *   <li>park until an unlock message, the holder's lease ends, or the wait budget runs out,
  *       whichever comes first, then attempt again.</li>
  * </ol>
- * The wait budget is a {@link System#nanoTime()} deadline. While the subscription is not
+ * The wait budget is a {@link WaitBudget} on the client's clock; every wait is a timeout on the
+ * client's timer. While the subscription is not
  * confirmed (pub/sub connection down), parks are capped so waiters still make progress. A spinning
  * acquisition (the spin lock, for setups without pub/sub) skips steps 2 and 3 and waits by
  * exponential back-off with jitter between attempts instead.
@@ -66,7 +70,7 @@ public final class LockAcquisition implements PendingAcquire {
     private static final Logger log = LoggerFactory.getLogger(LockAcquisition.class);
 
     /** A wait without deadline. */
-    public static final long FOREVER = Long.MAX_VALUE;
+    public static final long FOREVER = WaitBudget.FOREVER;
     /** Park bound while the unlock channel's subscription is not confirmed. */
     private static final long UNCONFIRMED_PARK_MILLIS = 100;
     /** First and largest back-off of a spinning wait. */
@@ -83,10 +87,12 @@ public final class LockAcquisition implements PendingAcquire {
     private final LockProtocol protocol;
     private final WakeUps registry;
     private final Watchdog watchdog;
+    private final Timer timer;
+    private final EngineClock clock;
     private final long leaseMillis;
     private final boolean watchdogLease;
     private final long threadId;
-    private final long deadlineNanos;
+    private final WaitBudget budget;
     private final boolean forever;
     private final boolean oneAttempt;
     private final boolean spin;
@@ -131,24 +137,24 @@ public final class LockAcquisition implements PendingAcquire {
     /** Whether the loop was started or the acquisition ended before it: see {@link #claimBegin}. */
     private final AtomicBoolean begun = new AtomicBoolean();
 
-    private LockAcquisition(LockProtocol protocol, WakeUps registry, Watchdog watchdog,
-            long leaseMillis, boolean watchdogLease, long threadId, long waitNanos, long commandTimeoutMillis,
-            boolean spin, boolean fresh, Abandonments abandonments, long placeNonce, boolean inLine) {
+    private LockAcquisition(AcquireContext context, LockProtocol protocol, AcquireRequest request) {
         this.protocol = protocol;
-        this.registry = registry;
-        this.watchdog = watchdog;
-        this.leaseMillis = leaseMillis;
-        this.watchdogLease = watchdogLease;
-        this.threadId = threadId;
-        this.forever = waitNanos >= Long.MAX_VALUE / 4;
-        this.oneAttempt = waitNanos <= 0;
-        this.deadlineNanos = forever ? 0 : System.nanoTime() + waitNanos;
-        this.commandTimeoutMillis = commandTimeoutMillis;
-        this.spin = spin;
-        this.claim = fresh && protocol.claims();
-        this.abandonments = abandonments;
-        this.placeNonce = spin || !protocol.grants() ? 0 : placeNonce;
-        this.inLine = inLine && this.placeNonce != 0;
+        this.registry = context.wakeUps();
+        this.watchdog = context.watchdog();
+        this.timer = context.timer();
+        this.clock = context.clock();
+        this.leaseMillis = request.leaseMillis();
+        this.watchdogLease = request.watchdogLease();
+        this.threadId = request.owner();
+        this.budget = WaitBudget.of(request.waitNanos(), clock);
+        this.forever = budget.forever();
+        this.oneAttempt = budget.oneAttempt();
+        this.commandTimeoutMillis = context.commandTimeoutMillis();
+        this.spin = request.spin();
+        this.claim = request.fresh() && protocol.claims();
+        this.abandonments = context.abandonments();
+        this.placeNonce = spin || !protocol.grants() ? 0 : request.placeNonce();
+        this.inLine = request.inLine() && this.placeNonce != 0;
         result.whenComplete((acquired, failure) -> {
             CompletableFuture<Boolean> park = parked;
             if (result.isCancelled() && park != null) {
@@ -157,41 +163,20 @@ public final class LockAcquisition implements PendingAcquire {
         });
     }
 
-    /**
-     * Starts acquiring.
-     *
-     * @param leaseMillis the lease set on Redis (the watchdog timeout for watchdog leases)
-     * @param waitNanos the wait budget; {@code 0} for one attempt, {@link #FOREVER} for no bound
-     * @param spin wait by back-off between attempts instead of on the unlock channel: no pub/sub
-     * @param fresh whether the owner holds none of the lock as far as its caller knows (not a
-     *     re-entry): its attempts are then claims, for kinds that claim
-     */
-    public static LockAcquisition start(LockProtocol protocol, WakeUps registry, Watchdog watchdog,
-            long leaseMillis, boolean watchdogLease, long threadId, long waitNanos, long commandTimeoutMillis,
-            boolean spin, boolean fresh, Abandonments abandonments) {
-        LockAcquisition acquisition = create(protocol, registry, watchdog, leaseMillis, watchdogLease, threadId,
-                waitNanos, commandTimeoutMillis, spin, fresh, abandonments, 0, false);
+    /** Starts acquiring: {@link #create} then {@link #begin()}. */
+    public static LockAcquisition start(AcquireContext context, LockProtocol protocol, AcquireRequest request) {
+        LockAcquisition acquisition = create(context, protocol, request);
         acquisition.begin();
         return acquisition;
     }
 
-    /**
-     * An acquisition that has not started; {@link #begin()} starts it. Arguments as for
-     * {@link #start}, and:
-     *
-     * @param placeNonce identifies the place in line its failed claims take and the grant that may
-     *     answer it ({@link #grant}); 0 for none
-     * @param inLine whether a release already put this client in line for this owner with that nonce
-     */
-    public static LockAcquisition create(LockProtocol protocol, WakeUps registry, Watchdog watchdog,
-            long leaseMillis, boolean watchdogLease, long threadId, long waitNanos, long commandTimeoutMillis,
-            boolean spin, boolean fresh, Abandonments abandonments, long placeNonce, boolean inLine) {
-        return new LockAcquisition(protocol, registry, watchdog, leaseMillis, watchdogLease,
-                threadId, waitNanos, commandTimeoutMillis, spin, fresh, abandonments, placeNonce, inLine);
+    /** An acquisition that has not started; {@link #begin()} starts it. */
+    public static LockAcquisition create(AcquireContext context, LockProtocol protocol, AcquireRequest request) {
+        return new LockAcquisition(context, protocol, request);
     }
 
     /**
-     * For an acquisition whose start waits for something (see {@link GrantWaits}): true when the
+     * For an acquisition whose start waits for something (see {@code GrantWaits}): true when the
      * caller may now {@link #begin()} it, false when it already ended ({@link #endBeforeBegin}).
      */
     public boolean claimBegin() {
@@ -296,7 +281,7 @@ public final class LockAcquisition implements PendingAcquire {
     private void afterGiveBack(CompletableFuture<Void> giveBack) {
         CompletableFuture<Boolean> gate = new CompletableFuture<>();
         giveBack.whenComplete((ignored, failure) -> gate.complete(true));
-        gate.completeOnTimeout(false, boundMillis(System.nanoTime()), TimeUnit.MILLISECONDS);
+        Timeouts.completeAfter(timer, gate, false, boundMillis(clock.nanoTime()), TimeUnit.MILLISECONDS);
         arm(gate);
         gate.whenComplete((done, failure) -> {
             if (giveBack.isDone() || result.isDone()) {
@@ -383,7 +368,7 @@ public final class LockAcquisition implements PendingAcquire {
             // waiting cannot help: a bounded wait answers false now, an unbounded one would never end
             stop(forever ? () -> result.completeExceptionally(new IllegalMonitorStateException(attempt.refusal()))
                     : () -> result.complete(false));
-        } else if (oneAttempt || (!forever && deadlineNanos - System.nanoTime() <= 0)) {
+        } else if (oneAttempt || budget.spent()) {
             stop(() -> result.complete(false));
         } else if (spin) {
             backOff(ttl);
@@ -408,7 +393,7 @@ public final class LockAcquisition implements PendingAcquire {
         }
         millis = Math.max(1, Math.min(millis, remainingMillis()));
         CompletableFuture<Boolean> gate = new CompletableFuture<>();
-        gate.completeOnTimeout(false, millis, TimeUnit.MILLISECONDS);
+        Timeouts.completeAfter(timer, gate, false, millis, TimeUnit.MILLISECONDS);
         attemptWhenDone(gate);
     }
 
@@ -429,7 +414,7 @@ public final class LockAcquisition implements PendingAcquire {
         CompletableFuture<Void> ready = grantSubscription == null ? subscription.ready()
                 : CompletableFuture.allOf(subscription.ready(), grantSubscription.ready());
         ready.whenComplete((ignored, failure) -> confirmed.complete(failure == null));
-        confirmed.completeOnTimeout(false, Math.min(remainingMillis(), commandTimeoutMillis), TimeUnit.MILLISECONDS);
+        Timeouts.completeAfter(timer, confirmed, false, Math.min(remainingMillis(), commandTimeoutMillis), TimeUnit.MILLISECONDS);
         attemptWhenDone(confirmed);
     }
 
@@ -484,7 +469,7 @@ public final class LockAcquisition implements PendingAcquire {
         }
         inDoubt = true; // it may have landed (a claim sent again: the first may have)
         lastUnanswered = failure;
-        long now = System.nanoTime();
+        long now = clock.nanoTime();
         if (unansweredSince == 0) {
             unansweredSince = now;
         }
@@ -502,7 +487,7 @@ public final class LockAcquisition implements PendingAcquire {
         long millis = Math.min(doubtMillis, bound);
         doubtMillis = Math.min(MAX_DOUBT_MILLIS, doubtMillis * 2);
         CompletableFuture<Boolean> gate = new CompletableFuture<>();
-        gate.completeOnTimeout(false, millis, TimeUnit.MILLISECONDS);
+        Timeouts.completeAfter(timer, gate, false, millis, TimeUnit.MILLISECONDS);
         arm(gate);
         gate.whenComplete((woken, ignored) -> findOut());
     }
@@ -532,7 +517,7 @@ public final class LockAcquisition implements PendingAcquire {
                 mayBeQueued = false;
                 token = found.token();
                 onAcquired();
-            } else if (result.isDone() || oneAttempt || (!forever && deadlineNanos - System.nanoTime() <= 0)) {
+            } else if (result.isDone() || oneAttempt || budget.spent()) {
                 stop(() -> result.complete(false));
             } else {
                 attempt();
@@ -553,11 +538,7 @@ public final class LockAcquisition implements PendingAcquire {
      * twice the command timeout, or twice the command timeout for an unbounded wait.
      */
     private long boundMillis(long sinceNanos) {
-        long twice = 2 * commandTimeoutMillis;
-        if (forever) {
-            return twice;
-        }
-        return Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - sinceNanos)) + twice;
+        return budget.boundMillisFrom(sinceNanos, 2 * commandTimeoutMillis);
     }
 
     private void onAcquired() {
@@ -661,10 +642,6 @@ public final class LockAcquisition implements PendingAcquire {
     }
 
     private long remainingMillis() {
-        if (forever) {
-            return Long.MAX_VALUE;
-        }
-        long nanos = deadlineNanos - System.nanoTime();
-        return nanos <= 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(nanos + 999_999);
+        return budget.remainingMillis();
     }
 }

@@ -1,5 +1,7 @@
 package dev.padlock.internal.composite;
 
+import dev.padlock.internal.base.WaitBudget;
+import dev.padlock.internal.base.EngineClock;
 import static dev.padlock.internal.composite.CompositeLocks.call;
 import static dev.padlock.internal.composite.CompositeLocks.currentThreadId;
 
@@ -23,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * <h2>Implementation notes</h2>
  * Components are acquired one at a time, in one fixed order: sorted by name, ties in the given
  * order. Two multi locks over the same names thus take them in the same order and cannot
- * deadlock each other. Each component gets the wait left on one {@link System#nanoTime()}
+ * deadlock each other. Each component gets the wait left on one {@link WaitBudget}
  * deadline ({@code 0}: one attempt), and the lease as given, so with a fixed lease the first
  * components' leases start earlier than the last ones'. When a component is not acquired in
  * time, fails, or the acquisition is cancelled, the components this call took are unlocked again
@@ -43,9 +45,11 @@ public final class MultiLock implements RLock {
     private final String name;
     /** The observer of the client that made it; null when none is set. */
     private final Observing observing;
+    private final EngineClock clock;
 
-    private MultiLock(List<RLock> locks, Observing observing) {
+    private MultiLock(List<RLock> locks, Observing observing, EngineClock clock) {
         this.locks = locks;
+        this.clock = clock;
         this.name = CompositeLocks.name("multi", locks);
         this.observing = observing;
     }
@@ -57,14 +61,17 @@ public final class MultiLock implements RLock {
      * @throws IllegalArgumentException when {@code locks} is empty or holds one object twice
      */
     public static RLock of(RLock... locks) {
-        return of(null, locks);
+        return of(null, EngineClock.SYSTEM, locks);
     }
 
-    /** As {@link #of(RLock...)}, its acquisitions and holds told to {@code observing} when not null. */
-    public static RLock of(Observing observing, RLock... locks) {
+    /**
+     * As {@link #of(RLock...)}, its acquisitions and holds told to {@code observing} when not null,
+     * its waits timed by {@code clock}.
+     */
+    public static RLock of(Observing observing, EngineClock clock, RLock... locks) {
         List<RLock> sorted = new ArrayList<>(CompositeLocks.components(locks));
         sorted.sort(Comparator.comparing(RLock::getName));
-        return new MultiLock(List.copyOf(sorted), observing);
+        return new MultiLock(List.copyOf(sorted), observing, clock);
     }
 
     /** {@code multi[a,b,c]}: the components' names in acquisition order. */
@@ -122,8 +129,8 @@ public final class MultiLock implements RLock {
 
     private PendingAcquire acquire(long waitNanos, long leaseTime, TimeUnit unit, long threadId) {
         long leaseNanos = leaseTime <= 0 ? -1 : unit.toNanos(leaseTime);
-        long startNanos = observing == null ? 0 : System.nanoTime();
-        Acquisition acquisition = new Acquisition(locks, waitNanos, leaseNanos, threadId);
+        long startNanos = observing == null ? 0 : clock.nanoTime();
+        Acquisition acquisition = new Acquisition(locks, WaitBudget.of(waitNanos, clock), leaseNanos, threadId);
         acquisition.next();
         return observing == null ? acquisition : observing.started(acquisition, name, "composite:" + name,
                 dev.padlock.LockObserver.Kind.MULTI, threadId, waitNanos, startNanos);
@@ -238,8 +245,7 @@ public final class MultiLock implements RLock {
      */
     private static final class Acquisition implements PendingAcquire {
         private final List<RLock> locks;
-        private final boolean forever;
-        private final long deadlineNanos;
+        private final WaitBudget budget;
         private final long leaseNanos;
         private final long threadId;
         private final CompletableFuture<Boolean> result = new CompletableFuture<>();
@@ -249,10 +255,9 @@ public final class MultiLock implements RLock {
         /** The component acquisition in flight; written by the step running now, cancelled by a cancel. */
         private volatile CompletableFuture<?> inFlight;
 
-        Acquisition(List<RLock> locks, long waitNanos, long leaseNanos, long threadId) {
+        Acquisition(List<RLock> locks, WaitBudget budget, long leaseNanos, long threadId) {
             this.locks = locks;
-            this.forever = waitNanos >= Long.MAX_VALUE / 4;
-            this.deadlineNanos = forever ? 0 : System.nanoTime() + waitNanos;
+            this.budget = budget;
             this.leaseNanos = leaseNanos;
             this.threadId = threadId;
             result.whenComplete((held, failure) -> {
@@ -288,9 +293,9 @@ public final class MultiLock implements RLock {
                 return;
             }
             RLock lock = locks.get(taken);
-            CompletableFuture<?> step = forever
+            CompletableFuture<?> step = budget.forever()
                     ? call(() -> lock.lockAsync(leaseNanos, TimeUnit.NANOSECONDS, threadId))
-                    : call(() -> lock.tryLockAsync(Math.max(0, deadlineNanos - System.nanoTime()), leaseNanos,
+                    : call(() -> lock.tryLockAsync(budget.remainingNanos(), leaseNanos,
                             TimeUnit.NANOSECONDS, threadId));
             inFlight = step;
             if (result.isCancelled()) {

@@ -1,5 +1,8 @@
 package dev.padlock.internal.composite;
 
+import io.netty.util.Timer;
+import dev.padlock.internal.base.WaitBudget;
+import dev.padlock.internal.base.EngineClock;
 import static dev.padlock.internal.composite.CompositeLocks.currentThreadId;
 
 import dev.padlock.RLock;
@@ -30,9 +33,13 @@ public final class RedLock implements RLock {
     private final String name;
     /** The observer of the client that made it; null when none is set. */
     private final Observing observing;
+    private final EngineClock clock;
+    private final Timer timer;
 
-    private RedLock(List<RLock> locks, Observing observing) {
+    private RedLock(List<RLock> locks, Observing observing, EngineClock clock, Timer timer) {
         this.locks = locks;
+        this.clock = clock;
+        this.timer = timer;
         this.quorum = locks.size() / 2 + 1;
         this.name = CompositeLocks.name("red", locks);
         this.observing = observing;
@@ -44,13 +51,16 @@ public final class RedLock implements RLock {
      * @throws NullPointerException when {@code locks} or one of them is null
      * @throws IllegalArgumentException when {@code locks} is empty or holds one object twice
      */
-    public static RLock of(RLock... locks) {
-        return of(null, locks);
+    public static RLock of(Timer timer, RLock... locks) {
+        return of(null, EngineClock.SYSTEM, timer, locks);
     }
 
-    /** As {@link #of(RLock...)}, its acquisitions and holds told to {@code observing} when not null. */
-    public static RLock of(Observing observing, RLock... locks) {
-        return new RedLock(CompositeLocks.components(locks), observing);
+    /**
+     * As {@link #of(Timer, RLock...)}, its acquisitions and holds told to {@code observing} when not
+     * null, its rounds timed by {@code clock}.
+     */
+    public static RLock of(Observing observing, EngineClock clock, Timer timer, RLock... locks) {
+        return new RedLock(CompositeLocks.components(locks), observing, clock, timer);
     }
 
     /** {@code red[a,b,c]}: the components' names in the given order. */
@@ -107,8 +117,8 @@ public final class RedLock implements RLock {
     }
 
     private PendingAcquire acquire(long waitNanos, long leaseTime, TimeUnit unit, long threadId) {
-        long startNanos = observing == null ? 0 : System.nanoTime();
-        PendingAcquire acquisition = RedLockAcquisition.start(locks, quorum, name, log, waitNanos,
+        long startNanos = observing == null ? 0 : clock.nanoTime();
+        PendingAcquire acquisition = RedLockAcquisition.start(locks, quorum, name, log, WaitBudget.of(waitNanos, clock), clock, timer,
                 leaseTime <= 0 ? -1 : Math.max(1, unit.toMillis(leaseTime)), threadId);
         return observing == null ? acquisition : observing.started(acquisition, name, "composite:" + name,
                 dev.padlock.LockObserver.Kind.RED, threadId, waitNanos, startNanos);

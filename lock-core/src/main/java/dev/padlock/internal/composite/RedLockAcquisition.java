@@ -1,5 +1,9 @@
 package dev.padlock.internal.composite;
 
+import io.netty.util.Timer;
+import dev.padlock.internal.base.Timeouts;
+import dev.padlock.internal.base.WaitBudget;
+import dev.padlock.internal.base.EngineClock;
 import static dev.padlock.internal.composite.CompositeLocks.call;
 
 import dev.padlock.LockConfig;
@@ -64,8 +68,9 @@ final class RedLockAcquisition implements PendingAcquire {
     private final long validityLeaseMillis;
     private final long driftMillis;
     private final long threadId;
-    private final boolean forever;
-    private final long deadlineNanos;
+    private final WaitBudget budget;
+    private final EngineClock clock;
+    private final Timer timer;
     private final CompletableFuture<Boolean> result = new CompletableFuture<>();
     private final CompletableFuture<Void> settled = new CompletableFuture<>();
     /** Late replies not yet handled, plus one for the rounds until they end; settled at zero. */
@@ -73,9 +78,12 @@ final class RedLockAcquisition implements PendingAcquire {
     /** The round in progress or the last one; a cancel closes it. */
     private volatile Round round;
 
-    private RedLockAcquisition(List<RLock> locks, int quorum, String name, Logger log, long waitNanos, long leaseMillis,
-            long threadId) {
+    private RedLockAcquisition(List<RLock> locks, int quorum, String name, Logger log, WaitBudget budget,
+            EngineClock clock, Timer timer, long leaseMillis, long threadId) {
         this.locks = locks;
+        this.budget = budget;
+        this.clock = clock;
+        this.timer = timer;
         this.quorum = quorum;
         this.name = name;
         this.log = log;
@@ -83,8 +91,6 @@ final class RedLockAcquisition implements PendingAcquire {
         this.validityLeaseMillis = leaseMillis > 0 ? leaseMillis : LockConfig.DEFAULT_WATCHDOG_TIMEOUT.toMillis();
         this.driftMillis = validityLeaseMillis / 100 + 2;
         this.threadId = threadId;
-        this.forever = waitNanos >= Long.MAX_VALUE / 4;
-        this.deadlineNanos = forever ? 0 : System.nanoTime() + waitNanos;
         result.whenComplete((held, failure) -> {
             Round open = round;
             if (result.isCancelled() && open != null) {
@@ -100,14 +106,17 @@ final class RedLockAcquisition implements PendingAcquire {
      * @param quorum how many components make a majority
      * @param name the red lock's name, for log lines
      * @param log the red lock's logger
-     * @param waitNanos how long to go on with new rounds; {@code Long.MAX_VALUE / 4} or more: no limit
+     * @param budget how long to go on with new rounds
+     * @param clock times the rounds (their validity)
+     * @param timer ends rounds and spaces retries
      * @param leaseMillis the components' lease in milliseconds; {@code -1}: their watchdog lease
      * @param threadId the owner to acquire for
      * @return the acquisition in progress
      */
-    static RedLockAcquisition start(List<RLock> locks, int quorum, String name, Logger log, long waitNanos,
-            long leaseMillis, long threadId) {
-        RedLockAcquisition acquisition = new RedLockAcquisition(locks, quorum, name, log, waitNanos, leaseMillis, threadId);
+    static RedLockAcquisition start(List<RLock> locks, int quorum, String name, Logger log, WaitBudget budget,
+            EngineClock clock, Timer timer, long leaseMillis, long threadId) {
+        RedLockAcquisition acquisition = new RedLockAcquisition(locks, quorum, name, log, budget, clock, timer,
+                leaseMillis, threadId);
         acquisition.nextRound();
         return acquisition;
     }
@@ -127,8 +136,7 @@ final class RedLockAcquisition implements PendingAcquire {
             settleOne();
             return;
         }
-        long waitLeftMillis = forever ? Long.MAX_VALUE
-                : TimeUnit.NANOSECONDS.toMillis(Math.max(0, deadlineNanos - System.nanoTime()));
+        long waitLeftMillis = budget.forever() ? Long.MAX_VALUE : TimeUnit.NANOSECONDS.toMillis(budget.remainingNanos());
         long timeoutMillis = Math.min(Math.max(MIN_ROUND_MILLIS, Math.min(MAX_ROUND_MILLIS, validityLeaseMillis / 10)),
                 Math.max(MIN_ROUND_MILLIS, waitLeftMillis));
         Round next = new Round();
@@ -153,7 +161,7 @@ final class RedLockAcquisition implements PendingAcquire {
             settleOne();
             return;
         }
-        long leftNanos = forever ? Long.MAX_VALUE : deadlineNanos - System.nanoTime();
+        long leftNanos = budget.remainingNanos();
         if (leftNanos > 0) {
             long delayNanos = TimeUnit.MILLISECONDS.toNanos(ThreadLocalRandom.current().nextLong(MAX_RETRY_DELAY_MILLIS + 1));
             after(Math.min(delayNanos, leftNanos), TimeUnit.NANOSECONDS).thenRun(this::nextRound);
@@ -173,9 +181,9 @@ final class RedLockAcquisition implements PendingAcquire {
         }
     }
 
-    /** Completes after {@code delay}, on the JDK's delay thread, not on a pool an application may saturate. */
-    private static CompletableFuture<Void> after(long delay, TimeUnit unit) {
-        return new CompletableFuture<Void>().completeOnTimeout(null, delay, unit);
+    /** Completes after {@code delay}, on the timer's thread, not on a pool an application may saturate. */
+    private CompletableFuture<Void> after(long delay, TimeUnit unit) {
+        return Timeouts.after(timer, delay, unit);
     }
 
     private void logCleanUp(RLock lock, Throwable failure) {
@@ -190,7 +198,7 @@ final class RedLockAcquisition implements PendingAcquire {
 
     /** One round: a reply slot for each component, going {@code PENDING ->} an outcome or {@code LATE}. */
     private final class Round {
-        private final long startNanos = System.nanoTime();
+        private final long startNanos = clock.nanoTime();
         private final AtomicIntegerArray slots = new AtomicIntegerArray(locks.size());
         private final AtomicReferenceArray<Throwable> failures = new AtomicReferenceArray<>(locks.size());
         private final AtomicBoolean closed = new AtomicBoolean();
@@ -242,7 +250,7 @@ final class RedLockAcquisition implements PendingAcquire {
             if (!closed.compareAndSet(false, true)) {
                 return;
             }
-            long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+            long elapsedMillis = clock.millisSince(startNanos);
             List<RLock> acquired = new ArrayList<>();
             Throwable misuse = null;
             Throwable firstFailure = null;

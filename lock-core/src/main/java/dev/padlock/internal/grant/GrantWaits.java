@@ -3,6 +3,7 @@ package dev.padlock.internal.grant;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.padlock.internal.acquire.AcquireContext;
+import dev.padlock.internal.acquire.AcquireRequest;
 import dev.padlock.internal.acquire.LockAcquisition;
 import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.protocol.GrantMessage;
@@ -67,9 +68,9 @@ public final class GrantWaits {
      */
     public PendingAcquire start(LockProtocol protocol, AcquireContext services, long leaseMillis, boolean watchdogLease,
             long owner, long waitNanos, boolean spin, Runnable onHeld) {
-        LockAcquisition acquisition = LockAcquisition.create(protocol, services.wakeUps(), services.watchdog(),
-                leaseMillis, watchdogLease, owner, waitNanos, services.commandTimeoutMillis(), spin, false,
-                services.abandonments(), nonces.incrementAndGet(), false);
+        LockAcquisition acquisition = LockAcquisition.create(services, protocol,
+                AcquireRequest.of(owner, leaseMillis, watchdogLease, waitNanos, spin, false)
+                        .inLine(nonces.incrementAndGet(), false));
         acquisition.beforeTold(onHeld);
         Key key = new Key(protocol.grantKind(), protocol.name(), owner);
         acquisition.settled().whenComplete((ignored, failure) -> {
@@ -170,12 +171,12 @@ public final class GrantWaits {
         if (key.kind() != GrantMessage.FAIR) {
             return; // the read and write grants write the since themselves
         }
-        long grantedAt = System.nanoTime();
+        long grantedAt = services.clock().nanoTime();
         Timeout note = services.timer().newTimeout(timeout -> {
             if (!sinceNotes.remove(key, timeout)) {
                 return;
             }
-            long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - grantedAt);
+            long elapsed = services.clock().millisSince(grantedAt);
             protocol.noteGrantSince(key.owner(), elapsed).whenComplete((noted, failure) -> {
                 if (failure != null) {
                     log.debug("could not note the since of lock '{}' granted to {}: {}", key.name(),

@@ -1,5 +1,6 @@
 package dev.padlock.internal.lock;
 
+import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.acquire.Abandonments;
 import dev.padlock.internal.acquire.AcquireContext;
 import dev.padlock.internal.grant.GrantWaits;
@@ -30,6 +31,7 @@ public record LockServices(
         LocalQueues queues,
         Abandonments abandonments,
         Timer timer,
+        EngineClock clock,
         long commandTimeoutMillis,
         int acknowledgingReplicas,
         long acknowledgementTimeoutMillis,

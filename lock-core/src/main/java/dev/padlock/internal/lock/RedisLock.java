@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.padlock.LockObserver;
 import dev.padlock.RLock;
 import dev.padlock.RedisUnavailableException;
+import dev.padlock.internal.acquire.AcquireRequest;
 import dev.padlock.internal.acquire.LockAcquisition;
 import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.base.Require;
@@ -126,7 +127,7 @@ public final class RedisLock implements RLock {
         if (observing == null) {
             return start(waitNanos, leaseTime, unit, threadId);
         }
-        long startNanos = System.nanoTime();
+        long startNanos = services.clock().nanoTime();
         return observing.started(start(waitNanos, leaseTime, unit, threadId), protocol, observedKind, threadId,
                 waitNanos, startNanos);
     }
@@ -146,8 +147,8 @@ public final class RedisLock implements RLock {
             return services.grantWaits().start(protocol, services, leaseMillis, watchdogLease, threadId, waitNanos,
                     spin, onHeld);
         }
-        return LockAcquisition.start(protocol, services.wakeUps(), services.watchdog(), leaseMillis, watchdogLease,
-                threadId, waitNanos, services.commandTimeoutMillis(), spin, false, services.abandonments());
+        return LockAcquisition.start(services, protocol,
+                AcquireRequest.of(threadId, leaseMillis, watchdogLease, waitNanos, spin, false));
     }
 
     // ---- release
@@ -370,7 +371,7 @@ public final class RedisLock implements RLock {
         long commandTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(services.commandTimeoutMillis());
         // the whole call, clean-up included, ends by wait + 2 x command timeout: the result has all
         // but half a command timeout of it, the cancel's clean-up the rest
-        long deadline = System.nanoTime() + waitNanos + 2 * commandTimeoutNanos;
+        long deadline = services.clock().nanoTime() + waitNanos + 2 * commandTimeoutNanos;
         try {
             if (waitNanos == LockAcquisition.FOREVER) {
                 return result.get();
@@ -390,7 +391,7 @@ public final class RedisLock implements RLock {
                     unanswered == null ? e : RedisErrors.unwrap(unanswered));
         } catch (InterruptedException e) {
             mark(acquisition, LockObserver.Outcome.INTERRUPTED);
-            long cleanUpDeadline = System.nanoTime() + commandTimeoutNanos;
+            long cleanUpDeadline = services.clock().nanoTime() + commandTimeoutNanos;
             if (cancelAndSettle(acquisition, waitNanos == LockAcquisition.FOREVER ? cleanUpDeadline
                     : Math.min(deadline, cleanUpDeadline))) {
                 Thread.currentThread().interrupt();
@@ -419,7 +420,7 @@ public final class RedisLock implements RLock {
         try {
             while (true) {
                 try {
-                    acquisition.settled().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    acquisition.settled().get(Math.max(0, deadline - services.clock().nanoTime()), TimeUnit.NANOSECONDS);
                     return false;
                 } catch (InterruptedException e) {
                     interrupted = true;

@@ -1,5 +1,6 @@
 package dev.padlock.internal.observe;
 
+import dev.padlock.internal.base.EngineClock;
 import dev.padlock.LockObserver;
 import dev.padlock.LockObserver.AcquisitionEnd;
 import dev.padlock.LockObserver.HoldEnd;
@@ -30,12 +31,14 @@ import org.slf4j.LoggerFactory;
  */
 public final class Observing implements RenewalListener {
     private static final Logger log = LoggerFactory.getLogger(Observing.class);
+    private final EngineClock clock;
 
     private final LockObserver observer;
     /** Holds in progress, by lock and owner; an entry lives from a first hold to its end. */
     private final ConcurrentHashMap<HoldKey, Hold> holds = new ConcurrentHashMap<>();
 
-    public Observing(LockObserver observer) {
+    public Observing(LockObserver observer, EngineClock clock) {
+        this.clock = clock;
         this.observer = observer;
     }
 
@@ -86,7 +89,7 @@ public final class Observing implements RenewalListener {
         if (reentry && composite(acquisition.kind)) {
             held.holds.incrementAndGet();
         }
-        long now = System.nanoTime();
+        long now = clock.nanoTime();
         Object holdContext = null;
         try {
             holdContext = observer.acquisitionEnded(new AcquisitionEnd(acquisition.name, acquisition.kind,
@@ -150,7 +153,7 @@ public final class Observing implements RenewalListener {
             return; // not held as far as this client knew: nothing started, nothing ends
         }
         try {
-            observer.released(new HoldEnd(hold.name, hold.kind, owner, System.nanoTime() - hold.startNanos, lapsed),
+            observer.released(new HoldEnd(hold.name, hold.kind, owner, clock.nanoTime() - hold.startNanos, lapsed),
                     hold.context);
         } catch (Throwable t) {
             failed("released", t);

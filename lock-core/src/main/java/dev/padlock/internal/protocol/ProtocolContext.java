@@ -1,5 +1,6 @@
 package dev.padlock.internal.protocol;
 
+import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.redis.RedisBackend;
 import dev.padlock.internal.script.ScriptRunner;
 
@@ -12,6 +13,9 @@ public interface ProtocolContext {
     RedisBackend backend();
 
     ScriptRunner scripts();
+
+    /** The engine's clock: the client's in production, a manual one in tests. */
+    EngineClock clock();
 
     /** How often, at most, a waiter with a place in a line on Redis looks at the lock again. */
     long lookMillis();

@@ -1,5 +1,6 @@
 package dev.padlock.internal.protocol;
 
+import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.redis.RedisBackend;
 import dev.padlock.internal.script.LuaScript;
 import dev.padlock.internal.script.ScriptRunner;
@@ -80,6 +81,7 @@ public final class ReadWriteLockProtocol implements LockProtocol {
     /** "1" when PUBLISH's count says who heard a grant, else "0": see {@code rw_write_release}. */
     private final String countsListeners;
     private final boolean grantMessageConfirms;
+    private final EngineClock clock;
 
     private ReadWriteLockProtocol(String name, boolean write, ProtocolContext services) {
         this.name = name;
@@ -98,6 +100,7 @@ public final class ReadWriteLockProtocol implements LockProtocol {
         this.lineMillis = services.lookMillis();
         this.countsListeners = services.publishCountsListeners() ? "1" : "0";
         this.grantMessageConfirms = services.grantMessagesConfirm();
+        this.clock = services.clock();
     }
 
     public static ReadWriteLockProtocol read(String name, ProtocolContext services) {
@@ -211,7 +214,7 @@ public final class ReadWriteLockProtocol implements LockProtocol {
             return scripts.<Long>run(LuaScript.RW_READ_ACQUIRE, ScriptOutputType.INTEGER,
                             new String[] {name, leasePrefix(threadId), gate, hall, turn}, lease,
                             readerField(threadId), writerField(threadId), Long.toString(lineMillis),
-                            Long.toString(System.currentTimeMillis()), placeMode,
+                            Long.toString(clock.currentTimeMillis()), placeMode,
                             place ? readerPlace(leaseMillis, placeNonce) : "")
                     .thenApply(Attempt::fromTtl);
         }
@@ -232,7 +235,7 @@ public final class ReadWriteLockProtocol implements LockProtocol {
                 ? scripts.run(LuaScript.RW_WRITE_RELEASE, ScriptOutputType.INTEGER,
                         new String[] {name, channel, since, line, deadlines, gate, hall, leaseBase, turn},
                         LockKeys.READ_UNLOCK_MESSAGE, Long.toString(rearmLeaseMillis), writerField(threadId),
-                        backend.publishCommand(), Long.toString(System.currentTimeMillis()), countsListeners,
+                        backend.publishCommand(), Long.toString(clock.currentTimeMillis()), countsListeners,
                         Long.toString(TURN_MILLIS))
                 : scripts.run(LuaScript.RW_READ_RELEASE, ScriptOutputType.INTEGER,
                         new String[] {name, channel, leasePrefix(threadId), line, deadlines, gate, turn, since},

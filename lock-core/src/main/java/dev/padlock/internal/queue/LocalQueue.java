@@ -1,6 +1,7 @@
 package dev.padlock.internal.queue;
 
 import dev.padlock.internal.acquire.AcquireContext;
+import dev.padlock.internal.acquire.AcquireRequest;
 import dev.padlock.internal.acquire.LockAcquisition;
 import dev.padlock.internal.protocol.ExclusiveLockProtocol;
 import dev.padlock.internal.protocol.LockProtocol;
@@ -174,10 +175,9 @@ public final class LocalQueue {
      * back.
      */
     void run(Ticket ticket, boolean head) {
-        LockAcquisition acquisition = LockAcquisition.create(ticket.protocol, services.wakeUps(), services.watchdog(),
-                ticket.leaseMillis, ticket.watchdogLease, ticket.owner, ticket.remainingNanos(),
-                services.commandTimeoutMillis(), ticket.spin, ticket.fresh, services.abandonments(),
-                head ? ticket.nonce : 0, head && ticket.requeued);
+        LockAcquisition acquisition = LockAcquisition.create(services, ticket.protocol,
+                AcquireRequest.of(ticket.owner, ticket.leaseMillis, ticket.watchdogLease, ticket.remainingNanos(),
+                        ticket.spin, ticket.fresh).inLine(head ? ticket.nonce : 0, head && ticket.requeued));
         boolean grantedEarly;
         synchronized (this) {
             ticket.running = acquisition;
@@ -223,7 +223,7 @@ public final class LocalQueue {
                 // Redis put or found this owner's field: on an exclusive lock nobody else holds it
                 if (holder != ticket.owner) {
                     handOffs = 0;
-                    chainStart = System.nanoTime();
+                    chainStart = services.clock().nanoTime();
                 }
                 becomeHolder(ticket);
                 reentries = claimReentries(ticket.owner);
@@ -318,7 +318,7 @@ public final class LocalQueue {
             Ticket next) {
         Watchdog watchdog = services.watchdog();
         long rearm = watchdog.beforeRelease(protocol, owner) ? watchdog.leaseMillis() : 0;
-        long sent = System.nanoTime();
+        long sent = services.clock().nanoTime();
         CompletableFuture<Release> call = next == null ? protocol.release(owner, rearm)
                 : protocol.release(owner, rearm, next.owner, next.leaseMillis, next.nonce);
         return call.whenComplete((release, failure) -> {
@@ -328,7 +328,7 @@ public final class LocalQueue {
             ReleaseOutcome outcome = failure == null ? release.outcome() : null;
             watchdog.afterRelease(protocol, owner, outcome == ReleaseOutcome.STILL_HELD);
             if (outcome != ReleaseOutcome.STILL_HELD) {
-                afterRelease(owner, outcome, outcome == null ? 0 : yieldAfter(protocol, release, System.nanoTime() - sent),
+                afterRelease(owner, outcome, outcome == null ? 0 : yieldAfter(protocol, release, services.clock().nanoTime() - sent),
                         sentAt);
             }
         }).thenApply(Release::outcome);
@@ -661,7 +661,7 @@ public final class LocalQueue {
     }
 
     private boolean withinBudget() {
-        return handOffs < MAX_LOCAL_HAND_OFFS && System.nanoTime() - chainStart < MAX_LOCAL_CHAIN_NANOS;
+        return handOffs < MAX_LOCAL_HAND_OFFS && services.clock().nanoTime() - chainStart < MAX_LOCAL_CHAIN_NANOS;
     }
 
     /**
@@ -672,7 +672,7 @@ public final class LocalQueue {
         holder = ticket.owner;
         holderConfirmedAt = queues.confirmed();
         holderProtocol = ticket.protocol;
-        holderLeaseEnd = ticket.watchdogLease ? 0 : System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ticket.leaseMillis);
+        holderLeaseEnd = ticket.watchdogLease ? 0 : services.clock().nanoTime() + TimeUnit.MILLISECONDS.toNanos(ticket.leaseMillis);
         if (holderLeaseEnd != 0 && (holderLeaseCheck == null || holderLeaseEnd - holderLeaseCheckAt < 0)) {
             cancelHolderLeaseCheck();
             watchHolderLease();
@@ -684,7 +684,7 @@ public final class LocalQueue {
      * One check per queue at a time: a check that finds the lease moved on schedules the next.
      */
     private void watchHolderLease() {
-        long delay = Math.max(0, holderLeaseEnd - System.nanoTime()) + TimeUnit.MILLISECONDS.toNanos(1);
+        long delay = Math.max(0, holderLeaseEnd - services.clock().nanoTime()) + TimeUnit.MILLISECONDS.toNanos(1);
         holderLeaseCheckAt = holderLeaseEnd;
         holderLeaseCheck = services.timer().newTimeout(timeout -> holderLeaseEnded(), delay, TimeUnit.NANOSECONDS);
     }
@@ -700,7 +700,7 @@ public final class LocalQueue {
             if (holder == NONE || holderLeaseEnd == 0 || retired) {
                 return;
             }
-            if (System.nanoTime() - holderLeaseEnd < 0) {
+            if (services.clock().nanoTime() - holderLeaseEnd < 0) {
                 watchHolderLease(); // a later holder or re-entry set a new lease
                 return;
             }

@@ -1,5 +1,6 @@
 package dev.padlock.internal.queue;
 
+import dev.padlock.internal.base.WaitBudget;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.padlock.internal.acquire.AcquireContext;
@@ -40,8 +41,8 @@ public final class LocalQueues {
      */
     public PendingAcquire acquire(LockProtocol protocol, AcquireContext services, boolean spin, long owner,
             long leaseMillis, boolean watchdogLease, long waitNanos, boolean direct) {
-        Ticket ticket = new Ticket(protocol, spin, owner, leaseMillis, watchdogLease, waitNanos,
-                nonces.incrementAndGet());
+        Ticket ticket = new Ticket(protocol, spin, owner, leaseMillis, watchdogLease,
+                WaitBudget.of(waitNanos, services.clock()), nonces.incrementAndGet());
         // an owner whose earlier claim is being given back goes to Redis itself, after the give-back:
         // a hand-off to it now could be taken back by it
         direct |= services.abandonments().pending(protocol, owner) != null;

@@ -1,5 +1,6 @@
 package dev.padlock.internal.queue;
 
+import dev.padlock.internal.base.WaitBudget;
 import dev.padlock.internal.acquire.LockAcquisition;
 import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.protocol.LockProtocol;
@@ -25,7 +26,7 @@ final class Ticket implements PendingAcquire {
     final long owner;
     final long leaseMillis;
     final boolean watchdogLease;
-    private final long deadlineNanos;
+    private final WaitBudget budget;
     private final boolean forever;
     private final boolean oneShot;
     final CompletableFuture<Boolean> result = new CompletableFuture<>();
@@ -49,9 +50,9 @@ final class Ticket implements PendingAcquire {
     private volatile Timeout timeout;
 
     /**
-     * @param waitNanos the wait budget; {@code 0} or less for one attempt, {@link LockAcquisition#FOREVER} for no bound
+     * @param budget the wait, from when the acquisition started
      */
-    Ticket(LockProtocol protocol, boolean spin, long owner, long leaseMillis, boolean watchdogLease, long waitNanos,
+    Ticket(LockProtocol protocol, boolean spin, long owner, long leaseMillis, boolean watchdogLease, WaitBudget budget,
             long nonce) {
         this.protocol = protocol;
         this.nonce = nonce;
@@ -59,9 +60,9 @@ final class Ticket implements PendingAcquire {
         this.owner = owner;
         this.leaseMillis = leaseMillis;
         this.watchdogLease = watchdogLease;
-        this.oneShot = waitNanos <= 0;
-        this.forever = waitNanos >= LockAcquisition.FOREVER / 4;
-        this.deadlineNanos = forever || oneShot ? 0 : System.nanoTime() + waitNanos;
+        this.budget = budget;
+        this.oneShot = budget.oneAttempt();
+        this.forever = budget.forever();
         result.whenComplete((acquired, failure) -> {
             Timeout armed = timeout;
             if (armed != null) {
@@ -147,10 +148,7 @@ final class Ticket implements PendingAcquire {
     }
 
     long remainingNanos() {
-        if (oneShot) {
-            return 0;
-        }
-        return forever ? LockAcquisition.FOREVER : Math.max(0, deadlineNanos - System.nanoTime());
+        return budget.remainingNanos();
     }
 
     /**

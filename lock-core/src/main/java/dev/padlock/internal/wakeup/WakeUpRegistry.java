@@ -1,5 +1,7 @@
 package dev.padlock.internal.wakeup;
 
+import dev.padlock.internal.base.Timeouts;
+import io.netty.util.Timer;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
@@ -53,10 +55,13 @@ public final class WakeUpRegistry implements WakeUps {
     private final ConcurrentHashMap<String, ChannelWaiters> channels = new ConcurrentHashMap<>();
     private final Cache<String, ChannelWaiters> idle;
     private volatile boolean closed;
+    /** The client's timer: parks end on it. */
+    private final Timer timer;
     private volatile Consumer<String> grantListener = message -> { };
 
-    public WakeUpRegistry(RedisBackend backend, Duration idleTimeout, int maxIdleChannels) {
+    public WakeUpRegistry(RedisBackend backend, Timer timer, Duration idleTimeout, int maxIdleChannels) {
         this.backend = backend;
+        this.timer = timer;
         this.idle = Caffeine.newBuilder()
                 .expireAfterWrite(idleTimeout)
                 .maximumSize(maxIdleChannels)
@@ -79,7 +84,7 @@ public final class WakeUpRegistry implements WakeUps {
     public Subscription subscribe(String channel) {
         while (true) {
             Require.state(!closed, "the LockClient is closed");
-            ChannelWaiters waiters = channels.computeIfAbsent(channel, ChannelWaiters::new);
+            ChannelWaiters waiters = channels.computeIfAbsent(channel, name -> new ChannelWaiters(name, timer));
             synchronized (waiters) {
                 if (waiters.retired) {
                     continue; // it left the map before its monitor was released
@@ -103,7 +108,7 @@ public final class WakeUpRegistry implements WakeUps {
     @Override
     public Watch watch(String channel, Runnable listener) {
         while (!closed) {
-            ChannelWaiters waiters = channels.computeIfAbsent(channel, ChannelWaiters::new);
+            ChannelWaiters waiters = channels.computeIfAbsent(channel, name -> new ChannelWaiters(name, timer));
             synchronized (waiters) {
                 if (waiters.retired) {
                     continue;
@@ -427,13 +432,16 @@ public final class WakeUpRegistry implements WakeUps {
         boolean retired;
         CompletableFuture<Void> ready;
 
-        ChannelWaiters(String name) {
-            this(name, new ConcurrentLinkedQueue<>());
+        private final Timer timer;
+
+        ChannelWaiters(String name, Timer timer) {
+            this(name, timer, new ConcurrentLinkedQueue<>());
         }
 
         /** With the queue of parked waiters given: tests use it to force an interleaving. */
-        ChannelWaiters(String name, Queue<CompletableFuture<Boolean>> parked) {
+        ChannelWaiters(String name, Timer timer, Queue<CompletableFuture<Boolean>> parked) {
             this.name = name;
+            this.timer = timer;
             this.parked = parked;
         }
 
@@ -451,7 +459,7 @@ public final class WakeUpRegistry implements WakeUps {
             } else if (broadcasts.get() != seenBroadcasts) {
                 waiter.complete(true); // a broadcast polled the queue before this waiter joined it
             }
-            waiter.completeOnTimeout(false, timeoutMillis, TimeUnit.MILLISECONDS);
+            Timeouts.completeAfter(timer, waiter, false, timeoutMillis, TimeUnit.MILLISECONDS);
             waiter.thenAccept(woken -> {
                 if (!woken) {
                     parked.remove(waiter);

@@ -10,13 +10,38 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
-/** A Netty {@link Timer} whose time moves only when a test says so; tasks run on the test's thread. */
-public final class ManualTimer implements Timer {
+/**
+ * A Netty {@link Timer} and the engine's clock in one, whose time moves only when a test says so;
+ * due tasks run on the test's thread, in order of their due time, while it advances.
+ */
+public final class ManualTimer implements Timer, EngineClock {
+    /** The wall clock's reading at time zero. */
+    public static final long EPOCH_MILLIS = 1_700_000_000_000L;
+
     private final List<Task> tasks = new ArrayList<>();
-    private long nowNanos;
+    private long nowNanos = TimeUnit.SECONDS.toNanos(1_000);
+    private boolean stopped;
+
+    @Override
+    public synchronized long nanoTime() {
+        return nowNanos;
+    }
+
+    @Override
+    public synchronized long currentTimeMillis() {
+        return EPOCH_MILLIS + TimeUnit.NANOSECONDS.toMillis(nowNanos);
+    }
+
+    /** Runs the tasks due now (a delay of zero), without moving time. */
+    public void runDue() {
+        advance(0);
+    }
 
     @Override
     public synchronized Timeout newTimeout(TimerTask task, long delay, TimeUnit unit) {
+        if (stopped) {
+            throw new IllegalStateException("cannot be started once stopped");
+        }
         Task t = new Task(task, nowNanos + unit.toNanos(delay));
         tasks.add(t);
         return t;
@@ -57,6 +82,7 @@ public final class ManualTimer implements Timer {
     public synchronized Set<Timeout> stop() {
         Set<Timeout> left = new HashSet<>(tasks);
         tasks.clear();
+        stopped = true;
         return left;
     }
 

@@ -41,7 +41,7 @@ class LocalQueueTest {
             (name, field) -> CompletableFuture.completedFuture(1L), false, LEASE, null, Runnable::run,
             queues::onLeaseLost, timer);
     private final LockServices services = new LockServices("c", null, null, channels, watchdog, queues,
-            new Abandonments(timer, 1_000), timer, 1_000, 0, 0, null, new GrantWaits());
+            new Abandonments(timer, timer, 1_000), timer, timer, 1_000, 0, 0, null, new GrantWaits());
 
     @AfterEach
     void close() {
@@ -160,8 +160,7 @@ class LocalQueueTest {
         assertThat(first.result()).isCompletedWithValue(true);
         PendingAcquire second = acquire(2, FOREVER);
 
-        Thread.sleep(60); // the lease end is measured on the system clock; the check runs on the timer
-        timer.advance(60);
+        timer.advance(60); // the holder's fixed lease ends
 
         lock.next("claim", 2).answer(Attempt.ACQUIRED);
         assertThat(second.result()).isCompletedWithValue(true);
@@ -307,7 +306,7 @@ class LocalQueueTest {
         granting.next("claim", 1).answer(Attempt.ACQUIRED);
         assertThat(holder.result()).isCompletedWithValue(true);
         PendingAcquire second = queues.acquire(granting, services, false, 2, LEASE, true, FOREVER, false);
-        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(LocalQueue.MAX_LOCAL_CHAIN_NANOS) + 5); // the budget ends
+        timer.advance(TimeUnit.NANOSECONDS.toMillis(LocalQueue.MAX_LOCAL_CHAIN_NANOS) + 5); // the budget ends
 
         queues.release(granting, services, 1);
 
@@ -337,7 +336,7 @@ class LocalQueueTest {
         PendingAcquire acquisition = queues.acquire(granting, services, false, owner, LEASE, true,
                 TimeUnit.MILLISECONDS.toNanos(50), false);
         Call place = waitsInLine(granting, owner);
-        Thread.sleep(60); // its wait ends; woken, its last claim fails: it gave up
+        timer.advance(60); // its wait ends; woken, its last claim fails: it gave up
         channels.fire();
         granting.next("claim", owner).answer(Attempt.notAcquired(5_000));
         assertThat(acquisition.result().get(2, TimeUnit.SECONDS)).isFalse();

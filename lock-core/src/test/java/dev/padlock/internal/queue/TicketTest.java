@@ -3,6 +3,7 @@ package dev.padlock.internal.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.padlock.internal.base.ManualTimer;
+import dev.padlock.internal.base.WaitBudget;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -13,7 +14,8 @@ class TicketTest {
     private final AtomicInteger left = new AtomicInteger();
 
     private Ticket queued(long waitMillis) {
-        Ticket ticket = new Ticket(null, false, 1, 1_000, true, TimeUnit.MILLISECONDS.toNanos(waitMillis), 1);
+        Ticket ticket = new Ticket(null, false, 1, 1_000, true,
+                WaitBudget.of(TimeUnit.MILLISECONDS.toNanos(waitMillis), timer), 1);
         ticket.armTimeout(timer, left::incrementAndGet);
         return ticket;
     }
@@ -70,7 +72,7 @@ class TicketTest {
 
     @Test
     void aOneShotTicketHasNoWait() {
-        Ticket ticket = new Ticket(null, false, 1, 1_000, true, 0, 1);
+        Ticket ticket = new Ticket(null, false, 1, 1_000, true, WaitBudget.of(0, timer), 1);
         assertThat(ticket.oneShot()).isTrue();
         assertThat(ticket.remainingNanos()).isZero();
     }

@@ -1,5 +1,6 @@
 package dev.padlock.internal.wakeup;
 
+import dev.padlock.internal.base.ManualTimer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.concurrent.CompletableFuture;
@@ -32,7 +33,7 @@ class LostWakeUpRaceTest {
                 return head;
             }
         };
-        channel.set(new WakeUpRegistry.ChannelWaiters("race", queue));
+        channel.set(new WakeUpRegistry.ChannelWaiters("race", new ManualTimer(), queue));
 
         channel.get().wakeOne();
 
@@ -42,7 +43,7 @@ class LostWakeUpRaceTest {
 
     @Test
     void aWakeUpWithNobodyParkedLeavesOnePermitForTheNextWaiter() {
-        WakeUpRegistry.ChannelWaiters channel = new WakeUpRegistry.ChannelWaiters("permit");
+        WakeUpRegistry.ChannelWaiters channel = new WakeUpRegistry.ChannelWaiters("permit", new ManualTimer());
         channel.wakeOne();
         channel.wakeOne();
         assertThat(channel.park(60_000, 0)).isCompletedWithValue(true);
@@ -54,7 +55,7 @@ class LostWakeUpRaceTest {
 
     @Test
     void aBroadcastBeforeTheParkReachesEveryWaiterThatHadNotSeenIt() {
-        WakeUpRegistry.ChannelWaiters channel = new WakeUpRegistry.ChannelWaiters("broadcast");
+        WakeUpRegistry.ChannelWaiters channel = new WakeUpRegistry.ChannelWaiters("broadcast", new ManualTimer());
         long seen = channel.broadcasts.get();
         channel.wakeAll(); // nobody parked yet: both waiters are between their attempt and their park
         assertThat(channel.park(60_000, seen)).isCompletedWithValue(true);
