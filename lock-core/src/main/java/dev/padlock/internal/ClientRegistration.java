@@ -3,10 +3,10 @@ package dev.padlock.internal;
 import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.redis.RedisBackend;
 import dev.padlock.internal.script.LuaScript;
+import dev.padlock.internal.script.ScriptRunner;
 import dev.padlock.spi.LockKeys;
 import dev.padlock.spi.PadlockInfo;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
 import java.io.IOException;
@@ -48,6 +48,7 @@ final class ClientRegistration implements AutoCloseable {
     static final long CLOSE_WAIT_MILLIS = 500;
 
     private final RedisBackend backend;
+    private final ScriptRunner scripts;
     private final Timer timer;
     private final String key;
     private final Map<String, String> fields;
@@ -60,9 +61,10 @@ final class ClientRegistration implements AutoCloseable {
     /** Completes when the first write has been answered, whether it succeeded or failed. */
     private final CompletableFuture<Void> firstWrite = new CompletableFuture<>();
 
-    private ClientRegistration(RedisBackend backend, Timer timer, String key, Map<String, String> fields,
-            long commandTimeoutMillis) {
+    private ClientRegistration(RedisBackend backend, ScriptRunner scripts, Timer timer, String key,
+            Map<String, String> fields, long commandTimeoutMillis) {
         this.backend = backend;
+        this.scripts = scripts;
         this.timer = timer;
         this.key = key;
         this.fields = Map.copyOf(fields);
@@ -75,7 +77,8 @@ final class ClientRegistration implements AutoCloseable {
      * @param applicationName the name the entry gives, see {@link #defaultApplicationName()}
      * @param watchdogMillis the client's watchdog timeout, which tells a watchdog lease from a fixed one
      */
-    static ClientRegistration of(RedisBackend backend, Timer timer, EngineClock clock, String clientId, String applicationName,
+    static ClientRegistration of(RedisBackend backend, ScriptRunner scripts, Timer timer, EngineClock clock,
+            String clientId, String applicationName,
             long watchdogMillis, long commandTimeoutMillis) {
         Map<String, String> fields = new LinkedHashMap<>();
         fields.put("id", clientId);
@@ -86,7 +89,7 @@ final class ClientRegistration implements AutoCloseable {
         fields.put("started", Long.toString(clock.currentTimeMillis()));
         fields.put("watchdogMillis", Long.toString(watchdogMillis));
         fields.put("java", System.getProperty("java.version", "?"));
-        return new ClientRegistration(backend, timer, LockKeys.client(clientId), fields, commandTimeoutMillis);
+        return new ClientRegistration(backend, scripts, timer, LockKeys.client(clientId), fields, commandTimeoutMillis);
     }
 
     /** The entry's fields: id, application, host, pid, version, started (epoch ms), watchdogMillis, java. */
@@ -138,10 +141,9 @@ final class ClientRegistration implements AutoCloseable {
 
     /**
      * HSET and PEXPIRE in one script call ({@code client_register.lua}), so the entry never exists
-     * without its expiry; sent with its body once a refresh period, so no NOSCRIPT answer to handle.
+     * without its expiry; through the client's script runner, as every script.
      */
     private CompletableFuture<Void> write() {
-        RedisClusterAsyncCommands<String, String> commands = backend.commands();
         String[] args = new String[1 + 2 * fields.size()];
         args[0] = Long.toString(TTL_MILLIS);
         int i = 1;
@@ -149,8 +151,8 @@ final class ClientRegistration implements AutoCloseable {
             args[i++] = field.getKey();
             args[i++] = field.getValue();
         }
-        return commands.<Long>eval(LuaScript.CLIENT_REGISTER.body(), ScriptOutputType.INTEGER, new String[] {key}, args)
-                .toCompletableFuture().thenApply(ok -> (Void) null);
+        return scripts.<Long>run(LuaScript.CLIENT_REGISTER, ScriptOutputType.INTEGER, new String[] {key}, args)
+                .thenApply(ok -> (Void) null);
     }
 
     /**

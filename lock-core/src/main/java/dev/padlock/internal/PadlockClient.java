@@ -112,7 +112,7 @@ public final class PadlockClient implements LockClient {
         });
         PadlockClient client = new PadlockClient(services, listenerExecutor);
         if (config.clientRegistry()) {
-            client.registration = ClientRegistration.of(backend, timer, clock, clientId,
+            client.registration = ClientRegistration.of(backend, scripts, timer, clock, clientId,
                     config.applicationName().orElseGet(ClientRegistration::defaultApplicationName),
                     config.watchdogTimeout().toMillis(), config.commandTimeout().toMillis());
             client.registration.start();
