@@ -23,7 +23,7 @@ public record GrantMessage(char kind, long owner, long nonce, String name) {
     /** A write lock's grant, to one owner's place in the writers' line. */
     static final char WRITE = 'w';
 
-    /** Reads {@code message}; null when it is malformed. */
+    /** Reads {@code message}; null when it is malformed (no owner, nonce or name). */
     public static GrantMessage parse(String message) {
         boolean prefixed = message.length() > 2 && message.charAt(1) == ':'
                 && (message.charAt(0) == FAIR || message.charAt(0) == READ || message.charAt(0) == WRITE);
@@ -31,8 +31,8 @@ public record GrantMessage(char kind, long owner, long nonce, String name) {
         int start = prefixed ? 2 : 0;
         int first = message.indexOf(':', start);
         int second = first < 0 ? -1 : message.indexOf(':', first + 1);
-        if (second < 0) {
-            return null;
+        if (second < 0 || second == message.length() - 1) {
+            return null; // no name: lock names are never empty
         }
         try {
             return new GrantMessage(kind, Long.parseLong(message.substring(start, first)),
