@@ -2,9 +2,9 @@ package dev.padlock.internal.lock;
 
 import dev.padlock.LockObserver;
 import dev.padlock.RedisUnavailableException;
-import dev.padlock.internal.acquire.LockAcquisition;
 import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.base.EngineClock;
+import dev.padlock.internal.base.WaitBudget;
 import dev.padlock.internal.observe.Observing;
 import dev.padlock.internal.redis.RedisErrors;
 import java.util.concurrent.CompletableFuture;
@@ -63,17 +63,21 @@ final class BlockingWaits {
      * clean-up awaited (bounded), then {@link InterruptedException} is thrown; when the lock was
      * acquired before the cancel took effect, it is returned as held and the interrupt is kept.
      *
+     * @param waitNanos the wait asked for; {@link WaitBudget#FOREVER}, or anything from a quarter of
+     *     it, for no bound (as the acquisition itself has it)
      * @throws RedisUnavailableException when it did not end within its wait plus twice the command
      *     timeout (it is then cancelled)
      */
     boolean await(PendingAcquire acquisition, long waitNanos, String operation) throws InterruptedException {
         CompletableFuture<Boolean> result = acquisition.reported();
         long commandTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(commandTimeoutMillis);
+        // as WaitBudget has it: a wait this long has no bound, and adding to it could overflow
+        boolean forever = waitNanos >= WaitBudget.FOREVER / 4;
         // the whole call, clean-up included, ends by wait + 2 x command timeout: the result has all
         // but half a command timeout of it, the cancel's clean-up the rest
-        long deadline = clock.nanoTime() + waitNanos + 2 * commandTimeoutNanos;
+        long deadline = forever ? 0 : clock.nanoTime() + waitNanos + 2 * commandTimeoutNanos;
         try {
-            if (waitNanos == LockAcquisition.FOREVER) {
+            if (forever) {
                 return result.get();
             }
             return result.get(waitNanos + 2 * commandTimeoutNanos - commandTimeoutNanos / 2, TimeUnit.NANOSECONDS);
@@ -92,8 +96,9 @@ final class BlockingWaits {
         } catch (InterruptedException e) {
             mark(acquisition, LockObserver.Outcome.INTERRUPTED);
             long cleanUpDeadline = clock.nanoTime() + commandTimeoutNanos;
-            if (cancelAndSettle(acquisition, waitNanos == LockAcquisition.FOREVER ? cleanUpDeadline
-                    : Math.min(deadline, cleanUpDeadline))) {
+            // the earlier of the two, compared by their difference as nanoTime readings must be
+            long until = forever || deadline - cleanUpDeadline > 0 ? cleanUpDeadline : deadline;
+            if (cancelAndSettle(acquisition, until)) {
                 Thread.currentThread().interrupt();
                 return true;
             }

@@ -102,6 +102,27 @@ class BlockingWaitsTest {
         assertThat(Thread.currentThread().isInterrupted()).isFalse();
     }
 
+    /**
+     * Regression: a wait so long that adding twice the command timeout to it overflowed (the
+     * largest whole number of seconds, say) became a negative timeout, and the call failed at once
+     * with RedisUnavailableException while Redis was fine and the lock merely held.
+     */
+    @Test
+    void aWaitTooLongToAddTheCommandTimeoutToIsWaitedWithoutBoundNotReportedUnavailable()
+            throws InterruptedException {
+        Pending pending = new Pending();
+        pending.reported = new CompletableFuture<>() {
+            @Override
+            public Boolean get() {
+                return true; // the grant that came while the caller waited without bound
+            }
+        };
+        long largestWholeSeconds = TimeUnit.SECONDS.toNanos(TimeUnit.NANOSECONDS.toSeconds(Long.MAX_VALUE));
+
+        assertThat(waits.await(pending, largestWholeSeconds, "tryLock")).isTrue();
+        assertThat(pending.result).as("not cancelled").isNotDone();
+    }
+
     @Test
     void anUninterruptibleWaitGoesOnThroughAnInterruptAndReassertsIt() {
         Pending pending = new Pending();
