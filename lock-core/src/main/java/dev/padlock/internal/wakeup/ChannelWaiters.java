@@ -10,6 +10,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -83,6 +84,23 @@ final class ChannelWaiters {
             }
         });
         return waiter;
+    }
+
+    /**
+     * Parks one waiter that may leave before it is woken: as {@link #park(long, long)}, and
+     * completing the returned future early with {@code false} abandons the park. {@code seen} is
+     * given the broadcast count once the park ended, before the waiter is told, so a broadcast
+     * after that is not lost for its next park.
+     */
+    CompletableFuture<Boolean> park(long timeoutMillis, long seenBroadcasts, LongConsumer seen) {
+        CompletableFuture<Boolean> parked = park(timeoutMillis, seenBroadcasts);
+        CompletableFuture<Boolean> out = new CompletableFuture<>();
+        parked.whenComplete((woken, failure) -> {
+            seen.accept(broadcasts.get());
+            out.complete(Boolean.TRUE.equals(woken));
+        });
+        out.whenComplete((woken, failure) -> parked.complete(false)); // abandoned early
+        return out;
     }
 
     /**

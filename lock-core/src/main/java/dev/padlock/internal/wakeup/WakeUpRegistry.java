@@ -341,16 +341,8 @@ public final class WakeUpRegistry implements WakeUps {
          */
         @Override
         public CompletableFuture<Boolean> park(long timeoutMillis) {
-            ChannelWaiters waiters = channel.waiters;
-            CompletableFuture<Boolean> parked = waiters.park(timeoutMillis, seenBroadcasts);
-            CompletableFuture<Boolean> out = new CompletableFuture<>();
-            parked.whenComplete((woken, failure) -> {
-                // before the waiter's next attempt is sent: a broadcast after this read is not lost
-                seenBroadcasts = waiters.broadcasts();
-                out.complete(Boolean.TRUE.equals(woken));
-            });
-            out.whenComplete((woken, failure) -> parked.complete(false)); // abandoned early
-            return out;
+            // the count is read before the waiter's next attempt is sent: a broadcast after it is not lost
+            return channel.waiters.park(timeoutMillis, seenBroadcasts, seen -> seenBroadcasts = seen);
         }
 
         @Override

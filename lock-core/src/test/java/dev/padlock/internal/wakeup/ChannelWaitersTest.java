@@ -6,6 +6,7 @@ import dev.padlock.internal.base.ManualTimer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -143,6 +144,30 @@ class ChannelWaitersTest {
         channel.wakeOne();
         assertThat(channel.park(LONG_PARK, channel.broadcasts()))
                 .as("the wake-up was not spent on the ended park: it is a permit").isCompletedWithValue(true);
+    }
+
+    @Test
+    void aWaiterThatLeavesItsParkLeavesTheLineAndItsTimeoutGoes() {
+        CompletableFuture<Boolean> leaving = channel.park(LONG_PARK, channel.broadcasts(), seen -> { });
+
+        leaving.complete(false);
+
+        assertThat(timer.pending()).isZero();
+        channel.wakeOne();
+        assertThat(park(LONG_PARK)).as("the wake-up was kept as a permit").isCompletedWithValue(true);
+    }
+
+    @Test
+    void theBroadcastCountAParkEndedAtIsGivenBeforeTheWaiterIsTold() {
+        AtomicLong seen = new AtomicLong(-1);
+        AtomicLong seenWhenTold = new AtomicLong(-1);
+        CompletableFuture<Boolean> parked = channel.park(LONG_PARK, channel.broadcasts(), seen::set);
+        parked.thenRun(() -> seenWhenTold.set(seen.get()));
+
+        channel.wakeAll();
+
+        assertThat(parked).isCompletedWithValue(true);
+        assertThat(seenWhenTold.get()).isEqualTo(channel.broadcasts());
     }
 
     @Test
