@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * cannot miss the message. Permits do not add up. {@link #wakeAll()} completes every parked
  * waiter and counts a broadcast; a waiter parks with the count it has seen and returns at once
  * when the count moved, so a broadcast between its attempt and its park is not lost, for each
- * waiter (a permit would serve only one).
+ * waiter (a permit would serve only one). A wake-up that reaches a park its waiter is abandoning
+ * is passed on, so a waiter that leaves takes none with it.
  */
 final class ChannelWaiters {
     /** The registry's logger, so these lines keep their category. */
@@ -88,16 +89,22 @@ final class ChannelWaiters {
 
     /**
      * Parks one waiter that may leave before it is woken: as {@link #park(long, long)}, and
-     * completing the returned future early with {@code false} abandons the park. {@code seen} is
-     * given the broadcast count once the park ended, before the waiter is told, so a broadcast
-     * after that is not lost for its next park.
+     * completing the returned future early with {@code false} abandons the park; a wake-up that
+     * reached the park as it was abandoned goes to the next waiter. {@code seen} is given the
+     * broadcast count once the park ended, before the waiter is told, so a broadcast after that
+     * is not lost for its next park.
      */
     CompletableFuture<Boolean> park(long timeoutMillis, long seenBroadcasts, LongConsumer seen) {
         CompletableFuture<Boolean> parked = park(timeoutMillis, seenBroadcasts);
         CompletableFuture<Boolean> out = new CompletableFuture<>();
         parked.whenComplete((woken, failure) -> {
             seen.accept(broadcasts.get());
-            out.complete(Boolean.TRUE.equals(woken));
+            boolean wokenNow = Boolean.TRUE.equals(woken);
+            if (!out.complete(wokenNow) && wokenNow && (out.isCompletedExceptionally() || !out.join())) {
+                // the waiter left between abandoning and this park leaving the line: a wake-up
+                // nobody takes would leave the next waiter asleep on a free lock
+                wakeOne();
+            }
         });
         out.whenComplete((woken, failure) -> parked.complete(false)); // abandoned early
         return out;

@@ -157,6 +157,35 @@ class ChannelWaitersTest {
         assertThat(park(LONG_PARK)).as("the wake-up was kept as a permit").isCompletedWithValue(true);
     }
 
+    /**
+     * Regression: a wake-up that reached a park as its waiter was leaving (cancelled: an
+     * interrupt, a cancelled future) completed the park with true after the waiter had completed
+     * its own future with false. Nobody took the wake-up: another waiter of the channel slept on a
+     * free lock until its park timed out. The callback below runs the unlock message in that gap,
+     * as the leaving acquisition's own callbacks let an I/O thread do.
+     */
+    @Test
+    void aWakeUpThatReachesAWaiterAsItLeavesIsPassedOnToTheNextWaiter() {
+        CompletableFuture<Boolean> leaving = channel.park(LONG_PARK, channel.broadcasts(), seen -> { });
+        CompletableFuture<Boolean> staying = channel.park(LONG_PARK, channel.broadcasts(), seen -> { });
+        leaving.whenComplete((woken, failure) -> channel.wakeOne()); // the unlock message, as it leaves
+
+        leaving.complete(false);
+
+        assertThat(staying).isCompletedWithValue(true);
+    }
+
+    @Test
+    void aWakeUpThatReachesAWaiterGrantedMeanwhileIsNotPassedOn() {
+        CompletableFuture<Boolean> granted = channel.park(LONG_PARK, channel.broadcasts(), seen -> { });
+        CompletableFuture<Boolean> staying = channel.park(LONG_PARK, channel.broadcasts(), seen -> { });
+        granted.whenComplete((woken, failure) -> channel.wakeOne());
+
+        granted.complete(true); // a grant message woke it: the lock is its own, no one else may go
+
+        assertThat(staying).as("the lock is held: a wake-up would only cost an attempt").isNotDone();
+    }
+
     @Test
     void theBroadcastCountAParkEndedAtIsGivenBeforeTheWaiterIsTold() {
         AtomicLong seen = new AtomicLong(-1);
