@@ -33,7 +33,7 @@ public final class RedisFencedLock implements RFencedLock {
     public long lockAndGetToken(long leaseTime, TimeUnit unit) {
         requireNonNull(unit, "unit");
         PendingAcquire acquisition = lock.acquire(LockAcquisition.FOREVER, leaseTime, unit, currentThreadId());
-        lock.awaitUninterruptibly(acquisition, "lockAndGetToken");
+        lock.waits().awaitUninterruptibly(acquisition, "lockAndGetToken");
         return token(acquisition);
     }
 
@@ -46,12 +46,12 @@ public final class RedisFencedLock implements RFencedLock {
         }
         long waitNanos = unit.toNanos(waitTime);
         PendingAcquire acquisition = lock.acquire(waitNanos, leaseTime, unit, currentThreadId());
-        return lock.await(acquisition, waitNanos, "tryLockAndGetToken") ? token(acquisition) : null;
+        return lock.waits().await(acquisition, waitNanos, "tryLockAndGetToken") ? token(acquisition) : null;
     }
 
     @Override
     public Long getToken() {
-        return lock.join(getTokenAsync(), "getToken");
+        return lock.waits().join(getTokenAsync(), "getToken");
     }
 
     @Override

@@ -18,16 +18,14 @@ import dev.padlock.internal.renewal.Watchdog;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.Condition;
 import java.util.function.Function;
 
 /**
  * The {@link RLock} facade over a {@link LockProtocol}: argument checks, owner ids, the watchdog
  * bookkeeping around acquire and release, and the blocking methods, which wait on the same
- * asynchronous core as the asynchronous ones.
+ * asynchronous core as the asynchronous ones, through {@link BlockingWaits}.
  */
 public final class RedisLock implements RLock {
     private final LockProtocol protocol;
@@ -35,6 +33,7 @@ public final class RedisLock implements RLock {
     private final boolean spin;
     private final String kind;
     private final LockObserver.Kind observedKind;
+    private final BlockingWaits waits;
 
     /**
      * @param spin wait by back-off between attempts (the spin lock) instead of on pub/sub
@@ -46,6 +45,7 @@ public final class RedisLock implements RLock {
         this.spin = spin;
         this.kind = kind;
         this.observedKind = LockObserver.Kind.valueOf(kind.toUpperCase(Locale.ROOT));
+        this.waits = BlockingWaits.of(protocol.name(), services);
     }
 
     @Override
@@ -63,7 +63,7 @@ public final class RedisLock implements RLock {
     @Override
     public void lock(long leaseTime, TimeUnit unit) {
         requireNonNull(unit, "unit");
-        awaitUninterruptibly(acquire(LockAcquisition.FOREVER, leaseTime, unit, currentThreadId()), "lock");
+        waits.awaitUninterruptibly(acquire(LockAcquisition.FOREVER, leaseTime, unit, currentThreadId()), "lock");
     }
 
     @Override
@@ -77,13 +77,13 @@ public final class RedisLock implements RLock {
         if (Thread.interrupted()) {
             throw new InterruptedException();
         }
-        await(acquire(LockAcquisition.FOREVER, leaseTime, unit, currentThreadId()), LockAcquisition.FOREVER,
+        waits.await(acquire(LockAcquisition.FOREVER, leaseTime, unit, currentThreadId()), LockAcquisition.FOREVER,
                 "lockInterruptibly");
     }
 
     @Override
     public boolean tryLock() {
-        return awaitUninterruptibly(acquire(0, -1, TimeUnit.MILLISECONDS, currentThreadId()), "tryLock");
+        return waits.awaitUninterruptibly(acquire(0, -1, TimeUnit.MILLISECONDS, currentThreadId()), "tryLock");
     }
 
     @Override
@@ -99,7 +99,7 @@ public final class RedisLock implements RLock {
             throw new InterruptedException();
         }
         long waitNanos = unit.toNanos(waitTime);
-        return await(acquire(waitNanos, leaseTime, unit, currentThreadId()), waitNanos, "tryLock");
+        return waits.await(acquire(waitNanos, leaseTime, unit, currentThreadId()), waitNanos, "tryLock");
     }
 
     // ---- asynchronous acquire
@@ -155,7 +155,7 @@ public final class RedisLock implements RLock {
 
     @Override
     public void unlock() {
-        join(unlockAsync(currentThreadId()), "unlock");
+        waits.join(unlockAsync(currentThreadId()), "unlock");
     }
 
     @Override
@@ -212,7 +212,7 @@ public final class RedisLock implements RLock {
 
     @Override
     public boolean forceUnlock() {
-        return join(forceUnlockAsync(), "forceUnlock");
+        return waits.join(forceUnlockAsync(), "forceUnlock");
     }
 
     @Override
@@ -240,7 +240,7 @@ public final class RedisLock implements RLock {
 
     @Override
     public boolean isLocked() {
-        return join(isLockedAsync(), "isLocked");
+        return waits.join(isLockedAsync(), "isLocked");
     }
 
     @Override
@@ -255,13 +255,13 @@ public final class RedisLock implements RLock {
 
     @Override
     public boolean isHeldByThread(long threadId) {
-        return join(read("HEXISTS", services.backend().commands()
+        return waits.join(read("HEXISTS", services.backend().commands()
                 .hexists(getName(), protocol.ownerField(threadId)), held -> held), "isHeldByThread");
     }
 
     @Override
     public int getHoldCount() {
-        return join(getHoldCountAsync(currentThreadId()), "getHoldCount");
+        return waits.join(getHoldCountAsync(currentThreadId()), "getHoldCount");
     }
 
     @Override
@@ -272,7 +272,7 @@ public final class RedisLock implements RLock {
 
     @Override
     public long remainTimeToLive() {
-        return join(remainTimeToLiveAsync(), "remainTimeToLive");
+        return waits.join(remainTimeToLiveAsync(), "remainTimeToLive");
     }
 
     @Override
@@ -299,6 +299,11 @@ public final class RedisLock implements RLock {
 
     private static long currentThreadId() {
         return Thread.currentThread().getId();
+    }
+
+    /** How this lock's blocking methods wait. */
+    BlockingWaits waits() {
+        return waits;
     }
 
     <T, R> CompletableFuture<R> read(String command, CompletionStage<T> reply, Function<T, R> map) {
@@ -340,127 +345,5 @@ public final class RedisLock implements RLock {
             }
         });
         return out;
-    }
-
-    boolean awaitUninterruptibly(PendingAcquire acquisition, String operation) {
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    return acquisition.reported().get();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                } catch (ExecutionException e) {
-                    throw rethrow(e.getCause(), operation);
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    /**
-     * Waits for an interruptible acquisition. On interrupt the acquisition is cancelled and its
-     * clean-up awaited (bounded), then {@link InterruptedException} is thrown; when the lock was
-     * acquired before the cancel took effect, it is returned as held and the interrupt is kept.
-     */
-    boolean await(PendingAcquire acquisition, long waitNanos, String operation) throws InterruptedException {
-        CompletableFuture<Boolean> result = acquisition.reported();
-        long commandTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(services.commandTimeoutMillis());
-        // the whole call, clean-up included, ends by wait + 2 x command timeout: the result has all
-        // but half a command timeout of it, the cancel's clean-up the rest
-        long deadline = services.clock().nanoTime() + waitNanos + 2 * commandTimeoutNanos;
-        try {
-            if (waitNanos == LockAcquisition.FOREVER) {
-                return result.get();
-            }
-            return result.get(waitNanos + 2 * commandTimeoutNanos - commandTimeoutNanos / 2, TimeUnit.NANOSECONDS);
-        } catch (ExecutionException e) {
-            throw rethrow(e.getCause(), operation);
-        } catch (TimeoutException e) {
-            mark(acquisition, LockObserver.Outcome.FAILED);
-            if (cancelAndSettle(acquisition, deadline)) {
-                return true;
-            }
-            Throwable unanswered = acquisition.lastUnanswered();
-            throw new RedisUnavailableException(operation + " on '" + getName() + "' at " + services.address()
-                    + " did not finish within its wait plus twice the command timeout"
-                    + (unanswered == null ? "" : "; Redis did not answer: " + RedisErrors.unwrap(unanswered).getMessage()),
-                    unanswered == null ? e : RedisErrors.unwrap(unanswered));
-        } catch (InterruptedException e) {
-            mark(acquisition, LockObserver.Outcome.INTERRUPTED);
-            long cleanUpDeadline = services.clock().nanoTime() + commandTimeoutNanos;
-            if (cancelAndSettle(acquisition, waitNanos == LockAcquisition.FOREVER ? cleanUpDeadline
-                    : Math.min(deadline, cleanUpDeadline))) {
-                Thread.currentThread().interrupt();
-                return true;
-            }
-            throw e;
-        }
-    }
-
-    /** Says how the observer is to be told of the cancel that follows, when there is one. */
-    private static void mark(PendingAcquire acquisition, LockObserver.Outcome outcome) {
-        if (acquisition instanceof Observing.ObservedAcquire observed) {
-            observed.mark(outcome);
-        }
-    }
-
-    /**
-     * Cancels, and waits for the clean-up until {@code deadline} ({@link System#nanoTime()}); true
-     * when the acquisition had already succeeded and the lock is held.
-     */
-    private boolean cancelAndSettle(PendingAcquire acquisition, long deadline) {
-        if (!acquisition.result().cancel(false) && acquisition.result().getNow(false)) {
-            return true;
-        }
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    acquisition.settled().get(Math.max(0, deadline - services.clock().nanoTime()), TimeUnit.NANOSECONDS);
-                    return false;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                } catch (ExecutionException | TimeoutException e) {
-                    return false;
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    <T> T join(CompletableFuture<T> future, String operation) {
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    return future.get(2 * services.commandTimeoutMillis(), TimeUnit.MILLISECONDS);
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                } catch (ExecutionException e) {
-                    throw rethrow(e.getCause(), operation);
-                } catch (TimeoutException e) {
-                    throw new RedisUnavailableException(operation + " on '" + getName() + "' at " + services.address()
-                            + " got no answer within twice the command timeout", e);
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    /** A failure to throw on the caller's thread: see {@link RedisErrors#forCaller}. */
-    private RuntimeException rethrow(Throwable failure, String operation) {
-        RuntimeException mapped = RedisErrors.forCaller(failure, operation);
-        return mapped != null ? mapped
-                : RedisErrors.translate(failure, operation + " on '" + getName() + "'", services.address());
     }
 }

@@ -1,7 +1,7 @@
 /**
  * The lock objects a caller holds: {@code RedisLock} (plain, spin, fair), {@code RedisFencedLock},
  * {@code RedisReadWriteLock}, and {@code LockServices}, what every lock of one client shares. The
- * blocking, async and thread-id methods of the API map onto acquisitions here. Uses every layer
- * below.
+ * blocking, async and thread-id methods of the API map onto acquisitions here; the blocking ones
+ * wait through {@code BlockingWaits}. Uses every layer below.
  */
 package dev.padlock.internal.lock;

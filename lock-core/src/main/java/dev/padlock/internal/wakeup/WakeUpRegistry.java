@@ -1,30 +1,23 @@
 package dev.padlock.internal.wakeup;
 
-import dev.padlock.internal.base.Timeouts;
-import io.netty.util.Timer;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import com.github.benmanes.caffeine.cache.Scheduler;
 import dev.padlock.internal.base.Require;
 import dev.padlock.internal.redis.RedisBackend;
-import dev.padlock.spi.LockKeys;
+import io.netty.util.Timer;
 import java.time.Duration;
-import java.util.List;
-import java.util.Queue;
+import java.util.Collection;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * Pub/sub subscriptions to unlock channels, and the waiters parked on them.
+ * A client's {@link WakeUps} on Redis pub/sub: the subscriptions to unlock channels and their
+ * lifecycle. Each channel's waiters are its {@link ChannelWaiters}; the connection's events reach
+ * them through the {@link PubSubRouter}.
  *
  * <h2>Implementation notes</h2>
  * One subscription per channel per client, shared by every waiter of this client and counted:
@@ -34,14 +27,11 @@ import org.slf4j.LoggerFactory;
  * their number and their time, and a channel evicted from it is unsubscribed. Channels in use
  * are never evicted, so local state is bounded by the waits in progress plus the idle bound.
  *
- * <p>Each unlock message wakes one parked waiter of the channel, or, when none is parked, leaves
- * one permit that the next waiter to park takes at once (a waiter between its failed attempt and
- * its park cannot miss the message). The message {@code 1} (a read-write lock let someone in)
- * wakes every waiter instead, and so does a resubscription after the pub/sub connection came back,
- * since messages may have been lost meanwhile; so does a change of the Cluster's slot map, once
- * every channel's new subscription is confirmed (sharded subscriptions live on the node that owned
- * the slot). Such a broadcast is counted, and a waiter that parks
- * after it without having seen it returns at once, so no waiter of the channel misses it.
+ * <p>Each unlock message wakes one parked waiter of the channel, or leaves it one permit. The
+ * message {@code 1} (a read-write lock let someone in) wakes every waiter instead, and so does a
+ * resubscription after the pub/sub connection came back, since messages may have been lost
+ * meanwhile; so does a change of the Cluster's slot map, once every channel's new subscription is
+ * confirmed (sharded subscriptions live on the node that owned the slot).
  *
  * <p>A channel's lifecycle is guarded by its monitor: {@code users} counts open subscriptions,
  * and a retired channel (unsubscribed and out of the map) is never handed out again. UNSUBSCRIBE
@@ -49,15 +39,13 @@ import org.slf4j.LoggerFactory;
  * after it.
  */
 public final class WakeUpRegistry implements WakeUps {
-    private static final Logger log = LoggerFactory.getLogger(WakeUpRegistry.class);
-
     private final RedisBackend backend;
-    private final ConcurrentHashMap<String, ChannelWaiters> channels = new ConcurrentHashMap<>();
-    private final Cache<String, ChannelWaiters> idle;
+    private final ConcurrentHashMap<String, Channel> channels = new ConcurrentHashMap<>();
+    private final Cache<String, Channel> idle;
+    private final PubSubRouter router;
     private volatile boolean closed;
     /** The client's timer: parks end on it. */
     private final Timer timer;
-    private volatile Consumer<String> grantListener = message -> { };
 
     public WakeUpRegistry(RedisBackend backend, Timer timer, Duration idleTimeout, int maxIdleChannels) {
         this.backend = backend;
@@ -66,13 +54,34 @@ public final class WakeUpRegistry implements WakeUps {
                 .expireAfterWrite(idleTimeout)
                 .maximumSize(maxIdleChannels)
                 .scheduler(Scheduler.systemScheduler())
-                .removalListener((String name, ChannelWaiters channel, RemovalCause cause) -> {
+                .removalListener((String name, Channel channel, RemovalCause cause) -> {
                     if (cause.wasEvicted() && channel != null) {
                         retireIfUnused(channel);
                     }
                 })
                 .build();
-        backend.listen(new UnlockListener());
+        this.router = new PubSubRouter(this, backend);
+        backend.listen(router);
+    }
+
+    /** One channel this client subscribes: its waiters, and its subscription's lifecycle. */
+    static final class Channel {
+        final String name;
+        final ChannelWaiters waiters;
+        /** Set by the first {@code subscribed} event; later ones are resubscriptions. */
+        volatile boolean confirmedOnce;
+        // guarded by this:
+        /** Open subscriptions and watches. */
+        int users;
+        /** Unsubscribed and out of the map: never handed out again. */
+        boolean retired;
+        /** The last SUBSCRIBE sent; null before the first. */
+        CompletableFuture<Void> ready;
+
+        Channel(String name, Timer timer) {
+            this.name = name;
+            this.waiters = new ChannelWaiters(name, timer);
+        }
     }
 
     /**
@@ -82,20 +91,9 @@ public final class WakeUpRegistry implements WakeUps {
      */
     @Override
     public Subscription subscribe(String channel) {
-        while (true) {
-            Require.state(!closed, "the LockClient is closed");
-            ChannelWaiters waiters = channels.computeIfAbsent(channel, name -> new ChannelWaiters(name, timer));
-            synchronized (waiters) {
-                if (waiters.retired) {
-                    continue; // it left the map before its monitor was released
-                }
-                if (waiters.users++ == 0) {
-                    revive(waiters);
-                }
-                subscribeIfNeeded(waiters);
-                return new SharedSubscription(waiters);
-            }
-        }
+        Channel shared = share(channel);
+        Require.state(shared != null, "the LockClient is closed");
+        return new SharedSubscription(shared);
     }
 
     /**
@@ -107,18 +105,27 @@ public final class WakeUpRegistry implements WakeUps {
      */
     @Override
     public Watch watch(String channel, Runnable listener) {
+        Channel shared = share(channel);
+        if (shared == null) {
+            return null;
+        }
+        shared.waiters.addWatcher(listener);
+        return new SharedWatch(shared, listener);
+    }
+
+    /** Counts one more user of {@code name}'s channel, subscribing it when needed; null once closed. */
+    private Channel share(String name) {
         while (!closed) {
-            ChannelWaiters waiters = channels.computeIfAbsent(channel, name -> new ChannelWaiters(name, timer));
-            synchronized (waiters) {
-                if (waiters.retired) {
-                    continue;
+            Channel channel = channels.computeIfAbsent(name, n -> new Channel(n, timer));
+            synchronized (channel) {
+                if (channel.retired) {
+                    continue; // it left the map before its monitor was released
                 }
-                if (waiters.users++ == 0) {
-                    revive(waiters);
+                if (channel.users++ == 0) {
+                    revive(channel);
                 }
-                subscribeIfNeeded(waiters);
-                waiters.watchers.add(listener);
-                return new SharedWatch(waiters, listener);
+                subscribeIfNeeded(channel);
+                return channel;
             }
         }
         return null;
@@ -131,19 +138,19 @@ public final class WakeUpRegistry implements WakeUps {
      */
     @Override
     public Subscription subscribeIfConfirmed(String channel) {
-        ChannelWaiters waiters = channels.get(channel);
-        if (waiters == null || closed) {
+        Channel shared = channels.get(channel);
+        if (shared == null || closed) {
             return null;
         }
-        synchronized (waiters) {
-            if (waiters.retired || waiters.ready == null || !waiters.ready.isDone()
-                    || waiters.ready.isCompletedExceptionally()) {
+        synchronized (shared) {
+            if (shared.retired || shared.ready == null || !shared.ready.isDone()
+                    || shared.ready.isCompletedExceptionally()) {
                 return null;
             }
-            if (waiters.users++ == 0) {
-                revive(waiters);
+            if (shared.users++ == 0) {
+                revive(shared);
             }
-            return new SharedSubscription(waiters);
+            return new SharedSubscription(shared);
         }
     }
 
@@ -151,21 +158,21 @@ public final class WakeUpRegistry implements WakeUps {
      * An idle channel gets its first waiter again; under its monitor. Unlock messages that came
      * while it was idle are stale for the new waiter, which has yet to make its attempt.
      */
-    private void revive(ChannelWaiters waiters) {
-        idle.asMap().remove(waiters.name, waiters);
-        waiters.permit.set(false);
+    private void revive(Channel channel) {
+        idle.asMap().remove(channel.name, channel);
+        channel.waiters.clearPermit();
     }
 
     /** Sends SUBSCRIBE when it was never sent or failed (a timeout during an outage); under the channel's monitor. */
-    private void subscribeIfNeeded(ChannelWaiters waiters) {
-        if (waiters.ready == null || waiters.ready.isCompletedExceptionally()) {
-            waiters.ready = backend.subscribe(waiters.name);
+    private void subscribeIfNeeded(Channel channel) {
+        if (channel.ready == null || channel.ready.isCompletedExceptionally()) {
+            channel.ready = backend.subscribe(channel.name);
         }
     }
 
     @Override
     public void onGrant(Consumer<String> listener) {
-        this.grantListener = listener;
+        router.onGrant(listener);
     }
 
     /** Channels subscribed now, in use or idle; for tests and metrics. */
@@ -184,9 +191,9 @@ public final class WakeUpRegistry implements WakeUps {
     @Override
     public int channelsInUse() {
         int inUse = 0;
-        for (ChannelWaiters waiters : channels.values()) {
-            synchronized (waiters) {
-                if (waiters.users > 0) {
+        for (Channel channel : channels.values()) {
+            synchronized (channel) {
+                if (channel.users > 0) {
                     inUse++;
                 }
             }
@@ -194,119 +201,62 @@ public final class WakeUpRegistry implements WakeUps {
         return inUse;
     }
 
-    /** Routes pub/sub events, on a Lettuce I/O thread, to the channel's waiters. */
-    private final class UnlockListener implements RedisBackend.PubSubEvents {
-        @Override
-        public void message(String channel, String message) {
-            if (LockKeys.isGrantChannel(channel)) {
-                try {
-                    grantListener.accept(message);
-                } catch (RuntimeException e) {
-                    log.error("the grant on {} failed", channel, e);
-                }
-                return;
-            }
-            ChannelWaiters waiters = channels.get(channel);
-            if (waiters == null) {
-                return;
-            }
-            if (LockKeys.READ_UNLOCK_MESSAGE.equals(message)) {
-                waiters.wakeAll(); // a read-write lock let someone in: every waiter may go
-            } else {
-                waiters.wakeOne();
-            }
-            waiters.notifyWatchers();
-        }
+    /** The channel subscribed as {@code name}, in use or idle; null when none. For the router. */
+    Channel channel(String name) {
+        return channels.get(name);
+    }
 
-        /**
-         * Subscribes every channel again, to its slot's owner now. Waiters stay parked (their
-         * attempts would only reach a node that is down) until the new subscription is confirmed,
-         * then all are woken, since messages may have been lost with the old node; at worst they
-         * wake at the holder's lease, as always.
-         */
-        @Override
-        public void topologyChanged() {
-            for (ChannelWaiters waiters : channels.values()) {
-                resubscribe(waiters);
-            }
-        }
+    /** Every channel subscribed, in use or idle. For the router. */
+    Collection<Channel> channels() {
+        return channels.values();
+    }
 
-        /**
-         * A node dropped a sharded subscription that waiters still use: its slot moved (a
-         * resharding). The slot map is read again, and the channel subscribed on its new owner.
-         */
-        @Override
-        public void shardUnsubscribed(String channel) {
-            ChannelWaiters waiters = channels.get(channel);
-            if (waiters == null || closed) {
-                return;
+    /**
+     * The server dropped {@code channel}'s subscription (its slot moved): whether it is to be
+     * subscribed again, since waiters use it. An idle one is forgotten instead, so that its next
+     * waiter subscribes anew rather than trusting it; a retired one was this client's UNSUBSCRIBE.
+     */
+    boolean keepDropped(Channel channel) {
+        synchronized (channel) {
+            if (channel.retired) {
+                return false;
             }
-            synchronized (waiters) {
-                if (waiters.retired) {
-                    return; // this client's own UNSUBSCRIBE
-                }
-                if (waiters.users == 0) {
-                    // idle: forget it, so that the next waiter subscribes anew instead of trusting it
-                    waiters.retired = true;
-                    channels.remove(channel, waiters);
-                    idle.asMap().remove(channel, waiters);
-                    return;
-                }
+            if (channel.users == 0) {
+                channel.retired = true;
+                channels.remove(channel.name, channel);
+                idle.asMap().remove(channel.name, channel);
+                return false;
             }
-            log.debug("{} was unsubscribed by the server (its slot moved): subscribing again", channel);
-            backend.refreshTopology().whenComplete((ok, failure) -> resubscribe(waiters));
-        }
-
-        /** Subscribes {@code waiters}' channel again and wakes them all once Redis confirms it. */
-        private void resubscribe(ChannelWaiters waiters) {
-            if (waiters.retired || closed) {
-                return;
-            }
-            backend.subscribe(waiters.name).whenComplete((ok, failure) -> {
-                if (failure == null) {
-                    waiters.wakeAll();
-                    waiters.notifyWatchers();
-                } else {
-                    log.debug("could not subscribe {} again: {}", waiters.name, failure.toString());
-                }
-            });
-        }
-
-        @Override
-        public void subscribed(String channel) {
-            ChannelWaiters waiters = channels.get(channel);
-            if (waiters != null) {
-                waiters.onSubscribed();
-            }
+            return true;
         }
     }
 
-    private void release(ChannelWaiters waiters) {
+    private void release(Channel channel) {
         boolean retireNow;
-        synchronized (waiters) {
-            if (--waiters.users > 0) {
+        synchronized (channel) {
+            if (--channel.users > 0) {
                 return;
             }
             retireNow = closed;
             if (!retireNow) {
-                idle.put(waiters.name, waiters);
+                idle.put(channel.name, channel);
             }
         }
         if (retireNow) {
-            retireIfUnused(waiters);
+            retireIfUnused(channel);
         }
     }
 
-    private void retireIfUnused(ChannelWaiters waiters) {
-        synchronized (waiters) {
-            if (waiters.users > 0 || waiters.retired) {
+    private void retireIfUnused(Channel channel) {
+        synchronized (channel) {
+            if (channel.users > 0 || channel.retired) {
                 return;
             }
-            waiters.retired = true;
+            channel.retired = true;
             if (!closed) {
-                backend.unsubscribe(waiters.name);
+                backend.unsubscribe(channel.name);
             }
-            channels.remove(waiters.name, waiters);
+            channels.remove(channel.name, channel);
         }
     }
 
@@ -315,8 +265,8 @@ public final class WakeUpRegistry implements WakeUps {
     public void close() {
         closed = true;
         idle.invalidateAll();
-        for (ChannelWaiters waiters : channels.values()) {
-            waiters.wakeAll();
+        for (Channel channel : channels.values()) {
+            channel.waiters.wakeAll();
         }
     }
 
@@ -334,41 +284,41 @@ public final class WakeUpRegistry implements WakeUps {
 
     /** A listener's share of a channel subscription: see {@link #watch}. */
     private final class SharedWatch implements Watch {
-        private final ChannelWaiters waiters;
+        private final Channel channel;
         private final Runnable listener;
         private final AtomicBoolean open = new AtomicBoolean(true);
 
-        private SharedWatch(ChannelWaiters waiters, Runnable listener) {
-            this.waiters = waiters;
+        private SharedWatch(Channel channel, Runnable listener) {
+            this.channel = channel;
             this.listener = listener;
         }
 
         @Override
         public void close() {
             if (open.compareAndSet(true, false)) {
-                waiters.watchers.remove(listener);
-                release(waiters);
+                channel.waiters.removeWatcher(listener);
+                release(channel);
             }
         }
     }
 
     /** A waiter's share of a channel subscription. Owned by one wait loop; close it once done. */
     private final class SharedSubscription implements Subscription {
-        private final ChannelWaiters waiters;
+        private final Channel channel;
         private boolean closedHandle; // confined to the owning wait loop
         /** The channel's broadcast count this waiter has seen; written on an I/O thread too. */
         private volatile long seenBroadcasts;
 
-        private SharedSubscription(ChannelWaiters waiters) {
-            this.waiters = waiters;
-            this.seenBroadcasts = waiters.broadcasts.get();
+        private SharedSubscription(Channel channel) {
+            this.channel = channel;
+            this.seenBroadcasts = channel.waiters.broadcasts();
         }
 
         /** Completes when Redis confirmed the subscription. */
         @Override
         public CompletableFuture<Void> ready() {
-            synchronized (waiters) {
-                return waiters.ready;
+            synchronized (channel) {
+                return channel.ready;
             }
         }
 
@@ -378,9 +328,9 @@ public final class WakeUpRegistry implements WakeUps {
          */
         @Override
         public boolean isReady() {
-            synchronized (waiters) {
-                subscribeIfNeeded(waiters);
-                return waiters.ready.isDone() && !waiters.ready.isCompletedExceptionally();
+            synchronized (channel) {
+                subscribeIfNeeded(channel);
+                return channel.ready.isDone() && !channel.ready.isCompletedExceptionally();
             }
         }
 
@@ -391,127 +341,15 @@ public final class WakeUpRegistry implements WakeUps {
          */
         @Override
         public CompletableFuture<Boolean> park(long timeoutMillis) {
-            CompletableFuture<Boolean> parked = waiters.park(timeoutMillis, seenBroadcasts);
-            CompletableFuture<Boolean> out = new CompletableFuture<>();
-            parked.whenComplete((woken, failure) -> {
-                // before the waiter's next attempt is sent: a broadcast after this read is not lost
-                seenBroadcasts = waiters.broadcasts.get();
-                out.complete(Boolean.TRUE.equals(woken));
-            });
-            out.whenComplete((woken, failure) -> parked.complete(false)); // abandoned early
-            return out;
+            // the count is read before the waiter's next attempt is sent: a broadcast after it is not lost
+            return channel.waiters.park(timeoutMillis, seenBroadcasts, seen -> seenBroadcasts = seen);
         }
 
         @Override
         public void close() {
             if (!closedHandle) {
                 closedHandle = true;
-                release(waiters);
-            }
-        }
-    }
-
-    /** The waiters of one channel. */
-    static final class ChannelWaiters {
-        final String name;
-        final Queue<CompletableFuture<Boolean>> parked;
-        /** One wake-up that arrived while nobody was parked. */
-        final AtomicBoolean permit = new AtomicBoolean();
-        /**
-         * How many times every waiter was woken at once. A waiter parks with the count it has seen
-         * and returns at once when it moved, so a broadcast between its attempt and its park is
-         * not lost, for each waiter (a permit would serve only one).
-         */
-        final AtomicLong broadcasts = new AtomicLong();
-        /** Listeners of every message and resubscription: see {@link WakeUpRegistry#watch}. */
-        final List<Runnable> watchers = new CopyOnWriteArrayList<>();
-        /** Set by the first {@code subscribed} event; later ones are resubscriptions. */
-        volatile boolean confirmedOnce;
-        // guarded by this:
-        int users;
-        boolean retired;
-        CompletableFuture<Void> ready;
-
-        private final Timer timer;
-
-        ChannelWaiters(String name, Timer timer) {
-            this(name, timer, new ConcurrentLinkedQueue<>());
-        }
-
-        /** With the queue of parked waiters given: tests use it to force an interleaving. */
-        ChannelWaiters(String name, Timer timer, Queue<CompletableFuture<Boolean>> parked) {
-            this.name = name;
-            this.timer = timer;
-            this.parked = parked;
-        }
-
-        /** Parks one waiter; {@code seenBroadcasts} is the {@link #broadcasts} count it has seen. */
-        CompletableFuture<Boolean> park(long timeoutMillis, long seenBroadcasts) {
-            if (broadcasts.get() != seenBroadcasts || permit.getAndSet(false)) {
-                return CompletableFuture.completedFuture(true);
-            }
-            CompletableFuture<Boolean> waiter = new CompletableFuture<>();
-            parked.add(waiter);
-            if (permit.getAndSet(false)) {
-                if (!waiter.complete(true)) {
-                    wakeOne(); // the permit raced with a direct wake-up: pass it on
-                }
-            } else if (broadcasts.get() != seenBroadcasts) {
-                waiter.complete(true); // a broadcast polled the queue before this waiter joined it
-            }
-            Timeouts.completeAfter(timer, waiter, false, timeoutMillis, TimeUnit.MILLISECONDS);
-            waiter.thenAccept(woken -> {
-                if (!woken) {
-                    parked.remove(waiter);
-                }
-            });
-            return waiter;
-        }
-
-        /**
-         * Wakes one parked waiter, or leaves the permit. {@link #park} adds its waiter and then
-         * looks for the permit; this sets the permit and then looks for a waiter, so a waiter that
-         * parked between this poll and this set is not left asleep with the permit unused (a lost
-         * wake-up that lasted until the holder's lease ran out).
-         */
-        void wakeOne() {
-            while (true) {
-                for (CompletableFuture<Boolean> waiter; (waiter = parked.poll()) != null; ) {
-                    if (waiter.complete(true)) {
-                        return;
-                    }
-                }
-                permit.set(true);
-                if (parked.isEmpty() || !permit.getAndSet(false)) {
-                    return; // nobody parked meanwhile, or a parker took the permit itself
-                }
-            }
-        }
-
-        void wakeAll() {
-            broadcasts.incrementAndGet();
-            for (CompletableFuture<Boolean> waiter; (waiter = parked.poll()) != null; ) {
-                waiter.complete(true);
-            }
-        }
-
-        void notifyWatchers() {
-            for (Runnable watcher : watchers) {
-                try {
-                    watcher.run();
-                } catch (Throwable t) {
-                    log.error("unlock listener of {} failed", name, t);
-                }
-            }
-        }
-
-        void onSubscribed() {
-            if (confirmedOnce) {
-                log.debug("resubscribed to {}: waking its waiters", name);
-                wakeAll();
-                notifyWatchers();
-            } else {
-                confirmedOnce = true;
+                release(channel);
             }
         }
     }

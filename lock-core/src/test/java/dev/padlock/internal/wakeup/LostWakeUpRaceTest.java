@@ -19,7 +19,7 @@ class LostWakeUpRaceTest {
 
     @Test
     void aWaiterThatParksBetweenTheWakeUpsPollAndItsPermitIsWoken() {
-        AtomicReference<WakeUpRegistry.ChannelWaiters> channel = new AtomicReference<>();
+        AtomicReference<ChannelWaiters> channel = new AtomicReference<>();
         AtomicReference<CompletableFuture<Boolean>> parkedMeanwhile = new AtomicReference<>();
         ConcurrentLinkedQueue<CompletableFuture<Boolean>> queue = new ConcurrentLinkedQueue<>() {
             private static final long serialVersionUID = 1L;
@@ -33,7 +33,7 @@ class LostWakeUpRaceTest {
                 return head;
             }
         };
-        channel.set(new WakeUpRegistry.ChannelWaiters("race", new ManualTimer(), queue));
+        channel.set(new ChannelWaiters("race", new ManualTimer(), queue));
 
         channel.get().wakeOne();
 
@@ -43,7 +43,7 @@ class LostWakeUpRaceTest {
 
     @Test
     void aWakeUpWithNobodyParkedLeavesOnePermitForTheNextWaiter() {
-        WakeUpRegistry.ChannelWaiters channel = new WakeUpRegistry.ChannelWaiters("permit", new ManualTimer());
+        ChannelWaiters channel = new ChannelWaiters("permit", new ManualTimer());
         channel.wakeOne();
         channel.wakeOne();
         assertThat(channel.park(60_000, 0)).isCompletedWithValue(true);
@@ -55,12 +55,12 @@ class LostWakeUpRaceTest {
 
     @Test
     void aBroadcastBeforeTheParkReachesEveryWaiterThatHadNotSeenIt() {
-        WakeUpRegistry.ChannelWaiters channel = new WakeUpRegistry.ChannelWaiters("broadcast", new ManualTimer());
-        long seen = channel.broadcasts.get();
+        ChannelWaiters channel = new ChannelWaiters("broadcast", new ManualTimer());
+        long seen = channel.broadcasts();
         channel.wakeAll(); // nobody parked yet: both waiters are between their attempt and their park
         assertThat(channel.park(60_000, seen)).isCompletedWithValue(true);
         assertThat(channel.park(60_000, seen)).isCompletedWithValue(true);
-        CompletableFuture<Boolean> caughtUp = channel.park(60_000, channel.broadcasts.get());
+        CompletableFuture<Boolean> caughtUp = channel.park(60_000, channel.broadcasts());
         assertThat(caughtUp).as("a waiter that saw the broadcast parks").isNotDone();
         channel.wakeAll();
         assertThat(caughtUp).isCompletedWithValue(true);
