@@ -117,12 +117,12 @@ public final class LockAcquisition implements PendingAcquire {
     private Subscription subscription;
     /** This client's grant channel, once a claim put (or will put) it in line: see {@link #grant}. */
     private Subscription grantSubscription;
-    private long backOffMillis = MIN_BACK_OFF_MILLIS;
+    private final Backoff spinBackOff = new Backoff(MIN_BACK_OFF_MILLIS, MAX_BACK_OFF_MILLIS);
     /** Whether an attempt was sent whose reply was lost and whose outcome Redis has not told yet. */
     private boolean inDoubt;
     /** {@link System#nanoTime()} of the first of the unanswered calls in a row; 0 when the last was answered. */
     private long unansweredSince;
-    private long doubtMillis = MIN_DOUBT_MILLIS;
+    private final Backoff doubtBackOff = new Backoff(MIN_DOUBT_MILLIS, MAX_DOUBT_MILLIS);
     private volatile Throwable lastUnanswered;
     /** Whether an attempt that may have queued the owner on Redis (a fair lock) was sent and not yet answered "acquired". */
     private boolean mayBeQueued;
@@ -385,9 +385,7 @@ public final class LockAcquisition implements PendingAcquire {
      * holder's lease and the wait left. Sends nothing but the attempts.
      */
     private void backOff(long ttl) {
-        long step = backOffMillis;
-        backOffMillis = Math.min(MAX_BACK_OFF_MILLIS, backOffMillis * 2);
-        long millis = step / 2 + java.util.concurrent.ThreadLocalRandom.current().nextLong(step / 2 + 1);
+        long millis = spinBackOff.nextWithJitter();
         if (ttl >= 0) {
             millis = Math.min(millis, Math.max(ttl, 1));
         }
@@ -484,8 +482,7 @@ public final class LockAcquisition implements PendingAcquire {
         }
         log.debug("lock '{}': no answer from Redis for {} ({}); finding out again", protocol.name(),
                 protocol.ownerField(threadId), failure.toString());
-        long millis = Math.min(doubtMillis, bound);
-        doubtMillis = Math.min(MAX_DOUBT_MILLIS, doubtMillis * 2);
+        long millis = Math.min(doubtBackOff.next(), bound);
         CompletableFuture<Boolean> gate = new CompletableFuture<>();
         Timeouts.completeAfter(timer, gate, false, millis, TimeUnit.MILLISECONDS);
         arm(gate);
@@ -530,7 +527,7 @@ public final class LockAcquisition implements PendingAcquire {
         inDoubt = false;
         lastUnanswered = null;
         unansweredSince = 0;
-        doubtMillis = MIN_DOUBT_MILLIS;
+        doubtBackOff.reset();
     }
 
     /**
