@@ -14,7 +14,6 @@ import io.netty.util.Timer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -79,10 +78,6 @@ public final class LockAcquisition implements PendingAcquire {
     /** First and largest pause before finding out what an attempt with a lost reply did. */
     private static final long MIN_DOUBT_MILLIS = 10;
     private static final long MAX_DOUBT_MILLIS = 200;
-    /** {@link #grantState}: no grant; a grant message arrived for this acquisition; the loop is over. */
-    private static final int RUNNING = 0;
-    private static final int GRANTED = 1;
-    private static final int DONE = 2;
 
     private final LockProtocol protocol;
     private final WakeUps registry;
@@ -104,14 +99,7 @@ public final class LockAcquisition implements PendingAcquire {
     private final long placeNonce;
     /** Whether this client may be in line for this owner (an attempt got it in line, or a release put it back). */
     private boolean inLine;
-    private final AtomicInteger grantState = new AtomicInteger(RUNNING);
-    /** Whether the lock came by a grant message rather than an attempt's reply. */
-    private volatile boolean granted;
-    /**
-     * A grant message that only wakes ({@link LockProtocol#grantMessageConfirms()} false) came while
-     * no park was armed: the next park attempts at once instead.
-     */
-    private volatile boolean wakeRequested;
+    private final GrantLatch latch = new GrantLatch();
     private final CompletableFuture<Boolean> result = new CompletableFuture<>();
     private final CompletableFuture<Void> settled = new CompletableFuture<>();
     private Subscription subscription;
@@ -189,7 +177,7 @@ public final class LockAcquisition implements PendingAcquire {
      */
     public void endBeforeBegin() {
         if (begun.compareAndSet(false, true)) {
-            grantState.set(DONE);
+            latch.end();
             result.complete(false);
             settled.complete(null);
         }
@@ -239,14 +227,14 @@ public final class LockAcquisition implements PendingAcquire {
         }
         if (!protocol.grantMessageConfirms()) {
             // the message is only a wake-up: the next attempt finds the grant, and says so
-            wakeRequested = true;
+            boolean running = latch.requestWake();
             CompletableFuture<Boolean> park = parked;
             if (park != null) {
                 park.complete(true);
             }
-            return grantState.get() == RUNNING;
+            return running;
         }
-        if (!grantState.compareAndSet(RUNNING, GRANTED)) {
+        if (!latch.grant()) {
             return false;
         }
         CompletableFuture<Boolean> park = parked;
@@ -258,7 +246,7 @@ public final class LockAcquisition implements PendingAcquire {
 
     /** Whether the lock came by a grant message. */
     public boolean granted() {
-        return granted;
+        return latch.granted();
     }
 
     /** The nonce of this acquisition's place in line; 0 when it takes none. */
@@ -316,7 +304,7 @@ public final class LockAcquisition implements PendingAcquire {
     }
 
     private void attempt() {
-        if (grantState.get() == GRANTED) {
+        if (latch.isGranted()) {
             onAcquired();
             return;
         }
@@ -329,7 +317,7 @@ public final class LockAcquisition implements PendingAcquire {
             return;
         }
         mayBeQueued |= !oneAttempt;
-        wakeRequested = false; // this attempt is the one a wake-up asked for
+        latch.attempting(); // this attempt is the one a wake-up asked for
         CompletableFuture<Attempt> reply;
         try {
             // a place in line only once the grant channel is subscribed: a grant nobody hears is wasted
@@ -358,7 +346,7 @@ public final class LockAcquisition implements PendingAcquire {
         if (!attempt.acquired() && claim && grantSubscription != null && !oneAttempt) {
             inLine = true; // the failed claim got this client in line
         }
-        if (attempt.acquired() || grantState.get() == GRANTED) {
+        if (attempt.acquired() || latch.isGranted()) {
             mayBeQueued = false;
             token = attempt.token();
             onAcquired();
@@ -417,7 +405,7 @@ public final class LockAcquisition implements PendingAcquire {
     }
 
     private void park(long ttl) {
-        if (wakeRequested) {
+        if (latch.wakeRequested()) {
             attempt();
             return;
         }
@@ -447,7 +435,7 @@ public final class LockAcquisition implements PendingAcquire {
         if (result.isCancelled()) {
             gate.complete(false);
         }
-        if (grantState.get() == GRANTED || wakeRequested) {
+        if (latch.wakes()) {
             gate.complete(true);
         }
     }
@@ -461,7 +449,7 @@ public final class LockAcquisition implements PendingAcquire {
             fail(failure);
             return;
         }
-        if (grantState.get() == GRANTED) {
+        if (latch.isGranted()) {
             onAcquired();
             return;
         }
@@ -494,7 +482,7 @@ public final class LockAcquisition implements PendingAcquire {
      * asked whether the owner's field is there: it holds if so, else the loop goes on.
      */
     private void findOut() {
-        if (!inDoubt || claim || result.isDone() || grantState.get() == GRANTED) {
+        if (!inDoubt || claim || result.isDone() || latch.isGranted()) {
             attempt();
             return;
         }
@@ -510,7 +498,7 @@ public final class LockAcquisition implements PendingAcquire {
                 return;
             }
             answered();
-            if (found.acquired() || grantState.get() == GRANTED) {
+            if (found.acquired() || latch.isGranted()) {
                 mayBeQueued = false;
                 token = found.token();
                 onAcquired();
@@ -539,7 +527,7 @@ public final class LockAcquisition implements PendingAcquire {
     }
 
     private void onAcquired() {
-        granted = grantState.getAndSet(DONE) == GRANTED;
+        latch.held();
         inDoubt = false; // whatever was unanswered, the owner holds once
         inLine = false; // a successful claim left the line; a grant took the place
         unsubscribe();
@@ -597,7 +585,7 @@ public final class LockAcquisition implements PendingAcquire {
      * Leaving the queue comes first, so a caller that tries again at once is queued anew.
      */
     private void stop(Runnable complete) {
-        if (!grantState.compareAndSet(RUNNING, DONE) && grantState.get() == GRANTED) {
+        if (!latch.stop()) {
             onAcquired(); // a grant came before the caller was told otherwise
             return;
         }
