@@ -37,16 +37,11 @@ import org.slf4j.LoggerFactory;
  * acquisition (the spin lock, for setups without pub/sub) skips steps 2 and 3 and waits by
  * exponential back-off with jitter between attempts instead.
  *
- * <p><b>Lost replies.</b> An attempt whose reply is lost (connection reset, command timeout,
- * failover: a {@link RedisUnavailableException}) may or may not have landed. The acquisition does
- * not give up but finds out, once Redis answers again, retrying with back-off: a first hold of an
- * owner that holds nothing ({@code claim}, for kinds that {@linkplain LockProtocol#claims() claim})
- * sends its idempotent claim again, so the answer is the outcome; any other attempt asks whether
- * the owner's field is in the lock ({@link LockProtocol#confirm}). It goes on waiting if it is
- * not. Only when the wait plus twice the command timeout is spent (for an unbounded wait: twice
- * the command timeout of unanswered calls in a row) does the caller get the exception. A claim
- * its caller gives up on while its outcome is unknown is given back by {@link Abandonments}, and
- * the same owner's next acquisition of the lock waits for that first.
+ * <p><b>Lost replies.</b> An attempt whose reply is lost (a {@link RedisUnavailableException})
+ * may or may not have landed: the loop finds out, by sending a claim again or by
+ * {@linkplain LockProtocol#confirm asking}, and goes on waiting if it had not; the caller gets the
+ * exception only once the wait plus twice the command timeout is spent. See {@link LostReplies},
+ * which also gives back a claim given up on while its outcome is unknown.
  *
  * <p><b>Grants.</b> For kinds that {@linkplain LockProtocol#grants() grant}, a failed claim of an
  * acquisition with a place nonce puts its client in line on Redis for this owner; a release by
@@ -75,9 +70,6 @@ public final class LockAcquisition implements PendingAcquire {
     /** First and largest back-off of a spinning wait. */
     public static final long MIN_BACK_OFF_MILLIS = 1;
     public static final long MAX_BACK_OFF_MILLIS = 128;
-    /** First and largest pause before finding out what an attempt with a lost reply did. */
-    private static final long MIN_DOUBT_MILLIS = 10;
-    private static final long MAX_DOUBT_MILLIS = 200;
 
     private final LockProtocol protocol;
     private final WakeUps registry;
@@ -106,12 +98,7 @@ public final class LockAcquisition implements PendingAcquire {
     /** This client's grant channel, once a claim put (or will put) it in line: see {@link #grant}. */
     private Subscription grantSubscription;
     private final Backoff spinBackOff = new Backoff(MIN_BACK_OFF_MILLIS, MAX_BACK_OFF_MILLIS);
-    /** Whether an attempt was sent whose reply was lost and whose outcome Redis has not told yet. */
-    private boolean inDoubt;
-    /** {@link System#nanoTime()} of the first of the unanswered calls in a row; 0 when the last was answered. */
-    private long unansweredSince;
-    private final Backoff doubtBackOff = new Backoff(MIN_DOUBT_MILLIS, MAX_DOUBT_MILLIS);
-    private volatile Throwable lastUnanswered;
+    private final LostReplies lostReplies;
     /** Whether an attempt that may have queued the owner on Redis (a fair lock) was sent and not yet answered "acquired". */
     private boolean mayBeQueued;
     /** The fencing token of the acquisition, once acquired, for kinds that have one. */
@@ -141,6 +128,8 @@ public final class LockAcquisition implements PendingAcquire {
         this.spin = request.spin();
         this.claim = request.fresh() && protocol.claims();
         this.abandonments = context.abandonments();
+        this.lostReplies = new LostReplies(protocol, threadId, leaseMillis, claim, budget, commandTimeoutMillis, clock,
+                abandonments);
         this.placeNonce = spin || !protocol.grants() ? 0 : request.placeNonce();
         this.inLine = request.inLine() && this.placeNonce != 0;
         result.whenComplete((acquired, failure) -> {
@@ -269,7 +258,7 @@ public final class LockAcquisition implements PendingAcquire {
     private void afterGiveBack(CompletableFuture<Void> giveBack) {
         CompletableFuture<Boolean> gate = new CompletableFuture<>();
         giveBack.whenComplete((ignored, failure) -> gate.complete(true));
-        Timeouts.completeAfter(timer, gate, false, boundMillis(clock.nanoTime()), TimeUnit.MILLISECONDS);
+        Timeouts.completeAfter(timer, gate, false, lostReplies.boundMillisFromNow(), TimeUnit.MILLISECONDS);
         arm(gate);
         gate.whenComplete((done, failure) -> {
             if (giveBack.isDone() || result.isDone()) {
@@ -300,7 +289,7 @@ public final class LockAcquisition implements PendingAcquire {
 
     @Override
     public Throwable lastUnanswered() {
-        return lastUnanswered;
+        return lostReplies.lastUnanswered();
     }
 
     private void attempt() {
@@ -341,7 +330,7 @@ public final class LockAcquisition implements PendingAcquire {
             onUnanswered(failure);
             return;
         }
-        answered();
+        lostReplies.answered();
         long ttl = attempt.ttl();
         if (!attempt.acquired() && claim && grantSubscription != null && !oneAttempt) {
             inLine = true; // the failed claim got this client in line
@@ -442,10 +431,10 @@ public final class LockAcquisition implements PendingAcquire {
 
     /**
      * A call failed. Redis's own error answer ends the acquisition; a lost reply is found out about
-     * (see the class notes), within the bound.
+     * (see {@link LostReplies}), within the bound.
      */
     private void onUnanswered(Throwable failure) {
-        if (!(RedisErrors.unwrap(failure) instanceof RedisUnavailableException)) {
+        if (!LostReplies.isLost(failure)) {
             fail(failure);
             return;
         }
@@ -453,24 +442,16 @@ public final class LockAcquisition implements PendingAcquire {
             onAcquired();
             return;
         }
-        inDoubt = true; // it may have landed (a claim sent again: the first may have)
-        lastUnanswered = failure;
-        long now = clock.nanoTime();
-        if (unansweredSince == 0) {
-            unansweredSince = now;
-        }
+        lostReplies.lost(failure);
         if (result.isDone()) {
             settle();
             return;
         }
-        long bound = boundMillis(unansweredSince) - TimeUnit.NANOSECONDS.toMillis(now - unansweredSince);
-        if (bound <= 0) {
+        long millis = lostReplies.pauseMillis();
+        if (millis <= 0) {
             fail(failure);
             return;
         }
-        log.debug("lock '{}': no answer from Redis for {} ({}); finding out again", protocol.name(),
-                protocol.ownerField(threadId), failure.toString());
-        long millis = Math.min(doubtBackOff.next(), bound);
         CompletableFuture<Boolean> gate = new CompletableFuture<>();
         Timeouts.completeAfter(timer, gate, false, millis, TimeUnit.MILLISECONDS);
         arm(gate);
@@ -482,22 +463,16 @@ public final class LockAcquisition implements PendingAcquire {
      * asked whether the owner's field is there: it holds if so, else the loop goes on.
      */
     private void findOut() {
-        if (!inDoubt || claim || result.isDone() || latch.isGranted()) {
+        if (lostReplies.attemptFindsOut() || result.isDone() || latch.isGranted()) {
             attempt();
             return;
         }
-        CompletableFuture<Attempt> reply;
-        try {
-            reply = protocol.confirm(threadId);
-        } catch (RuntimeException e) {
-            reply = CompletableFuture.failedFuture(e);
-        }
-        reply.whenComplete((found, failure) -> {
+        lostReplies.confirm().whenComplete((found, failure) -> {
             if (failure != null) {
                 onUnanswered(failure);
                 return;
             }
-            answered();
+            lostReplies.answered();
             if (found.acquired() || latch.isGranted()) {
                 mayBeQueued = false;
                 token = found.token();
@@ -510,25 +485,9 @@ public final class LockAcquisition implements PendingAcquire {
         });
     }
 
-    /** Redis answered: the outcome of every earlier attempt is known. */
-    private void answered() {
-        inDoubt = false;
-        lastUnanswered = null;
-        unansweredSince = 0;
-        doubtBackOff.reset();
-    }
-
-    /**
-     * How long, from {@code sinceNanos}, unanswered calls may go on: to the end of the wait plus
-     * twice the command timeout, or twice the command timeout for an unbounded wait.
-     */
-    private long boundMillis(long sinceNanos) {
-        return budget.boundMillisFrom(sinceNanos, 2 * commandTimeoutMillis);
-    }
-
     private void onAcquired() {
         latch.held();
-        inDoubt = false; // whatever was unanswered, the owner holds once
+        lostReplies.held();
         inLine = false; // a successful claim left the line; a grant took the place
         unsubscribe();
         boolean renewed = false;
@@ -590,16 +549,7 @@ public final class LockAcquisition implements PendingAcquire {
             return;
         }
         unsubscribe();
-        if (inDoubt) {
-            // the caller is told it failed: what may have landed must not stay
-            inDoubt = false;
-            if (claim) {
-                abandonments.abandon(protocol, threadId, leaseMillis);
-            } else {
-                log.warn("lock '{}': gave up on an acquisition by {} whose reply was lost; if it landed, its hold"
-                        + " stays until its lease ends", protocol.name(), protocol.ownerField(threadId));
-            }
-        }
+        lostReplies.giveUp(); // the caller is told it failed: what may have landed must not stay
         // a kind that grants keeps a place in line only for a head whose claim took one
         boolean leave = protocol.grants() ? inLine : mayBeQueued;
         mayBeQueued = false;
