@@ -189,6 +189,11 @@ public final class LockAcquisition implements PendingAcquire {
         return place.leftBehind();
     }
 
+    /** Sets what runs as its place is left behind, before its caller is told (null: nothing); before begin. */
+    public void whenPlaceLeftBehind(Runnable hook) {
+        place.onLeftBehind(hook);
+    }
+
     @Override
     public CompletableFuture<Boolean> result() {
         return result;

@@ -35,6 +35,8 @@ final class PlaceInLine {
     /** Whether an attempt that may have queued the owner was sent and not yet answered "acquired". */
     private boolean mayBeQueued;
     private volatile boolean leftBehind;
+    /** Runs as a place is left behind, before the acquisition's caller is told; null: nothing. */
+    private volatile Runnable onLeftBehind;
 
     /**
      * @param claim whether the owner's attempts are claims
@@ -126,6 +128,10 @@ final class PlaceInLine {
             log.debug("could not leave the queue of lock '{}'; the entry expires by itself: {}", protocol.name(),
                     failure.toString());
             leftBehind = byNonce;
+            Runnable hook = onLeftBehind;
+            if (byNonce && hook != null) {
+                hook.run();
+            }
             return false;
         });
     }
@@ -136,5 +142,10 @@ final class PlaceInLine {
      */
     boolean leftBehind() {
         return leftBehind;
+    }
+
+    /** Sets what runs as a place is left behind, before the acquisition's caller is told (null: nothing). */
+    void onLeftBehind(Runnable hook) {
+        this.onLeftBehind = hook;
     }
 }

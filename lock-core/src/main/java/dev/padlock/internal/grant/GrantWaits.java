@@ -73,11 +73,8 @@ public final class GrantWaits {
                         .inLine(nonces.incrementAndGet(), false));
         acquisition.beforeTold(onHeld);
         Key key = new Key(protocol.grantKind(), protocol.name(), owner);
-        acquisition.settled().whenComplete((ignored, failure) -> {
-            if (acquisition.placeLeftBehind()) {
-                leftBehind.put(acquisition.placeNonce(), new LeftBehind(key, protocol));
-            }
-        });
+        // noted before the caller is told and before the wait leaves the running ones: no grant misses both
+        acquisition.whenPlaceLeftBehind(() -> leftBehind.put(acquisition.placeNonce(), new LeftBehind(key, protocol)));
         acquisition.result().whenComplete((acquired, failure) -> {
             if (failure == null && acquired && acquisition.granted()) {
                 scheduleSinceNote(protocol, services, key);

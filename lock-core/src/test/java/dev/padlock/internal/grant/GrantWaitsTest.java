@@ -161,6 +161,29 @@ class GrantWaitsTest {
         assertThat(fair.calls()).isEmpty();
     }
 
+    /**
+     * Regression: the place left behind was noted only once the acquisition had settled, after its
+     * caller was told and after it left the running waits; a grant message that came in between
+     * (here: while the caller is told) found neither, was dropped, and held the lock for nobody
+     * until the lease ran out.
+     */
+    @Test
+    void aGrantThatComesWhileTheCallerOfALeftBehindPlaceIsToldIsStillGivenBack() {
+        PendingAcquire first = start(1, 300);
+        long place = parks(fair);
+        first.result().whenComplete((acquired, failure) ->
+                waits.onGranted(new GrantMessage(GrantMessage.FAIR, 1, place, "orders")));
+        client.timer.advance(300);
+        fair.next("acquire").answer(Attempt.notAcquired(5_000));
+
+        fair.next("leave").lose();
+
+        assertThat(first.result()).isCompletedWithValue(false);
+        assertThat(fair.next("release").owner).isEqualTo(1);
+        waits.onGranted(new GrantMessage(GrantMessage.FAIR, 1, place, "orders"));
+        assertThat(fair.calls()).as("given back once").isEmpty();
+    }
+
     @Test
     void aGrantForAPlaceThatWasLeftIsDropped() {
         PendingAcquire first = start(1, 300);
