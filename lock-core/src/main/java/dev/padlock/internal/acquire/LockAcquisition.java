@@ -54,7 +54,6 @@ public final class LockAcquisition implements PendingAcquire {
     private final WaitBudget budget;
     private final boolean spin;
     private final long commandTimeoutMillis;
-    private final Abandonments abandonments;
     private final Subscriptions subscriptions;
     private final PlaceInLine place;
     private final LostReplies lostReplies;
@@ -78,15 +77,14 @@ public final class LockAcquisition implements PendingAcquire {
         this.budget = WaitBudget.of(request.waitNanos(), context.clock());
         this.spin = request.spin();
         this.commandTimeoutMillis = context.commandTimeoutMillis();
-        this.abandonments = context.abandonments();
         // first holds are claims (idempotent): the owner holds none of the lock and its kind claims
         boolean claim = request.fresh() && protocol.claims();
         long placeNonce = spin || !protocol.grants() ? 0 : request.placeNonce();
-        this.subscriptions = new Subscriptions(registry, protocol, threadId, placeNonce != 0);
+        this.subscriptions = new Subscriptions(registry, timer, protocol, threadId, placeNonce != 0);
         this.place = new PlaceInLine(protocol, threadId, request.leaseMillis(), claim, budget.oneAttempt(), placeNonce,
                 request.inLine());
         this.lostReplies = new LostReplies(protocol, threadId, request.leaseMillis(), claim, budget,
-                commandTimeoutMillis, context.clock(), abandonments);
+                commandTimeoutMillis, context.clock(), context.abandonments());
         this.settlement = new Settlement(protocol, threadId, request.watchdogLease(), context.watchdog(), latch,
                 lostReplies, place, subscriptions);
         this.result = settlement.result();
@@ -138,7 +136,7 @@ public final class LockAcquisition implements PendingAcquire {
         if (!budget.oneAttempt() && !spin) {
             subscriptions.takeConfirmed();
         }
-        CompletableFuture<Void> giveBack = abandonments.pending(protocol, threadId);
+        CompletableFuture<Void> giveBack = lostReplies.pendingGiveBack();
         if (giveBack != null) {
             afterGiveBack(giveBack);
         } else if (place.inLine() && subscriptions.complete()) {
@@ -291,17 +289,13 @@ public final class LockAcquisition implements PendingAcquire {
     }
 
     private void subscribeThenAttempt() {
-        CompletableFuture<Void> ready;
+        CompletableFuture<Boolean> confirmed;
         try {
-            ready = subscriptions.subscribe();
+            confirmed = subscriptions.subscribe(Math.min(budget.remainingMillis(), commandTimeoutMillis));
         } catch (RuntimeException e) {
             settlement.fail(e);
             return;
         }
-        CompletableFuture<Boolean> confirmed = new CompletableFuture<>();
-        ready.whenComplete((ignored, failure) -> confirmed.complete(failure == null));
-        Timeouts.completeAfter(timer, confirmed, false, Math.min(budget.remainingMillis(), commandTimeoutMillis),
-                TimeUnit.MILLISECONDS);
         attemptWhenDone(confirmed);
     }
 

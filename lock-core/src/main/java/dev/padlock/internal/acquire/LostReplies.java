@@ -69,6 +69,15 @@ final class LostReplies {
         this.abandonments = abandonments;
     }
 
+    /**
+     * The give-back of this owner's earlier claim of the lock, while one is under way (see
+     * {@link Abandonments}); else null. The owner attempts only once it is done: an attempt sent
+     * before could be taken back by it.
+     */
+    CompletableFuture<Void> pendingGiveBack() {
+        return abandonments.pending(protocol, owner);
+    }
+
     /** Whether {@code failure} is a lost reply (else it is Redis's own answer, which ends the acquisition). */
     static boolean isLost(Throwable failure) {
         return RedisErrors.unwrap(failure) instanceof RedisUnavailableException;

@@ -1,9 +1,12 @@
 package dev.padlock.internal.acquire;
 
+import dev.padlock.internal.base.Timeouts;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.wakeup.WakeUps;
 import dev.padlock.internal.wakeup.WakeUps.Subscription;
+import io.netty.util.Timer;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The channels one acquisition waits on: its owner's unlock channel, where it parks, and, when it
@@ -16,6 +19,7 @@ final class Subscriptions {
     static final long UNCONFIRMED_PARK_MILLIS = 100;
 
     private final WakeUps wakeUps;
+    private final Timer timer;
     private final LockProtocol protocol;
     private final long owner;
     private final boolean withGrants;
@@ -23,8 +27,9 @@ final class Subscriptions {
     private Subscription grants;
 
     /** @param withGrants whether the acquisition takes a place in line, and so hears grants */
-    Subscriptions(WakeUps wakeUps, LockProtocol protocol, long owner, boolean withGrants) {
+    Subscriptions(WakeUps wakeUps, Timer timer, LockProtocol protocol, long owner, boolean withGrants) {
         this.wakeUps = wakeUps;
+        this.timer = timer;
         this.protocol = protocol;
         this.owner = owner;
         this.withGrants = withGrants;
@@ -54,17 +59,22 @@ final class Subscriptions {
     /**
      * Subscribes to the channels not subscribed yet.
      *
-     * @return completes when Redis has confirmed them all; exceptionally when it refused one
+     * @return completes with whether Redis confirmed them all, {@code false} when it refused one or
+     *     did not confirm within {@code maxMillis} (on the timer)
      * @throws IllegalStateException when the client is closed
      */
-    CompletableFuture<Void> subscribe() {
+    CompletableFuture<Boolean> subscribe(long maxMillis) {
         if (unlock == null) {
             unlock = wakeUps.subscribe(protocol.unlockChannel(owner));
         }
         if (withGrants && grants == null) {
             grants = wakeUps.subscribe(protocol.grantChannel());
         }
-        return grants == null ? unlock.ready() : CompletableFuture.allOf(unlock.ready(), grants.ready());
+        CompletableFuture<Void> ready = grants == null ? unlock.ready()
+                : CompletableFuture.allOf(unlock.ready(), grants.ready());
+        CompletableFuture<Boolean> confirmed = new CompletableFuture<>();
+        ready.whenComplete((ignored, failure) -> confirmed.complete(failure == null));
+        return Timeouts.completeAfter(timer, confirmed, false, maxMillis, TimeUnit.MILLISECONDS);
     }
 
     /**
