@@ -87,7 +87,7 @@ public final class GrantWaits {
         // the same owner waits for this lock already: start once every earlier wait has settled (not
         // only the last one: a wait that ended before its turn leaves the ones before it running)
         CompletableFuture<Void> mine = acquisition.settled();
-        @SuppressWarnings("unchecked")
+        @SuppressWarnings({"unchecked", "rawtypes"})
         CompletableFuture<Void>[] earlier = new CompletableFuture[1];
         CompletableFuture<Void> tail = turns.compute(key, (k, previous) -> {
             earlier[0] = previous == null || previous.isDone() ? null : previous;
