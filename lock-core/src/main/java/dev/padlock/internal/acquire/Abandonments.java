@@ -55,11 +55,11 @@ public final class Abandonments {
             return; // one give-back removes every hold the owner's earlier claims left
         }
         long giveUpAt = clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(leaseMillis + 2 * commandTimeoutMillis);
-        send(protocol, owner, key, done, giveUpAt, MIN_RETRY_MILLIS);
+        send(protocol, owner, key, done, giveUpAt, new Backoff(MIN_RETRY_MILLIS, MAX_RETRY_MILLIS));
     }
 
     private void send(LockProtocol protocol, long owner, String key, CompletableFuture<Void> done, long giveUpAt,
-            long retryMillis) {
+            Backoff retries) {
         CompletableFuture<Boolean> reply;
         try {
             reply = protocol.abandon(owner);
@@ -76,8 +76,8 @@ public final class Abandonments {
             } else if (RedisErrors.unwrap(failure) instanceof RedisUnavailableException
                     && clock.nanoTime() - giveUpAt < 0) {
                 try {
-                    timer.newTimeout(timeout -> send(protocol, owner, key, done, giveUpAt,
-                            Math.min(MAX_RETRY_MILLIS, retryMillis * 2)), retryMillis, TimeUnit.MILLISECONDS);
+                    timer.newTimeout(timeout -> send(protocol, owner, key, done, giveUpAt, retries), retries.next(),
+                            TimeUnit.MILLISECONDS);
                 } catch (IllegalStateException stopped) {
                     finish(key, done); // the client is closing
                 }

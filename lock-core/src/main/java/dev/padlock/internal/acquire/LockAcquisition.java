@@ -1,22 +1,15 @@
 package dev.padlock.internal.acquire;
 
 import dev.padlock.RedisUnavailableException;
-import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.base.Timeouts;
 import dev.padlock.internal.base.WaitBudget;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.LockProtocol.Attempt;
-import dev.padlock.internal.redis.RedisErrors;
-import dev.padlock.internal.renewal.Watchdog;
 import dev.padlock.internal.wakeup.WakeUps;
-import dev.padlock.internal.wakeup.WakeUps.Subscription;
 import io.netty.util.Timer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One acquisition in progress: the wait loop shared by the blocking and asynchronous API.
@@ -25,41 +18,22 @@ import org.slf4j.LoggerFactory;
  * The loop runs as a chain of future callbacks, one step at a time:
  * <ol>
  *   <li>attempt; acquired: done. Free wait left: go on, else done with {@code false};</li>
- *   <li>first failure only: subscribe to the unlock channel, wait (bounded) for Redis to confirm,
- *       and attempt again, so an unlock between the first attempt and the subscription is not
- *       missed. When this client's subscription was already confirmed before the first attempt
- *       (a lock contended recently), it is taken before that attempt and this step is skipped;</li>
- *   <li>park until an unlock message, the holder's lease ends, or the wait budget runs out,
- *       whichever comes first, then attempt again.</li>
+ *   <li>first failure only: subscribe, wait (bounded) for Redis to confirm, and attempt again, so
+ *       an unlock between the first attempt and the subscription is not missed; skipped when this
+ *       client's subscriptions were confirmed already (a lock contended recently);</li>
+ *   <li>park until an unlock message, the holder's lease ends, or the wait runs out, whichever
+ *       comes first, then attempt again.</li>
  * </ol>
- * The wait budget is a {@link WaitBudget} on the client's clock; every wait is a timeout on the
- * client's timer. While the subscription is not
- * confirmed (pub/sub connection down), parks are capped so waiters still make progress. A spinning
- * acquisition (the spin lock, for setups without pub/sub) skips steps 2 and 3 and waits by
- * exponential back-off with jitter between attempts instead.
+ * A spinning acquisition (the spin lock, for setups without pub/sub) skips steps 2 and 3 and waits
+ * by a {@link Backoff} with jitter instead, bounded by the holder's lease and the wait left. The
+ * wait is a {@link WaitBudget} on the client's clock; every wait is a timeout on its timer.
  *
- * <p><b>Lost replies.</b> An attempt whose reply is lost (connection reset, command timeout,
- * failover: a {@link RedisUnavailableException}) may or may not have landed. The acquisition does
- * not give up but finds out, once Redis answers again, retrying with back-off: a first hold of an
- * owner that holds nothing ({@code claim}, for kinds that {@linkplain LockProtocol#claims() claim})
- * sends its idempotent claim again, so the answer is the outcome; any other attempt asks whether
- * the owner's field is in the lock ({@link LockProtocol#confirm}). It goes on waiting if it is
- * not. Only when the wait plus twice the command timeout is spent (for an unbounded wait: twice
- * the command timeout of unanswered calls in a row) does the caller get the exception. A claim
- * its caller gives up on while its outcome is unknown is given back by {@link Abandonments}, and
- * the same owner's next acquisition of the lock waits for that first.
- *
- * <p><b>Grants.</b> For kinds that {@linkplain LockProtocol#grants() grant}, a failed claim of an
- * acquisition with a place nonce puts its client in line on Redis for this owner; a release by
- * another client may then pass the lock straight to it, and say so on the client's grant channel.
- * {@link #grant} takes that message: the loop's next step (a parked loop wakes at once, an attempt
- * in flight is overruled, a stop that has not yet told its caller turns round) counts the owner as
- * holding, since the message comes from the script call that put the owner's field in. A claim that
- * succeeds after it got in line leaves the line; one that stops without the lock leaves it too.
- * Kinds that grant without claiming (the fair lock) take their place with an attempt
- * ({@link LockProtocol#tryAcquire(long, long, boolean, long, boolean)}), and where a grant message
- * does not {@linkplain LockProtocol#grantMessageConfirms() confirm} a hold, it only wakes the loop,
- * whose next attempt finds the grant.
+ * <p>Each concern has a class: the channels and the park ({@link Subscriptions}); the attempts and
+ * the place in line on Redis they may take ({@link PlaceInLine}); replies lost in a failure, which
+ * the loop finds out about and never guesses ({@link LostReplies}); grant messages that answer the
+ * place ({@link GrantLatch}: a parked loop wakes at once, an attempt in flight is overruled, a stop
+ * that has not told its caller turns round); and the end, holding or not, with what is given back
+ * before the caller is told ({@link Settlement}).
  *
  * <p>{@link #result()} may be cancelled at any time (interrupt, {@code Future.cancel}): a parked
  * loop wakes at once, and an acquisition that lands after the cancel is released again, so
@@ -67,94 +41,53 @@ import org.slf4j.LoggerFactory;
  * up. Fields without a note are confined to the step running now; steps never overlap.
  */
 public final class LockAcquisition implements PendingAcquire {
-    private static final Logger log = LoggerFactory.getLogger(LockAcquisition.class);
-
     /** A wait without deadline. */
     public static final long FOREVER = WaitBudget.FOREVER;
-    /** Park bound while the unlock channel's subscription is not confirmed. */
-    private static final long UNCONFIRMED_PARK_MILLIS = 100;
     /** First and largest back-off of a spinning wait. */
     public static final long MIN_BACK_OFF_MILLIS = 1;
     public static final long MAX_BACK_OFF_MILLIS = 128;
-    /** First and largest pause before finding out what an attempt with a lost reply did. */
-    private static final long MIN_DOUBT_MILLIS = 10;
-    private static final long MAX_DOUBT_MILLIS = 200;
-    /** {@link #grantState}: no grant; a grant message arrived for this acquisition; the loop is over. */
-    private static final int RUNNING = 0;
-    private static final int GRANTED = 1;
-    private static final int DONE = 2;
 
     private final LockProtocol protocol;
     private final WakeUps registry;
-    private final Watchdog watchdog;
     private final Timer timer;
-    private final EngineClock clock;
-    private final long leaseMillis;
-    private final boolean watchdogLease;
     private final long threadId;
     private final WaitBudget budget;
-    private final boolean forever;
-    private final boolean oneAttempt;
     private final boolean spin;
     private final long commandTimeoutMillis;
-    /** First holds are claims (idempotent): the owner holds none of the lock and its kind claims. */
-    private final boolean claim;
-    private final Abandonments abandonments;
-    /** Identifies this acquisition's place in line on Redis and the grant answering it; 0: it takes none. */
-    private final long placeNonce;
-    /** Whether this client may be in line for this owner (an attempt got it in line, or a release put it back). */
-    private boolean inLine;
-    private final AtomicInteger grantState = new AtomicInteger(RUNNING);
-    /** Whether the lock came by a grant message rather than an attempt's reply. */
-    private volatile boolean granted;
-    /**
-     * A grant message that only wakes ({@link LockProtocol#grantMessageConfirms()} false) came while
-     * no park was armed: the next park attempts at once instead.
-     */
-    private volatile boolean wakeRequested;
-    private final CompletableFuture<Boolean> result = new CompletableFuture<>();
-    private final CompletableFuture<Void> settled = new CompletableFuture<>();
-    private Subscription subscription;
-    /** This client's grant channel, once a claim put (or will put) it in line: see {@link #grant}. */
-    private Subscription grantSubscription;
-    private long backOffMillis = MIN_BACK_OFF_MILLIS;
-    /** Whether an attempt was sent whose reply was lost and whose outcome Redis has not told yet. */
-    private boolean inDoubt;
-    /** {@link System#nanoTime()} of the first of the unanswered calls in a row; 0 when the last was answered. */
-    private long unansweredSince;
-    private long doubtMillis = MIN_DOUBT_MILLIS;
-    private volatile Throwable lastUnanswered;
-    /** Whether an attempt that may have queued the owner on Redis (a fair lock) was sent and not yet answered "acquired". */
-    private boolean mayBeQueued;
+    private final Subscriptions subscriptions;
+    private final PlaceInLine place;
+    private final LostReplies lostReplies;
+    private final GrantLatch latch = new GrantLatch();
+    private final Backoff spinBackOff = new Backoff(MIN_BACK_OFF_MILLIS, MAX_BACK_OFF_MILLIS);
+    private final Settlement settlement;
+    /** The caller's result: {@link Settlement#result()}. */
+    private final CompletableFuture<Boolean> result;
     /** The fencing token of the acquisition, once acquired, for kinds that have one. */
     private volatile long token = Attempt.NO_TOKEN;
-    /** The park in progress, if any; written by the loop, completed early by a cancel. */
+    /** The wait in progress between two steps, if any; written by the loop, completed early by a cancel or a grant. */
     private volatile CompletableFuture<Boolean> parked;
-    /** Whether it stopped without the lock and could not leave its place in line (see {@link #placeLeftBehind}). */
-    private volatile boolean placeLeftBehind;
-    /** Runs once the owner holds, before its caller is told: see {@link #beforeTold}. */
-    private volatile Runnable beforeTold;
     /** Whether the loop was started or the acquisition ended before it: see {@link #claimBegin}. */
     private final AtomicBoolean begun = new AtomicBoolean();
 
     private LockAcquisition(AcquireContext context, LockProtocol protocol, AcquireRequest request) {
         this.protocol = protocol;
         this.registry = context.wakeUps();
-        this.watchdog = context.watchdog();
         this.timer = context.timer();
-        this.clock = context.clock();
-        this.leaseMillis = request.leaseMillis();
-        this.watchdogLease = request.watchdogLease();
         this.threadId = request.owner();
-        this.budget = WaitBudget.of(request.waitNanos(), clock);
-        this.forever = budget.forever();
-        this.oneAttempt = budget.oneAttempt();
-        this.commandTimeoutMillis = context.commandTimeoutMillis();
+        this.budget = WaitBudget.of(request.waitNanos(), context.clock());
         this.spin = request.spin();
-        this.claim = request.fresh() && protocol.claims();
-        this.abandonments = context.abandonments();
-        this.placeNonce = spin || !protocol.grants() ? 0 : request.placeNonce();
-        this.inLine = request.inLine() && this.placeNonce != 0;
+        this.commandTimeoutMillis = context.commandTimeoutMillis();
+        // first holds are claims (idempotent): the owner holds none of the lock and its kind claims
+        boolean claim = request.fresh() && protocol.claims();
+        long placeNonce = spin || !protocol.grants() ? 0 : request.placeNonce();
+        this.subscriptions = new Subscriptions(registry, timer, protocol, threadId, placeNonce != 0);
+        this.place = new PlaceInLine(protocol, threadId, request.leaseMillis(), claim, budget.oneAttempt(), placeNonce,
+                request.inLine());
+        this.lostReplies = new LostReplies(protocol, threadId, request.leaseMillis(), claim, budget,
+                commandTimeoutMillis, context.clock(), context.abandonments());
+        this.settlement = new Settlement(protocol, threadId, request.watchdogLease(), context.watchdog(), latch,
+                lostReplies, place, subscriptions);
+        this.result = settlement.result();
         result.whenComplete((acquired, failure) -> {
             CompletableFuture<Boolean> park = parked;
             if (result.isCancelled() && park != null) {
@@ -189,41 +122,30 @@ public final class LockAcquisition implements PendingAcquire {
      */
     public void endBeforeBegin() {
         if (begun.compareAndSet(false, true)) {
-            grantState.set(DONE);
-            result.complete(false);
-            settled.complete(null);
+            settlement.endUnbegun();
         }
     }
 
     /** Sets what runs once the owner holds, before its caller is told (null: nothing); before {@link #begin()}. */
     public void beforeTold(Runnable hook) {
-        this.beforeTold = hook;
+        settlement.beforeTold(hook);
     }
 
     /** Starts the loop; once. */
     public void begin() {
-        if (!oneAttempt && !spin) {
-            // a recently contended lock: already subscribed, so a failed first attempt can park at once
-            subscription = registry.subscribeIfConfirmed(protocol.unlockChannel(threadId));
-            if (placeNonce != 0) {
-                grantSubscription = registry.subscribeIfConfirmed(protocol.grantChannel());
-            }
+        if (!budget.oneAttempt() && !spin) {
+            subscriptions.takeConfirmed();
         }
-        CompletableFuture<Void> giveBack = abandonments.pending(protocol, threadId);
+        CompletableFuture<Void> giveBack = lostReplies.pendingGiveBack();
         if (giveBack != null) {
             afterGiveBack(giveBack);
-        } else if (inLine && subscribed()) {
+        } else if (place.inLine() && subscriptions.complete()) {
             // a release put this client back in line for this owner as it granted the lock to another
             // client: its turn comes as a grant, so it waits for it without an attempt
             park(-1);
         } else {
             attempt();
         }
-    }
-
-    /** Whether every channel this acquisition waits on is subscribed (and was confirmed when taken). */
-    private boolean subscribed() {
-        return subscription != null && (placeNonce == 0 || grantSubscription != null);
     }
 
     /**
@@ -234,36 +156,27 @@ public final class LockAcquisition implements PendingAcquire {
      *     already stopped or acquired (the caller decides what becomes of the grant)
      */
     public boolean grant(long nonce) {
-        if (placeNonce == 0 || nonce != placeNonce) {
+        if (place.nonce() == 0 || nonce != place.nonce()) {
             return false;
         }
-        if (!protocol.grantMessageConfirms()) {
-            // the message is only a wake-up: the next attempt finds the grant, and says so
-            wakeRequested = true;
-            CompletableFuture<Boolean> park = parked;
-            if (park != null) {
-                park.complete(true);
-            }
-            return grantState.get() == RUNNING;
-        }
-        if (!grantState.compareAndSet(RUNNING, GRANTED)) {
-            return false;
-        }
+        // a message that does not confirm is only a wake-up: the next attempt finds the grant, and says so
+        boolean confirms = protocol.grantMessageConfirms();
+        boolean taken = confirms ? latch.grant() : latch.requestWake();
         CompletableFuture<Boolean> park = parked;
-        if (park != null) {
+        if ((taken || !confirms) && park != null) {
             park.complete(true);
         }
-        return true;
+        return taken;
     }
 
     /** Whether the lock came by a grant message. */
     public boolean granted() {
-        return granted;
+        return latch.granted();
     }
 
     /** The nonce of this acquisition's place in line; 0 when it takes none. */
     public long placeNonce() {
-        return placeNonce;
+        return place.nonce();
     }
 
     /**
@@ -271,27 +184,12 @@ public final class LockAcquisition implements PendingAcquire {
      * to leave it failed): a grant to that place holds the lock for nobody, and is to be given back.
      */
     public boolean placeLeftBehind() {
-        return placeLeftBehind;
+        return place.leftBehind();
     }
 
-    /**
-     * Attempts once the give-back of this owner's earlier claim is done (see {@link Abandonments}):
-     * an attempt sent before it could be taken back by it. Redis not answering that long fails.
-     */
-    private void afterGiveBack(CompletableFuture<Void> giveBack) {
-        CompletableFuture<Boolean> gate = new CompletableFuture<>();
-        giveBack.whenComplete((ignored, failure) -> gate.complete(true));
-        Timeouts.completeAfter(timer, gate, false, boundMillis(clock.nanoTime()), TimeUnit.MILLISECONDS);
-        arm(gate);
-        gate.whenComplete((done, failure) -> {
-            if (giveBack.isDone() || result.isDone()) {
-                attempt();
-            } else {
-                fail(new RedisUnavailableException("acquiring lock '" + protocol.name() + "' at "
-                        + registry.address() + ": Redis did not answer the give-back of an earlier acquisition by "
-                        + protocol.ownerField(threadId) + " whose reply was lost", null));
-            }
-        });
+    /** Sets what runs as its place is left behind, before its caller is told (null: nothing); before begin. */
+    public void whenPlaceLeftBehind(Runnable hook) {
+        place.onLeftBehind(hook);
     }
 
     @Override
@@ -301,7 +199,7 @@ public final class LockAcquisition implements PendingAcquire {
 
     @Override
     public CompletableFuture<Void> settled() {
-        return settled;
+        return settlement.settled();
     }
 
     /** The fencing token this acquisition got; {@link Attempt#NO_TOKEN} unless acquired by a kind with tokens. */
@@ -312,40 +210,44 @@ public final class LockAcquisition implements PendingAcquire {
 
     @Override
     public Throwable lastUnanswered() {
-        return lastUnanswered;
+        return lostReplies.lastUnanswered();
+    }
+
+    /**
+     * Attempts once the give-back of this owner's earlier claim is done (see {@link Abandonments}):
+     * an attempt sent before it could be taken back by it. Redis not answering that long fails.
+     */
+    private void afterGiveBack(CompletableFuture<Void> giveBack) {
+        CompletableFuture<Boolean> gate = new CompletableFuture<>();
+        giveBack.whenComplete((ignored, failure) -> gate.complete(true));
+        Timeouts.completeAfter(timer, gate, false, lostReplies.boundMillisFromNow(), TimeUnit.MILLISECONDS);
+        arm(gate);
+        gate.whenComplete((done, failure) -> {
+            if (giveBack.isDone() || result.isDone()) {
+                attempt();
+            } else {
+                settlement.fail(new RedisUnavailableException("acquiring lock '" + protocol.name() + "' at "
+                        + registry.address() + ": Redis did not answer the give-back of an earlier acquisition by "
+                        + protocol.ownerField(threadId) + " whose reply was lost", null));
+            }
+        });
     }
 
     private void attempt() {
-        if (grantState.get() == GRANTED) {
-            onAcquired();
+        if (latch.isGranted()) {
+            settlement.held();
             return;
         }
         if (result.isDone()) {
-            settle();
+            settlement.settle();
             return;
         }
         if (registry.isClosed()) {
-            fail(new IllegalStateException("the LockClient is closed"));
+            settlement.fail(new IllegalStateException("the LockClient is closed"));
             return;
         }
-        mayBeQueued |= !oneAttempt;
-        wakeRequested = false; // this attempt is the one a wake-up asked for
-        CompletableFuture<Attempt> reply;
-        try {
-            // a place in line only once the grant channel is subscribed: a grant nobody hears is wasted
-            long nonce = grantSubscription != null ? placeNonce : 0;
-            if (claim) {
-                reply = protocol.tryClaim(leaseMillis, threadId, !oneAttempt, nonce, inLine);
-            } else if (nonce != 0 && !oneAttempt) {
-                reply = protocol.tryAcquire(leaseMillis, threadId, true, nonce, inLine);
-                inLine = true; // taken by this attempt unless it acquires; maybe so when its reply is lost
-            } else {
-                reply = protocol.tryAcquire(leaseMillis, threadId, !oneAttempt);
-            }
-        } catch (RuntimeException e) {
-            reply = CompletableFuture.failedFuture(e);
-        }
-        reply.whenComplete(this::onAttempt);
+        latch.attempting(); // this attempt is the one a wake-up asked for
+        place.attempt(subscriptions.hearsGrants()).whenComplete(this::onAttempt);
     }
 
     private void onAttempt(Attempt attempt, Throwable failure) {
@@ -353,84 +255,62 @@ public final class LockAcquisition implements PendingAcquire {
             onUnanswered(failure);
             return;
         }
-        answered();
-        long ttl = attempt.ttl();
-        if (!attempt.acquired() && claim && grantSubscription != null && !oneAttempt) {
-            inLine = true; // the failed claim got this client in line
-        }
-        if (attempt.acquired() || grantState.get() == GRANTED) {
-            mayBeQueued = false;
+        lostReplies.answered();
+        place.answered(attempt, subscriptions.hearsGrants());
+        if (attempt.acquired() || latch.isGranted()) {
             token = attempt.token();
-            onAcquired();
+            settlement.held();
         } else if (result.isDone()) {
-            settle();
+            settlement.settle();
         } else if (attempt.refusal() != null) {
             // waiting cannot help: a bounded wait answers false now, an unbounded one would never end
-            stop(forever ? () -> result.completeExceptionally(new IllegalMonitorStateException(attempt.refusal()))
+            String refusal = attempt.refusal();
+            settlement.stop(budget.forever()
+                    ? () -> result.completeExceptionally(new IllegalMonitorStateException(refusal))
                     : () -> result.complete(false));
-        } else if (oneAttempt || budget.spent()) {
-            stop(() -> result.complete(false));
+        } else if (budget.spent()) {
+            settlement.stop(() -> result.complete(false));
         } else if (spin) {
-            backOff(ttl);
-        } else if (!subscribed()) {
+            backOff(attempt.ttl());
+        } else if (!subscriptions.complete()) {
             subscribeThenAttempt();
         } else {
-            park(ttl);
+            park(attempt.ttl());
         }
     }
 
     /**
-     * A spinning wait: the next attempt after an exponential back-off with jitter (a random time
-     * in the upper half of the current step, so spinning clients spread out), bounded by the
-     * holder's lease and the wait left. Sends nothing but the attempts.
+     * A spinning wait: the next attempt after a back-off with jitter, bounded by the holder's
+     * lease and the wait left. Sends nothing but the attempts.
      */
     private void backOff(long ttl) {
-        long step = backOffMillis;
-        backOffMillis = Math.min(MAX_BACK_OFF_MILLIS, backOffMillis * 2);
-        long millis = step / 2 + java.util.concurrent.ThreadLocalRandom.current().nextLong(step / 2 + 1);
-        if (ttl >= 0) {
-            millis = Math.min(millis, Math.max(ttl, 1));
-        }
-        millis = Math.max(1, Math.min(millis, remainingMillis()));
-        CompletableFuture<Boolean> gate = new CompletableFuture<>();
-        Timeouts.completeAfter(timer, gate, false, millis, TimeUnit.MILLISECONDS);
-        attemptWhenDone(gate);
+        long millis = Math.max(1, Math.min(capByLease(spinBackOff.nextWithJitter(), ttl), budget.remainingMillis()));
+        attemptWhenDone(Timeouts.completeAfter(timer, new CompletableFuture<>(), false, millis, TimeUnit.MILLISECONDS));
     }
 
     private void subscribeThenAttempt() {
+        CompletableFuture<Boolean> confirmed;
         try {
-            if (subscription == null) {
-                subscription = registry.subscribe(protocol.unlockChannel(threadId));
-            }
-            if (placeNonce != 0 && grantSubscription == null) {
-                // before the claim that puts this client in line: a grant nobody hears is taken back
-                grantSubscription = registry.subscribe(protocol.grantChannel());
-            }
+            confirmed = subscriptions.subscribe(Math.min(budget.remainingMillis(), commandTimeoutMillis));
         } catch (RuntimeException e) {
-            fail(e);
+            settlement.fail(e);
             return;
         }
-        CompletableFuture<Boolean> confirmed = new CompletableFuture<>();
-        CompletableFuture<Void> ready = grantSubscription == null ? subscription.ready()
-                : CompletableFuture.allOf(subscription.ready(), grantSubscription.ready());
-        ready.whenComplete((ignored, failure) -> confirmed.complete(failure == null));
-        Timeouts.completeAfter(timer, confirmed, false, Math.min(remainingMillis(), commandTimeoutMillis), TimeUnit.MILLISECONDS);
         attemptWhenDone(confirmed);
     }
 
     private void park(long ttl) {
-        if (wakeRequested) {
+        if (latch.wakeRequested()) {
             attempt();
             return;
         }
-        long millis = Math.min(remainingMillis(), protocol.maxParkMillis());
-        if (ttl >= 0) {
-            millis = Math.min(millis, Math.max(ttl, 1));
-        }
-        if (!subscription.isReady()) {
-            millis = Math.min(millis, UNCONFIRMED_PARK_MILLIS);
-        }
-        attemptWhenDone(subscription.park(millis));
+        long millis = capByLease(Math.min(budget.remainingMillis(), protocol.maxParkMillis()), ttl);
+        attemptWhenDone(subscriptions.park(millis));
+    }
+
+    /** {@code millis}, at most the holder's lease {@code ttl} (at least 1 ms) when it has one. */
+    private static long capByLease(long millis, long ttl) {
+        return ttl >= 0 ? Math.min(millis, Math.max(ttl, 1)) : millis;
     }
 
     /** Attempts again when {@code gate} completes; a cancel completes it early. */
@@ -440,8 +320,8 @@ public final class LockAcquisition implements PendingAcquire {
     }
 
     /**
-     * Makes {@code gate} the park in progress: a cancel or a grant that came before it completes
-     * it at once ({@link #grant} reads {@link #parked} after setting its state, this reads the state
+     * Makes {@code gate} the wait in progress: a cancel or a grant that came before it completes
+     * it at once ({@link #grant} reads {@link #parked} after setting the latch, this reads the latch
      * after setting {@link #parked}, so one of them sees the other).
      */
     private void arm(CompletableFuture<Boolean> gate) {
@@ -449,43 +329,34 @@ public final class LockAcquisition implements PendingAcquire {
         if (result.isCancelled()) {
             gate.complete(false);
         }
-        if (grantState.get() == GRANTED || wakeRequested) {
+        if (latch.wakes()) {
             gate.complete(true);
         }
     }
 
     /**
      * A call failed. Redis's own error answer ends the acquisition; a lost reply is found out about
-     * (see the class notes), within the bound.
+     * (see {@link LostReplies}), within the bound.
      */
     private void onUnanswered(Throwable failure) {
-        if (!(RedisErrors.unwrap(failure) instanceof RedisUnavailableException)) {
-            fail(failure);
+        if (!LostReplies.isLost(failure)) {
+            settlement.fail(failure);
             return;
         }
-        if (grantState.get() == GRANTED) {
-            onAcquired();
+        if (latch.isGranted()) {
+            settlement.held();
             return;
         }
-        inDoubt = true; // it may have landed (a claim sent again: the first may have)
-        lastUnanswered = failure;
-        long now = clock.nanoTime();
-        if (unansweredSince == 0) {
-            unansweredSince = now;
-        }
+        lostReplies.lost(failure);
         if (result.isDone()) {
-            settle();
+            settlement.settle();
             return;
         }
-        long bound = boundMillis(unansweredSince) - TimeUnit.NANOSECONDS.toMillis(now - unansweredSince);
-        if (bound <= 0) {
-            fail(failure);
+        long millis = lostReplies.pauseMillis();
+        if (millis <= 0) {
+            settlement.fail(failure);
             return;
         }
-        log.debug("lock '{}': no answer from Redis for {} ({}); finding out again", protocol.name(),
-                protocol.ownerField(threadId), failure.toString());
-        long millis = Math.min(doubtMillis, bound);
-        doubtMillis = Math.min(MAX_DOUBT_MILLIS, doubtMillis * 2);
         CompletableFuture<Boolean> gate = new CompletableFuture<>();
         Timeouts.completeAfter(timer, gate, false, millis, TimeUnit.MILLISECONDS);
         arm(gate);
@@ -497,151 +368,24 @@ public final class LockAcquisition implements PendingAcquire {
      * asked whether the owner's field is there: it holds if so, else the loop goes on.
      */
     private void findOut() {
-        if (!inDoubt || claim || result.isDone() || grantState.get() == GRANTED) {
+        if (lostReplies.attemptFindsOut() || result.isDone() || latch.isGranted()) {
             attempt();
             return;
         }
-        CompletableFuture<Attempt> reply;
-        try {
-            reply = protocol.confirm(threadId);
-        } catch (RuntimeException e) {
-            reply = CompletableFuture.failedFuture(e);
-        }
-        reply.whenComplete((found, failure) -> {
+        lostReplies.confirm().whenComplete((found, failure) -> {
             if (failure != null) {
                 onUnanswered(failure);
                 return;
             }
-            answered();
-            if (found.acquired() || grantState.get() == GRANTED) {
-                mayBeQueued = false;
+            lostReplies.answered();
+            if (found.acquired() || latch.isGranted()) {
                 token = found.token();
-                onAcquired();
-            } else if (result.isDone() || oneAttempt || budget.spent()) {
-                stop(() -> result.complete(false));
+                settlement.held();
+            } else if (result.isDone() || budget.spent()) {
+                settlement.stop(() -> result.complete(false));
             } else {
                 attempt();
             }
         });
-    }
-
-    /** Redis answered: the outcome of every earlier attempt is known. */
-    private void answered() {
-        inDoubt = false;
-        lastUnanswered = null;
-        unansweredSince = 0;
-        doubtMillis = MIN_DOUBT_MILLIS;
-    }
-
-    /**
-     * How long, from {@code sinceNanos}, unanswered calls may go on: to the end of the wait plus
-     * twice the command timeout, or twice the command timeout for an unbounded wait.
-     */
-    private long boundMillis(long sinceNanos) {
-        return budget.boundMillisFrom(sinceNanos, 2 * commandTimeoutMillis);
-    }
-
-    private void onAcquired() {
-        granted = grantState.getAndSet(DONE) == GRANTED;
-        inDoubt = false; // whatever was unanswered, the owner holds once
-        inLine = false; // a successful claim left the line; a grant took the place
-        unsubscribe();
-        boolean renewed = false;
-        if (!result.isDone()) {
-            watchdog.onAcquired(protocol, threadId, watchdogLease);
-            Runnable hook = beforeTold;
-            if (hook != null) {
-                hook.run();
-            }
-            if (result.complete(true)) {
-                settle();
-                return;
-            }
-            renewed = watchdog.beforeRelease(protocol, threadId);
-        }
-        // cancelled while the acquisition was on its way: give it back (one hold: a re-entry keeps the rest)
-        boolean paused = renewed;
-        protocol.release(threadId, renewed ? watchdog.leaseMillis() : 0).whenComplete((release, failure) -> {
-            if (paused) {
-                watchdog.afterRelease(protocol, threadId,
-                        failure == null && release.outcome() == LockProtocol.ReleaseOutcome.STILL_HELD);
-            }
-            if (failure != null) {
-                log.warn("could not give back lock '{}' after its acquisition was cancelled; its lease will expire: {}",
-                        protocol.name(), failure.toString());
-            }
-            settle();
-        });
-    }
-
-    private void fail(Throwable failure) {
-        stop(() -> result.completeExceptionally(RedisErrors.unwrap(failure)));
-    }
-
-    /** Gives the subscription back; done before the result completes, so a caller sees none left. */
-    private void unsubscribe() {
-        if (subscription != null) {
-            subscription.close();
-            subscription = null;
-        }
-        if (grantSubscription != null) {
-            grantSubscription.close();
-            grantSubscription = null;
-        }
-    }
-
-    private void settle() {
-        stop(() -> { });
-    }
-
-    /**
-     * Stops without the lock: gives back the subscription and any place in a queue on Redis,
-     * then runs {@code complete} (which settles the result), then completes {@link #settled}.
-     * Leaving the queue comes first, so a caller that tries again at once is queued anew.
-     */
-    private void stop(Runnable complete) {
-        if (!grantState.compareAndSet(RUNNING, DONE) && grantState.get() == GRANTED) {
-            onAcquired(); // a grant came before the caller was told otherwise
-            return;
-        }
-        unsubscribe();
-        if (inDoubt) {
-            // the caller is told it failed: what may have landed must not stay
-            inDoubt = false;
-            if (claim) {
-                abandonments.abandon(protocol, threadId, leaseMillis);
-            } else {
-                log.warn("lock '{}': gave up on an acquisition by {} whose reply was lost; if it landed, its hold"
-                        + " stays until its lease ends", protocol.name(), protocol.ownerField(threadId));
-            }
-        }
-        // a kind that grants keeps a place in line only for a head whose claim took one
-        boolean leave = protocol.grants() ? inLine : mayBeQueued;
-        mayBeQueued = false;
-        inLine = false;
-        if (!leave) {
-            complete.run();
-            settled.complete(null);
-            return;
-        }
-        CompletableFuture<Boolean> left = placeNonce != 0 && !claim
-                ? protocol.leaveQueue(threadId, leaseMillis, placeNonce)
-                : protocol.leaveQueue(threadId).thenApply(ignored -> false);
-        left.whenComplete((held, failure) -> {
-            if (failure != null) {
-                log.debug("could not leave the queue of lock '{}'; the entry expires by itself: {}",
-                        protocol.name(), failure.toString());
-                placeLeftBehind = placeNonce != 0 && !claim;
-            } else if (held) {
-                onAcquired(); // a grant came as it gave up, and the caller was not told yet: it holds
-                return;
-            }
-            complete.run();
-            settled.complete(null);
-        });
-    }
-
-    private long remainingMillis() {
-        return budget.remainingMillis();
     }
 }

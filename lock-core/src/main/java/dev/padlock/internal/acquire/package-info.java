@@ -1,8 +1,11 @@
 /**
  * Acquiring on Redis: {@code LockAcquisition} is one acquisition's wait loop (attempt, park for a
  * wake-up or the holder's TTL, attempt again, until it holds, its wait runs out or it is
- * cancelled; a reply lost in a failure is recovered, never guessed), {@code PendingAcquire} any
+ * cancelled; a reply lost in a failure is recovered, never guessed), made of one class a concern:
+ * {@code Subscriptions} (its channels and the park), {@code PlaceInLine} (its attempts and the
+ * place in line they take), {@code LostReplies} (in-doubt recovery), {@code GrantLatch} (grant
+ * messages), {@code Settlement} (how it ends) and {@code Backoff}. {@code PendingAcquire} is any
  * acquisition in progress, and {@code Abandonments} gives back claims whose reply was lost. Uses
- * {@code renewal}, {@code protocol}, {@code wakeup}, {@code redis}.
+ * {@code renewal}, {@code protocol}, {@code wakeup}, {@code redis}, {@code base}.
  */
 package dev.padlock.internal.acquire;

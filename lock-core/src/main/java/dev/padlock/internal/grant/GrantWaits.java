@@ -73,11 +73,8 @@ public final class GrantWaits {
                         .inLine(nonces.incrementAndGet(), false));
         acquisition.beforeTold(onHeld);
         Key key = new Key(protocol.grantKind(), protocol.name(), owner);
-        acquisition.settled().whenComplete((ignored, failure) -> {
-            if (acquisition.placeLeftBehind()) {
-                leftBehind.put(acquisition.placeNonce(), new LeftBehind(key, protocol));
-            }
-        });
+        // noted before the caller is told and before the wait leaves the running ones: no grant misses both
+        acquisition.whenPlaceLeftBehind(() -> leftBehind.put(acquisition.placeNonce(), new LeftBehind(key, protocol)));
         acquisition.result().whenComplete((acquired, failure) -> {
             if (failure == null && acquired && acquisition.granted()) {
                 scheduleSinceNote(protocol, services, key);
@@ -90,7 +87,7 @@ public final class GrantWaits {
         // the same owner waits for this lock already: start once every earlier wait has settled (not
         // only the last one: a wait that ended before its turn leaves the ones before it running)
         CompletableFuture<Void> mine = acquisition.settled();
-        @SuppressWarnings("unchecked")
+        @SuppressWarnings({"unchecked", "rawtypes"})
         CompletableFuture<Void>[] earlier = new CompletableFuture[1];
         CompletableFuture<Void> tail = turns.compute(key, (k, previous) -> {
             earlier[0] = previous == null || previous.isDone() ? null : previous;

@@ -1,0 +1,173 @@
+package dev.padlock.internal.acquire;
+
+import dev.padlock.RedisUnavailableException;
+import dev.padlock.internal.base.EngineClock;
+import dev.padlock.internal.base.WaitBudget;
+import dev.padlock.internal.protocol.LockProtocol;
+import dev.padlock.internal.protocol.LockProtocol.Attempt;
+import dev.padlock.internal.redis.RedisErrors;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One acquisition's calls whose reply was lost (connection reset, command timeout, failover: a
+ * {@link RedisUnavailableException}): each may or may not have landed, and the acquisition finds
+ * out, never guesses.
+ *
+ * <ul>
+ *   <li><b>How.</b> A first hold of an owner that holds nothing ({@code claim}, for kinds that
+ *       {@linkplain LockProtocol#claims() claim}) sends its idempotent claim again, so the answer
+ *       is the outcome; any other attempt asks whether the owner's field is in the lock
+ *       ({@link #confirm()}), and goes on waiting if it is not.</li>
+ *   <li><b>When.</b> After a pause that doubles from 10 to 200 ms while Redis does not answer, and
+ *       starts afresh once it does.</li>
+ *   <li><b>Until.</b> The wait plus twice the command timeout from the first of the unanswered
+ *       calls in a row (twice the command timeout for an unbounded wait); then the caller gets the
+ *       exception.</li>
+ *   <li><b>Giving up.</b> A claim given up on while its outcome is unknown is given back by
+ *       {@link Abandonments}, and the same owner's next acquisition of the lock waits for that
+ *       first; any other attempt holds, if it landed, until its lease ends.</li>
+ * </ul>
+ *
+ * Confined to the acquisition's loop, except {@link #lastUnanswered()}.
+ */
+final class LostReplies {
+    private static final Logger log = LoggerFactory.getLogger(LostReplies.class);
+    /** First and largest pause before finding out what a call with a lost reply did. */
+    private static final long MIN_DOUBT_MILLIS = 10;
+    private static final long MAX_DOUBT_MILLIS = 200;
+
+    private final LockProtocol protocol;
+    private final long owner;
+    private final long leaseMillis;
+    private final boolean claim;
+    private final WaitBudget budget;
+    private final long commandTimeoutMillis;
+    private final EngineClock clock;
+    private final Abandonments abandonments;
+    private final Backoff pauses = new Backoff(MIN_DOUBT_MILLIS, MAX_DOUBT_MILLIS);
+    /** Whether a call was sent whose reply was lost and whose outcome Redis has not told yet. */
+    private boolean inDoubt;
+    /** {@link EngineClock#nanoTime()} of the first of the unanswered calls in a row; 0 when the last was answered. */
+    private long unansweredSince;
+    private volatile Throwable lastUnanswered;
+
+    /**
+     * @param claim whether the owner's attempts are claims, which are sent again to find out and
+     *     given back on giving up
+     */
+    LostReplies(LockProtocol protocol, long owner, long leaseMillis, boolean claim, WaitBudget budget,
+            long commandTimeoutMillis, EngineClock clock, Abandonments abandonments) {
+        this.protocol = protocol;
+        this.owner = owner;
+        this.leaseMillis = leaseMillis;
+        this.claim = claim;
+        this.budget = budget;
+        this.commandTimeoutMillis = commandTimeoutMillis;
+        this.clock = clock;
+        this.abandonments = abandonments;
+    }
+
+    /**
+     * The give-back of this owner's earlier claim of the lock, while one is under way (see
+     * {@link Abandonments}); else null. The owner attempts only once it is done: an attempt sent
+     * before could be taken back by it.
+     */
+    CompletableFuture<Void> pendingGiveBack() {
+        return abandonments.pending(protocol, owner);
+    }
+
+    /** Whether {@code failure} is a lost reply (else it is Redis's own answer, which ends the acquisition). */
+    static boolean isLost(Throwable failure) {
+        return RedisErrors.unwrap(failure) instanceof RedisUnavailableException;
+    }
+
+    /** A call's reply was lost: its outcome is in doubt. */
+    void lost(Throwable failure) {
+        inDoubt = true; // it may have landed (a claim sent again: the first may have)
+        lastUnanswered = failure;
+        if (unansweredSince == 0) {
+            unansweredSince = clock.nanoTime();
+        }
+    }
+
+    /**
+     * The pause before finding out what the calls in doubt did, in milliseconds, within the bound;
+     * 0 when the bound is spent: give up.
+     */
+    long pauseMillis() {
+        long bound = boundMillis(unansweredSince) - clock.millisSince(unansweredSince);
+        if (bound <= 0) {
+            return 0;
+        }
+        log.debug("lock '{}': no answer from Redis for {} ({}); finding out again", protocol.name(),
+                protocol.ownerField(owner), String.valueOf(lastUnanswered));
+        return Math.min(pauses.next(), bound);
+    }
+
+    /** Redis answered: the outcome of every earlier call is known. */
+    void answered() {
+        inDoubt = false;
+        lastUnanswered = null;
+        unansweredSince = 0;
+        pauses.reset();
+    }
+
+    /** The owner holds: whatever was unanswered, it holds once. */
+    void held() {
+        inDoubt = false;
+    }
+
+    /**
+     * Whether the next attempt finds out by itself: nothing is in doubt, or the attempt is a claim
+     * (its answer is the outcome); otherwise {@link #confirm()} first.
+     */
+    boolean attemptFindsOut() {
+        return !inDoubt || claim;
+    }
+
+    /** Asks Redis whether the owner's field is in the lock: acquired if so. */
+    CompletableFuture<Attempt> confirm() {
+        try {
+            return protocol.confirm(owner);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /**
+     * The acquisition stops without the lock, its caller about to be told so: what may have
+     * landed must not stay. A claim is given back ({@link Abandonments}); any other attempt holds,
+     * if it landed, until its lease ends, which is logged.
+     */
+    void giveUp() {
+        if (!inDoubt) {
+            return;
+        }
+        inDoubt = false;
+        if (claim) {
+            abandonments.abandon(protocol, owner, leaseMillis);
+        } else {
+            log.warn("lock '{}': gave up on an acquisition by {} whose reply was lost; if it landed, its hold"
+                    + " stays until its lease ends", protocol.name(), protocol.ownerField(owner));
+        }
+    }
+
+    /**
+     * How long from now unanswered calls may go on: to the end of the wait plus twice the command
+     * timeout, or twice the command timeout for an unbounded wait.
+     */
+    long boundMillisFromNow() {
+        return boundMillis(clock.nanoTime());
+    }
+
+    private long boundMillis(long sinceNanos) {
+        return budget.boundMillisFrom(sinceNanos, 2 * commandTimeoutMillis);
+    }
+
+    /** The failure of the last call Redis did not answer, while the acquisition rides it out; else null. */
+    Throwable lastUnanswered() {
+        return lastUnanswered;
+    }
+}

@@ -1,0 +1,149 @@
+package dev.padlock.internal.acquire;
+
+import dev.padlock.internal.protocol.LockProtocol;
+import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
+import dev.padlock.internal.redis.RedisErrors;
+import dev.padlock.internal.renewal.Watchdog;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * How one acquisition ends: its {@link #result()} and {@link #settled()}, and what is done before
+ * either completes, so that a caller that is told finds nothing left behind.
+ *
+ * <ul>
+ *   <li><b>Held</b> ({@link #held()}): the subscriptions are given back, the watchdog starts, the
+ *       hook runs, and the caller is told; a hold that lands after its caller cancelled is
+ *       released again (one hold: a re-entry keeps the rest).</li>
+ *   <li><b>Stopped</b> without the lock ({@link #stop}): the subscriptions are given back, then a
+ *       claim whose outcome is unknown ({@link LostReplies#giveUp()}), then the place in line
+ *       ({@link PlaceInLine#leave()}); only then is the caller told. A stop turns into a hold when
+ *       a grant came first, or when leaving the line found one.</li>
+ * </ul>
+ *
+ * Confined to the acquisition's loop; {@link #result()} may be cancelled from anywhere.
+ */
+final class Settlement {
+    private static final Logger log = LoggerFactory.getLogger(Settlement.class);
+
+    private final LockProtocol protocol;
+    private final long owner;
+    private final boolean watchdogLease;
+    private final Watchdog watchdog;
+    private final GrantLatch latch;
+    private final LostReplies lostReplies;
+    private final PlaceInLine place;
+    private final Subscriptions subscriptions;
+    private final CompletableFuture<Boolean> result = new CompletableFuture<>();
+    private final CompletableFuture<Void> settled = new CompletableFuture<>();
+    /** Runs once the owner holds, before its caller is told: see {@link #beforeTold}. */
+    private volatile Runnable beforeTold;
+
+    Settlement(LockProtocol protocol, long owner, boolean watchdogLease, Watchdog watchdog, GrantLatch latch,
+            LostReplies lostReplies, PlaceInLine place, Subscriptions subscriptions) {
+        this.protocol = protocol;
+        this.owner = owner;
+        this.watchdogLease = watchdogLease;
+        this.watchdog = watchdog;
+        this.latch = latch;
+        this.lostReplies = lostReplies;
+        this.place = place;
+        this.subscriptions = subscriptions;
+    }
+
+    /** Whether the lock was acquired; cancelled by a caller that stops waiting. */
+    CompletableFuture<Boolean> result() {
+        return result;
+    }
+
+    /** Completes once the acquisition has stopped and given back whatever it had. */
+    CompletableFuture<Void> settled() {
+        return settled;
+    }
+
+    /** Sets what runs once the owner holds, before its caller is told (null: nothing). */
+    void beforeTold(Runnable hook) {
+        this.beforeTold = hook;
+    }
+
+    /** The loop never began: {@code false}, with nothing to give back. */
+    void endUnbegun() {
+        latch.end();
+        result.complete(false);
+        settled.complete(null);
+    }
+
+    /** Redis put or found the owner's field (or a grant message said so): the owner holds. */
+    void held() {
+        latch.held();
+        lostReplies.held();
+        place.held();
+        subscriptions.close();
+        boolean renewed = false;
+        if (!result.isDone()) {
+            watchdog.onAcquired(protocol, owner, watchdogLease);
+            Runnable hook = beforeTold;
+            if (hook != null) {
+                hook.run();
+            }
+            if (result.complete(true)) {
+                settle();
+                return;
+            }
+            renewed = watchdog.beforeRelease(protocol, owner);
+        }
+        // cancelled while the acquisition was on its way: give it back (one hold: a re-entry keeps the rest)
+        boolean paused = renewed;
+        protocol.release(owner, renewed ? watchdog.leaseMillis() : 0).whenComplete((release, failure) -> {
+            if (paused) {
+                boolean stillHeld = failure == null && release.outcome() == ReleaseOutcome.STILL_HELD;
+                watchdog.afterRelease(protocol, owner, stillHeld);
+            }
+            if (failure != null) {
+                log.warn("could not give back lock '{}' after its acquisition was cancelled; its lease will expire: {}",
+                        protocol.name(), failure.toString());
+            }
+            settle();
+        });
+    }
+
+    /** Stops with {@code failure} (unwrapped) as the result. */
+    void fail(Throwable failure) {
+        stop(() -> result.completeExceptionally(RedisErrors.unwrap(failure)));
+    }
+
+    /** Stops once the result is already settled (told, or cancelled). */
+    void settle() {
+        stop(() -> { });
+    }
+
+    /**
+     * Stops without the lock: gives back the subscriptions, what a lost reply may have left, and
+     * any place in line on Redis, then runs {@code complete} (which settles the result), then
+     * completes {@link #settled}. Leaving the line comes first, so a caller that tries again at once
+     * is queued anew.
+     */
+    void stop(Runnable complete) {
+        if (!latch.stop()) {
+            held(); // a grant came before the caller was told otherwise
+            return;
+        }
+        subscriptions.close();
+        lostReplies.giveUp(); // the caller is told it failed: what may have landed must not stay
+        CompletableFuture<Boolean> left = place.leave();
+        if (left == null) {
+            complete.run();
+            settled.complete(null);
+            return;
+        }
+        left.whenComplete((held, failure) -> {
+            if (Boolean.TRUE.equals(held)) {
+                held(); // a grant came as it gave up, and the caller was not told yet: it holds
+                return;
+            }
+            complete.run();
+            settled.complete(null);
+        });
+    }
+}
