@@ -99,7 +99,7 @@ public final class GrantWaits {
             return acquisition;
         }
         CompletableFuture<Void> turn = earlier[0];
-        Timeout bound = waitNanos == LockAcquisition.FOREVER ? null : services.timer().newTimeout(
+        Timeout bound = waitNanos >= LockAcquisition.FOREVER / 4 ? null : services.timer().newTimeout(
                 timeout -> acquisition.endBeforeBegin(), Math.max(1, TimeUnit.NANOSECONDS.toMillis(waitNanos)),
                 TimeUnit.MILLISECONDS);
         acquisition.result().whenComplete((acquired, failure) -> {

@@ -42,7 +42,9 @@ public final class ManualTimer implements Timer, EngineClock {
         if (stopped) {
             throw new IllegalStateException("cannot be started once stopped");
         }
-        Task t = new Task(task, nowNanos + unit.toNanos(delay));
+        long delayNanos = unit.toNanos(delay); // saturates at Long.MAX_VALUE
+        long due = delayNanos > Long.MAX_VALUE - nowNanos ? Long.MAX_VALUE : nowNanos + delayNanos;
+        Task t = new Task(task, due);
         tasks.add(t);
         return t;
     }
