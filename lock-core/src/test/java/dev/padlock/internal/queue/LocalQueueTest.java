@@ -306,7 +306,7 @@ class LocalQueueTest {
         granting.next("claim", 1).answer(Attempt.ACQUIRED);
         assertThat(holder.result()).isCompletedWithValue(true);
         PendingAcquire second = queues.acquire(granting, services, false, 2, LEASE, true, FOREVER, false);
-        timer.advance(TimeUnit.NANOSECONDS.toMillis(LocalQueue.MAX_LOCAL_CHAIN_NANOS) + 5); // the budget ends
+        timer.advance(TimeUnit.NANOSECONDS.toMillis(HandOffBudget.MAX_LOCAL_CHAIN_NANOS) + 5); // the budget ends
 
         queues.release(granting, services, 1);
 
