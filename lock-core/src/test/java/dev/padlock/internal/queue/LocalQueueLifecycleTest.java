@@ -111,6 +111,24 @@ class LocalQueueLifecycleTest {
         lock.sentNothing();
     }
 
+    /**
+     * Regression: an acquisition that waited for the same owner's earlier one and was cancelled left
+     * its wait's timeout on the client's timer until the wait would have ended (an hour for a
+     * one-hour {@code tryLock}), holding on to the ticket.
+     */
+    @Test
+    void aCancelledAcquisitionWaitingForTheSameOwnersEarlierOneLeavesNoTimeoutBehind() {
+        f.acquire(1, FOREVER);
+        lock.next("claim", 1);
+        int before = f.timer.pending();
+        PendingAcquire later = f.acquire(1, 3_600_000);
+        assertThat(f.timer.pending()).as("its wait's timeout").isEqualTo(before + 1);
+
+        later.result().cancel(false);
+
+        assertThat(f.timer.pending()).isEqualTo(before);
+    }
+
     @Test
     void aOneShotAcquisitionWhileAnotherOwnerHoldsAsksRedisOnceAndNeverQueues() {
         f.holds(1);
