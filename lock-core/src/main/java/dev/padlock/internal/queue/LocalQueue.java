@@ -150,6 +150,16 @@ public final class LocalQueue {
         return releases.release(protocol, owner);
     }
 
+    /**
+     * A hand-off to {@code successor} did not happen: it is queued first again, and takes the
+     * channels it needs (given back if the queue was empty while the hand-off was out); under the
+     * monitor.
+     */
+    void putBackFirst(Ticket successor) {
+        tickets.putBackFirst(successor);
+        watches.watchFor(successor);
+    }
+
     /** A release was sent; under the monitor. */
     void releaseSent() {
         releasesInFlight++;

@@ -136,7 +136,7 @@ final class LocalRelease {
                 handedOver(successor);
             } else if (outcome == ReleaseOutcome.STILL_HELD) {
                 synchronized (queue) {
-                    tickets.putBackFirst(successor); // the owner holds on: the successor waits again
+                    queue.putBackFirst(successor); // the owner holds on: the successor waits again
                 }
                 if (!successor.unclaim()) {
                     queue.giveUp(successor);
@@ -177,7 +177,7 @@ final class LocalRelease {
         synchronized (queue) {
             holder.forgetIfConfirmedBefore(owner, sentAt);
             if (tickets.headRunning()) {
-                tickets.putBackFirst(successor);
+                queue.putBackFirst(successor);
                 head = null;
             } else {
                 queue.becomeHead(successor);

@@ -194,6 +194,48 @@ class LocalQueueHandOffTest {
         assertThat(second.result()).isCompletedWithValue(true);
     }
 
+    /**
+     * Regression: a successor queued first again after a refused hand-off, while another head ran,
+     * was left without the unlock channel's watch (given back when the queue was empty for a
+     * moment), so an unlock message no longer made it ask Redis.
+     */
+    @Test
+    void aSuccessorQueuedFirstAgainAfterARefusedHandOffStillHearsTheUnlockChannel() {
+        f.holds(1);
+        f.acquire(2, FOREVER);
+        f.acquire(3, FOREVER);
+        f.release(1);
+        Call handOff = lock.next("handoff", 1);
+        f.channels.fire();
+        Call claim = lock.next("claim", 3);
+        handOff.answer(ReleaseOutcome.NOT_HELD);
+        claim.answer(Attempt.ACQUIRED);
+
+        assertThat(f.channels.watchedChannels()).containsExactly("channel");
+        f.channels.fire(); // another client's force unlock, say
+        lock.next("claim", 2);
+    }
+
+    /**
+     * Regression: a successor queued first again because holds remained, after the queue had gone
+     * empty while its hand-off was out, was left without the unlock channel's watch.
+     */
+    @Test
+    void aSuccessorQueuedFirstAgainAfterHoldsRemainedStillHearsTheUnlockChannel() {
+        f.holds(1);
+        PendingAcquire second = f.acquire(2, FOREVER);
+        f.release(1);
+        Call handOff = lock.next("handoff", 1);
+        f.acquire(3, FOREVER).result().cancel(false); // the queue is empty for a moment
+
+        handOff.answer(ReleaseOutcome.STILL_HELD);
+
+        assertThat(second.result()).isNotDone();
+        assertThat(f.channels.watchedChannels()).containsExactly("channel");
+        f.channels.fire();
+        lock.next("claim", 2);
+    }
+
     @Test
     void aSuccessorThatGaveUpBeforeItsHandOffWentUnansweredHasThatHandOffGivenBack() {
         f.holds(1);
