@@ -86,9 +86,14 @@ public final class LocalQueues {
                 ticket.giveUpBeforeEntry();
             }
         };
-        ticket.result.whenComplete((acquired, failure) -> end.run());
         Timeout bound = ticket.oneShot() || ticket.remainingNanos() == LockAcquisition.FOREVER ? null
                 : services.timer().newTimeout(t -> end.run(), ticket.remainingNanos(), TimeUnit.NANOSECONDS);
+        ticket.result.whenComplete((acquired, failure) -> {
+            end.run();
+            if (bound != null) {
+                bound.cancel(); // nothing of a cancelled wait stays on the timer
+            }
+        });
         earlier.whenComplete((ignored, failure) -> {
             if (decided.compareAndSet(false, true)) {
                 if (bound != null) {

@@ -3,50 +3,39 @@ package dev.padlock.internal.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.padlock.RedisUnavailableException;
-import dev.padlock.internal.acquire.Abandonments;
-import dev.padlock.internal.acquire.LockAcquisition;
 import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.base.ManualTimer;
-import dev.padlock.internal.grant.GrantWaits;
 import dev.padlock.internal.lock.LockServices;
-import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.LockProtocol.Attempt;
 import dev.padlock.internal.protocol.LockProtocol.Release;
 import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
-import dev.padlock.internal.renewal.Watchdog;
-import dev.padlock.internal.wakeup.WakeUps;
-import java.util.ArrayList;
-import java.util.List;
+import dev.padlock.internal.queue.RecordingLock.Call;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The local queue's state machine alone: a lock kind that records each call it would send to Redis
- * and answers only when the test says so, a manual timer, and unlock channels the test fires by
- * hand. The rule under test: an owner is told it holds only after an answer that put or found its
- * field, and every answer that contradicts the queue's view corrects it.
+ * The local queue's state machine alone ({@link QueueFixture}): a lock kind that records each call
+ * it would send to Redis and answers only when the test says so, a manual timer, and unlock
+ * channels the test fires by hand. The rule under test: an owner is told it holds only after an
+ * answer that put or found its field, and every answer that contradicts the queue's view corrects
+ * it.
  */
 class LocalQueueTest {
-    private static final long LEASE = 30_000;
-    private static final long FOREVER = LockAcquisition.FOREVER;
+    private static final long LEASE = QueueFixture.LEASE;
+    private static final long FOREVER = QueueFixture.FOREVER;
 
-    private final ManualTimer timer = new ManualTimer();
-    private final RecordingLock lock = new RecordingLock("orders:1");
-    private final HandFiredChannels channels = new HandFiredChannels();
-    private final LocalQueues queues = new LocalQueues();
-    private final Watchdog watchdog = new Watchdog((script, keys, args) -> new CompletableFuture<>(),
-            (name, field) -> CompletableFuture.completedFuture(1L), false, LEASE, null, Runnable::run,
-            queues::onLeaseLost, timer);
-    private final LockServices services = new LockServices("c", null, null, channels, watchdog, queues,
-            new Abandonments(timer, timer, 1_000), timer, timer, 1_000, 0, 0, null, new GrantWaits());
+    private final QueueFixture f = new QueueFixture();
+    private final ManualTimer timer = f.timer;
+    private final RecordingLock lock = f.lock;
+    private final HandFiredChannels channels = f.channels;
+    private final LocalQueues queues = f.queues;
+    private final LockServices services = f.services;
 
     @AfterEach
     void close() {
-        queues.close();
-        watchdog.close();
+        f.close();
     }
 
     @Test
@@ -306,7 +295,7 @@ class LocalQueueTest {
         granting.next("claim", 1).answer(Attempt.ACQUIRED);
         assertThat(holder.result()).isCompletedWithValue(true);
         PendingAcquire second = queues.acquire(granting, services, false, 2, LEASE, true, FOREVER, false);
-        timer.advance(TimeUnit.NANOSECONDS.toMillis(LocalQueue.MAX_LOCAL_CHAIN_NANOS) + 5); // the budget ends
+        timer.advance(TimeUnit.NANOSECONDS.toMillis(HandOffBudget.MAX_LOCAL_CHAIN_NANOS) + 5); // the budget ends
 
         queues.release(granting, services, 1);
 
@@ -344,255 +333,15 @@ class LocalQueueTest {
     }
 
     private PendingAcquire acquire(long owner, long waitMillis) {
-        long waitNanos = waitMillis == FOREVER ? FOREVER : TimeUnit.MILLISECONDS.toNanos(waitMillis);
-        return queues.acquire(lock, services, false, owner, LEASE, true, waitNanos, false);
+        return f.acquire(owner, waitMillis);
     }
 
     private CompletableFuture<ReleaseOutcome> release(long owner) {
-        return queues.release(lock, services, owner);
+        return f.release(owner);
     }
 
     /** Owner {@code owner} acquires and Redis grants it. */
     private void holds(long owner) {
-        PendingAcquire acquisition = acquire(owner, FOREVER);
-        lock.next("claim", owner).answer(Attempt.ACQUIRED);
-        assertThat(acquisition.result()).isCompletedWithValue(true);
-    }
-
-    /** A call the queue sent; the test answers it. */
-    private static final class Call {
-        final String op;
-        final long owner;
-        final long to;
-        final CompletableFuture<Object> reply = new CompletableFuture<>();
-
-        Call(String op, long owner, long to) {
-            this.op = op;
-            this.owner = owner;
-            this.to = to;
-        }
-
-        void answer(Object value) {
-            reply.complete(value);
-        }
-
-        void fail(Throwable failure) {
-            reply.completeExceptionally(failure);
-        }
-
-        @SuppressWarnings("unchecked")
-        <T> CompletableFuture<T> reply() {
-            return (CompletableFuture<T>) (CompletableFuture<?>) reply;
-        }
-    }
-
-    /** An exclusive kind that records its calls instead of sending them. */
-    private static final class RecordingLock implements LockProtocol {
-        private final String name;
-        private final boolean grants;
-        final List<Call> calls = new CopyOnWriteArrayList<>();
-
-        RecordingLock(String name) {
-            this(name, false);
-        }
-
-        /** With {@code grants}: a claim that waits records its place nonce as {@link Call#to}. */
-        RecordingLock(String name, boolean grants) {
-            this.name = name;
-            this.grants = grants;
-        }
-
-        @Override
-        public boolean grants() {
-            return grants;
-        }
-
-        @Override
-        public String grantChannel() {
-            return grants ? "grants" : null;
-        }
-
-        @Override
-        public CompletableFuture<Attempt> tryClaim(long leaseMillis, long threadId, boolean willWait, long placeNonce,
-                boolean inLine) {
-            return record("claim", threadId, willWait ? placeNonce : 0);
-        }
-
-        @Override
-        public CompletableFuture<Release> release(long threadId, long rearmLeaseMillis, long nextThreadId,
-                long nextLeaseMillis, long nextPlaceNonce) {
-            return record("release", threadId, nextThreadId);
-        }
-
-        /** The oldest unanswered call, which must be {@code op} by {@code owner}; waits a little for it. */
-        Call next(String op, long owner) {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-            while (calls.isEmpty() && System.nanoTime() - deadline < 0) {
-                Thread.onSpinWait();
-            }
-            assertThat(calls).as("a call was sent").isNotEmpty();
-            Call call = calls.remove(0);
-            assertThat(call.op + " " + call.owner).isEqualTo(op + " " + owner);
-            return call;
-        }
-
-        private <T> CompletableFuture<T> record(String op, long owner, long to) {
-            Call call = new Call(op, owner, to);
-            calls.add(call);
-            return call.reply();
-        }
-
-        @Override
-        public String name() {
-            return name;
-        }
-
-        @Override
-        public String ownerField(long threadId) {
-            return "c:" + threadId;
-        }
-
-        @Override
-        public String unlockChannel(long threadId) {
-            return "channel";
-        }
-
-        @Override
-        public boolean handsOffLocally() {
-            return true;
-        }
-
-        @Override
-        public boolean claims() {
-            return true;
-        }
-
-        @Override
-        public CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait) {
-            return record("acquire", threadId, 0);
-        }
-
-        @Override
-        public CompletableFuture<Attempt> tryClaim(long leaseMillis, long threadId, boolean willWait) {
-            return record("claim", threadId, 0);
-        }
-
-        @Override
-        public CompletableFuture<Boolean> abandon(long threadId) {
-            return record("abandon", threadId, 0);
-        }
-
-        @Override
-        public CompletableFuture<Attempt> confirm(long threadId) {
-            return record("confirm", threadId, 0);
-        }
-
-        @Override
-        public CompletableFuture<Release> release(long threadId, long rearmLeaseMillis) {
-            return record("release", threadId, 0);
-        }
-
-        @Override
-        public CompletableFuture<ReleaseOutcome> handOff(long fromThreadId, long toThreadId, long leaseMillis,
-                long rearmLeaseMillis) {
-            return record("handoff", fromThreadId, toThreadId);
-        }
-
-        @Override
-        public CompletableFuture<Boolean> forceRelease() {
-            return record("forceRelease", 0, 0);
-        }
-
-        @Override
-        public CompletableFuture<Boolean> isLocked() {
-            return record("isLocked", 0, 0);
-        }
-    }
-
-    /** Unlock channels that are always subscribed and fire when the test says so. */
-    private static final class HandFiredChannels implements WakeUps {
-        final List<Runnable> watchers = new CopyOnWriteArrayList<>();
-        final List<CompletableFuture<Boolean>> parked = new ArrayList<>();
-        private boolean closed;
-
-        /** An unlock message on the channel: wakes parked waiters and calls watchers. */
-        void fire() {
-            List<CompletableFuture<Boolean>> woken;
-            synchronized (parked) {
-                woken = new ArrayList<>(parked);
-                parked.clear();
-            }
-            woken.forEach(park -> park.complete(true));
-            watchers.forEach(Runnable::run);
-        }
-
-        @Override
-        public Subscription subscribe(String channel) {
-            return new Subscription() {
-                @Override
-                public CompletableFuture<Void> ready() {
-                    return CompletableFuture.completedFuture(null);
-                }
-
-                @Override
-                public boolean isReady() {
-                    return true;
-                }
-
-                @Override
-                public CompletableFuture<Boolean> park(long timeoutMillis) {
-                    CompletableFuture<Boolean> park = new CompletableFuture<>();
-                    synchronized (parked) {
-                        parked.add(park);
-                    }
-                    return park;
-                }
-
-                @Override
-                public void close() {
-                }
-            };
-        }
-
-        @Override
-        public Subscription subscribeIfConfirmed(String channel) {
-            return null;
-        }
-
-        @Override
-        public Watch watch(String channel, Runnable listener) {
-            watchers.add(listener);
-            return () -> watchers.remove(listener);
-        }
-
-        @Override
-        public boolean isSubscribed(String channel) {
-            return true;
-        }
-
-        @Override
-        public int subscribedChannels() {
-            return 1;
-        }
-
-        @Override
-        public int channelsInUse() {
-            return watchers.size();
-        }
-
-        @Override
-        public boolean isClosed() {
-            return closed;
-        }
-
-        @Override
-        public String address() {
-            return "nowhere";
-        }
-
-        @Override
-        public void close() {
-            closed = true;
-        }
+        f.holds(owner);
     }
 }

@@ -52,10 +52,7 @@ class TicketTest {
         Ticket ticket = queued(1);
         assertThat(ticket.claim()).isTrue();
         timer.advance(200);
-        long bound = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (ticket.remainingNanos() > 0 && System.nanoTime() < bound) {
-            Thread.onSpinWait(); // the wait's deadline is on the real clock: 1 ms
-        }
+        assertThat(ticket.remainingNanos()).as("the wait is over on the manual clock").isZero();
         assertThat(ticket.result()).isNotDone();
         assertThat(ticket.unclaim()).isFalse();
         assertThat(ticket.result()).isCompletedWithValue(false);
@@ -68,6 +65,83 @@ class TicketTest {
         assertThat(ticket.claim()).isTrue();
         assertThat(ticket.unclaim()).isTrue();
         assertThat(ticket.claim()).isTrue();
+    }
+
+    @Test
+    void aTicketWithoutBoundSchedulesNoTimeout() {
+        Ticket ticket = new Ticket(null, false, 1, 1_000, true, WaitBudget.of(WaitBudget.FOREVER, timer), 1);
+        ticket.armTimeout(timer, left::incrementAndGet);
+
+        assertThat(timer.pending()).isZero();
+        assertThat(ticket.remainingNanos()).isEqualTo(WaitBudget.FOREVER);
+    }
+
+    @Test
+    void aClaimedTicketIgnoresItsTimeout() {
+        Ticket ticket = queued(100);
+        assertThat(ticket.claim()).isTrue();
+
+        timer.advance(200);
+
+        assertThat(ticket.result()).as("the queue decides now").isNotDone();
+        assertThat(left).hasValue(0);
+    }
+
+    @Test
+    void failEndsAWaitingTicketExceptionallyAndSettlesIt() {
+        Ticket ticket = queued(60_000);
+
+        ticket.fail(new IllegalStateException("closed"));
+
+        assertThat(ticket.result()).isCompletedExceptionally();
+        assertThat(ticket.settled()).isDone();
+        assertThat(ticket.claim()).isFalse();
+        assertThat(timer.pending()).isZero();
+    }
+
+    @Test
+    void failLeavesAClaimedTicketToTheQueue() {
+        Ticket ticket = queued(60_000);
+        assertThat(ticket.claim()).isTrue();
+
+        ticket.fail(new IllegalStateException("closed"));
+
+        assertThat(ticket.result()).isNotDone();
+    }
+
+    @Test
+    void aTicketEndedBeforeItEnteredAnswersFalse() {
+        Ticket ticket = new Ticket(null, false, 1, 1_000, true, WaitBudget.of(60_000, timer), 1);
+
+        ticket.giveUpBeforeEntry();
+
+        assertThat(ticket.result()).isCompletedWithValue(false);
+        assertThat(ticket.settled()).isDone();
+        assertThat(ticket.claim()).isFalse();
+    }
+
+    @Test
+    void aTicketCancelledBeforeItEnteredStaysCancelled() {
+        Ticket ticket = new Ticket(null, false, 1, 1_000, true, WaitBudget.of(60_000, timer), 1);
+        ticket.result().cancel(false);
+
+        ticket.giveUpBeforeEntry();
+
+        assertThat(ticket.result()).isCancelled();
+        assertThat(ticket.settled()).isDone();
+    }
+
+    @Test
+    void aTicketCancelledWhileClaimedGivesUpWhenPutBack() {
+        Ticket ticket = queued(600_000);
+        assertThat(ticket.claim()).isTrue();
+        ticket.result().cancel(false);
+        assertThat(left).as("claimed: the queue, not the cancel, takes it out").hasValue(0);
+
+        assertThat(ticket.unclaim()).isFalse();
+
+        assertThat(ticket.result()).isCancelled();
+        assertThat(ticket.settled()).isDone();
     }
 
     @Test

@@ -1,0 +1,88 @@
+package dev.padlock.internal.queue;
+
+import dev.padlock.internal.base.EngineClock;
+import io.netty.util.Timeout;
+import io.netty.util.Timer;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Watches the end of a {@link LocalQueue} holder's fixed lease on the client's timer, so that
+ * queued owners ask Redis once it has run out; a watchdog lease is renewed and not watched. The
+ * end is measured from when this client read Redis's reply, after Redis set the lease, so Redis has
+ * dropped the key by then. One check is pending at a time, one millisecond after the end: a lease
+ * that ends sooner replaces it, one that ends later is checked again when the check fires.
+ *
+ * <p>Not thread-safe: guarded by its queue's monitor. The check runs {@code onDue} on the timer's
+ * thread, which takes the monitor and asks {@link #over()}.
+ */
+final class HolderLeaseWatch {
+    private final Timer timer;
+    private final EngineClock clock;
+    private final Runnable onDue;
+    /** {@link EngineClock#nanoTime()} when the holder's last fixed lease ends; 0 when none is watched. */
+    private long leaseEnd;
+    private Timeout check;
+    /** The lease end {@link #check} was scheduled for. */
+    private long checkAt;
+
+    HolderLeaseWatch(Timer timer, EngineClock clock, Runnable onDue) {
+        this.timer = timer;
+        this.clock = clock;
+        this.onDue = onDue;
+    }
+
+    /** Redis set the holder's lease to {@code leaseMillis}, fixed (not renewed), just now. */
+    void fixedLease(long leaseMillis) {
+        leaseEnd = clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(leaseMillis);
+        if (check == null || leaseEnd - checkAt < 0) {
+            cancel();
+            schedule();
+        }
+    }
+
+    /** The holder's lease is renewed, or not this client's to watch: a pending check finds nothing. */
+    void noFixedLease() {
+        leaseEnd = 0;
+    }
+
+    /** Nobody holds: nothing is watched, nothing is pending. */
+    void clear() {
+        leaseEnd = 0;
+        cancel();
+    }
+
+    /** Cancels the pending check, if any. */
+    void cancel() {
+        if (check != null) {
+            check.cancel();
+            check = null;
+        }
+    }
+
+    /**
+     * The check fired: whether the watched lease is over. When a later lease moved the end on, the
+     * next check is scheduled and the answer is false.
+     */
+    boolean over() {
+        check = null;
+        if (leaseEnd == 0) {
+            return false;
+        }
+        if (clock.nanoTime() - leaseEnd < 0) {
+            schedule(); // a later holder or re-entry set a new lease
+            return false;
+        }
+        return true;
+    }
+
+    /** Whether a check is pending; for tests. */
+    boolean pending() {
+        return check != null;
+    }
+
+    private void schedule() {
+        long delay = Math.max(0, leaseEnd - clock.nanoTime()) + TimeUnit.MILLISECONDS.toNanos(1);
+        checkAt = leaseEnd;
+        check = timer.newTimeout(timeout -> onDue.run(), delay, TimeUnit.NANOSECONDS);
+    }
+}

@@ -1,0 +1,117 @@
+package dev.padlock.internal.queue;
+
+import dev.padlock.internal.acquire.AcquireContext;
+import dev.padlock.internal.acquire.AcquireRequest;
+import dev.padlock.internal.acquire.LockAcquisition;
+import dev.padlock.internal.redis.RedisErrors;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs a ticket's acquisition against Redis for its {@link LocalQueue} (a {@link LockAcquisition};
+ * as head it takes this client's place in line on Redis, for kinds that grant) and tells the
+ * ticket's caller how it ended. The queue learns first: an owner Redis confirmed becomes the holder
+ * (a new chain of the {@link HandOffBudget} when it was not), its queued acquisitions run as
+ * re-entries, and the next head starts, all before the caller is told, so a caller that goes on (a
+ * re-entry right after the acquisition) finds itself the holder. A lock that arrives for a caller
+ * who gave up meanwhile is given back.
+ *
+ * <p>Called outside the queue's monitor; takes it for each change of the queue's state.
+ */
+final class TicketRunner {
+    private static final Logger log = LoggerFactory.getLogger(TicketRunner.class);
+
+    private final LocalQueue queue;
+    private final Tickets tickets;
+    private final ConfirmedHolder holder;
+    private final HandOffBudget budget;
+    private final AcquireContext services;
+    private final LocalQueues queues;
+
+    TicketRunner(LocalQueue queue, Tickets tickets, ConfirmedHolder holder, HandOffBudget budget,
+            AcquireContext services, LocalQueues queues) {
+        this.queue = queue;
+        this.tickets = tickets;
+        this.holder = holder;
+        this.budget = budget;
+        this.services = services;
+        this.queues = queues;
+    }
+
+    /** Runs {@code ticket}'s acquisition; {@code head} tells whether it runs as the queue's head. */
+    void run(Ticket ticket, boolean head) {
+        LockAcquisition acquisition = LockAcquisition.create(services, ticket.protocol,
+                AcquireRequest.of(ticket.owner, ticket.leaseMillis, ticket.watchdogLease, ticket.remainingNanos(),
+                        ticket.spin, ticket.fresh).inLine(head ? ticket.nonce : 0, head && ticket.requeued));
+        boolean grantedEarly;
+        synchronized (queue) {
+            ticket.running = acquisition;
+            grantedEarly = ticket.grantedEarly;
+        }
+        if (grantedEarly) {
+            acquisition.grant(ticket.nonce); // a grant came before the acquisition existed: see GrantTurns
+        }
+        acquisition.begin();
+        ticket.result.whenComplete((acquired, failure) -> {
+            if (ticket.result.isCancelled()) {
+                acquisition.result().cancel(false);
+            }
+        });
+        acquisition.result().whenComplete((acquired, failure) -> {
+            boolean got = Boolean.TRUE.equals(acquired) && !acquisition.result().isCancelled();
+            ticket.token = acquisition.token();
+            ended(ticket, got, head);
+            boolean delivered = failure != null
+                    ? ticket.result.completeExceptionally(RedisErrors.unwrap(failure))
+                    : ticket.result.complete(got);
+            if (got && !delivered) {
+                giveBack(ticket);
+            } else {
+                acquisition.settled().whenComplete((ignored, settleFailure) -> ticket.settled.complete(null));
+            }
+        });
+    }
+
+    /** Runs re-entries the queue claimed (see {@link LocalQueue#claimReentries}). */
+    void runReentries(List<Ticket> reentries) {
+        for (Ticket reentry : reentries) {
+            run(reentry, false);
+        }
+    }
+
+    /** The caller gave up on a lock that Redis had granted it: release it again. */
+    void giveBack(Ticket ticket) {
+        queues.release(ticket.protocol, services, ticket.owner).whenComplete((outcome, failure) -> {
+            if (failure != null) {
+                log.warn("could not give back lock '{}' after its acquisition was abandoned; its lease will "
+                        + "expire: {}", ticket.protocol.name(), failure.toString());
+            }
+            ticket.settled.complete(null);
+        });
+    }
+
+    /** The acquisition of {@code ticket} ended; the queue learns how. */
+    private void ended(Ticket ticket, boolean acquired, boolean head) {
+        Ticket next;
+        List<Ticket> reentries = List.of();
+        synchronized (queue) {
+            if (head) {
+                tickets.headEnded();
+            } else {
+                tickets.runEnded(ticket);
+            }
+            if (acquired) {
+                // Redis put or found this owner's field: on an exclusive lock nobody else holds it
+                if (!holder.is(ticket.owner)) {
+                    budget.restart();
+                }
+                holder.confirm(ticket, queues.confirmed());
+                reentries = queue.claimReentries(ticket.owner);
+            }
+            next = queue.nextHead();
+        }
+        runReentries(reentries);
+        queue.startHead(next);
+    }
+}

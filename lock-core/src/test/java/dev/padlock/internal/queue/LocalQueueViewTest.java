@@ -1,0 +1,335 @@
+package dev.padlock.internal.queue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.padlock.internal.acquire.PendingAcquire;
+import dev.padlock.internal.base.WaitBudget;
+import dev.padlock.internal.protocol.LockProtocol.Attempt;
+import dev.padlock.internal.protocol.LockProtocol.Release;
+import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Who the local queue believes holds the lock, and what corrects it: re-entries of the holder,
+ * lost leases, force unlocks, the end of a fixed lease, unlock messages, polls for spin waiters
+ * and grants.
+ */
+class LocalQueueViewTest {
+    private static final long LEASE = QueueFixture.LEASE;
+    private static final long FOREVER = QueueFixture.FOREVER;
+
+    private final QueueFixture f = new QueueFixture();
+    private final RecordingLock lock = f.lock;
+
+    @AfterEach
+    void close() {
+        f.close();
+    }
+
+    // ---- re-entries
+
+    @Test
+    void everyReentryOfTheHolderIsItsOwnHoldOnRedis() {
+        f.holds(1);
+
+        PendingAcquire first = f.acquire(1, FOREVER);
+        PendingAcquire second = f.acquire(1, FOREVER);
+
+        lock.next("acquire", 1).answer(Attempt.ACQUIRED);
+        lock.next("acquire", 1).answer(Attempt.ACQUIRED);
+        assertThat(first.result()).isCompletedWithValue(true);
+        assertThat(second.result()).isCompletedWithValue(true);
+    }
+
+    @Test
+    void aReentryGoesToRedisAtOnceWhileOthersQueue() {
+        f.holds(1);
+        PendingAcquire queued = f.acquire(2, FOREVER);
+
+        PendingAcquire again = f.acquire(1, FOREVER);
+
+        lock.next("acquire", 1).answer(Attempt.ACQUIRED);
+        assertThat(again.result()).isCompletedWithValue(true);
+        assertThat(queued.result()).isNotDone();
+        lock.sentNothing();
+    }
+
+    @Test
+    void aReleaseThatLeavesHoldsKeepsTheHolder() {
+        f.holds(1);
+        f.release(1);
+        lock.next("release", 1).answer(new Release(ReleaseOutcome.STILL_HELD, 0));
+
+        PendingAcquire again = f.acquire(1, FOREVER);
+
+        lock.next("acquire", 1).answer(Attempt.ACQUIRED);
+        assertThat(again.result()).isCompletedWithValue(true);
+    }
+
+    @Test
+    void aQueuedAcquisitionOfAnOwnerRedisConfirmsAsHolderRunsAsAReentry() {
+        f.holds(1);
+        PendingAcquire queued = f.acquire(2, FOREVER);
+        f.queues.onHeldElsewhere(lock.localKey(), 2); // owner 2 took the same hash through a fair lock
+
+        PendingAcquire reentry = f.acquire(2, FOREVER);
+        lock.next("acquire", 2).answer(Attempt.ACQUIRED);
+
+        assertThat(reentry.result()).isCompletedWithValue(true);
+        lock.next("acquire", 2).answer(Attempt.ACQUIRED); // the queued one: its own hold, counted on Redis
+        assertThat(queued.result()).isCompletedWithValue(true);
+    }
+
+    @Test
+    void aHeadWhoseOwnerHoldsThroughAFairLockReentersRatherThanClaims() {
+        f.holds(1);
+        f.acquire(2, FOREVER);
+        f.queues.onHeldElsewhere(lock.localKey(), 2);
+
+        f.channels.fire();
+
+        lock.next("acquire", 2); // a claim would count its holds as one
+    }
+
+    @Test
+    void anOwnerThatReleasedElsewhereClaimsAgain() {
+        f.queues.onHeldElsewhere(lock.localKey(), 2);
+        PendingAcquire reentry = f.acquire(2, FOREVER);
+        lock.next("acquire", 2).answer(Attempt.ACQUIRED);
+        assertThat(reentry.result()).isCompletedWithValue(true);
+
+        f.queues.onReleasedElsewhere(lock.localKey(), 2);
+
+        assertThat(f.queues.size()).as("it held nothing more: forgotten, and the queue idle").isZero();
+        f.acquire(2, FOREVER);
+        lock.next("claim", 2);
+    }
+
+    // ---- corrections
+
+    @Test
+    void aReleaseAnsweredAfterTheSameOwnersReentryWasConfirmedDoesNotForgetIt() {
+        f.holds(1);
+        f.release(1);
+        RecordingLock.Call lateRelease = lock.next("release", 1);
+        PendingAcquire reentry = f.acquire(1, FOREVER);
+        lock.next("acquire", 1).answer(Attempt.ACQUIRED); // confirmed after the release was sent
+
+        lateRelease.answer(new Release(ReleaseOutcome.RELEASED, 1));
+
+        assertThat(reentry.result()).isCompletedWithValue(true);
+        f.acquire(1, FOREVER);
+        lock.next("acquire", 1); // still the holder: a claim would reset its count to one
+    }
+
+    @Test
+    void aLostLeaseOfAnOwnerThatIsNotTheHolderChangesNothing() {
+        f.holds(1);
+        PendingAcquire queued = f.acquire(2, FOREVER);
+
+        f.queues.onLeaseLost(lock.localKey(), 3);
+
+        lock.sentNothing();
+        assertThat(queued.result()).isNotDone();
+        f.acquire(1, FOREVER);
+        lock.next("acquire", 1);
+    }
+
+    @Test
+    void aLostLeaseWithNobodyQueuedRetiresTheQueue() {
+        f.holds(1);
+
+        f.queues.onLeaseLost(lock.localKey(), 1);
+
+        assertThat(f.queues.size()).isZero();
+    }
+
+    @Test
+    void aForceUnlockWithNobodyQueuedRetiresTheQueue() {
+        f.holds(1);
+
+        f.queues.onForceUnlocked(lock.localKey(), f.queues.confirmations());
+
+        assertThat(f.queues.size()).isZero();
+    }
+
+    @Test
+    void aForceUnlockOrLostLeaseOfALockWithoutQueueIsIgnored() {
+        f.queues.onForceUnlocked(lock.localKey(), f.queues.confirmations());
+        f.queues.onLeaseLost(lock.localKey(), 1);
+
+        assertThat(f.queues.size()).isZero();
+        lock.sentNothing();
+    }
+
+    @Test
+    void aForceUnlockWhileAnOwnerAsksRedisStartsNoSecondHead() {
+        PendingAcquire head = f.acquire(1, FOREVER);
+        f.acquire(2, FOREVER);
+
+        f.queues.onForceUnlocked(lock.localKey(), f.queues.confirmations());
+
+        lock.next("claim", 1).answer(Attempt.ACQUIRED);
+        assertThat(head.result()).isCompletedWithValue(true);
+        lock.sentNothing();
+    }
+
+    @Test
+    void anUnlockMessageWhileAnOwnerAsksRedisStartsNoSecondHead() {
+        f.acquire(1, FOREVER);
+        f.acquire(2, FOREVER);
+
+        f.channels.fire();
+
+        lock.next("claim", 1);
+        lock.sentNothing();
+    }
+
+    @Test
+    void aWatchdogLeaseHolderIsNotForgottenHoweverLongItHolds() {
+        f.holds(1);
+        PendingAcquire queued = f.acquire(2, FOREVER);
+
+        f.timer.advance(3 * LEASE);
+
+        lock.sentNothing();
+        assertThat(queued.result()).isNotDone();
+    }
+
+    @Test
+    void theEndOfAFixedLeaseReentryOfARenewedHoldDoesNotEndTheHold() {
+        f.holds(1); // a watchdog lease: renewed
+        f.holdCount.set(2);
+        PendingAcquire queued = f.acquire(2, FOREVER);
+        PendingAcquire fixed = f.queues.acquire(lock, f.services, false, 1, 50, false, FOREVER, false);
+        lock.next("acquire", 1).answer(Attempt.ACQUIRED);
+        assertThat(fixed.result()).isCompletedWithValue(true);
+
+        f.timer.advance(60);
+
+        lock.sentNothing();
+        assertThat(queued.result()).isNotDone();
+    }
+
+    @Test
+    void theEndOfAFixedLeaseThatWasTheOwnersOnlyHoldLetsTheNextOwnerAsk() {
+        f.holds(1); // its renewal goes on until the watchdog learns the hold is single
+        f.queues.onLeaseLost(lock.localKey(), 1); // Redis lost it behind the owner's back...
+        PendingAcquire fixed = f.queues.acquire(lock, f.services, false, 1, 50, false, FOREVER, false);
+        lock.next("claim", 1).answer(Attempt.ACQUIRED); // ...and it took it again with a fixed lease
+        assertThat(fixed.result()).isCompletedWithValue(true);
+        PendingAcquire queued = f.acquire(2, FOREVER);
+
+        f.timer.advance(60);
+
+        lock.next("claim", 2).answer(Attempt.ACQUIRED);
+        assertThat(queued.result()).isCompletedWithValue(true);
+    }
+
+    @Test
+    void aLongerFixedLeaseReentryKeepsTheHolderUntilItsOwnEnd() {
+        f.holdsFixed(1, 50);
+        PendingAcquire queued = f.acquire(2, FOREVER);
+        f.timer.advance(10);
+        f.queues.acquire(lock, f.services, false, 1, 200, false, FOREVER, false);
+        lock.next("acquire", 1).answer(Attempt.ACQUIRED);
+
+        f.timer.advance(50);
+        lock.sentNothing();
+
+        f.timer.advance(151);
+        lock.next("claim", 2).answer(Attempt.ACQUIRED);
+        assertThat(queued.result()).isCompletedWithValue(true);
+    }
+
+    @Test
+    void theEndOfAFixedLeaseWithNobodyQueuedRetiresTheQueue() {
+        f.holdsFixed(1, 50);
+        assertThat(f.queues.size()).isOne();
+
+        f.timer.advance(51);
+
+        assertThat(f.queues.size()).isZero();
+        assertThat(f.timer.pending()).as("the watchdog's round only").isOne();
+    }
+
+    // ---- spin waiters
+
+    @Test
+    void aSpinWaiterQueuedBehindAHolderPollsRedisAfterOneMillisecond() {
+        f.holds(1);
+        PendingAcquire spinner = f.acquireSpin(2, FOREVER);
+        assertThat(f.channels.watchers).as("a spin waiter hears no channel").isEmpty();
+        lock.sentNothing();
+
+        f.timer.advance(1);
+
+        lock.next("claim", 2).answer(Attempt.ACQUIRED);
+        assertThat(spinner.result()).isCompletedWithValue(true);
+    }
+
+    @Test
+    void aPubSubWaiterQueuedBehindAHolderDoesNotPoll() {
+        f.holds(1);
+        f.acquire(2, FOREVER);
+
+        f.timer.advance(1_000);
+
+        lock.sentNothing();
+    }
+
+    @Test
+    void pollingStopsWhenTheLastSpinWaiterLeaves() {
+        f.holds(1);
+        PendingAcquire spinner = f.acquireSpin(2, FOREVER);
+
+        spinner.result().cancel(false);
+
+        assertThat(f.timer.pending()).as("the watchdog's round only").isOne();
+        f.timer.advance(1_000);
+        lock.sentNothing();
+    }
+
+    // ---- grants
+
+    @Test
+    void aGrantBeforeTheHeadsAcquisitionStartedIsHandedToIt() {
+        RecordingLock granting = new RecordingLock("orders:2", true);
+        LocalQueue queue = new LocalQueue(granting.localKey(), f.services, f.queues);
+        Ticket head = new Ticket(granting, false, 1, LEASE, true, WaitBudget.of(FOREVER, f.timer), 42);
+        synchronized (queue) {
+            assertThat(queue.enter(head, false)).isEqualTo(LocalQueue.Entry.RUN_AS_HEAD);
+        }
+
+        assertThat(queue.onGranted(granting, 1, 42)).isTrue();
+        queue.run(head, true);
+
+        assertThat(head.result()).isCompletedWithValue(true);
+        granting.sentNothing();
+    }
+
+    @Test
+    void aGrantToTheHolderIsLeftToIt() {
+        RecordingLock granting = new RecordingLock("orders:2", true);
+        PendingAcquire holder = f.acquire(granting, 1, FOREVER);
+        granting.next("claim", 1).answer(Attempt.ACQUIRED);
+        assertThat(holder.result()).isCompletedWithValue(true);
+
+        f.queues.onGranted(granting, 1, 999, f.services);
+
+        granting.sentNothing();
+        f.acquire(granting, 1, FOREVER);
+        granting.next("acquire", 1); // still the holder
+    }
+
+    @Test
+    void aRetiredQueueSendsAGrantBackToTheNamesQueue() {
+        RecordingLock granting = new RecordingLock("orders:2", true);
+        LocalQueue queue = new LocalQueue(granting.localKey(), f.services, f.queues);
+        queue.giveUp(new Ticket(granting, false, 1, LEASE, true, WaitBudget.of(FOREVER, f.timer), 1)); // idle: retires
+
+        assertThat(queue.onGranted(granting, 1, 1)).isFalse();
+        granting.sentNothing();
+    }
+}
