@@ -6,8 +6,9 @@
 #                  but the fault tests
 #   3 faults       the fault and soak tests and those that kill or stop worker JVMs: the list
 #                  is padlock.faultTests in the root pom
-# Tier 1 compiles lock-core; tiers 2 and 3 find it and each other module compiled and run only
-# their own tests (-Dpadlock.tier=integration|faults). A plain `mvn -B verify` runs them all at once.
+# Tiers 2 and 3 go through the whole reactor (-Dpadlock.tier=integration|faults), but what an
+# earlier tier compiled is not compiled again and each tier runs only its own tests. A plain
+# `mvn -B verify` runs every test at once.
 #   scripts/test.sh [--tier N]... [MAVEN_ARG...]
 # --tier N runs only tier N (repeatable); every other argument goes to each tier's Maven run,
 # e.g. -Dpadlock.model.seed=7, -o. Needs only a JDK 17+ and Maven. Exits with the status of the
