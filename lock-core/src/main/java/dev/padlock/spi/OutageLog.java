@@ -4,6 +4,7 @@ import dev.padlock.internal.base.EngineClock;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 
 /**
@@ -27,7 +28,7 @@ public final class OutageLog {
 
     private static final class Outage {
         final long sinceNanos = EngineClock.SYSTEM.nanoTime();
-        volatile long failures = 1;
+        final AtomicLong failures = new AtomicLong(1);
     }
 
     /**
@@ -51,7 +52,7 @@ public final class OutageLog {
             log.warn("{} on '{}' failed: {}", operation, name, describe(failure));
             return;
         }
-        outage.failures++;
+        outage.failures.incrementAndGet();
         log.debug("{} on '{}' failed again", operation, name, failure);
     }
 
@@ -62,7 +63,7 @@ public final class OutageLog {
         }
         Outage outage = outages.remove(name);
         if (outage != null) {
-            log.info("{} on '{}' works again, after {} failure(s) over {} ms", operation, name, outage.failures,
+            log.info("{} on '{}' works again, after {} failure(s) over {} ms", operation, name, outage.failures.get(),
                     TimeUnit.NANOSECONDS.toMillis(EngineClock.SYSTEM.nanoTime() - outage.sinceNanos));
         }
     }
