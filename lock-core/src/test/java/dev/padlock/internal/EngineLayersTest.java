@@ -3,15 +3,22 @@ package dev.padlock.internal;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.Dependency;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -35,7 +42,7 @@ class EngineLayersTest {
     static void importClasses() {
         all = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .importPackages("dev.padlock");
-        engine = all.that(com.tngtech.archunit.base.DescribedPredicate.describe("in the engine",
+        engine = all.that(DescribedPredicate.describe("in the engine",
                 (JavaClass c) -> c.getPackageName().startsWith("dev.padlock.internal")));
     }
 
@@ -57,6 +64,28 @@ class EngineLayersTest {
                 String target = d.getTargetClass().getPackageName();
                 if (target.startsWith("dev.padlock.internal") && LAYERS.indexOf(layerOf(target)) > rank) {
                     violations.add(d.getDescription());
+                }
+            }
+        }
+        assertThat(violations).isEmpty();
+    }
+
+    /** Imports for Javadoc alone leave no trace in the classes: read the sources too. */
+    @Test
+    void noSourceImportsALayerAboveIt() throws IOException {
+        Path root = Path.of("src/main/java/dev/padlock/internal");
+        Pattern imports = Pattern.compile(
+                "^import (?:static )?dev\\.padlock\\.internal\\.([a-z]+)\\.", Pattern.MULTILINE);
+        List<String> violations = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(root)) {
+            for (Path file : (Iterable<Path>) files.filter(f -> f.toString().endsWith(".java"))::iterator) {
+                Path relative = root.relativize(file);
+                String layer = relative.getNameCount() == 1 ? "" : relative.getName(0).toString();
+                Matcher m = imports.matcher(Files.readString(file));
+                while (m.find()) {
+                    if (LAYERS.indexOf(m.group(1)) > LAYERS.indexOf(layer)) {
+                        violations.add(relative + " imports " + m.group(1));
+                    }
                 }
             }
         }

@@ -1,6 +1,5 @@
 package dev.padlock.internal.protocol;
 
-import dev.padlock.internal.queue.LocalQueue;
 
 /**
  * A message on one of this client's grant channels: {@code <threadId>:<nonce>:<name>} from
@@ -14,7 +13,7 @@ import dev.padlock.internal.queue.LocalQueue;
  * @param name the lock's name
  */
 public record GrantMessage(char kind, long owner, long nonce, String name) {
-    /** A plain lock's grant, to a client in line (see {@link LocalQueue}). */
+    /** A plain lock's grant, to a client in line (see {@code LocalQueue}). */
     public static final char PLAIN = 'p';
     /** A fair lock's grant, to one owner's place in line. */
     public static final char FAIR = 'f';

@@ -1,7 +1,5 @@
 package dev.padlock.internal.protocol;
 
-import dev.padlock.internal.grant.GrantWaits;
-import dev.padlock.internal.queue.LocalQueue;
 import dev.padlock.internal.script.LuaScript;
 import java.util.concurrent.CompletableFuture;
 
@@ -30,7 +28,7 @@ public interface LockProtocol {
 
     /**
      * Whether owners of one client may queue locally and pass the lock on with {@link #handOff}
-     * (see {@link LocalQueue}); kinds that keep their own order or hand out tokens acquire on
+     * (see {@code LocalQueue}); kinds that keep their own order or hand out tokens acquire on
      * Redis every time.
      */
     default boolean handsOffLocally() {
@@ -38,7 +36,7 @@ public interface LockProtocol {
     }
 
     /**
-     * Whether this kind's acquisitions and releases go through the client's one {@link LocalQueue}
+     * Whether this kind's acquisitions and releases go through the client's one {@code LocalQueue}
      * of its name, so that every kind on the same hash (plain, spin, fenced) shares one view of who
      * of this client holds it. True for every kind that {@link #handsOffLocally()}; a kind that
      * shares the view without handing off acquires on Redis every time.
@@ -123,7 +121,7 @@ public interface LockProtocol {
      * Which {@link GrantMessage} kind answers this kind's places: {@link GrantMessage#FAIR},
      * {@link GrantMessage#READ} or {@link GrantMessage#WRITE} for kinds that {@link #grants()} to one
      * owner's place (see
-     * {@link GrantWaits}), {@link GrantMessage#PLAIN} for the rest.
+     * {@code GrantWaits}), {@link GrantMessage#PLAIN} for the rest.
      */
     default char grantKind() {
         return GrantMessage.PLAIN;
@@ -186,7 +184,7 @@ public interface LockProtocol {
     /**
      * {@link #release(long, long)}; when the lock then goes to another client in line
      * ({@link #grants()}), this client gets back in line at the tail for owner {@code nextThreadId}
-     * ({@link LocalQueue#NONE}: it does not), whose lease is {@code nextLeaseMillis}, with that
+     * ({@code LocalQueue.NONE}: it does not), whose lease is {@code nextLeaseMillis}, with that
      * owner's place nonce.
      */
     default CompletableFuture<Release> release(long threadId, long rearmLeaseMillis, long nextThreadId,
