@@ -86,8 +86,9 @@ class InterruptTest {
 
     @Test
     void anAlreadyInterruptedThreadGetsInterruptedExceptionAtOnceWithoutTouchingRedis(RedisAdmin admin) {
-        // lock scripts always go out as EVALSHA first; the client registry's writes are EVAL: counting
-        // EVALSHA alone sees every lock call and none of a registry refresh that lands meanwhile
+        // every acquisition attempt goes out as EVALSHA first; EVAL carries only renewals, hand-offs (of
+        // owners that hold) and the client registry's writes: counting EVALSHA alone sees any attempt the
+        // waiter made and none of a registry refresh that lands meanwhile
         long before = admin.commandStats().calls("evalsha");
         Thread.currentThread().interrupt();
         assertThatThrownBy(waiter::lockInterruptibly).isInstanceOf(InterruptedException.class);
