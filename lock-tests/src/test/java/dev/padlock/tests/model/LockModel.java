@@ -1389,9 +1389,13 @@ final class LockModel implements AutoCloseable {
     }
 
     private void twoHolders(Segment first, Segment second) {
-        // a watchdog lease lost through a stall is excused when the watchdog reports it
-        sleep(LOST_REPORT_MILLIS);
-        drainLost();
+        // a watchdog lease lost through a stall is excused when the watchdog reports it: wait for such a
+        // report (bounded), not a fixed time
+        awaitTrue(() -> {
+            drainLost();
+            return List.of(first, second).stream()
+                    .anyMatch(segment -> lostReported(segment.owner, segment.name, segment.start));
+        }, LOST_REPORT_MILLIS);
         for (Segment segment : List.of(first, second)) {
             if (lostReported(segment.owner, segment.name, segment.start)) {
                 note("two holders excused: " + segment.owner + "'s watchdog lease was reported lost");
