@@ -629,6 +629,7 @@ final class LockModel implements AutoCloseable {
                 grants.get(name).incrementAndGet();
             }
             completed.add(pending);
+            pending.queued = true;
         });
         return pending;
     }
@@ -1381,9 +1382,14 @@ final class LockModel implements AutoCloseable {
         }
     }
 
-    /** Waits for the completion callback of a future that is done (it may run just after). */
+    /**
+     * Waits for the whole completion callback of a future that is done (it may run just after): until
+     * the pending is in the completed queue, so that the caller's removal from it sticks. Waiting for
+     * {@code doneAt} alone let a loaded machine queue a re-entry after the step had counted it, and the
+     * next drain counted it again as a concurrent acquisition.
+     */
     private static void awaitCallback(Pending pending) {
-        if (!awaitTrue(() -> pending.doneAt != 0, 30_000)) {
+        if (!awaitTrue(() -> pending.queued, 30_000)) {
             throw new IllegalStateException("no completion callback for " + pending);
         }
     }
