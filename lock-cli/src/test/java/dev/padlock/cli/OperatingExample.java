@@ -4,12 +4,14 @@ import dev.padlock.LockClient;
 import dev.padlock.LockConfig;
 import dev.padlock.RLock;
 import dev.padlock.shedlock.PadlockLockProvider;
+import dev.padlock.spi.LockKeys;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import net.javacrumbs.shedlock.core.ClockProvider;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.SimpleLock;
+import org.awaitility.Awaitility;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
@@ -34,7 +36,7 @@ public final class OperatingExample {
                 LockClient shipping = client(uri, "shipping-worker")) {
             RLock held = orders.getLock("orders:42");
             held.lock();
-            Thread.sleep(1500); // so that "since" shows a hold of some age
+            Thread.sleep(1500); // not a synchronisation: wall time, so that "since" shows a hold of some age
             for (LockClient waiter : new LockClient[] {orders, billing, billing, shipping}) {
                 Thread thread = new Thread(() -> {
                     waiter.getLock("orders:42").lock();
@@ -48,8 +50,10 @@ public final class OperatingExample {
             Config config = new Config();
             config.useSingleServer().setAddress(uri);
             RedissonClient redisson = Redisson.create(config);
+            CountDownLatch redissonHolds = new CountDownLatch(1);
             Thread redissonHolder = new Thread(() -> {
                 redisson.getLock("invoices:7").lock();
+                redissonHolds.countDown();
                 try {
                     done.await();
                 } catch (InterruptedException e) {
@@ -58,6 +62,15 @@ public final class OperatingExample {
             }, "redisson-holder");
             redissonHolder.setDaemon(true);
             redissonHolder.start();
+            // "ready" only once Redis shows what the docs show: Redisson's hold, the two other clients in
+            // line, and orders-service listening on its grant channel behind its own holder
+            if (!redissonHolds.await(30, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("Redisson did not take invoices:7 within 30 s");
+            }
+            String grantChannel = LockKeys.grantChannelPrefix("orders:42") + orders.getId();
+            Awaitility.await("the waiters of orders:42 seen on Redis").atMost(Duration.ofSeconds(30))
+                    .until(() -> redisson.getList(LockKeys.waiterQueue("orders:42")).size() == 2
+                            && redisson.getTopic(grantChannel).countSubscribers() >= 1);
             System.out.println("ready");
             System.out.flush();
             Thread stdin = new Thread(() -> {

@@ -2,6 +2,7 @@ package dev.padlock.cli;
 
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.padlock.LockClient;
 import dev.padlock.LockConfig;
@@ -10,6 +11,7 @@ import dev.padlock.testing.RedisCluster;
 import dev.padlock.testing.RedisServerProcess;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -30,6 +32,8 @@ import tools.jackson.databind.ObjectMapper;
  */
 class PadlockCommandClusterTest {
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The most a condition wait or a woken waiter is given: catches a hang, not a slow machine. */
+    private static final Duration BOUND = Duration.ofSeconds(30);
     private static RedisCluster cluster;
 
     @BeforeAll
@@ -71,13 +75,16 @@ class PadlockCommandClusterTest {
             assertThat(show.get("holders").get(0).get("field").asText()).isEqualTo(holder.getId() + ":1");
             assertThat(show.get("holders").get(0).get("sinceMillis").isNull()).isFalse();
 
-            JsonNode registry = JSON.readTree(run("--json", "clients"));
-            List<String> ids = new ArrayList<>();
-            registry.forEach(c -> ids.add(c.get("id").asText()));
-            assertThat(ids).contains(holder.getId(), waiting.getId());
+            // each registry entry lives on its own key's master, written apart from the locks: wait for both
+            await("both clients in the registry").atMost(BOUND).pollInterval(Duration.ofMillis(20))
+                    .until(() -> {
+                        List<String> ids = new ArrayList<>();
+                        JSON.readTree(run("--json", "clients")).forEach(c -> ids.add(c.get("id").asText()));
+                        return ids.contains(holder.getId()) && ids.contains(waiting.getId());
+                    });
 
             assertThat(run("force-unlock", "--yes", contested)).contains("released '" + contested + "'");
-            waiter.get(5, SECONDS);
+            waiter.get(BOUND.toSeconds(), SECONDS); // woken by the force-unlock
             assertThat(JSON.readTree(run("--json", "show", contested)).get("holders").get(0).get("field").asText())
                     .isEqualTo(waiting.getId() + ":7");
             waiting.getLock(contested).unlockAsync(7L).get(5, SECONDS);
@@ -91,16 +98,9 @@ class PadlockCommandClusterTest {
     }
 
     /** Shows {@code name} until a listener is counted on its channel (the waiter subscribed), at most 30 s. */
-    private JsonNode awaitListener(String name) throws InterruptedException {
-        long deadline = System.nanoTime() + SECONDS.toNanos(30);
-        while (true) {
-            JsonNode show = JSON.readTree(run("--json", "show", name));
-            if (show.get("listeners").asLong() >= 1) {
-                return show;
-            }
-            assertThat(System.nanoTime()).as("a listener on %s within 30 s", name).isLessThan(deadline);
-            Thread.sleep(20);
-        }
+    private JsonNode awaitListener(String name) {
+        return await("a listener on " + name).atMost(BOUND).pollInterval(Duration.ofMillis(20))
+                .until(() -> JSON.readTree(run("--json", "show", name)), show -> show.get("listeners").asLong() >= 1);
     }
 
     private static LockClient client(String application) {

@@ -31,8 +31,11 @@ import org.springframework.integration.support.leader.LockRegistryLeaderInitiato
 class LeaderElectionTest {
     static final long HEART_BEAT_MILLIS = 200;
     static final long BUSY_WAIT_MILLIS = 50;
-    /** The leader's watchdog lease in the kill test: how long a dead leader's lock outlives it. */
-    private static final long WATCHDOG_MILLIS = 1_000;
+    /**
+     * The leader's watchdog lease in the kill test: how long a dead leader's lock outlives it. Renewed
+     * every third of it, so a live worker loses it only to a stall of two thirds (1.3 s) on a loaded machine.
+     */
+    private static final long WATCHDOG_MILLIS = 2_000;
 
     private final AtomicInteger leaders = new AtomicInteger();
     private final AtomicInteger mostLeaders = new AtomicInteger();
@@ -74,10 +77,12 @@ class LeaderElectionTest {
             assertThat(mostLeaders).as("never two leaders while both run").hasValue(1);
             long closed = System.nanoTime();
             (leader == first ? one : two).close();
-            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5)).until(() -> follower.leader);
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(5)).until(() -> follower.leader);
             long takeOverMillis = TimeUnit.NANOSECONDS.toMillis(follower.grantedAtNanos - closed);
             System.out.printf("leader take-over after context close: %d ms%n", takeOverMillis);
-            assertThat(takeOverMillis).as("woken by the unlock, within a heartbeat").isLessThan(2_000);
+            // a heartbeat or so when it works; the bound, generous for a loaded machine, stays well under
+            // the 30 s watchdog lease a lock left behind by the close would hold
+            assertThat(takeOverMillis).as("woken by the unlock, not by the lease running out").isLessThan(10_000);
             // not checked across the hand-over: Spring Integration's initiator unlocks first and calls
             // onRevoked after, so the closing leader's callback may come after the follower's onGranted
         } finally {
@@ -115,18 +120,19 @@ class LeaderElectionTest {
             initiator.setHeartBeatMillis(HEART_BEAT_MILLIS);
             initiator.setBusyWaitMillis(BUSY_WAIT_MILLIS);
             initiator.start();
-            await().during(Duration.ofMillis(3 * WATCHDOG_MILLIS)).atMost(Duration.ofSeconds(10))
+            await().during(Duration.ofMillis(2 * WATCHDOG_MILLIS)).atMost(Duration.ofSeconds(20))
                     .until(() -> !local.leader);
 
             long killed = System.nanoTime();
             worker.destroyForcibly();
             assertThat(worker.waitFor(10, TimeUnit.SECONDS)).isTrue();
-            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5)).until(() -> local.leader);
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(5)).until(() -> local.leader);
             long takeOverMillis = TimeUnit.NANOSECONDS.toMillis(local.grantedAtNanos - killed);
             System.out.printf("leader take-over after kill -9 (watchdog lease %d ms): %d ms%n", WATCHDOG_MILLIS,
                     takeOverMillis);
+            // the dead leader's lease plus a heartbeat when it works; generous for a loaded machine
             assertThat(takeOverMillis).as("the dead leader's lease, plus a heartbeat")
-                    .isLessThan(WATCHDOG_MILLIS + 4 * HEART_BEAT_MILLIS + 2_000);
+                    .isLessThan(WATCHDOG_MILLIS + 10_000);
         } finally {
             if (initiator != null) {
                 initiator.destroy();

@@ -1,5 +1,6 @@
 package dev.padlock.spring.integration;
 
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.integration.leader.AbstractCandidate;
 import org.springframework.integration.leader.Context;
@@ -13,6 +14,8 @@ final class RecordingCandidate extends AbstractCandidate {
     private final AtomicInteger mostLeaders;
     volatile boolean leader;
     volatile long grantedAtNanos;
+    /** Counted down at the first grant: for a waiter that must not poll {@link #leader}. */
+    final CountDownLatch firstGranted = new CountDownLatch(1);
 
     RecordingCandidate(String id, String role, AtomicInteger leaders, AtomicInteger mostLeaders) {
         super(id, role);
@@ -25,6 +28,7 @@ final class RecordingCandidate extends AbstractCandidate {
         grantedAtNanos = System.nanoTime();
         leader = true;
         mostLeaders.accumulateAndGet(leaders.incrementAndGet(), Math::max);
+        firstGranted.countDown();
     }
 
     @Override

@@ -65,10 +65,12 @@ class LeaderElection6Test {
             Candidate follower = leader == first ? second : first;
             long closed = System.nanoTime();
             (leader == first ? one : two).close();
-            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5)).until(() -> follower.leader);
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(5)).until(() -> follower.leader);
             long takeOverMillis = TimeUnit.NANOSECONDS.toMillis(follower.grantedAtNanos - closed);
             System.out.printf("Spring Integration 6.5: leader take-over after context close: %d ms%n", takeOverMillis);
-            assertThat(takeOverMillis).as("woken by the unlock, within a heartbeat").isLessThan(3_000);
+            // a heartbeat or so when it works; the bound, generous for a loaded machine, stays well under
+            // the 30 s watchdog lease a lock left behind by the close would hold
+            assertThat(takeOverMillis).as("woken by the unlock, not by the lease running out").isLessThan(10_000);
         } finally {
             one.close();
             two.close();

@@ -27,7 +27,7 @@ class ClientRegistryTest {
         LockClient client = clients.open(b -> b.applicationName("orders-service"));
         String key = LockKeys.client(client.getId());
 
-        Map<String, String> entry = await().atMost(Duration.ofSeconds(5))
+        Map<String, String> entry = await().atMost(Duration.ofSeconds(30))
                 .until(() -> admin.commands().hgetall(key), m -> !m.isEmpty());
         assertThat(entry).containsEntry("id", client.getId())
                 .containsEntry("application", "orders-service")
@@ -45,7 +45,7 @@ class ClientRegistryTest {
     void theRegistryCanBeTurnedOff(RedisAdmin admin) {
         LockClient on = clients.open();
         LockClient off = clients.open(b -> b.clientRegistry(false));
-        await().atMost(Duration.ofSeconds(5)).until(() -> admin.commands().exists(LockKeys.client(on.getId())) == 1L);
+        await().atMost(Duration.ofSeconds(30)).until(() -> admin.commands().exists(LockKeys.client(on.getId())) == 1L);
         // the entry of the client with the registry on is written first on the same server: by
         // the time it is there, a write by the other would have been sent too
         off.getLock(Clients.uniqueName("registry-off")).tryLock();

@@ -3,6 +3,7 @@ package dev.padlock.tests.behaviour;
 import dev.padlock.LockClient;
 import dev.padlock.RLock;
 import dev.padlock.tests.support.Clients;
+import dev.padlock.tests.support.Renewals;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.padlock.testing.junit.RedisTest;
@@ -30,13 +31,16 @@ class FamilyWatchdogTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"lock", "fair", "read", "write", "fenced", "spin"})
     void aWatchdogLeaseIsRenewedUntilTheUnlock(String kind) throws Exception {
-        // 600 ms: renewed every 200 ms, with room for a loaded 2-core machine's scheduling
-        LockClient client = clients.open(b -> b.watchdogTimeout(Duration.ofMillis(600)));
+        // 1.5 s: renewed every 500 ms, so a stall of a second on a loaded 2-core machine loses nothing
+        Renewals renewals = new Renewals();
+        LockClient client = clients.open(b -> b.watchdogTimeout(Duration.ofMillis(1_500)).observer(renewals));
         LockClient other = clients.open();
         String name = Clients.uniqueName("watchdog-" + kind);
         RLock lock = KINDS.get(kind).apply(client, name);
         lock.lock();
-        Thread.sleep(2_000); // more than three leases
+        // five renewals that each found the lock held: at least 2 s, more than the first lease
+        renewals.awaitMore(5);
+        assertThat(renewals.lost()).isZero();
         assertThat(lock.isHeldByCurrentThread()).isTrue();
         assertThat(lock.remainTimeToLive()).isPositive();
         RLock rival = KINDS.get(kind.equals("read") ? "write" : kind).apply(other, name);

@@ -53,12 +53,12 @@ class InterruptTest {
         thread.start();
         awaitParked(admin);
         thread.interrupt();
-        thread.join(5_000);
+        thread.join(30_000);
         assertThat(thread.isAlive()).isFalse();
         assertThat(thrown.get()).isInstanceOf(InterruptedException.class);
         assertThat(flagAfter.get()).as("InterruptedException clears the flag").isFalse();
         assertThat(admin.commands().hlen(name)).as("only the holder's field").isEqualTo(1);
-        assertThat(((PadlockClient) waiterClient).channelsInUse()).isZero();
+        awaitNoChannelInUse();
         holder.unlock();
         assertThat(admin.commands().exists(name)).isZero();
     }
@@ -77,16 +77,19 @@ class InterruptTest {
         thread.start();
         awaitParked(admin);
         thread.interrupt();
-        thread.join(5_000);
+        thread.join(30_000);
         assertThat(thrown.get()).isInstanceOf(InterruptedException.class);
         assertThat(admin.commands().hlen(name)).isEqualTo(1);
-        assertThat(((PadlockClient) waiterClient).channelsInUse()).isZero();
+        awaitNoChannelInUse();
         holder.unlock();
     }
 
     @Test
     void anAlreadyInterruptedThreadGetsInterruptedExceptionAtOnceWithoutTouchingRedis(RedisAdmin admin) {
-        long before = admin.commandStats().calls("evalsha") + admin.commandStats().calls("eval");
+        // every acquisition attempt goes out as EVALSHA first; EVAL carries only renewals, hand-offs (of
+        // owners that hold) and the client registry's writes: counting EVALSHA alone sees any attempt the
+        // waiter made and none of a registry refresh that lands meanwhile
+        long before = admin.commandStats().calls("evalsha");
         Thread.currentThread().interrupt();
         assertThatThrownBy(waiter::lockInterruptibly).isInstanceOf(InterruptedException.class);
         assertThat(Thread.interrupted()).isFalse();
@@ -95,7 +98,7 @@ class InterruptTest {
         Thread.currentThread().interrupt();
         assertThatThrownBy(() -> waiter.tryLock(0, 5, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
         assertThat(Thread.interrupted()).isFalse();
-        long after = admin.commandStats().calls("evalsha") + admin.commandStats().calls("eval");
+        long after = admin.commandStats().calls("evalsha");
         assertThat(after).isEqualTo(before);
         assertThat(admin.commands().exists(name)).isZero();
     }
@@ -116,9 +119,10 @@ class InterruptTest {
         thread.start();
         awaitParked(admin);
         thread.interrupt();
-        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(thread::isAlive);
+        // the holder's 30 s lease keeps it out whatever the machine's speed: a check of state, not of time
+        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(10)).until(thread::isAlive);
         holder.unlock();
-        assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
         assertThat(held.get()).isTrue();
         assertThat(flag.get()).as("the interrupt is kept").isTrue();
     }
@@ -129,14 +133,23 @@ class InterruptTest {
         CompletableFuture<Void> waiting = waiter.lockAsync(10, TimeUnit.SECONDS, 99L);
         awaitParked(admin);
         assertThat(waiting.cancel(true)).isTrue();
-        await().atMost(Duration.ofSeconds(5)).until(() -> ((PadlockClient) waiterClient).channelsInUse() == 0);
+        awaitNoChannelInUse();
         holder.unlock();
-        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> admin.commands().exists(name) == 0);
+        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(10)).until(() -> admin.commands().exists(name) == 0);
     }
 
-    private void awaitParked(RedisAdmin admin) throws InterruptedException {
+    /**
+     * Waits for the waiter to listen on the unlock channel. Its attempt that follows the subscription
+     * may still be in flight: an interrupt or a cancel then is answered as one while parked (the
+     * attempt is cancelled and its clean-up awaited), so the tests hold either way.
+     */
+    private void awaitParked(RedisAdmin admin) {
         String channel = "redisson_lock__channel:{" + name + "}";
-        await().atMost(Duration.ofSeconds(5)).until(() -> admin.commands().pubsubNumsub(channel).get(channel) >= 1);
-        Thread.sleep(100); // past the attempt that follows the subscription; nothing asserts on it
+        await().atMost(Duration.ofSeconds(30)).until(() -> admin.commands().pubsubNumsub(channel).get(channel) >= 1);
+    }
+
+    /** The waiter's channel is let go (at once after a settled interrupt; bounded for a slow clean-up). */
+    private void awaitNoChannelInUse() {
+        await().atMost(Duration.ofSeconds(30)).until(() -> ((PadlockClient) waiterClient).channelsInUse() == 0);
     }
 }

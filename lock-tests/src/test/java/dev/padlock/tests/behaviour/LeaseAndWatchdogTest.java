@@ -3,6 +3,7 @@ package dev.padlock.tests.behaviour;
 import dev.padlock.LockClient;
 import dev.padlock.RLock;
 import dev.padlock.tests.support.Clients;
+import dev.padlock.tests.support.Renewals;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -17,19 +18,26 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** Leases with a short watchdog timeout (300 ms, renewed every 100 ms). */
+/**
+ * Leases with a short watchdog timeout (1.5 s, renewed every 500 ms: short enough to see many
+ * timeouts go by, long enough that a stall of a second on a busy machine loses no lease). The
+ * tests wait for renewals, as the client's observer counts them, rather than for a span of time.
+ */
 @RedisTest
 class LeaseAndWatchdogTest {
-    private static final Duration WATCHDOG = Duration.ofMillis(300);
+    private static final Duration WATCHDOG = Duration.ofMillis(1_500);
+    /** The most a condition is given: catches a hang, not a slow machine. */
+    private static final Duration BOUND = Duration.ofSeconds(30);
 
     @RegisterExtension
     final Clients clients = new Clients();
     private LockClient client;
+    private final Renewals renewals = new Renewals();
     private final List<String> lost = new CopyOnWriteArrayList<>();
 
     @BeforeEach
     void open() {
-        client = clients.open(b -> b.watchdogTimeout(WATCHDOG)
+        client = clients.open(b -> b.watchdogTimeout(WATCHDOG).observer(renewals)
                 .leaseLostListener((name, threadId) -> lost.add(name + "/" + threadId)));
     }
 
@@ -37,7 +45,7 @@ class LeaseAndWatchdogTest {
     void aFixedLeaseExpiresByItselfAndIsNeverRenewed(RedisAdmin admin) {
         String name = Clients.uniqueName("fixed");
         client.getLock(name).lock(400, TimeUnit.MILLISECONDS);
-        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20)).untilAsserted(() -> {
+        await().atMost(BOUND).pollInterval(Duration.ofMillis(20)).untilAsserted(() -> {
             assertThat(admin.commands().pttl(name)).as("never renewed above its lease").isLessThanOrEqualTo(400L);
             assertThat(admin.commands().exists(name)).isZero();
         });
@@ -50,14 +58,17 @@ class LeaseAndWatchdogTest {
         RLock lock = client.getLock(name);
         lock.lock();
         long thread = Thread.currentThread().getId();
-        await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(3))
-                .until(() -> admin.commands().exists(name) == 1 && lock.isHeldByThread(thread));
+        // seven renewals, each finding it held: at least 3 s, two timeouts
+        renewals.awaitMore(7);
+        assertThat(renewals.lost()).isZero();
+        assertThat(admin.commands().exists(name)).isOne();
+        assertThat(lock.isHeldByThread(thread)).isTrue();
         lock.unlock();
         assertThat(((PadlockClient) client).renewedLocks()).isZero();
 
         // the same owner takes it again with a fixed lease: no renewal left over may extend it
         lock.lock(500, TimeUnit.MILLISECONDS);
-        await().atMost(Duration.ofSeconds(5)).until(() -> admin.commands().exists(name) == 0);
+        await().atMost(BOUND).until(() -> admin.commands().exists(name) == 0);
         assertThat(lost).isEmpty();
     }
 
@@ -68,8 +79,10 @@ class LeaseAndWatchdogTest {
         lock.lock();
         lock.lock();
         lock.unlock();
-        await().during(Duration.ofMillis(1000)).atMost(Duration.ofSeconds(3))
-                .until(() -> admin.commands().exists(name) == 1);
+        // five renewals of the outer hold, each finding it held: at least 2 s, more than a timeout
+        renewals.awaitMore(5);
+        assertThat(renewals.lost()).isZero();
+        assertThat(admin.commands().exists(name)).isOne();
         lock.unlock();
         assertThat(admin.commands().exists(name)).isZero();
         assertThat(((PadlockClient) client).renewedLocks()).isZero();
@@ -78,11 +91,13 @@ class LeaseAndWatchdogTest {
     @Test
     void closeStopsTheWatchdogAndTheLeaseRunsOut(RedisAdmin admin) {
         String name = Clients.uniqueName("close");
-        LockClient closing = clients.open(b -> b.watchdogTimeout(WATCHDOG));
+        Renewals closingRenewals = new Renewals();
+        LockClient closing = clients.open(b -> b.watchdogTimeout(WATCHDOG).observer(closingRenewals));
         closing.getLock(name).lock();
-        await().during(Duration.ofMillis(700)).atMost(Duration.ofSeconds(2)).until(() -> admin.commands().exists(name) == 1);
+        closingRenewals.awaitMore(2); // renewed, held
+        assertThat(admin.commands().exists(name)).isOne();
         closing.close();
-        await().atMost(Duration.ofSeconds(5)).until(() -> admin.commands().exists(name) == 0);
+        await().atMost(BOUND).until(() -> admin.commands().exists(name) == 0);
     }
 
     @Test
@@ -92,8 +107,9 @@ class LeaseAndWatchdogTest {
         lock.lock();
         long thread = Thread.currentThread().getId();
         admin.commands().del(name);
-        await().atMost(Duration.ofSeconds(3)).until(() -> !lost.isEmpty());
-        await().during(Duration.ofMillis(600)).atMost(Duration.ofSeconds(2)).until(() -> lost.size() == 1);
+        await().atMost(BOUND).until(() -> !lost.isEmpty());
+        // two renewal periods more: a second call would have come by then (the owner's renewal is gone)
+        await().during(Duration.ofMillis(1_000)).atMost(BOUND).until(() -> lost.size() == 1);
         assertThat(lost).containsExactly(name + "/" + thread);
         assertThat(((PadlockClient) client).renewedLocks()).isZero();
         assertThat(lock.isHeldByCurrentThread()).isFalse();
@@ -106,7 +122,7 @@ class LeaseAndWatchdogTest {
         lock.lock();
         admin.commands().del(name);
         admin.commands().hset(name, "someone-else:1", "1");
-        await().atMost(Duration.ofSeconds(3)).until(() -> lost.size() == 1);
+        await().atMost(BOUND).until(() -> lost.size() == 1);
         assertThat(admin.commands().hgetall(name)).containsOnlyKeys("someone-else:1");
         admin.commands().del(name);
     }
@@ -119,6 +135,7 @@ class LeaseAndWatchdogTest {
         b.lock();
         a.unlock();
         assertThat(b.forceUnlock()).isTrue();
-        await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2)).until(lost::isEmpty);
+        // two renewal periods: a renewal left for either would have found it gone by then
+        await().during(Duration.ofMillis(1_000)).atMost(BOUND).until(lost::isEmpty);
     }
 }

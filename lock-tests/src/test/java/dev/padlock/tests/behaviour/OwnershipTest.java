@@ -77,7 +77,7 @@ class OwnershipTest {
         String name = Clients.uniqueName("expired");
         RLock lock = client.getLock(name);
         lock.lock(200, TimeUnit.MILLISECONDS);
-        await().atMost(Duration.ofSeconds(5)).until(() -> admin.commands().exists(name) == 0);
+        await().atMost(Duration.ofSeconds(30)).until(() -> admin.commands().exists(name) == 0);
 
         LockClient other = clients.open();
         RLock theirs = other.getLock(name);

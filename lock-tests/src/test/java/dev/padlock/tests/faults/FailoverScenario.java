@@ -2,6 +2,7 @@ package dev.padlock.tests.faults;
 
 import dev.padlock.LockClient;
 import dev.padlock.LockConfig;
+import dev.padlock.LockObserver;
 import dev.padlock.RLock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -13,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -37,7 +39,16 @@ final class FailoverScenario implements AutoCloseable {
     FailoverScenario(LockConfig.Builder topology, LockConfig.Builder sameTopology, String name) throws Exception {
         acknowledged = LockClient.create(topology.watchdogTimeout(LEASE).commandTimeout(Duration.ofSeconds(1))
                 .replicaAcknowledgement(1, Duration.ofSeconds(2)).build());
-        plain = LockClient.create(sameTopology.watchdogTimeout(LEASE).commandTimeout(Duration.ofSeconds(1)).build());
+        AtomicInteger waiting = new AtomicInteger();
+        LockObserver startedWaits = new LockObserver() {
+            @Override
+            public Object acquisitionStarted(String lockName, Kind kind, long threadId) {
+                waiting.incrementAndGet();
+                return null;
+            }
+        };
+        plain = LockClient.create(sameTopology.watchdogTimeout(LEASE).commandTimeout(Duration.ofSeconds(1))
+                .observer(startedWaits).build());
         held = acknowledged.getLock(name);
         field = acknowledged.getId() + ":" + Thread.currentThread().getId();
         held.lock();
@@ -56,7 +67,10 @@ final class FailoverScenario implements AutoCloseable {
                 }
             }, pool));
         }
-        Thread.sleep(300); // the waiters park
+        // every waiter has called tryLock: the lock is held, so each waits (its first attempt may still be
+        // out when the failover begins, which the waiters must ride through as well)
+        await("the waiters waiting").atMost(RECOVERY).pollInterval(Duration.ofMillis(10))
+                .until(() -> waiting.get() >= WAITERS);
     }
 
     /**

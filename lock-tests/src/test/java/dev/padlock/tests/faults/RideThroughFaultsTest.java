@@ -1,6 +1,7 @@
 package dev.padlock.tests.faults;
 
 import dev.padlock.LockClient;
+import dev.padlock.LockObserver;
 import dev.padlock.RFencedLock;
 import dev.padlock.RLock;
 import dev.padlock.RedisUnavailableException;
@@ -17,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -56,10 +58,21 @@ class RideThroughFaultsTest {
     void aWaiterWhoseAttemptWasInFlightWhenRedisCrashedRidesThroughTheRestart(RedisServerProcess server,
             RedisAdmin admin) throws Exception {
         String name = Clients.uniqueName("crash-in-flight");
-        RLock lock = clients.open(b -> b.commandTimeout(Duration.ofSeconds(2))).getLock(name);
+        AtomicInteger started = new AtomicInteger();
+        LockObserver startedCalls = new LockObserver() {
+            @Override
+            public Object acquisitionStarted(String lockName, Kind kind, long threadId) {
+                started.incrementAndGet();
+                return null;
+            }
+        };
+        RLock lock = clients.open(b -> b.commandTimeout(Duration.ofSeconds(2)).observer(startedCalls)).getLock(name);
         server.pause();
         Future<Boolean> waiter = owner.submit(() -> lock.tryLock(15, 30, TimeUnit.SECONDS));
-        Thread.sleep(300); // the attempt is on its way, unanswered
+        // the acquisition has started: its attempt goes out at once, and the paused server leaves it
+        // unanswered (were it still being written at the kill, the client would see a refused send
+        // instead, and must ride through that as well)
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(5)).until(() -> started.get() == 1);
         server.kill();     // its bytes unread: the client sees the connection reset
         server.restart();  // with no data
 
@@ -111,11 +124,11 @@ class RideThroughFaultsTest {
         server.resume(); // the attempt runs now, after its caller was told it failed
 
         assertThat(outcome).as("the caller was told it failed").isInstanceOf(RedisUnavailableException.class);
-        assertThat(other.tryLock(5, 10, TimeUnit.SECONDS))
+        assertThat(other.tryLock(15, 10, TimeUnit.SECONDS))
                 .as("another client gets the lock long before the 30 s watchdog lease of the stray hold")
                 .isTrue();
         other.unlock();
-        assertThat(onOwner(() -> lock.tryLock(5, TimeUnit.SECONDS))).isTrue();
+        assertThat(onOwner(() -> lock.tryLock(15, TimeUnit.SECONDS))).isTrue();
         assertThat(onOwner(lock::getHoldCount)).as("a fresh acquisition, not a re-entry").isEqualTo(1);
         onOwner(() -> {
             lock.unlock();
@@ -132,7 +145,7 @@ class RideThroughFaultsTest {
         RLock lock = clients.open(b -> b.commandTimeout(Duration.ofMillis(500))).getLock(name);
         server.pause();
         Future<Boolean> waiter = owner.submit(() -> lock.tryLock(10, TimeUnit.SECONDS));
-        Thread.sleep(1_600);
+        Thread.sleep(1_600); // not a synchronisation: the stall itself, three command timeouts long
         server.resume();
 
         assertThat(waiter.get(15, TimeUnit.SECONDS)).isTrue();
@@ -167,7 +180,7 @@ class RideThroughFaultsTest {
         assertThat(((Exception) outcome).getMessage()).contains("could not be confirmed").contains(name);
         // whether the release ran or not (here it did not: Redis answered NOSCRIPT after the timeout,
         // too late for the retry with EVAL), nothing renews the hold: its 1.5 s lease ends it
-        await().atMost(Duration.ofSeconds(10)).until(() -> admin.commands().exists(name) == 0);
+        await().atMost(Duration.ofSeconds(30)).until(() -> admin.commands().exists(name) == 0);
     }
 
     /** One acquisition attempt without wait. */

@@ -100,7 +100,7 @@ class RedLockTest {
         servers.get(2).stop();
         long start = System.nanoTime();
         assertThat(red.tryLock(3, 10, TimeUnit.SECONDS)).isTrue();
-        assertThat(elapsedMillis(start)).isLessThan(5_000);
+        assertThat(elapsedMillis(start)).as("a bound that catches a hang, generous for a busy machine").isLessThan(10_000);
         assertThat(keysOn(0, 1)).isEqualTo(2);
         assertThat(red.isHeldByCurrentThread()).as("a majority answers and says so").isTrue();
         red.unlock();
@@ -116,7 +116,8 @@ class RedLockTest {
         assertThat(red.tryLock(1, 10, TimeUnit.SECONDS)).isFalse();
         long elapsed = elapsedMillis(start);
         System.out.printf("red tryLock(1 s) with two of three servers down gave up after %d ms%n", elapsed);
-        assertThat(elapsed).isGreaterThanOrEqualTo(1_000).isLessThan(5_000);
+        // never before its wait is over; the upper bound catches a hang, generous for a busy machine
+        assertThat(elapsed).isGreaterThanOrEqualTo(1_000).isLessThan(10_000);
         assertThat(keysOn(0)).as("the running server was released").isZero();
         assertThat(red.tryLock()).isFalse();
         assertThat(keysOn(0)).isZero();
@@ -130,7 +131,7 @@ class RedLockTest {
         others.get(1).getLock(name).lock(30, TimeUnit.SECONDS);
         long start = System.nanoTime();
         assertThat(red.tryLock(500, 10_000, TimeUnit.MILLISECONDS)).isFalse();
-        assertThat(elapsedMillis(start)).isGreaterThanOrEqualTo(500).isLessThan(5_000);
+        assertThat(elapsedMillis(start)).isGreaterThanOrEqualTo(500).isLessThan(10_000); // as above
         assertThat(keysOn(2)).as("the free server was given back").isZero();
         assertThat(admin(0).commands().hlen(name) + admin(1).commands().hlen(name)).as("only the other holder")
                 .isEqualTo(2);
@@ -151,6 +152,7 @@ class RedLockTest {
     void aReplyThatComesAfterItsRoundIsGivenBack() throws Exception {
         RLock red = redLock(openClients(Duration.ofMillis(500), Duration.ofMillis(500), Duration.ofSeconds(5)));
         long scriptsBefore = scriptCalls(2);
+        long writesBefore = admin(2).commandStats().calls("hset");
         servers.get(2).pause();
         try {
             // lease 5 s: the round closes after 500 ms, with the paused server's reply still out
@@ -159,8 +161,11 @@ class RedLockTest {
         } finally {
             servers.get(2).resume();
         }
-        await().atMost(Duration.ofSeconds(5)).until(() -> scriptCalls(2) - scriptsBefore >= 2);
-        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> keysOn(2) == 0);
+        // the late claim landed (it wrote the hash) and was given back (the key is gone), in either order of
+        // their counts: a NOSCRIPT answer on the fresh server counts a script call of its own
+        await().atMost(Duration.ofSeconds(30)).until(() -> scriptCalls(2) - scriptsBefore >= 2
+                && admin(2).commandStats().calls("hset") > writesBefore && keysOn(2) == 0);
+        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(10)).until(() -> keysOn(2) == 0);
         assertThat(red.isHeldByCurrentThread()).isTrue();
         red.unlock();
         assertThat(keysOn(0, 1, 2)).isZero();
@@ -181,9 +186,10 @@ class RedLockTest {
             }
         });
         thread.start();
-        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(thread::isAlive);
+        // the other client's two 30 s holds keep it waiting: a state, not a race
+        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(10)).until(thread::isAlive);
         thread.interrupt();
-        thread.join(5_000);
+        thread.join(30_000);
         assertThat(thread.isAlive()).isFalse();
         assertThat(thrown.get()).isInstanceOf(InterruptedException.class);
         assertThat(keysOn(2)).as("the free server was given back before the throw").isZero();
@@ -202,9 +208,9 @@ class RedLockTest {
                 .withThrowableOfType(ExecutionException.class).withCauseInstanceOf(IllegalMonitorStateException.class);
 
         CompletableFuture<Void> waiting = rival.lockAsync(10, TimeUnit.SECONDS, 9L);
-        await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(2)).until(() -> !waiting.isDone());
+        await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(10)).until(() -> !waiting.isDone());
         red.unlockAsync(7L).get(5, TimeUnit.SECONDS);
-        waiting.get(10, TimeUnit.SECONDS);
+        waiting.get(30, TimeUnit.SECONDS);
         assertThat(rival.isHeldByThread(9L)).isTrue();
         assertThat(red.forceUnlockAsync().get(5, TimeUnit.SECONDS)).isTrue();
         assertThat(keysOn(0, 1, 2)).isZero();

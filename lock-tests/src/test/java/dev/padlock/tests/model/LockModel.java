@@ -56,10 +56,17 @@ import java.util.function.BooleanSupplier;
 final class LockModel implements AutoCloseable {
     static final long WATCHDOG_MILLIS = 1500;
     static final long COMMAND_TIMEOUT_MILLIS = 1000;
-    /** Bound on a waiter getting a lock Redis shows free: well below the leases that would free it. */
-    static final long LIVENESS_MILLIS = 3000;
-    /** The same bound right after an unlock or forceUnlock, which publish to the waiters. */
-    static final long PROMPT_LIVENESS_MILLIS = 1000;
+    /**
+     * Bound on a waiter getting a lock Redis shows free: well below the leases that would free it
+     * ({@value #LONG_LEASE_MILLIS} ms), and generous for a loaded 2-core machine (it was 3 s, which a
+     * busy scheduler could take).
+     */
+    static final long LIVENESS_MILLIS = 6000;
+    /**
+     * The same bound right after an unlock or forceUnlock, which publish to the waiters: a wake-up
+     * takes a few ms; 3 s (it was 1 s) is what a loaded machine meets.
+     */
+    static final long PROMPT_LIVENESS_MILLIS = 3000;
     /** Bound on a call that should answer at once: the contract allows twice the command timeout. */
     static final long CALL_MILLIS = 2 * COMMAND_TIMEOUT_MILLIS + 1000;
     /** A fixed-lease holder is "definite" until this long before the earliest end of its lease. */
@@ -68,14 +75,17 @@ final class LockModel implements AutoCloseable {
     static final long LEASE_SLACK_NANOS = nanos(200);
     /** How far a TTL on Redis may be below what the model computes: Redis counts in whole ms, by its clock. */
     static final long TTL_TOLERANCE_MILLIS = 30;
-    /** How long a watchdog lease-lost report may take to arrive (one renewal period and some). */
-    static final long LOST_REPORT_MILLIS = WATCHDOG_MILLIS;
+    /**
+     * How long a watchdog lease-lost report may take to arrive: one renewal period and some, with
+     * room for a busy machine. Waited for only when a check would otherwise fail.
+     */
+    static final long LOST_REPORT_MILLIS = 3 * WATCHDOG_MILLIS;
     /** A lease long enough to matter: one a grant lease (two command timeouts) is far below. */
     static final long LONG_LEASE_MILLIS = 20_000;
     /** Redisson's owners use fixed leases only (Redisson tells nobody of a lost watchdog lease): this one for "watchdog". */
     static final long REDISSON_LEASE_MILLIS = 3_000;
-    /** A long wait: long enough for a waiter to count in the liveness check. */
-    static final long LONG_WAIT_MILLIS = 5_000;
+    /** A long wait: long enough for a waiter to count in the liveness check (its bound + 500 ms and more). */
+    static final long LONG_WAIT_MILLIS = 10_000;
     /** The deepest re-entry: an owner at this hold count unlocks once instead. */
     static final int MAX_DEPTH = 3;
     static final long ASYNC_ID_BASE = 7_000_000;
@@ -508,7 +518,7 @@ final class LockModel implements AutoCloseable {
                 }
             }
         }
-        String left = awaitTrue(() -> leftBehind().isEmpty(), 3_000) ? "" : leftBehind();
+        String left = awaitTrue(() -> leftBehind().isEmpty(), 10_000) ? "" : leftBehind();
         if (!left.isEmpty()) {
             // a local holder left on a name whose local-view hold was released through the fair lock
             boolean fair = allNames().stream().filter(n -> left.contains("[" + n + ":") || left.contains(" " + n + ":"))
@@ -516,7 +526,7 @@ final class LockModel implements AutoCloseable {
             violation(fair ? "leftovers-fair" : "leftovers", "after every owner unlocked or gave up, left behind: " + left
                     + (fair ? " (a hold taken through plain/spin/fenced was released through the fair lock)" : ""));
         }
-        List<String> forever = awaitTrue(() -> view.keysWithoutExpiry().isEmpty(), 3_000) ? List.of()
+        List<String> forever = awaitTrue(() -> view.keysWithoutExpiry().isEmpty(), 10_000) ? List.of()
                 : view.keysWithoutExpiry();
         if (!forever.isEmpty()) {
             violation("expiry", "after every owner unlocked or gave up, keys without expiry (not fencing counters): "
@@ -619,6 +629,7 @@ final class LockModel implements AutoCloseable {
                 grants.get(name).incrementAndGet();
             }
             completed.add(pending);
+            pending.queued = true;
         });
         return pending;
     }
@@ -1371,17 +1382,26 @@ final class LockModel implements AutoCloseable {
         }
     }
 
-    /** Waits for the completion callback of a future that is done (it may run just after). */
+    /**
+     * Waits for the whole completion callback of a future that is done (it may run just after): until
+     * the pending is in the completed queue, so that the caller's removal from it sticks. Waiting for
+     * {@code doneAt} alone let a loaded machine queue a re-entry after the step had counted it, and the
+     * next drain counted it again as a concurrent acquisition.
+     */
     private static void awaitCallback(Pending pending) {
-        if (!awaitTrue(() -> pending.doneAt != 0, 1_000)) {
+        if (!awaitTrue(() -> pending.queued, 30_000)) {
             throw new IllegalStateException("no completion callback for " + pending);
         }
     }
 
     private void twoHolders(Segment first, Segment second) {
-        // a watchdog lease lost through a stall is excused when the watchdog reports it
-        sleep(LOST_REPORT_MILLIS);
-        drainLost();
+        // a watchdog lease lost through a stall is excused when the watchdog reports it: wait for such a
+        // report (bounded), not a fixed time
+        awaitTrue(() -> {
+            drainLost();
+            return List.of(first, second).stream()
+                    .anyMatch(segment -> lostReported(segment.owner, segment.name, segment.start));
+        }, LOST_REPORT_MILLIS);
         for (Segment segment : List.of(first, second)) {
             if (lostReported(segment.owner, segment.name, segment.start)) {
                 note("two holders excused: " + segment.owner + "'s watchdog lease was reported lost");

@@ -165,6 +165,12 @@ final class ModelBook {
         Future<?> cancelHandle;
         CompletableFuture<Boolean> result;
         volatile long doneAt;
+        /**
+         * Set last by the completion callback, after the pending joined the completed queue: a step that
+         * takes a completion for itself (and removes it from that queue) waits for this, not for
+         * {@link #doneAt}, or the callback could queue it again behind the step's back.
+         */
+        volatile boolean queued;
 
         Pending(Owner owner, String name, Kind kind, Mode mode, long leaseMillis, long waitMillis, long calledAt,
                 boolean reentrant) {

@@ -1124,10 +1124,12 @@ class LockScriptsTest {
         void aWriterWhoseDeadlinePassedIsDroppedAndReadersGoOn() {
             String key = uniqueKey();
             assertThat(readAcquire(key, READER)).isNull();
-            assertThat(writeAcquire(key, WRITER, "1", "20")).isPositive(); // gone: it never attempts again
+            // gone: it never attempts again. Its deadline is 1 s away (it was 20 ms, which a slow machine could
+            // pass before the next call): the reader yields to it until then
+            assertThat(writeAcquire(key, WRITER, "1", "1000")).isPositive();
             assertThat(readAcquire(key, READER_C)).isPositive();
 
-            await().atMost(Duration.ofSeconds(5)).until(() -> readAcquire(key, READER_C) == null);
+            await().atMost(Duration.ofSeconds(30)).until(() -> readAcquire(key, READER_C) == null);
             assertThat(readRelease(key, READER)).isEqualTo(1L);
             assertThat(readRelease(key, READER_C)).as("the last reader drops the gone writer").isEqualTo(1L);
             assertThat(admin.keys()).noneMatch(k -> k.contains(key));
@@ -1250,7 +1252,7 @@ class LockScriptsTest {
         /** Everything published on the channel so far (publishes a marker and waits for it). */
         List<String> messagesSoFar() {
             assertThat(admin.commands().publish(channel, marker)).as("subscribers of %s", channel).isEqualTo(1L);
-            await().atMost(Duration.ofSeconds(5)).until(() -> snapshot().contains(marker));
+            await().atMost(Duration.ofSeconds(30)).until(() -> snapshot().contains(marker));
             List<String> messages = snapshot();
             // the markers of earlier calls are not messages
             return messages.subList(0, messages.lastIndexOf(marker)).stream().filter(m -> !m.equals(marker)).toList();

@@ -66,7 +66,7 @@ class OperatingCostTest {
         long bytes;
         try (LockClient client = LockClient.create(LockConfig.builder().redisUri(redis.uri()).build())) {
             key = LockKeys.client(client.getId());
-            await().atMost(Duration.ofSeconds(5)).until(() -> admin.commands().exists(key) == 1L);
+            await().atMost(Duration.ofSeconds(30)).until(() -> admin.commands().exists(key) == 1L);
             bytes = admin.commands().memoryUsage(key);
         }
         CommandStats used = CommandStats.delta(start, admin.commandStats()).without("info", "exists", "memory|usage", "memory");

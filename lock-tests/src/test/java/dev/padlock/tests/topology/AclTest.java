@@ -7,6 +7,7 @@ import dev.padlock.RLock;
 import dev.padlock.RedisCommandException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.padlock.testing.RedisAdmin;
@@ -27,7 +28,8 @@ import org.junit.jupiter.api.Test;
 @RedisTest(controllable = true)
 class AclTest {
     private static final String PASSWORD = "padlock-secret";
-    private static final Duration BOUND = Duration.ofSeconds(15);
+    /** What a whole scenario is given: catches a hang, not a slow machine. */
+    private static final Duration BOUND = Duration.ofSeconds(60);
 
     private RedisAdmin admin;
     private String plainUri;
@@ -105,10 +107,11 @@ class AclTest {
                 RLock waiter = client.getLock(name);
                 assertThat(waiter.tryLockAsync(500, 10_000, TimeUnit.MILLISECONDS, 2L).get(5, TimeUnit.SECONDS))
                         .as("held by the other client all along").isFalse();
-                CompletableFuture<Boolean> waiting = waiter.tryLockAsync(5_000, 10_000, TimeUnit.MILLISECONDS, 2L);
-                Thread.sleep(300);
+                CompletableFuture<Boolean> waiting = waiter.tryLockAsync(15_000, 10_000, TimeUnit.MILLISECONDS, 2L);
+                // the other client's 10 s lease keeps it out: a state, not a race (and time to try and wait)
+                await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(10)).until(() -> !waiting.isDone());
                 held.unlockAsync(1L).get(5, TimeUnit.SECONDS);
-                assertThat(waiting.get(5, TimeUnit.SECONDS)).as("found free by polling").isTrue();
+                assertThat(waiting.get(20, TimeUnit.SECONDS)).as("found free by polling").isTrue();
                 // the last unlock publishes on the channel: refused, and said so
                 assertThatThrownBy(() -> waiter.unlockAsync(2L).get(5, TimeUnit.SECONDS))
                         .hasCauseInstanceOf(RedisCommandException.class)
@@ -127,7 +130,7 @@ class AclTest {
         return LockClient.create(LockConfig.builder()
                 .redisUri(PadlockAcl.withUser(plainUri, user, PASSWORD))
                 .commandTimeout(Duration.ofSeconds(3))
-                .watchdogTimeout(Duration.ofMillis(600))
+                .watchdogTimeout(Duration.ofMillis(1_500)) // short, and renewed often enough for a busy machine
                 .build());
     }
 

@@ -5,12 +5,14 @@ import dev.padlock.LockConfig;
 import dev.padlock.RLock;
 import dev.padlock.tests.support.Clients;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.RedisCluster;
 import dev.padlock.testing.RedisServerProcess;
 import io.lettuce.core.MigrateArgs;
 import io.lettuce.core.cluster.SlotHash;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -65,7 +67,11 @@ class ClusterSlotMoveTest {
                     throw new IllegalStateException(e);
                 }
             }, pool);
-            Thread.sleep(500); // the waiter is parked, subscribed on the source master
+            // the waiter waits, subscribed: sharded on the source master (Redis 7), classic on a node of its
+            // pub/sub connection's choosing (6.2)
+            String channel = "redisson_lock__channel:{" + name + "}";
+            await("the waiter subscribed").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(10))
+                    .until(() -> subscribers(source, channel) >= 1);
 
             moveSlot(SlotHash.getSlot(name), source, target);
             try (RedisAdmin admin = cluster.admin(target)) {
@@ -81,6 +87,22 @@ class ClusterSlotMoveTest {
                     checked, millis, LEASE_SECONDS);
             assertThat(millis).as(checked + ": woken by the unlock, not by the lease").isLessThan(10_000);
         }
+    }
+
+    /** Subscribers of {@code channel}: sharded ones on {@code source} (Redis 7), classic ones on any master. */
+    private long subscribers(RedisServerProcess source, String channel) {
+        if (source.majorVersion() >= 7) {
+            try (RedisAdmin admin = cluster.admin(source)) {
+                return admin.commands().pubsubShardNumsub(channel).getOrDefault(channel, 0L);
+            }
+        }
+        long count = 0;
+        for (RedisServerProcess master : cluster.masters()) {
+            try (RedisAdmin admin = cluster.admin(master)) {
+                count += admin.commands().pubsubNumsub(channel).getOrDefault(channel, 0L);
+            }
+        }
+        return count;
     }
 
     /** Moves {@code slot} and its keys from {@code source} to {@code target}, as a resharding does. */

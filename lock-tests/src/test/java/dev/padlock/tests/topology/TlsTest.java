@@ -31,7 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class TlsTest {
     private static final String PASSWORD = "padlock-secret";
-    private static final Duration BOUND = Duration.ofSeconds(20);
+    /** What a whole scenario is given: catches a hang, not a slow machine. */
+    private static final Duration BOUND = Duration.ofSeconds(60);
 
     @TempDir
     static Path certificates;
@@ -109,7 +110,7 @@ class TlsTest {
                 .redisUri(uri)
                 .trustStore(tls.trustStore(), tls.trustStorePassword())
                 .commandTimeout(Duration.ofSeconds(3))
-                .watchdogTimeout(Duration.ofMillis(600))
+                .watchdogTimeout(Duration.ofMillis(1_500)) // short, and renewed often enough for a busy machine
                 .build());
     }
 }
