@@ -71,9 +71,11 @@ class OperatingCostTest {
         }
         CommandStats used = CommandStats.delta(start, admin.commandStats()).without("info", "exists", "memory|usage", "memory");
         System.out.printf("client registry: a client's start and close sent %s; its entry takes %d bytes; "
-                + "refreshed every 20 s (TTL 60 s): 3 client_register calls (eval, hset, pexpire), 9 commands in 3 round trips, "
+                + "refreshed every 20 s (TTL 60 s): 3 client_register calls (evalsha, hset, pexpire), 9 commands in 3 round trips, "
                 + "per client per minute%n", used, bytes);
-        assertThat(used.calls("eval")).as("one script call: the entry never lacks its expiry").isEqualTo(1);
+        // one script call, through the script runner: EVALSHA, and EVAL once more on a server that had
+        // not seen client_register yet (NOSCRIPT); the script ran once: one HSET, one PEXPIRE
+        assertThat(trips(used)).as("one script call: the entry never lacks its expiry").isBetween(1L, 2L);
         assertThat(used.calls("hset")).isEqualTo(1);
         assertThat(used.calls("pexpire")).isEqualTo(1);
         assertThat(used.calls("del")).isEqualTo(1);
