@@ -53,7 +53,7 @@ class WatchdogRoundsTest {
     }
 
     private static LockProtocol lock(String name) {
-        return new TestLock(name);
+        return new RenewingLock(name);
     }
 
     @Test
@@ -256,54 +256,5 @@ class WatchdogRoundsTest {
         timer.advance(PERIOD);
         assertThat(calls.get(0).args()).containsExactly(Long.toString(LEASE), "c:3");
         watchdog.close();
-    }
-
-    /** A lock kind that renews its own hash only; nothing else is called. */
-    private static final class TestLock implements LockProtocol {
-        private final String name;
-
-        TestLock(String name) {
-            this.name = name;
-        }
-
-        @Override
-        public String name() {
-            return name;
-        }
-
-        @Override
-        public String ownerField(long threadId) {
-            return "c:" + threadId;
-        }
-
-        @Override
-        public String unlockChannel(long threadId) {
-            return "ch";
-        }
-
-        @Override
-        public CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public CompletableFuture<Attempt> confirm(long threadId) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public CompletableFuture<Release> release(long threadId, long rearmLeaseMillis) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public CompletableFuture<Boolean> forceRelease() {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public CompletableFuture<Boolean> isLocked() {
-            throw new UnsupportedOperationException();
-        }
     }
 }

@@ -32,47 +32,7 @@ class WatchdogTest {
     }
 
     private static LockProtocol lock(String name) {
-        return new LockProtocol() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public String ownerField(long threadId) {
-                return "c:" + threadId;
-            }
-
-            @Override
-            public String unlockChannel(long threadId) {
-                return "ch";
-            }
-
-            @Override
-            public CompletableFuture<Attempt> confirm(long threadId) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public CompletableFuture<Release> release(long threadId, long rearmLeaseMillis) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public CompletableFuture<Boolean> forceRelease() {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public CompletableFuture<Boolean> isLocked() {
-                throw new UnsupportedOperationException();
-            }
-        };
+        return new RenewingLock(name);
     }
 
     @Test
