@@ -1,17 +1,17 @@
 package dev.padlock.internal;
 
-import io.netty.util.HashedWheelTimer;
-import dev.padlock.internal.base.EngineClock;
 import dev.padlock.LockClient;
 import dev.padlock.LockConfig;
 import dev.padlock.RFencedLock;
 import dev.padlock.RLock;
 import dev.padlock.RReadWriteLock;
 import dev.padlock.RedisUnavailableException;
+import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.base.Require;
 import dev.padlock.internal.composite.MultiLock;
 import dev.padlock.internal.composite.RedLock;
 import dev.padlock.spi.OutageLog;
+import io.netty.util.HashedWheelTimer;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;

@@ -1,12 +1,12 @@
 package dev.padlock.internal;
 
-import dev.padlock.internal.base.EngineClock;
 import dev.padlock.LockClient;
 import dev.padlock.LockConfig;
 import dev.padlock.RFencedLock;
 import dev.padlock.RLock;
 import dev.padlock.RReadWriteLock;
 import dev.padlock.internal.acquire.Abandonments;
+import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.base.Require;
 import dev.padlock.internal.composite.MultiLock;
 import dev.padlock.internal.composite.RedLock;

@@ -1,8 +1,8 @@
 package dev.padlock.internal;
 
-import dev.padlock.internal.base.EngineClock;
 import dev.padlock.LockClient;
 import dev.padlock.LockConfig;
+import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.redis.RedisBackend;
 import dev.padlock.internal.script.ScriptRunner;
 import dev.padlock.spi.RedisAccess;

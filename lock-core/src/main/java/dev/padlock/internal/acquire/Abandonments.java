@@ -1,7 +1,7 @@
 package dev.padlock.internal.acquire;
 
-import dev.padlock.internal.base.EngineClock;
 import dev.padlock.RedisUnavailableException;
+import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.redis.RedisErrors;
 import io.netty.util.Timer;

@@ -1,12 +1,12 @@
 package dev.padlock.internal.composite;
 
-import dev.padlock.internal.base.WaitBudget;
-import dev.padlock.internal.base.EngineClock;
 import static dev.padlock.internal.composite.CompositeLocks.call;
 import static dev.padlock.internal.composite.CompositeLocks.currentThreadId;
 
 import dev.padlock.RLock;
 import dev.padlock.internal.acquire.PendingAcquire;
+import dev.padlock.internal.base.EngineClock;
+import dev.padlock.internal.base.WaitBudget;
 import dev.padlock.internal.observe.Observing;
 import dev.padlock.internal.redis.RedisErrors;
 import java.util.ArrayList;

@@ -1,13 +1,13 @@
 package dev.padlock.internal.composite;
 
-import io.netty.util.Timer;
-import dev.padlock.internal.base.WaitBudget;
-import dev.padlock.internal.base.EngineClock;
 import static dev.padlock.internal.composite.CompositeLocks.currentThreadId;
 
 import dev.padlock.RLock;
 import dev.padlock.internal.acquire.PendingAcquire;
+import dev.padlock.internal.base.EngineClock;
+import dev.padlock.internal.base.WaitBudget;
 import dev.padlock.internal.observe.Observing;
+import io.netty.util.Timer;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;

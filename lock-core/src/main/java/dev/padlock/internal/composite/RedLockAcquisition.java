@@ -1,16 +1,16 @@
 package dev.padlock.internal.composite;
 
-import io.netty.util.Timer;
-import dev.padlock.internal.base.Timeouts;
-import dev.padlock.internal.base.WaitBudget;
-import dev.padlock.internal.base.EngineClock;
 import static dev.padlock.internal.composite.CompositeLocks.call;
 
 import dev.padlock.LockConfig;
 import dev.padlock.PadlockException;
 import dev.padlock.RLock;
 import dev.padlock.internal.acquire.PendingAcquire;
+import dev.padlock.internal.base.EngineClock;
+import dev.padlock.internal.base.Timeouts;
+import dev.padlock.internal.base.WaitBudget;
 import dev.padlock.internal.redis.RedisErrors;
+import io.netty.util.Timer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

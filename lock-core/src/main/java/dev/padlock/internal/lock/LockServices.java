@@ -1,8 +1,8 @@
 package dev.padlock.internal.lock;
 
-import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.acquire.Abandonments;
 import dev.padlock.internal.acquire.AcquireContext;
+import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.grant.GrantWaits;
 import dev.padlock.internal.observe.Observing;
 import dev.padlock.internal.protocol.AcknowledgedLockProtocol;

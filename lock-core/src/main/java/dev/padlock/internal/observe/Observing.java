@@ -1,6 +1,5 @@
 package dev.padlock.internal.observe;
 
-import dev.padlock.internal.base.EngineClock;
 import dev.padlock.LockObserver;
 import dev.padlock.LockObserver.AcquisitionEnd;
 import dev.padlock.LockObserver.HoldEnd;
@@ -8,6 +7,7 @@ import dev.padlock.LockObserver.Kind;
 import dev.padlock.LockObserver.Outcome;
 import dev.padlock.LockObserver.RenewalOutcome;
 import dev.padlock.internal.acquire.PendingAcquire;
+import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
 import dev.padlock.internal.redis.RedisErrors;

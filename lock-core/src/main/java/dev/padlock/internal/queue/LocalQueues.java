@@ -1,11 +1,11 @@
 package dev.padlock.internal.queue;
 
-import dev.padlock.internal.base.WaitBudget;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.padlock.internal.acquire.AcquireContext;
 import dev.padlock.internal.acquire.LockAcquisition;
 import dev.padlock.internal.acquire.PendingAcquire;
+import dev.padlock.internal.base.WaitBudget;
 import dev.padlock.internal.protocol.ExclusiveLockProtocol;
 import dev.padlock.internal.protocol.GrantMessage;
 import dev.padlock.internal.protocol.LockProtocol;

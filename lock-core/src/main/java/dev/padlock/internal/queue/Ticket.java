@@ -1,8 +1,8 @@
 package dev.padlock.internal.queue;
 
-import dev.padlock.internal.base.WaitBudget;
 import dev.padlock.internal.acquire.LockAcquisition;
 import dev.padlock.internal.acquire.PendingAcquire;
+import dev.padlock.internal.base.WaitBudget;
 import dev.padlock.internal.protocol.LockProtocol;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;

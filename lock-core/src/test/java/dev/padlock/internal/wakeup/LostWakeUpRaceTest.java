@@ -1,8 +1,8 @@
 package dev.padlock.internal.wakeup;
 
-import dev.padlock.internal.base.ManualTimer;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.padlock.internal.base.ManualTimer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicReference;

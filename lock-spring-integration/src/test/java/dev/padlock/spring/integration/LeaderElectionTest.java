@@ -1,11 +1,11 @@
 package dev.padlock.spring.integration;
 
-import dev.padlock.testing.ChildJvm;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.padlock.LockClient;
 import dev.padlock.LockConfig;
+import dev.padlock.testing.ChildJvm;
 import dev.padlock.testing.RedisEndpoint;
 import dev.padlock.testing.junit.RedisTest;
 import java.io.BufferedReader;

@@ -1,19 +1,19 @@
 package dev.padlock.tests.behaviour;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
 import dev.padlock.LockClient;
 import dev.padlock.LockConfig;
 import dev.padlock.RFencedLock;
 import dev.padlock.RLock;
 import dev.padlock.RReadWriteLock;
-import dev.padlock.tests.support.Clients;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.catchThrowable;
-
 import dev.padlock.testing.CommandStats;
 import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.RedisEndpoint;
 import dev.padlock.testing.junit.RedisTest;
+import dev.padlock.tests.support.Clients;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,15 +1,15 @@
 package dev.padlock.tests.behaviour;
 
-import dev.padlock.LockClient;
-import dev.padlock.LockConfig;
-import dev.padlock.tests.support.Clients;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.padlock.spi.LockKeys;
+import dev.padlock.LockClient;
+import dev.padlock.LockConfig;
 import dev.padlock.internal.PadlockClient;
+import dev.padlock.spi.LockKeys;
 import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.junit.RedisTest;
+import dev.padlock.tests.support.Clients;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;

@@ -1,12 +1,12 @@
 package dev.padlock.tests.behaviour;
 
-import dev.padlock.LockClient;
-import dev.padlock.RLock;
-import dev.padlock.tests.support.Clients;
-import dev.padlock.tests.support.Renewals;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.padlock.LockClient;
+import dev.padlock.RLock;
 import dev.padlock.testing.junit.RedisTest;
+import dev.padlock.tests.support.Clients;
+import dev.padlock.tests.support.Renewals;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.BiFunction;

@@ -1,19 +1,19 @@
 package dev.padlock.tests.behaviour;
 
-import dev.padlock.LockClient;
-import dev.padlock.RLock;
-import dev.padlock.tests.support.Clients;
-import dev.padlock.tests.support.Redissons;
 import static java.util.concurrent.TimeUnit.MILLISECONDS;
 import static java.util.concurrent.TimeUnit.NANOSECONDS;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.padlock.LockClient;
+import dev.padlock.RLock;
 import dev.padlock.spi.LockKeys;
 import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.RedisEndpoint;
 import dev.padlock.testing.junit.RedisTest;
+import dev.padlock.tests.support.Clients;
+import dev.padlock.tests.support.Redissons;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;

@@ -1,20 +1,20 @@
 package dev.padlock.tests.behaviour;
 
-import dev.padlock.LockClient;
-import dev.padlock.LockObserver;
-import dev.padlock.RLock;
-import dev.padlock.RReadWriteLock;
-import dev.padlock.tests.support.Clients;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.padlock.LockClient;
+import dev.padlock.LockObserver;
 import dev.padlock.LockObserver.AcquisitionEnd;
 import dev.padlock.LockObserver.HoldEnd;
 import dev.padlock.LockObserver.Kind;
 import dev.padlock.LockObserver.Outcome;
 import dev.padlock.LockObserver.RenewalOutcome;
+import dev.padlock.RLock;
+import dev.padlock.RReadWriteLock;
 import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.junit.RedisTest;
+import dev.padlock.tests.support.Clients;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

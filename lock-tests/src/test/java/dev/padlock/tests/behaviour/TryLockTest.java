@@ -1,12 +1,12 @@
 package dev.padlock.tests.behaviour;
 
-import dev.padlock.RLock;
-import dev.padlock.tests.support.Clients;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.padlock.RLock;
 import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.junit.RedisTest;
+import dev.padlock.tests.support.Clients;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;

@@ -1,12 +1,12 @@
 package dev.padlock.tests.faults;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import dev.padlock.LockClient;
 import dev.padlock.LockConfig;
 import dev.padlock.LockObserver;
 import dev.padlock.RLock;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,17 +1,17 @@
 package dev.padlock.tests.faults;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import dev.padlock.LockClient;
 import dev.padlock.LockObserver;
 import dev.padlock.RFencedLock;
 import dev.padlock.RLock;
 import dev.padlock.RedisUnavailableException;
-import dev.padlock.tests.support.Clients;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
 import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.RedisServerProcess;
 import dev.padlock.testing.junit.RedisTest;
+import dev.padlock.tests.support.Clients;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;

@@ -1,15 +1,15 @@
 package dev.padlock.tests.kinds;
 
-import dev.padlock.LockClient;
-import dev.padlock.RLock;
-import dev.padlock.tests.support.Clients;
-import dev.padlock.tests.support.Contention;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.padlock.LockClient;
+import dev.padlock.RLock;
 import dev.padlock.spi.LockKeys;
 import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.junit.RedisTest;
+import dev.padlock.tests.support.Clients;
+import dev.padlock.tests.support.Contention;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;

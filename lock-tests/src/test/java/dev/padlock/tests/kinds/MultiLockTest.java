@@ -1,19 +1,19 @@
 package dev.padlock.tests.kinds;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
 import dev.padlock.LockClient;
 import dev.padlock.LockConfig;
 import dev.padlock.PadlockException;
 import dev.padlock.RLock;
 import dev.padlock.RedisUnavailableException;
-import dev.padlock.tests.support.Clients;
-import dev.padlock.tests.support.Contention;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
-
 import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.RedisServers;
 import dev.padlock.testing.junit.RedisTest;
+import dev.padlock.tests.support.Clients;
+import dev.padlock.tests.support.Contention;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;

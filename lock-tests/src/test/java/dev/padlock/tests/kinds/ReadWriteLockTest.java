@@ -1,18 +1,18 @@
 package dev.padlock.tests.kinds;
 
-import dev.padlock.LockClient;
-import dev.padlock.RLock;
-import dev.padlock.RReadWriteLock;
-import dev.padlock.tests.support.Clients;
-import dev.padlock.tests.support.Contention;
-import dev.padlock.tests.support.Renewals;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.padlock.LockClient;
+import dev.padlock.RLock;
+import dev.padlock.RReadWriteLock;
 import dev.padlock.spi.LockKeys;
 import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.junit.RedisTest;
+import dev.padlock.tests.support.Clients;
+import dev.padlock.tests.support.Contention;
+import dev.padlock.tests.support.Renewals;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

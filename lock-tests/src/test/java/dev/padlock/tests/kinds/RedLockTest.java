@@ -1,16 +1,16 @@
 package dev.padlock.tests.kinds;
 
-import dev.padlock.LockClient;
-import dev.padlock.LockConfig;
-import dev.padlock.RLock;
-import dev.padlock.tests.support.Clients;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.padlock.LockClient;
+import dev.padlock.LockConfig;
+import dev.padlock.RLock;
 import dev.padlock.testing.CommandStats;
 import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.RedisServers;
+import dev.padlock.tests.support.Clients;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,15 +1,15 @@
 package dev.padlock.tests.kinds;
 
-import dev.padlock.LockClient;
-import dev.padlock.RLock;
-import dev.padlock.tests.support.Clients;
-import dev.padlock.tests.support.Contention;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.padlock.LockClient;
+import dev.padlock.RLock;
 import dev.padlock.testing.CommandStats;
 import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.junit.RedisTest;
+import dev.padlock.tests.support.Clients;
+import dev.padlock.tests.support.Contention;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;

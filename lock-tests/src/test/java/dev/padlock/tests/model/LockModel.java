@@ -1,12 +1,15 @@
 package dev.padlock.tests.model;
 
-import dev.padlock.LockClient;
-import dev.padlock.LockConfig;
-import dev.padlock.RLock;
 import static dev.padlock.tests.model.ModelBook.NEVER;
 import static dev.padlock.tests.model.ModelBook.millis;
 import static dev.padlock.tests.model.ModelBook.nanos;
 
+import dev.padlock.LockClient;
+import dev.padlock.LockConfig;
+import dev.padlock.RLock;
+import dev.padlock.internal.PadlockClient;
+import dev.padlock.testing.Cleanup;
+import dev.padlock.testing.RedisAdmin;
 import dev.padlock.tests.model.ModelBook.Force;
 import dev.padlock.tests.model.ModelBook.Hold;
 import dev.padlock.tests.model.ModelBook.Kind;
@@ -18,9 +21,6 @@ import dev.padlock.tests.model.ModelBook.Pending;
 import dev.padlock.tests.model.ModelBook.Segment;
 import dev.padlock.tests.model.ModelBook.Side;
 import dev.padlock.tests.model.ModelBook.State;
-import dev.padlock.internal.PadlockClient;
-import dev.padlock.testing.Cleanup;
-import dev.padlock.testing.RedisAdmin;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,11 +1,11 @@
 package dev.padlock.tests.topology;
 
-import dev.padlock.LockClient;
-import dev.padlock.RFencedLock;
-import dev.padlock.RLock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.padlock.LockClient;
+import dev.padlock.RFencedLock;
+import dev.padlock.RLock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;

@@ -1,15 +1,15 @@
 package dev.padlock.tests.topology;
 
-import dev.padlock.LockClient;
-import dev.padlock.LockConfig;
-import dev.padlock.RFencedLock;
-import dev.padlock.RLock;
-import dev.padlock.RedisCommandException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import dev.padlock.LockClient;
+import dev.padlock.LockConfig;
+import dev.padlock.RFencedLock;
+import dev.padlock.RLock;
+import dev.padlock.RedisCommandException;
 import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.RedisServerProcess;
 import dev.padlock.testing.junit.RedisTest;

@@ -1,15 +1,15 @@
 package dev.padlock.tests.topology;
 
-import dev.padlock.LockClient;
-import dev.padlock.LockConfig;
-import dev.padlock.RLock;
-import dev.padlock.tests.support.Clients;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.padlock.LockClient;
+import dev.padlock.LockConfig;
+import dev.padlock.RLock;
 import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.RedisCluster;
 import dev.padlock.testing.RedisServerProcess;
+import dev.padlock.tests.support.Clients;
 import io.lettuce.core.MigrateArgs;
 import io.lettuce.core.cluster.SlotHash;
 import java.time.Duration;

@@ -1,14 +1,14 @@
 package dev.padlock.tests.topology;
 
-import dev.padlock.LockClient;
-import dev.padlock.LockConfig;
-import dev.padlock.RedisCommandException;
-import dev.padlock.RedisUnavailableException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.padlock.LockClient;
+import dev.padlock.LockConfig;
+import dev.padlock.RedisCommandException;
+import dev.padlock.RedisUnavailableException;
 import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.RedisBinary;
 import dev.padlock.testing.RedisLaunchOptions;

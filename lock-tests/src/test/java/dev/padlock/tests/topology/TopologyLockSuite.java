@@ -1,5 +1,8 @@
 package dev.padlock.tests.topology;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import dev.padlock.LockClient;
 import dev.padlock.LockConfig;
 import dev.padlock.RFencedLock;
@@ -9,9 +12,6 @@ import dev.padlock.tests.support.Contention;
 import dev.padlock.tests.support.CounterWorker;
 import dev.padlock.tests.support.CounterWorkers;
 import dev.padlock.tests.support.Renewals;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.nio.file.Path;
 import java.time.Duration;
