@@ -26,12 +26,15 @@ import dev.padlock.internal.script.ScriptRunner;
 import dev.padlock.internal.wakeup.WakeUpRegistry;
 import io.lettuce.core.ScriptOutputType;
 import io.netty.util.HashedWheelTimer;
+import io.netty.util.Timer;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
@@ -73,18 +76,33 @@ public final class PadlockClient implements LockClient {
     static PadlockClient open(LockConfig config, String clientId) {
         requireNetty42();
         RedisBackend backend = RedisBackend.open(config);
-        int replicas = config.acknowledgingReplicas();
-        ScriptRunner scripts = replicas > 0 ? new ScriptRunner(backend).pinned() : new ScriptRunner(backend);
         // the client's one timer and clock: every wait, renewal round and retry of the engine
         HashedWheelTimer timer = new HashedWheelTimer(new DefaultThreadFactory("padlock-timer", true),
                 TIMER_TICK_MILLIS, TimeUnit.MILLISECONDS, 512);
-        EngineClock clock = EngineClock.SYSTEM;
-        WakeUpRegistry wakeUps = new WakeUpRegistry(backend, timer, SUBSCRIPTION_IDLE_TIMEOUT, MAX_IDLE_SUBSCRIPTIONS);
-        LocalQueues queues = new LocalQueues();
         // the listener's own thread, started at the first loss: not the common pool, which an
         // application may saturate, and not an I/O or timer thread, which the listener could block
         ExecutorService listenerExecutor = Executors.newSingleThreadExecutor(
                 new DefaultThreadFactory("padlock-lease-lost", true));
+        return assemble(config, clientId, backend, timer, EngineClock.SYSTEM, ForkJoinPool.commonPool(),
+                listenerExecutor);
+    }
+
+    /**
+     * A client on the given Redis, timer and clock, as {@code config} says otherwise (its Redis
+     * addresses aside): how a simulation runs the real engine on a model of Redis in virtual time,
+     * on one thread. The client owns what it is given: {@link #close()} stops the timer, closes the
+     * backend and shuts the listener executor down.
+     *
+     * @param maintenance where the engine's caches do their upkeep
+     * @param listenerExecutor where lease-lost listeners are called
+     */
+    public static PadlockClient assemble(LockConfig config, String clientId, RedisBackend backend, Timer timer,
+            EngineClock clock, Executor maintenance, ExecutorService listenerExecutor) {
+        int replicas = config.acknowledgingReplicas();
+        ScriptRunner scripts = replicas > 0 ? new ScriptRunner(backend).pinned() : new ScriptRunner(backend);
+        WakeUpRegistry wakeUps = new WakeUpRegistry(backend, timer, clock, maintenance, SUBSCRIPTION_IDLE_TIMEOUT,
+                MAX_IDLE_SUBSCRIPTIONS);
+        LocalQueues queues = new LocalQueues();
         // in order: a renewal must land before a release sent after it (see Watchdog)
         Watchdog.Sender renewals = (script, keys, args) -> scripts.runInOrder(script, ScriptOutputType.MULTI, keys, args);
         Watchdog.HoldCounter holds = (name, field) -> backend.commands().hget(name, field).toCompletableFuture()
@@ -248,7 +266,8 @@ public final class PadlockClient implements LockClient {
     public int scheduledTasks() {
         ClientRegistration entry = registration;
         int refreshes = entry == null ? 0 : entry.scheduledRefreshes();
-        return (int) ((HashedWheelTimer) services.timer()).pendingTimeouts() - refreshes;
+        long pending = services.timer() instanceof HashedWheelTimer wheel ? wheel.pendingTimeouts() : 0;
+        return (int) pending - refreshes;
     }
 
     @Override

@@ -1,6 +1,6 @@
 package dev.padlock.internal.acquire;
 
-import java.util.concurrent.ThreadLocalRandom;
+import dev.padlock.internal.base.EngineClock;
 
 /**
  * An exponential back-off: each pause twice the last, from a first pause up to a largest one. The
@@ -30,9 +30,9 @@ final class Backoff {
      * {@link #next()} with jitter: a random time in the upper half of the pause, so that clients
      * backing off together spread out.
      */
-    long nextWithJitter() {
+    long nextWithJitter(EngineClock clock) {
         long step = next();
-        return step / 2 + ThreadLocalRandom.current().nextLong(step / 2 + 1);
+        return step / 2 + clock.jitter(step / 2);
     }
 
     /** Starts again from the first pause. */

@@ -1,6 +1,7 @@
 package dev.padlock.internal.acquire;
 
 import dev.padlock.RedisUnavailableException;
+import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.base.Timeouts;
 import dev.padlock.internal.base.WaitBudget;
 import dev.padlock.internal.protocol.LockProtocol;
@@ -54,6 +55,7 @@ public final class LockAcquisition implements PendingAcquire {
     private final WaitBudget budget;
     private final boolean spin;
     private final long commandTimeoutMillis;
+    private final EngineClock clock;
     private final Subscriptions subscriptions;
     private final PlaceInLine place;
     private final LostReplies lostReplies;
@@ -74,7 +76,8 @@ public final class LockAcquisition implements PendingAcquire {
         this.registry = context.wakeUps();
         this.timer = context.timer();
         this.threadId = request.owner();
-        this.budget = WaitBudget.of(request.waitNanos(), context.clock());
+        this.clock = context.clock();
+        this.budget = WaitBudget.of(request.waitNanos(), clock);
         this.spin = request.spin();
         this.commandTimeoutMillis = context.commandTimeoutMillis();
         // first holds are claims (idempotent): the owner holds none of the lock and its kind claims
@@ -284,7 +287,7 @@ public final class LockAcquisition implements PendingAcquire {
      * lease and the wait left. Sends nothing but the attempts.
      */
     private void backOff(long ttl) {
-        long millis = Math.max(1, Math.min(capByLease(spinBackOff.nextWithJitter(), ttl), budget.remainingMillis()));
+        long millis = Math.max(1, Math.min(capByLease(spinBackOff.nextWithJitter(clock), ttl), budget.remainingMillis()));
         attemptWhenDone(Timeouts.completeAfter(timer, new CompletableFuture<>(), false, millis, TimeUnit.MILLISECONDS));
     }
 

@@ -1,8 +1,9 @@
 package dev.padlock.internal.base;
 
 /**
- * The engine's one source of time. Production reads the system clocks; a test drives a manual
- * clock (with the manual timer) so state machines run without sleeping.
+ * The engine's one source of time, and of the chance in its jitter. Production reads the system
+ * clocks; a test drives a manual clock (with the manual timer) so state machines run without
+ * sleeping, and a simulation seeds the jitter so that a run can be repeated.
  */
 public interface EngineClock {
 
@@ -24,6 +25,14 @@ public interface EngineClock {
 
     /** Wall-clock time, as {@link System#currentTimeMillis()}: only for values written to Redis. */
     long currentTimeMillis();
+
+    /**
+     * A random number from 0 to {@code bound} inclusive, to spread out clients that would back off
+     * or retry together: the engine's only use of chance.
+     */
+    default long jitter(long bound) {
+        return java.util.concurrent.ThreadLocalRandom.current().nextLong(bound + 1);
+    }
 
     /** Milliseconds since {@code startNanos}, a reading of {@link #nanoTime()}. */
     default long millisSince(long startNanos) {

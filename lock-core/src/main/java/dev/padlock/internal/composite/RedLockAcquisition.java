@@ -14,7 +14,6 @@ import io.netty.util.Timer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -163,7 +162,7 @@ final class RedLockAcquisition implements PendingAcquire {
         }
         long leftNanos = budget.remainingNanos();
         if (leftNanos > 0) {
-            long delayNanos = TimeUnit.MILLISECONDS.toNanos(ThreadLocalRandom.current().nextLong(MAX_RETRY_DELAY_MILLIS + 1));
+            long delayNanos = TimeUnit.MILLISECONDS.toNanos(clock.jitter(MAX_RETRY_DELAY_MILLIS));
             after(Math.min(delayNanos, leftNanos), TimeUnit.NANOSECONDS).thenRun(this::nextRound);
             return;
         }

@@ -3,14 +3,16 @@ package dev.padlock.internal.wakeup;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
-import com.github.benmanes.caffeine.cache.Scheduler;
+import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.base.Require;
+import dev.padlock.internal.base.Timeouts;
 import dev.padlock.internal.redis.RedisBackend;
 import io.netty.util.Timer;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
@@ -47,13 +49,24 @@ public final class WakeUpRegistry implements WakeUps {
     /** The client's timer: parks end on it. */
     private final Timer timer;
 
-    public WakeUpRegistry(RedisBackend backend, Timer timer, Duration idleTimeout, int maxIdleChannels) {
+    /**
+     * @param timer the client's timer: parks end on it, and idle channels are evicted on it
+     * @param clock the client's clock, which times the idle channels
+     * @param maintenance where the idle cache's upkeep and evictions run: a pool in production,
+     *     the caller's thread in a simulation that runs the engine on one thread
+     */
+    public WakeUpRegistry(RedisBackend backend, Timer timer, EngineClock clock, Executor maintenance,
+            Duration idleTimeout, int maxIdleChannels) {
         this.backend = backend;
         this.timer = timer;
         this.idle = Caffeine.newBuilder()
                 .expireAfterWrite(idleTimeout)
                 .maximumSize(maxIdleChannels)
-                .scheduler(Scheduler.systemScheduler())
+                .ticker(clock::nanoTime)
+                .executor(maintenance)
+                // evictions are due on the client's timer, not on a thread of Caffeine's
+                .scheduler((executor, task, delay, unit) -> Timeouts.after(timer, delay, unit)
+                        .thenRun(() -> executor.execute(task)))
                 .removalListener((String name, Channel channel, RemovalCause cause) -> {
                     if (cause.wasEvicted() && channel != null) {
                         retireIfUnused(channel);

@@ -38,7 +38,7 @@ class BackoffTest {
             Backoff backoff = new Backoff(1, 128);
             long step = 1;
             for (int i = 0; i < 9; i++) {
-                assertThat(backoff.nextWithJitter()).isBetween(step / 2, step);
+                assertThat(backoff.nextWithJitter(dev.padlock.internal.base.EngineClock.SYSTEM)).isBetween(step / 2, step);
                 step = Math.min(128, step * 2);
             }
         }
