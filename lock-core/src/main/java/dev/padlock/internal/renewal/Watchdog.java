@@ -9,7 +9,7 @@ import dev.padlock.spi.OutageLog;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -240,7 +240,9 @@ public final class Watchdog implements AutoCloseable {
         }
         dispatchLock.lock();
         try {
-            Map<Group, List<Renewal>> batches = new HashMap<>();
+            // in the order the renewals were found, not by the scripts' identity hashes: a seeded
+            // simulation then sends the same calls in the same order every run
+            Map<Group, List<Renewal>> batches = new LinkedHashMap<>();
             for (Renewal renewal : renewals.values()) {
                 if (renewal.state() != State.ACTIVE) {
                     continue;
