@@ -80,12 +80,15 @@ public final class GrantWaits {
                 scheduleSinceNote(protocol, services, key);
             }
         });
-        if (waitNanos <= 0 || spin) {
+        if (spin) {
             acquisition.begin();
             return acquisition;
         }
         // the same owner waits for this lock already: start once every earlier wait has settled (not
-        // only the last one: a wait that ended before its turn leaves the ones before it running)
+        // only the last one: a wait that ended before its turn leaves the ones before it running).
+        // One-shots too: beside a wait of the same owner in line, the one-shot's hold would be taken
+        // by that wait's next attempt for its own grant (one hold told twice); and a one-shot in
+        // flight must hold back a wait that starts after it the same way
         CompletableFuture<Void> mine = acquisition.settled();
         @SuppressWarnings({"unchecked", "rawtypes"})
         CompletableFuture<Void>[] earlier = new CompletableFuture[1];
@@ -96,6 +99,10 @@ public final class GrantWaits {
         tail.whenComplete((ignored, failure) -> turns.remove(key, tail));
         if (earlier[0] == null) {
             run(key, acquisition);
+            return acquisition;
+        }
+        if (waitNanos <= 0) {
+            acquisition.endBeforeBegin(); // a one-shot whose turn is not now: not acquired, nothing sent
             return acquisition;
         }
         CompletableFuture<Void> turn = earlier[0];

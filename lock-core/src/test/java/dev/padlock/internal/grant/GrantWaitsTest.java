@@ -114,11 +114,25 @@ class GrantWaitsTest {
         other.next("acquire");
     }
 
+    /**
+     * Found by the simulator (lock-sim, issue 25): a one-shot of an owner whose wait stood in line
+     * landed beside it, and the wait's next attempt, which finds its own grant by the owner's field,
+     * took the one-shot's hold for it: two acquisitions told, one hold on Redis.
+     */
     @Test
-    void oneShotAttemptsAreNeverHeldBack() {
+    void aOneShotBesideTheSameOwnersWaitIsNotAcquiredAndSendsNothing() {
         start(1, FOREVER);
         parks(fair);
 
+        PendingAcquire oneShot = start(1, 0);
+
+        assertThat(oneShot.result()).isCompletedWithValue(false);
+        assertThat(oneShot.settled()).isDone();
+        assertThat(fair.calls()).as("its turn is not now: nothing is sent").isEmpty();
+    }
+
+    @Test
+    void aOneShotWithoutAnEarlierWaitGoesStraightToRedis() {
         PendingAcquire oneShot = start(1, 0);
 
         RecordingProtocol.Call attempt = fair.next("acquire");
@@ -126,6 +140,20 @@ class GrantWaitsTest {
         assertThat(attempt.nonce).as("it takes no place").isZero();
         attempt.answer(Attempt.notAcquired(5_000));
         assertThat(oneShot.result()).isCompletedWithValue(false);
+    }
+
+    @Test
+    void aWaitThatStartsWhileAOneShotOfTheSameOwnerIsInFlightStartsOnceItHasSettled() {
+        PendingAcquire oneShot = start(1, 0);
+        RecordingProtocol.Call attempt = fair.next("acquire");
+
+        PendingAcquire wait = start(1, FOREVER);
+        assertThat(fair.calls()).as("the wait starts after the one-shot").isEmpty();
+        attempt.answer(Attempt.ACQUIRED);
+
+        assertThat(oneShot.result()).isCompletedWithValue(true);
+        fair.next("acquire").answer(Attempt.ACQUIRED); // the wait re-enters
+        assertThat(wait.result()).isCompletedWithValue(true);
     }
 
     @Test
