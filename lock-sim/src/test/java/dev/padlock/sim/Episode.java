@@ -1,0 +1,255 @@
+package dev.padlock.sim;
+
+import dev.padlock.sim.engine.Network;
+import dev.padlock.sim.engine.SimServer;
+import dev.padlock.sim.engine.World;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One simulated run from a seed: a model Redis, a few clients of the real engine on it, their
+ * owners working on every lock kind, faults striking now and then, and the {@link Promises}
+ * checked after every event. It ends when its operations are spent and every owner has let go,
+ * or at the first broken promise, which it reports with the trace that led there.
+ */
+final class Episode {
+    private static final int TRACE_LINES = Integer.getInteger("padlock.sim.traceLines", 600);
+    /** How long, in virtual time, the owners have to let go once the operations are spent. */
+    private static final long DRAIN_NANOS = TimeUnit.SECONDS.toNanos(90);
+
+    final SimConfig config;
+    final long seed;
+    final World world;
+    final Network network;
+    final SimServer server;
+    final List<SimClient> clients = new ArrayList<>();
+    final List<Owner> owners = new ArrayList<>();
+    private final List<Kind> kinds;
+    private final Promises promises;
+    private final Deque<String> trace = new ArrayDeque<>();
+    private long fingerprint;
+    private final java.util.Map<KnownDefect, Integer> knownFindings = new java.util.EnumMap<>(KnownDefect.class);
+    private int operationsLeft;
+    /** When each lock was last changed behind its owners' backs (a force unlock, a restart): virtual nanos. */
+    final Map<String, Long> undercut = new HashMap<>();
+    /**
+     * When the engine last released or gave back an owner's hold by itself (the undo of a wait
+     * cancelled or given up on while its call was in flight), by "lock field".
+     */
+    final Map<String, Long> givenBack = new HashMap<>();
+    /** The end of the latest fault: a waiter on a free lock is timed from here. */
+    long lastDisturbance;
+    private Violation violation;
+
+    /** A broken promise: what, when, and the trace that led there. */
+    record Violation(String what, long step, double atMillis, List<String> trace) {
+    }
+
+    Episode(SimConfig config, long seed) {
+        this.config = config;
+        this.seed = seed;
+        this.world = new World(seed);
+        this.network = new Network(world);
+        this.server = new SimServer(world, network);
+        this.operationsLeft = config.episodeOperations();
+        List<Kind> all = new ArrayList<>(List.of(Kind.values()));
+        // each episode drives two to all six kinds, so that contention on each is high enough
+        java.util.Collections.shuffle(all, new java.util.Random(seed));
+        this.kinds = all.subList(0, 2 + world.random().nextInt(all.size() - 1));
+        server.onRun(command -> {
+            if (command.size() > 3 && command.get(1).endsWith("force_release")) {
+                undercut.put(command.get(3), world.nanoTime());
+            }
+            String script = command.size() > 3 ? command.get(1) : "";
+            if (script.endsWith("_abandon") || script.endsWith("_release") && !script.endsWith("force_release")) {
+                // a release or give-back the engine sent by itself, not an unlock of the owner's
+                for (Owner owner : owners) {
+                    for (Belief belief : owner.beliefs()) {
+                        if (!belief.releasing && belief.kind.lockName().equals(command.get(3))
+                                && command.subList(4, command.size()).contains(belief.field)) {
+                            givenBack.put(command.get(3) + ' ' + belief.field, world.nanoTime());
+                        }
+                    }
+                }
+            }
+        });
+        for (int c = 0; c < config.clients(); c++) {
+            String id = "c" + c;
+            SimClient client = new SimClient(world, server, id, config, (name, owner) -> leaseLost(id, name, owner));
+            clients.add(client);
+            for (int o = 1; o <= config.ownersPerClient(); o++) {
+                owners.add(new Owner(client, o, world, this));
+            }
+        }
+        this.promises = new Promises(this);
+        world.beforeEach(event -> log(event.toString()));
+    }
+
+    List<Kind> kinds() {
+        return kinds;
+    }
+
+    /** Takes one of the episode's operations; false once they are spent. */
+    boolean takeOperation() {
+        return operationsLeft-- > 0;
+    }
+
+    void log(String line) {
+        String entry = String.format("%10.3f ms  %s", world.millis(), line);
+        fingerprint = fingerprint * 31 + entry.hashCode();
+        if (trace.size() == TRACE_LINES) {
+            trace.pollFirst();
+        }
+        trace.addLast(entry);
+    }
+
+    /** A hash of every line the episode logged: two runs of one seed must give the same. */
+    long fingerprint() {
+        return fingerprint;
+    }
+
+    private void leaseLost(String clientId, String lockName, long owner) {
+        for (Owner o : owners) {
+            if (o.client.id.equals(clientId) && o.id == owner) {
+                o.leaseLost(lockName);
+            }
+        }
+    }
+
+    /** Counts a broken promise of a known kind, which another issue fixes; the run goes on. */
+    void known(KnownDefect defect, String what) {
+        log("KNOWN (" + defect + "): " + what);
+        knownFindings.merge(defect, 1, Integer::sum);
+        if (defect.strict()) {
+            fail(defect + ": " + what);
+        }
+    }
+
+    java.util.Map<KnownDefect, Integer> knownFindings() {
+        return knownFindings;
+    }
+
+    /** Reports a broken promise; the run stops after the event that broke it. */
+    void fail(String what) {
+        if (violation == null) {
+            log("BROKEN: " + what);
+            server.model().snapshot().forEach((key, entry) -> log("  redis " + key + " = " + entry));
+            violation = new Violation(what, world.steps(), world.millis(), List.copyOf(trace));
+        }
+    }
+
+    /** The told-held check of {@link Promises}, right when an owner is told. */
+    void checkTold(Belief belief) {
+        promises.told(belief);
+    }
+
+    /** Runs the episode to its end, or to at most {@code stepLimit} events; returns the first broken promise. */
+    Violation run(long stepLimit) {
+        owners.forEach(Owner::start);
+        if (config.faults()) {
+            planFaults();
+        }
+        long drainFrom = -1;
+        while (violation == null && world.steps() < stepLimit) {
+            World.Event event = world.step(Long.MAX_VALUE);
+            if (event == null) {
+                break;
+            }
+            promises.afterStep();
+            if (drainFrom < 0 && operationsLeft <= 0) {
+                drainFrom = world.nanoTime();
+                network.messageFaults(0, 0);
+                owners.forEach(Owner::stop);
+            }
+            if (drainFrom >= 0 && owners.stream().allMatch(Owner::idle)) {
+                // let renewals, give-backs and leases run out, then nothing may be held
+                long settled = world.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.watchdogMillis() + 6_000);
+                while (violation == null && world.step(settled) != null) {
+                    promises.afterStep();
+                }
+                world.advanceTo(settled);
+                if (violation == null) {
+                    promises.atQuiescence();
+                }
+                break;
+            }
+            if (drainFrom >= 0 && world.nanoTime() - drainFrom > DRAIN_NANOS) {
+                String ghost = promises.ghostHolder();
+                if (ghost != null) {
+                    known(KnownDefect.GHOST_HOLD_AFTER_UNCONFIRMED_UNLOCK, "waiters never got a lock held by " + ghost);
+                    break;
+                }
+                fail("the owners did not let go within " + TimeUnit.NANOSECONDS.toSeconds(DRAIN_NANOS)
+                        + " s once the operations were spent: " + owners.stream().filter(o -> !o.idle())
+                        .map(o -> o.client.id + "/" + o.id + " on " + o.kind() + " waiting " + o.waiting).toList());
+            }
+        }
+        // the clients are not closed: close() waits (on this one thread, in real time) for the
+        // client registry's DEL, and an episode's timers and connections are virtual anyway
+        return violation;
+    }
+
+    /** Faults at random times while the operations last: about one per ten operations. */
+    private void planFaults() {
+        long horizon = TimeUnit.MILLISECONDS.toNanos(config.episodeOperations() * 400L / config.clients());
+        int faults = Math.max(1, config.episodeOperations() / 10);
+        World.Actor planner = new World.Actor("faults");
+        for (int i = 0; i < faults; i++) {
+            long at = world.random().nextLong(horizon);
+            world.at(at, planner, "fault", this::strike);
+        }
+    }
+
+    private void strike() {
+        if (operationsLeft <= 0) {
+            return;
+        }
+        int which = world.random().nextInt(100);
+        long now = world.nanoTime();
+        if (which < 20) {
+            long millis = 50 + world.random().nextLong(1_500);
+            log("FAULT: the server stalls for " + millis + " ms");
+            server.stall(millis);
+            disturbed(now + TimeUnit.MILLISECONDS.toNanos(millis));
+        } else if (which < 40) {
+            SimClient client = clients.get(world.random().nextInt(clients.size()));
+            long millis = 50 + world.random().nextLong(1_500);
+            log("FAULT: client " + client.id + " pauses for " + millis + " ms");
+            client.actor.pauseUntil(now + TimeUnit.MILLISECONDS.toNanos(millis));
+            client.pausedUntil = client.actor.pausedUntil();
+            disturbed(now + TimeUnit.MILLISECONDS.toNanos(millis));
+        } else if (which < 55) {
+            SimClient client = clients.get(world.random().nextInt(clients.size()));
+            log("FAULT: client " + client.id + " loses its connections");
+            client.backend.dropConnections();
+            disturbed(now + TimeUnit.MILLISECONDS.toNanos(400));
+        } else if (which < 70) {
+            long millis = 100 + world.random().nextLong(1_500);
+            log("FAULT: pub/sub messages are lost or held back for " + millis + " ms");
+            network.messageFaults(0.3, 0.2);
+            world.after(millis, TimeUnit.MILLISECONDS, null, "messages flow again", () -> network.messageFaults(0, 0));
+            disturbed(now + TimeUnit.MILLISECONDS.toNanos(millis) + TimeUnit.MILLISECONDS.toNanos(400));
+        } else if (which < 95) {
+            SimClient client = clients.get(world.random().nextInt(clients.size()));
+            Kind kind = kinds.get(world.random().nextInt(kinds.size()));
+            log("OPERATION: " + client.id + " force-unlocks " + kind);
+            client.lock(kind).forceUnlockAsync();
+        } else {
+            log("FAULT: the server restarts with no data");
+            server.restartEmpty();
+            for (Kind kind : Kind.values()) {
+                undercut.put(kind.lockName(), now);
+            }
+            disturbed(now + TimeUnit.MILLISECONDS.toNanos(400));
+        }
+    }
+
+    private void disturbed(long until) {
+        lastDisturbance = Math.max(lastDisturbance, until);
+    }
+}

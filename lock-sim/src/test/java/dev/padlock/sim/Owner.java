@@ -1,0 +1,210 @@
+package dev.padlock.sim;
+
+import dev.padlock.RLock;
+import dev.padlock.sim.engine.World;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One owner id of one client, as an application thread would use it, driven by the seed: it
+ * acquires a lock of some kind (watchdog or fixed lease; blocking, timed or one-shot; now and then
+ * a second wait of its own beside the first, or a wait it cancels), holds it a while, re-enters,
+ * and releases every hold it was told it has.
+ */
+final class Owner {
+    final SimClient client;
+    final long id;
+    private final World world;
+    private final Episode episode;
+    private final Map<Kind, Belief> beliefs = new EnumMap<>(Kind.class);
+    /** The kind it works on now: it holds or waits for only this one. */
+    private Kind kind;
+    /** Acquisitions of this owner in flight, and when the oldest began. */
+    int waiting;
+    long waitingSince;
+    private boolean stopping;
+    /** Owner fields whose unlock ended with its outcome unknown. */
+    final java.util.Set<String> unconfirmed = new java.util.HashSet<>();
+
+    Owner(SimClient client, long id, World world, Episode episode) {
+        this.client = client;
+        this.id = id;
+        this.world = world;
+        this.episode = episode;
+        for (Kind k : Kind.values()) {
+            beliefs.put(k, new Belief(client, id, k));
+        }
+    }
+
+    Iterable<Belief> beliefs() {
+        return beliefs.values();
+    }
+
+    Kind kind() {
+        return kind;
+    }
+
+    boolean idle() {
+        return waiting == 0 && (kind == null || beliefs.get(kind).count() == 0);
+    }
+
+    void stop() {
+        stopping = true;
+    }
+
+    private SplittableRandom random() {
+        return world.random();
+    }
+
+    private void later(long minMillis, long maxMillis, String what, Runnable action) {
+        long delay = minMillis + random().nextLong(maxMillis - minMillis + 1);
+        world.after(delay, TimeUnit.MILLISECONDS, client.actor, client.id + "/" + id + " " + what, action);
+    }
+
+    /** Starts the owner's life: its first acquisition comes after a short while. */
+    void start() {
+        later(0, 300, "starts", this::next);
+    }
+
+    /** What the owner does when its last call ended. */
+    private void next() {
+        Belief held = kind == null ? null : beliefs.get(kind);
+        if (held != null && held.count() > 0) {
+            // every hold is released, even one whose lease may have ended: its unlock then says so
+            // (IllegalMonitorStateException), as an application finds out
+            if (!stopping && !Boolean.getBoolean("padlock.sim.noReentry") && held.count() < 3 && waiting == 0 && random().nextInt(6) == 0) {
+                later(0, 400, "re-enters " + kind, () -> acquire(kind));
+                return;
+            } else if (waiting == 0) {
+                later(0, stopping ? 50 : 700, "unlocks " + kind, this::unlock);
+                return;
+            } else {
+                return; // a second wait of its own is in flight; it comes back here
+            }
+        }
+        if (waiting > 0) {
+            return;
+        }
+        if (stopping || !episode.takeOperation()) {
+            return;
+        }
+        kind = episode.kinds().get(random().nextInt(episode.kinds().size()));
+        later(0, 300, "acquires " + kind, () -> acquire(kind));
+    }
+
+    private void acquire(Kind on) {
+        if (stopping && beliefs.get(on).count() == 0) {
+            next();
+            return;
+        }
+        RLock lock = client.lock(on);
+        boolean reentry = beliefs.get(on).count() > 0;
+        long lostBefore = client.backend.lostReplies();
+        long lease = random().nextInt(3) == 0 ? -1 : 400 + random().nextLong(3_600);
+        int form = random().nextInt(10);
+        CompletableFuture<?> call;
+        String what;
+        if (form < 3) {
+            call = lock.lockAsync(lease, TimeUnit.MILLISECONDS, id);
+            what = "lockAsync(lease " + lease + ")";
+        } else if (form < 5) {
+            call = lock.tryLockAsync(0, lease, TimeUnit.MILLISECONDS, id);
+            what = "tryLockAsync(0, lease " + lease + ")";
+        } else {
+            long wait = 50 + random().nextLong(4_000);
+            call = lock.tryLockAsync(wait, lease, TimeUnit.MILLISECONDS, id);
+            what = "tryLockAsync(wait " + wait + ", lease " + lease + ")";
+        }
+        episode.log(client.id + "/" + id + " " + on + " " + what);
+        if (waiting++ == 0) {
+            waitingSince = world.nanoTime();
+        }
+        beliefs.get(on).acquiring++;
+        if (!stopping && random().nextInt(12) == 0) {
+            later(0, 1_500, "cancels its wait on " + on, () -> {
+                if (call.cancel(true)) {
+                    episode.log(client.id + "/" + id + " cancelled its wait on " + on);
+                }
+            });
+        }
+        if (!stopping && waiting == 1 && random().nextInt(10) == 0) {
+            later(0, 200, "waits a second time on " + on, () -> {
+                if (kind == on && waiting > 0) {
+                    acquire(on);
+                }
+            });
+        }
+        call.whenComplete((result, failure) -> acquired(on, lease, result, failure, reentry,
+                client.backend.lostReplies() > lostBefore));
+    }
+
+    private void acquired(Kind on, long lease, Object result, Throwable failure, boolean reentry, boolean lostReply) {
+        waiting--;
+        beliefs.get(on).acquiring--;
+        if (waiting > 0) {
+            waitingSince = world.nanoTime();
+        }
+        boolean held = failure == null && (result == null || Boolean.TRUE.equals(result));
+        if (held) {
+            Belief belief = beliefs.get(on);
+            // holds whose lease had ended by now may be gone from Redis: the new one may be a first hold
+            belief.lapsed = belief.count() > 0 && belief.promisedUntil() <= world.nanoTime();
+            belief.told(new Belief.Hold(world.causeRanAt(), lease, world.nanoTime(), reentry, lostReply));
+            episode.log(client.id + "/" + id + " holds " + on + " x" + belief.count()
+                    + (world.causeRanAt() < 0 ? " (told outside a reply)" : ""));
+            episode.checkTold(belief);
+        } else {
+            episode.log(client.id + "/" + id + " did not get " + on + ": "
+                    + (failure == null ? "false" : describe(failure)));
+        }
+        next();
+    }
+
+    private void unlock() {
+        Kind on = kind;
+        Belief belief = beliefs.get(on);
+        if (belief.count() == 0) {
+            next();
+            return;
+        }
+        episode.log(client.id + "/" + id + " unlockAsync " + on);
+        belief.releasing = true;
+        client.lock(on).unlockAsync(id).whenComplete((ok, failure) -> {
+            belief.releasing = false;
+            Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
+            if (cause == null) {
+                belief.released();
+            } else if (cause instanceof IllegalMonitorStateException) {
+                episode.log(client.id + "/" + id + " was told at unlock that it lost " + on + ": " + cause.getMessage());
+                belief.forget();
+            } else {
+                // the outcome is not known: the engine stops renewing and takes the owner as holding
+                // nothing (Redis may keep its holds until their lease ends), and so does the
+                // application; more holds on Redis than believed are no breach of the promise
+                episode.log(client.id + "/" + id + " unlock of " + on + " failed: " + describe(cause));
+                unconfirmed.add(belief.field);
+                belief.forget();
+            }
+            next();
+        });
+    }
+
+    /** The lease-lost listener named this owner and lock. */
+    void leaseLost(String lockName) {
+        for (Belief belief : beliefs.values()) {
+            if (belief.kind.lockName().equals(lockName) && belief.count() > 0) {
+                episode.log(client.id + "/" + id + " told it lost " + belief.kind);
+                belief.forget();
+            }
+        }
+    }
+
+    private static String describe(Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        return cause.getClass().getSimpleName() + ": " + cause.getMessage();
+    }
+}

@@ -1,0 +1,305 @@
+package dev.padlock.sim;
+
+import dev.padlock.sim.redis.ModelRedis;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The invariants of "Who holds a lock" and "Grants that keep their promise", checked on the model
+ * Redis after every event of an {@link Episode}:
+ * <ul>
+ *   <li>told held: when an owner is told it holds, Redis has its field with at least the count it
+ *       believes (unless the lock was force-unlocked or lost in a restart since that call ran), and
+ *       a fixed lease's TTL reaches the end of the lease counted from that call;
+ *   <li>believed held: while an owner believes it holds, Redis has its field with that count (one
+ *       less while its unlock is in flight), or the owner is told it lost the lock by the time the
+ *       TTL it last had runs out;
+ *   <li>no two holders: an exclusive lock's hash names one owner at most, and no two owners believe
+ *       they hold one at once unless a force unlock or a restart took it from the first;
+ *   <li>every key expires, but the fencing counters;
+ *   <li>nobody waits on a free lock for longer than a bound (counted from the last fault);
+ *   <li>at the end, once every owner let go: no acquisition still waits, and no lock is held.
+ * </ul>
+ */
+final class Promises {
+    /** How late past a TTL's end a loss may be reported: the timer's tick and a delivery. */
+    private static final long LATE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    private static final long MILLI = TimeUnit.MILLISECONDS.toNanos(1);
+    private final Episode episode;
+    private final long freeWaitBound;
+    private final Map<String, Long> freeSince = new HashMap<>();
+
+    Promises(Episode episode) {
+        this.episode = episode;
+        SimConfig config = episode.config;
+        // a waiter that missed every message parks at most the TTL it saw (4 s leases at most here)
+        this.freeWaitBound = TimeUnit.MILLISECONDS.toNanos(Math.max(config.watchdogMillis(), 4_000)
+                + 2 * config.commandTimeoutMillis() + 1_000);
+    }
+
+    private long now() {
+        return episode.world.nanoTime();
+    }
+
+    private SortedMap<String, ModelRedis.Entry> keys() {
+        return episode.server.model().snapshot();
+    }
+
+    /** Whether the lock was taken from the belief's owner since its first hold ran on Redis. */
+    private boolean undercut(Belief belief) {
+        Long at = episode.undercut.get(belief.kind.lockName());
+        return at != null && at >= belief.since();
+    }
+
+    private static long count(ModelRedis.Entry hash, String field) {
+        if (hash == null || !"hash".equals(hash.type())) {
+            return 0;
+        }
+        @SuppressWarnings("unchecked")
+        String value = ((Map<String, String>) hash.value()).get(field);
+        return value == null ? 0 : Long.parseLong(value);
+    }
+
+    private long expiry(ModelRedis.Entry entry) {
+        return entry.pttl() < 0 ? Long.MAX_VALUE : now() + entry.pttl() * MILLI;
+    }
+
+    /** An owner was told it holds, by the reply or message being delivered now. */
+    void told(Belief belief) {
+        if (undercut(belief)) {
+            return;
+        }
+        ModelRedis.Entry hash = keys().get(belief.kind.lockName());
+        long onRedis = count(hash, belief.field);
+        if (onRedis < belief.count()) {
+            String what = belief + " was told it holds, but Redis has " + onRedis + " holds of " + belief.field;
+            Belief.Hold hold = belief.last();
+            if (belief.lapsed && onRedis >= 1) {
+                episode.log(belief + ": its earlier holds had outlived their lease; Redis counts " + onRedis);
+                belief.keep(onRedis);
+            } else if (pausedLately(belief, hold)) {
+                episode.known(KnownDefect.STALE_AFTER_PAUSE, what);
+                belief.keep(onRedis);
+            } else if (hold.reentry() && hold.lostReply() && onRedis > 0) {
+                episode.known(KnownDefect.REENTRY_CONFIRMED_BY_OUTER_HOLD, what);
+                belief.keep(onRedis);
+            } else {
+                episode.fail(what);
+            }
+            return;
+        }
+        if (ttlShort(belief, hash) && pausedLately(belief, belief.last())) {
+            episode.known(KnownDefect.STALE_AFTER_PAUSE, belief + " was told it holds after a pause, with the TTL of its"
+                    + " lease partly gone: ends at " + millis(expiry(hash)) + " ms, promised " + millis(belief.requiredExpiry()));
+            belief.forget();
+            return;
+        }
+        checkTtl(belief, hash);
+    }
+
+    /**
+     * Whether the owner's client was paused within its lease and two command timeouts before now:
+     * a reply or grant it read may be stale.
+     */
+    private boolean pausedLately(Belief belief, Belief.Hold hold) {
+        long pausedUntil = belief.client.pausedUntil;
+        if (pausedUntil < 0) {
+            return false;
+        }
+        long lease = hold.watchdog() ? episode.config.watchdogMillis() : hold.leaseMillis();
+        // the call that told may be a late one after a grant read late: look back a whole lease
+        return pausedUntil >= now() - TimeUnit.MILLISECONDS.toNanos(lease + 2 * episode.config.commandTimeoutMillis());
+    }
+
+    private boolean ttlShort(Belief belief, ModelRedis.Entry hash) {
+        long required = belief.requiredExpiry();
+        return required > now() && expiry(hash) < required - MILLI;
+    }
+
+    private void checkTtl(Belief belief, ModelRedis.Entry hash) {
+        if (belief.kind.rearms() && belief.acquiring > 0) {
+            return; // a re-entry in flight may have re-armed the lease to its own already
+        }
+        long required = belief.requiredExpiry();
+        if (required > now() && expiry(hash) < required - MILLI) {
+            episode.fail(belief + " was promised its lease until " + millis(required) + " ms, but the lock's TTL ends at "
+                    + millis(expiry(hash)) + " ms");
+        }
+    }
+
+    void afterStep() {
+        SortedMap<String, ModelRedis.Entry> keys = keys();
+        believedHolds(keys);
+        exclusive(keys);
+        everyKeyExpires(keys);
+        noWaitOnAFreeLock(keys);
+    }
+
+    /** Whether a give-back of the owner's claim ran after its hold began: see {@link KnownDefect#GIVE_BACK_REMOVED_A_LATER_HOLD}. */
+    private boolean givenBackSince(Belief belief) {
+        Long at = episode.givenBack.get(belief.kind.lockName() + ' ' + belief.field);
+        return at != null && at >= belief.since();
+    }
+
+    private void believedHolds(SortedMap<String, ModelRedis.Entry> keys) {
+        for (Owner owner : episode.owners) {
+            for (Belief belief : owner.beliefs()) {
+                if (belief.count() == 0) {
+                    continue;
+                }
+                if (count(keys.get(belief.kind.lockName()), belief.field) < belief.count() && givenBackSince(belief)
+                        && !belief.releasing) {
+                    episode.known(KnownDefect.GIVE_BACK_REMOVED_A_LATER_HOLD, belief + " lost its hold to a give-back"
+                            + " of its own client's earlier claim");
+                    belief.forget();
+                    continue;
+                }
+                if (belief.promisedUntil() <= now()) {
+                    continue; // its fixed lease is over, and the owner knows it
+                }
+                ModelRedis.Entry hash = keys.get(belief.kind.lockName());
+                long onRedis = count(hash, belief.field);
+                long least = belief.releasing ? belief.count() - 1 : belief.count();
+                if (onRedis >= belief.count()) {
+                    belief.lastSeenExpiry = expiry(hash);
+                    checkTtl(belief, hash);
+                } else if (undercut(belief) || onRedis >= least) {
+                    continue;
+                } else if (onRedis > 0) {
+                    episode.fail(belief + " believes it holds " + belief.count() + " times, but Redis counts " + onRedis);
+                } else if (now() > satAdd(belief.lastSeenExpiry, LATE_NANOS)) {
+                    episode.fail(belief + " still believes it holds, but its field left Redis and the TTL it had ended at "
+                            + millis(belief.lastSeenExpiry) + " ms without a word to it");
+                }
+            }
+        }
+    }
+
+    private void exclusive(SortedMap<String, ModelRedis.Entry> keys) {
+        for (Kind kind : episode.kinds()) {
+            ModelRedis.Entry hash = keys.get(kind.lockName());
+            if (hash == null || !"hash".equals(hash.type())) {
+                continue;
+            }
+            @SuppressWarnings("unchecked")
+            Map<String, String> fields = (Map<String, String>) hash.value();
+            List<String> owners = fields.keySet().stream().filter(f -> !f.equals("mode"))
+                    .map(f -> f.endsWith(":write") ? f.substring(0, f.length() - 6) : f).distinct().toList();
+            boolean exclusive = kind != Kind.READ && kind != Kind.WRITE || "write".equals(fields.get("mode"));
+            if (exclusive && owners.size() > 1) {
+                episode.fail("Redis lets two owners hold " + kind.lockName() + ": " + fields);
+            }
+        }
+        // no two owners believe they hold an exclusive lock, unless it was taken from the first
+        for (Owner a : episode.owners) {
+            for (Belief x : a.beliefs()) {
+                if (!believes(x)) {
+                    continue;
+                }
+                for (Owner b : episode.owners) {
+                    if (b == a) {
+                        continue;
+                    }
+                    for (Belief y : b.beliefs()) {
+                        if (believes(y) && x.kind.lockName().equals(y.kind.lockName())
+                                && (x.kind.exclusive() || y.kind.exclusive()) && x.since() <= y.since()) {
+                            episode.fail("two owners believe they hold " + x.kind.lockName() + ": " + x + " and " + y);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /** Whether the owner believes it holds and nothing excuses the belief: not over, not taken, not past its TTL. */
+    private boolean believes(Belief belief) {
+        int sure = belief.releasing ? belief.count() - 1 : belief.count(); // an unlock in flight may have landed
+        if (sure <= 0 || undercut(belief)) {
+            return false;
+        }
+        // a fixed lease ends with the TTL Redis gave it (its start may not be known exactly); a
+        // watchdog hold, once its field is gone, until its owner is told, within the allowance
+        long end = Math.min(belief.promisedUntil(),
+                belief.watchdog() ? satAdd(belief.lastSeenExpiry, LATE_NANOS) : belief.lastSeenExpiry);
+        return now() < end;
+    }
+
+    private void everyKeyExpires(SortedMap<String, ModelRedis.Entry> keys) {
+        keys.forEach((key, entry) -> {
+            if (entry.pttl() < 0 && !key.startsWith("redisson_lock_token:")) {
+                episode.fail("the key " + key + " (" + entry.type() + ") has no expiry: " + entry.value());
+            }
+        });
+    }
+
+    private void noWaitOnAFreeLock(SortedMap<String, ModelRedis.Entry> keys) {
+        for (Kind kind : Kind.values()) {
+            String name = kind.lockName();
+            if (keys.containsKey(name)) {
+                freeSince.remove(name);
+            } else {
+                freeSince.putIfAbsent(name, now());
+            }
+        }
+        for (Owner owner : episode.owners) {
+            if (owner.waiting == 0 || owner.kind() == null) {
+                continue;
+            }
+            Long free = freeSince.get(owner.kind().lockName());
+            if (free == null) {
+                continue;
+            }
+            long from = Math.max(free, Math.max(owner.waitingSince, episode.lastDisturbance));
+            if (now() - from > freeWaitBound) {
+                episode.fail(owner.client.id + "/" + owner.id + " has waited for " + owner.kind() + " for "
+                        + millis(now() - owner.waitingSince) + " ms; the lock has been free since " + millis(free) + " ms");
+            }
+        }
+    }
+
+    /**
+     * A lock held on Redis by an owner field whose owner believes it holds nothing there and whose
+     * unlock ended unconfirmed; null when there is none.
+     */
+    String ghostHolder() {
+        SortedMap<String, ModelRedis.Entry> keys = keys();
+        for (Owner owner : episode.owners) {
+            for (Belief belief : owner.beliefs()) {
+                if (belief.count() == 0 && owner.unconfirmed.contains(belief.field)
+                        && count(keys.get(belief.kind.lockName()), belief.field) > 0) {
+                    return belief.field + " on " + belief.kind.lockName() + ": " + keys.get(belief.kind.lockName());
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Every owner let go and every acquisition ended: no lock may be held. */
+    void atQuiescence() {
+        String ghost = ghostHolder();
+        if (ghost != null) {
+            episode.known(KnownDefect.GHOST_HOLD_AFTER_UNCONFIRMED_UNLOCK, "once every owner let go, Redis still has "
+                    + ghost);
+            return;
+        }
+        SortedMap<String, ModelRedis.Entry> keys = keys();
+        for (Kind kind : episode.kinds()) {
+            ModelRedis.Entry hash = keys.get(kind.lockName());
+            if (hash != null && "hash".equals(hash.type())) {
+                episode.fail("every owner let go, but Redis still holds " + kind.lockName() + ": " + hash.value()
+                        + " (TTL " + hash.pttl() + " ms)");
+            }
+        }
+    }
+
+    private static long satAdd(long a, long b) {
+        return a > Long.MAX_VALUE - b ? Long.MAX_VALUE : a + b;
+    }
+
+    private static String millis(long nanos) {
+        return nanos == Long.MAX_VALUE ? "never" : String.format("%.3f", nanos / 1e6);
+    }
+}

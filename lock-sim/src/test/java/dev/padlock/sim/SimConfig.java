@@ -1,0 +1,30 @@
+package dev.padlock.sim;
+
+/**
+ * The shape of one simulated run: its clients, owners, timings and which faults strike.
+ *
+ * @param steps events to run in all, over as many episodes as that takes
+ * @param episodeOperations planned operations (acquisitions, releases, faults) per episode
+ */
+record SimConfig(long seed, long steps, int clients, int ownersPerClient, int episodeOperations,
+        long commandTimeoutMillis, long watchdogMillis, long fairWaiterMillis, boolean clientRegistry, boolean faults) {
+    static final String PLAIN = "p";
+    static final String SPIN = "s";
+    static final String FENCED = "fe";
+    static final String FAIR = "fa";
+    static final String READ_WRITE = "rw";
+
+    static SimConfig of(long seed, long steps) {
+        return new SimConfig(seed, steps, 3, 2, 60, 500, 3_000, 2_000, true, true);
+    }
+
+    SimConfig withSeed(long seed) {
+        return new SimConfig(seed, steps, clients, ownersPerClient, episodeOperations, commandTimeoutMillis,
+                watchdogMillis, fairWaiterMillis, clientRegistry, faults);
+    }
+
+    SimConfig withOperations(int operations) {
+        return new SimConfig(seed, steps, clients, ownersPerClient, operations, commandTimeoutMillis, watchdogMillis,
+                fairWaiterMillis, clientRegistry, faults);
+    }
+}

@@ -1,0 +1,342 @@
+package dev.padlock.sim.engine;
+
+import dev.padlock.internal.redis.RedisBackend;
+import dev.padlock.internal.redis.RedisErrors;
+import dev.padlock.sim.redis.ModelRedisException;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisConnectionException;
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * A client's {@link RedisBackend} on the {@link SimServer}: a command connection and a pub/sub
+ * connection, each in order both ways, as Lettuce's are, over the simulated {@link Network}.
+ *
+ * <p>What Lettuce does, it does too: a command unanswered within the command timeout fails with
+ * {@link RedisCommandTimeoutException} (it may still run, later: its reply is then dropped); a
+ * dropped connection fails what was in flight with {@link RedisConnectionException} (each of those
+ * calls ran or not, by chance), reconnects after a while and subscribes again; while it is down,
+ * scripts fail at once (Padlock's replay filter) and plain commands wait for the reconnect.
+ */
+public final class ModelBackend implements RedisBackend {
+    private final SimServer server;
+    private final World world;
+    private final World.Actor actor;
+    private final String clientId;
+    private final long commandTimeoutNanos;
+    private final RedisClusterAsyncCommands<String, String> commands;
+    private final Set<String> channels = new LinkedHashSet<>();
+    private final Set<Call<?>> inFlight = new LinkedHashSet<>();
+    private final List<Runnable> waitingForConnection = new ArrayList<>();
+    private final Set<World.Event> messagesOnTheWay = new LinkedHashSet<>();
+    private PubSubEvents events;
+    /** Calls whose reply the client never read: timed out, or dropped with the connection. */
+    private long lostReplies;
+    private boolean connected = true;
+    private long generation;
+    private long commandUp;
+    private long commandDown;
+    private long pubSubUp;
+    private long pubSubDown;
+
+    public ModelBackend(SimServer server, World.Actor actor, String clientId, long commandTimeoutMillis) {
+        this.server = server;
+        this.world = server.world();
+        this.actor = actor;
+        this.clientId = clientId;
+        this.commandTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(commandTimeoutMillis);
+        this.commands = ModelCommands.proxy(this);
+        server.attach(clientId, this);
+    }
+
+    String clientId() {
+        return clientId;
+    }
+
+    /** How many calls of this client lost their reply so far. */
+    public long lostReplies() {
+        return lostReplies;
+    }
+
+    /** One command on the command connection, from the client's send to its reply. */
+    private final class Call<T> {
+        final List<String> command;
+        final Function<Object, T> reply;
+        final SimFuture<T> future = new SimFuture<>();
+        World.Event run;
+        World.Event answer;
+        World.Event timeout;
+
+        Call(List<String> command, Function<Object, T> reply) {
+            this.command = command;
+            this.reply = reply;
+        }
+
+        boolean script() {
+            String name = command.get(0);
+            return name.equalsIgnoreCase("EVAL") || name.equalsIgnoreCase("EVALSHA");
+        }
+    }
+
+    /** Sends {@code command}; its reply is read by {@code reply}. */
+    <T> SimFuture<T> send(List<String> command, Function<Object, T> reply) {
+        Call<T> call = new Call<>(command, reply);
+        call.timeout = world.at(world.nanoTime() + commandTimeoutNanos, actor, "timeout " + command.get(0), () -> {
+            inFlight.remove(call);
+            lostReplies++;
+            if (call.answer != null) {
+                call.answer.cancel();
+            }
+            call.future.fail(new RedisCommandTimeoutException("Command timed out after "
+                    + TimeUnit.NANOSECONDS.toMillis(commandTimeoutNanos) + " millisecond(s)"));
+        });
+        if (connected) {
+            transmit(call);
+        } else if (call.script()) {
+            lostReplies++; // the caller cannot tell this from a call that was sent and lost
+            world.at(world.nanoTime(), actor, "refused " + command.get(0), () -> fail(call, notConnected()));
+        } else {
+            waitingForConnection.add(() -> transmit(call));
+        }
+        return call.future;
+    }
+
+    private <T> void transmit(Call<T> call) {
+        if (call.future.isDone()) {
+            return;
+        }
+        inFlight.add(call);
+        long sentIn = generation;
+        commandUp = Math.max(commandUp, world.nanoTime() + server.network().latency());
+        call.run = world.at(commandUp, server.actor(), "run " + describe(call.command), () -> {
+            Object reply;
+            RuntimeException error = null;
+            server.running(call.script() ? named(call.command) : call.command);
+            try {
+                reply = server.model().execute(call.command);
+            } catch (ModelRedisException e) {
+                reply = null;
+                error = e.getMessage().startsWith("NOSCRIPT") ? new RedisNoScriptException(e.getMessage())
+                        : new RedisCommandExecutionException(e.getMessage());
+            }
+            if (sentIn != generation) {
+                return; // ran, but the connection dropped meanwhile: the reply is lost
+            }
+            long ranAt = world.nanoTime();
+            Object answered = reply;
+            RuntimeException failed = error;
+            commandDown = Math.max(commandDown, ranAt + server.network().latency());
+            String label = "reply " + call.command.get(0) + " " + (failed != null ? failed.getMessage() : answered);
+            call.answer = world.at(commandDown, actor, label, () -> {
+                inFlight.remove(call);
+                call.timeout.cancel();
+                // a plain read (HEXISTS after a lost reply) tells, but set no lease: its time is no lease's start
+                world.deliver(call.script() ? ranAt : -1, () -> {
+                    if (failed != null) {
+                        call.future.fail(failed);
+                    } else {
+                        T value;
+                        try {
+                            value = call.reply.apply(answered);
+                        } catch (RuntimeException e) {
+                            call.future.fail(e);
+                            return;
+                        }
+                        call.future.complete(value);
+                    }
+                });
+            });
+        });
+    }
+
+    /** A script call with the script's name in place of its body or SHA1. */
+    private static List<String> named(List<String> command) {
+        List<String> named = new ArrayList<>(command);
+        named.set(1, ModelCommands.scriptName(command.get(0).equalsIgnoreCase("EVAL")
+                ? ModelCommands.sha1(command.get(1)) : command.get(1)));
+        return named;
+    }
+
+    private static String describe(List<String> command) {
+        String name = command.get(0);
+        if (name.equalsIgnoreCase("EVAL") || name.equalsIgnoreCase("EVALSHA")) {
+            return name + " " + ModelCommands.scriptName(command.get(1)) + " " + command.subList(3, command.size());
+        }
+        return String.join(" ", command);
+    }
+
+    private void fail(Call<?> call, RuntimeException failure) {
+        inFlight.remove(call);
+        call.timeout.cancel();
+        call.future.fail(failure);
+    }
+
+    private static RedisConnectionException notConnected() {
+        return new RedisConnectionException("the connection was down or dropped with the call in flight; Padlock does"
+                + " not let a script be sent again, so whether it ran is not known");
+    }
+
+    /** Pushes a published message to this client's pub/sub connection, unless the network loses it. */
+    void push(String channel, String message, long publishedAt) {
+        if (!connected || server.network().loseMessage()) {
+            return;
+        }
+        long sentIn = generation;
+        pubSubDown = Math.max(pubSubDown, world.nanoTime() + server.network().messageLatency());
+        World.Event[] event = new World.Event[1];
+        event[0] = world.at(pubSubDown, actor, "message " + channel + " " + message, () -> {
+            messagesOnTheWay.remove(event[0]);
+            if (sentIn == generation && events != null) {
+                world.deliver(publishedAt, () -> events.message(channel, message));
+            }
+        });
+        messagesOnTheWay.add(event[0]);
+    }
+
+    /**
+     * Drops both connections now: calls in flight fail (each ran or not, by chance), messages on
+     * the way are lost, and after a reconnect of 5 to 300 ms the channels are subscribed again.
+     */
+    public void dropConnections() {
+        generation++;
+        connected = false;
+        server.model().unsubscribeAll(clientId);
+        for (World.Event message : messagesOnTheWay) {
+            message.cancel();
+        }
+        messagesOnTheWay.clear();
+        for (Call<?> call : List.copyOf(inFlight)) {
+            lostReplies++;
+            if (call.run != null && world.chance(0.5)) {
+                call.run.cancel(); // never reached the server
+            }
+            if (call.answer != null) {
+                call.answer.cancel();
+            }
+            world.at(world.nanoTime(), actor, "dropped " + call.command.get(0), () -> fail(call,
+                    new RedisConnectionException("Connection closed")));
+        }
+        inFlight.clear();
+        long reconnect = TimeUnit.MILLISECONDS.toNanos(5 + world.random().nextLong(296));
+        world.at(world.nanoTime() + reconnect, actor, "reconnected", this::reconnected);
+    }
+
+    private void reconnected() {
+        connected = true;
+        commandUp = commandDown = pubSubUp = pubSubDown = world.nanoTime();
+        List<Runnable> waiting = List.copyOf(waitingForConnection);
+        waitingForConnection.clear();
+        waiting.forEach(Runnable::run);
+        for (String channel : List.copyOf(channels)) {
+            subscribeOnServer(channel, null);
+        }
+    }
+
+    @Override
+    public String address() {
+        return "redis://model";
+    }
+
+    @Override
+    public RedisClusterAsyncCommands<String, String> commands() {
+        return commands;
+    }
+
+    @Override
+    public boolean isCluster() {
+        return false;
+    }
+
+    @Override
+    public CompletableFuture<RedisClusterAsyncCommands<String, String>> commandsFor(String key) {
+        return CompletableFuture.completedFuture(commands);
+    }
+
+    @Override
+    public boolean isSharded() {
+        return false;
+    }
+
+    @Override
+    public CompletableFuture<Void> subscribe(String channel) {
+        channels.add(channel);
+        CompletableFuture<Void> confirmed = new CompletableFuture<>();
+        World.Event timeout = world.at(world.nanoTime() + commandTimeoutNanos, actor, "timeout SUBSCRIBE",
+                () -> confirmed.completeExceptionally(new RedisCommandTimeoutException("Command timed out")));
+        confirmed.whenComplete((ok, failure) -> timeout.cancel());
+        if (connected) {
+            subscribeOnServer(channel, confirmed);
+        } else {
+            waitingForConnection.add(() -> confirmed.complete(null)); // the reconnect subscribes it
+        }
+        return confirmed;
+    }
+
+    private void subscribeOnServer(String channel, CompletableFuture<Void> confirmed) {
+        long sentIn = generation;
+        pubSubUp = Math.max(pubSubUp, world.nanoTime() + server.network().latency());
+        world.at(pubSubUp, server.actor(), "run SUBSCRIBE " + channel, () -> {
+            if (sentIn != generation) {
+                return;
+            }
+            server.model().subscribe(clientId, channel);
+            pubSubDown = Math.max(pubSubDown, world.nanoTime() + server.network().latency());
+            world.at(pubSubDown, actor, "subscribed " + channel, () -> {
+                if (sentIn != generation) {
+                    return;
+                }
+                if (events != null) {
+                    events.subscribed(channel);
+                }
+                if (confirmed != null) {
+                    confirmed.complete(null);
+                }
+            });
+        });
+    }
+
+    @Override
+    public void unsubscribe(String channel) {
+        channels.remove(channel);
+        if (!connected) {
+            return;
+        }
+        long sentIn = generation;
+        pubSubUp = Math.max(pubSubUp, world.nanoTime() + server.network().latency());
+        world.at(pubSubUp, server.actor(), "run UNSUBSCRIBE " + channel, () -> {
+            if (sentIn == generation) {
+                server.model().unsubscribe(clientId, channel);
+            }
+        });
+    }
+
+    @Override
+    public void listen(PubSubEvents events) {
+        this.events = events;
+    }
+
+    @Override
+    public CompletableFuture<Void> refreshTopology() {
+        return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public RuntimeException translate(Throwable failure, String operation) {
+        return RedisErrors.translate(failure, operation, address());
+    }
+
+    @Override
+    public void close() {
+        generation++;
+        connected = false;
+        server.model().unsubscribeAll(clientId);
+    }
+}
