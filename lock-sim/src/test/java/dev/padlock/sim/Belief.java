@@ -12,13 +12,14 @@ import java.util.concurrent.TimeUnit;
  */
 final class Belief {
     /** One hold: when Redis ran the call that told the owner (-1: not known) and its lease (-1: watchdog). */
-    record Hold(long ranAt, long leaseMillis, long toldAt, boolean reentry, boolean lostReply) {
+    record Hold(long ranAt, long leaseMillis, long toldAt, long askedAt, boolean reentry, boolean lostReply) {
         boolean watchdog() {
             return leaseMillis < 0;
         }
 
+        /** The end of its lease; when its Redis time is not known, counted from when it was asked for (the least it can be). */
         long promisedUntil() {
-            long from = ranAt >= 0 ? ranAt : toldAt;
+            long from = ranAt >= 0 ? ranAt : askedAt;
             return watchdog() ? Long.MAX_VALUE : from + TimeUnit.MILLISECONDS.toNanos(leaseMillis);
         }
     }
@@ -30,6 +31,8 @@ final class Belief {
     private final Deque<Hold> holds = new ArrayDeque<>();
     /** The lock's expiry (virtual nanos) when the field was last seen with the believed count. */
     long lastSeenExpiry = Long.MAX_VALUE;
+    /** The owner's client's lost replies when the field was last seen: more since, and renewals may have gone unanswered. */
+    long lostRepliesWhenSeen;
     /** For the kinds that re-arm: the end of the latest acquisition's lease, and whether its Redis time is known. */
     private long armedUntil;
     private boolean armedKnown;
@@ -38,6 +41,8 @@ final class Belief {
     boolean releasing;
     /** Whether the holds believed before the latest acquisition had outlived their lease by then. */
     boolean lapsed;
+    /** When an acquisition of this owner was last cancelled (its call may still be in flight); -1: never. */
+    long cancelledAt = -1;
     /** Acquisitions of this owner in flight: one may have re-armed the lease already. */
     int acquiring;
 
@@ -60,7 +65,7 @@ final class Belief {
         }
         holds.addLast(hold);
         latest = hold;
-        long start = hold.ranAt() >= 0 ? hold.ranAt() : hold.toldAt();
+        long start = hold.ranAt() >= 0 ? hold.ranAt() : hold.askedAt();
         long lease = TimeUnit.MILLISECONDS.toNanos(Math.max(0, hold.leaseMillis()));
         // how each kind's acquisition sets the lock's lease (docs/user-guide/api.md, re-entry)
         armedUntil = kind == Kind.WRITE ? Math.max(armedUntil, start) + lease : start + lease;
@@ -138,10 +143,10 @@ final class Belief {
         return last != null && last == latest && !last.watchdog();
     }
 
-    /** When the first hold began on Redis (or was told, when that is not known). */
+    /** When the first hold began on Redis (when that is not known: when it was asked for, the earliest it can have). */
     long since() {
         Hold first = holds.peekFirst();
-        return first == null ? Long.MAX_VALUE : first.ranAt() >= 0 ? first.ranAt() : first.toldAt();
+        return first == null ? Long.MAX_VALUE : first.ranAt() >= 0 ? first.ranAt() : first.askedAt();
     }
 
     boolean watchdog() {

@@ -153,6 +153,7 @@ final class Episode {
         owners.forEach(Owner::start);
         if (config.faults()) {
             planFaults();
+            network.expiryFaults(0.02); // one command in fifty reaches Redis exactly at its key's expiry
         }
         long drainFrom = -1;
         while (violation == null && world.steps() < stepLimit) {
@@ -164,6 +165,7 @@ final class Episode {
             if (drainFrom < 0 && operationsLeft <= 0) {
                 drainFrom = world.nanoTime();
                 network.messageFaults(0, 0);
+                network.expiryFaults(0);
                 owners.forEach(Owner::stop);
             }
             if (drainFrom >= 0 && owners.stream().allMatch(Owner::idle)) {
@@ -181,7 +183,7 @@ final class Episode {
             if (drainFrom >= 0 && world.nanoTime() - drainFrom > DRAIN_NANOS) {
                 String ghost = promises.ghostHolder();
                 if (ghost != null) {
-                    known(KnownDefect.GHOST_HOLD_AFTER_UNCONFIRMED_UNLOCK, "waiters never got a lock held by " + ghost);
+                    known(KnownDefect.GHOST_HOLD_RENEWED, "waiters never got a lock held by " + ghost);
                     break;
                 }
                 fail("the owners did not let go within " + TimeUnit.NANOSECONDS.toSeconds(DRAIN_NANOS)

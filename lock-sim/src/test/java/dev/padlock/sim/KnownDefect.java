@@ -19,12 +19,27 @@ enum KnownDefect {
      */
     REENTRY_CONFIRMED_BY_OUTER_HOLD,
     /**
-     * An unlock whose reply was lost ends the owner's renewal and its holds as the engine sees them,
-     * but on Redis a hold may remain; the same owner's next acquisition of the lock counts on top of
-     * it (a re-entry), its unlock leaves that hold behind ("holds remain"), and a watchdog lease
-     * keeps renewing it: the lock stays held with nobody believing they hold it.
+     * A hold on Redis that its owner does not know of (an unlock whose reply was lost, which ends
+     * the engine's view of the owner's holds; or a grant or landing for a wait that had already
+     * ended while its reply or message was lost) is counted under the owner's next acquisition of
+     * the lock (a re-entry on Redis); its unlocks then leave that hold behind ("holds remain"), and
+     * with a watchdog lease the watchdog renews it for as long as the client lives: the lock stays
+     * held with nobody believing they hold it.
      */
-    GHOST_HOLD_AFTER_UNCONFIRMED_UNLOCK,
+    GHOST_HOLD_RENEWED,
+    /**
+     * A watchdog hold whose renewals get no answer (a stalled or unreachable Redis, for longer than
+     * the lease) is not reported lost when its lease runs out: the watchdog reports a loss only when
+     * Redis answers that the owner no longer holds. Meanwhile the lock expires and another owner
+     * takes it. Issue 27 ("Work that stops when the lease is lost", {@code safeFor()}).
+     */
+    RENEWALS_UNANSWERED_PAST_LEASE,
+    /**
+     * A re-entry cancelled while its call is in flight still re-arms the lock's lease to its own (a
+     * plain, spin, fenced or fair re-entry does, as Redisson's), and the give-back of that hold does
+     * not restore the longer lease the owner's earlier hold was promised.
+     */
+    CANCELLED_REENTRY_REARMS_LEASE,
     /**
      * A wait cancelled (or given up on) while its call is in flight: the engine undoes what that call
      * may have done (a give-back, {@code lock_abandon}, or a release) once its outcome is known or

@@ -104,6 +104,7 @@ final class Owner {
         RLock lock = client.lock(on);
         boolean reentry = beliefs.get(on).count() > 0;
         long lostBefore = client.backend.lostReplies();
+        long askedAt = world.nanoTime();
         long lease = random().nextInt(3) == 0 ? -1 : 400 + random().nextLong(3_600);
         int form = random().nextInt(10);
         CompletableFuture<?> call;
@@ -127,6 +128,7 @@ final class Owner {
         if (!stopping && random().nextInt(12) == 0) {
             later(0, 1_500, "cancels its wait on " + on, () -> {
                 if (call.cancel(true)) {
+                    beliefs.get(on).cancelledAt = world.nanoTime();
                     episode.log(client.id + "/" + id + " cancelled its wait on " + on);
                 }
             });
@@ -138,11 +140,12 @@ final class Owner {
                 }
             });
         }
-        call.whenComplete((result, failure) -> acquired(on, lease, result, failure, reentry,
+        call.whenComplete((result, failure) -> acquired(on, lease, result, failure, askedAt, reentry,
                 client.backend.lostReplies() > lostBefore));
     }
 
-    private void acquired(Kind on, long lease, Object result, Throwable failure, boolean reentry, boolean lostReply) {
+    private void acquired(Kind on, long lease, Object result, Throwable failure, long askedAt, boolean reentry,
+            boolean lostReply) {
         waiting--;
         beliefs.get(on).acquiring--;
         if (waiting > 0) {
@@ -153,7 +156,7 @@ final class Owner {
             Belief belief = beliefs.get(on);
             // holds whose lease had ended by now may be gone from Redis: the new one may be a first hold
             belief.lapsed = belief.count() > 0 && belief.promisedUntil() <= world.nanoTime();
-            belief.told(new Belief.Hold(world.causeRanAt(), lease, world.nanoTime(), reentry, lostReply));
+            belief.told(new Belief.Hold(world.causeRanAt(), lease, world.nanoTime(), askedAt, reentry, lostReply));
             episode.log(client.id + "/" + id + " holds " + on + " x" + belief.count()
                     + (world.causeRanAt() < 0 ? " (told outside a reply)" : ""));
             episode.checkTold(belief);

@@ -80,6 +80,9 @@ final class Promises {
             if (belief.lapsed && onRedis >= 1) {
                 episode.log(belief + ": its earlier holds had outlived their lease; Redis counts " + onRedis);
                 belief.keep(onRedis);
+            } else if (givenBackSince(belief)) {
+                episode.known(KnownDefect.GIVE_BACK_REMOVED_A_LATER_HOLD, what);
+                belief.keep(onRedis);
             } else if (pausedLately(belief, hold)) {
                 episode.known(KnownDefect.STALE_AFTER_PAUSE, what);
                 belief.keep(onRedis);
@@ -120,11 +123,17 @@ final class Promises {
     }
 
     private void checkTtl(Belief belief, ModelRedis.Entry hash) {
-        if (belief.kind.rearms() && belief.acquiring > 0) {
-            return; // a re-entry in flight may have re-armed the lease to its own already
+        if (belief.kind.rearms() && belief.acquiring > 0 || undercut(belief)) {
+            return; // a re-entry in flight may have re-armed the lease already; a force unlock took it
         }
         long required = belief.requiredExpiry();
-        if (required > now() && expiry(hash) < required - MILLI) {
+        if (required > now() && expiry(hash) < required - MILLI && belief.kind.rearms()
+                && belief.cancelledAt >= belief.since()) {
+            episode.known(KnownDefect.CANCELLED_REENTRY_REARMS_LEASE, belief + " was promised its lease until "
+                    + millis(required) + " ms, but a cancelled re-entry re-armed the lock's TTL to end at "
+                    + millis(expiry(hash)) + " ms");
+            belief.forget();
+        } else if (required > now() && expiry(hash) < required - MILLI) {
             episode.fail(belief + " was promised its lease until " + millis(required) + " ms, but the lock's TTL ends at "
                     + millis(expiry(hash)) + " ms");
         }
@@ -165,12 +174,19 @@ final class Promises {
                 long least = belief.releasing ? belief.count() - 1 : belief.count();
                 if (onRedis >= belief.count()) {
                     belief.lastSeenExpiry = expiry(hash);
+                    belief.lostRepliesWhenSeen = belief.client.backend.lostReplies();
                     checkTtl(belief, hash);
                 } else if (undercut(belief) || onRedis >= least) {
                     continue;
                 } else if (onRedis > 0) {
                     episode.fail(belief + " believes it holds " + belief.count() + " times, but Redis counts " + onRedis);
-                } else if (now() > satAdd(belief.lastSeenExpiry, LATE_NANOS)) {
+                } else if (belief.watchdog() && now() > satAdd(belief.lastSeenExpiry, LATE_NANOS)
+                        && belief.client.backend.lostReplies() > belief.lostRepliesWhenSeen) {
+                    episode.known(KnownDefect.RENEWALS_UNANSWERED_PAST_LEASE, belief + " was not told it lost the lock"
+                            + " whose TTL ended at " + millis(belief.lastSeenExpiry) + " ms while its renewals got no answer");
+                    belief.forget();
+                } else if (belief.watchdog() && now() > satAdd(belief.lastSeenExpiry, LATE_NANOS)) {
+                    // (a fixed lease ends with its TTL; one shorter than promised fails the TTL check)
                     episode.fail(belief + " still believes it holds, but its field left Redis and the TTL it had ended at "
                             + millis(belief.lastSeenExpiry) + " ms without a word to it");
                 }
@@ -220,11 +236,9 @@ final class Promises {
         if (sure <= 0 || undercut(belief)) {
             return false;
         }
-        // a fixed lease ends with the TTL Redis gave it (its start may not be known exactly); a
-        // watchdog hold, once its field is gone, until its owner is told, within the allowance
-        long end = Math.min(belief.promisedUntil(),
-                belief.watchdog() ? satAdd(belief.lastSeenExpiry, LATE_NANOS) : belief.lastSeenExpiry);
-        return now() < end;
+        // a hold ends with the TTL Redis gave it (a fixed lease's start may not be known exactly);
+        // that a watchdog owner is told of its loss in time is the believed-holds check's business
+        return now() < Math.min(belief.promisedUntil(), belief.lastSeenExpiry);
     }
 
     private void everyKeyExpires(SortedMap<String, ModelRedis.Entry> keys) {
@@ -261,15 +275,16 @@ final class Promises {
     }
 
     /**
-     * A lock held on Redis by an owner field whose owner believes it holds nothing there and whose
-     * unlock ended unconfirmed; null when there is none.
+     * A lock held on Redis by an owner field whose owner believes it holds nothing there, after an
+     * unlock of it ended unconfirmed or its client lost a reply or a message; null when there is none.
      */
     String ghostHolder() {
         SortedMap<String, ModelRedis.Entry> keys = keys();
         for (Owner owner : episode.owners) {
             for (Belief belief : owner.beliefs()) {
-                if (belief.count() == 0 && owner.unconfirmed.contains(belief.field)
-                        && count(keys.get(belief.kind.lockName()), belief.field) > 0) {
+                boolean doubt = owner.unconfirmed.contains(belief.field)
+                        || owner.client.backend.lostReplies() + owner.client.backend.lostMessages() > 0;
+                if (belief.count() == 0 && doubt && count(keys.get(belief.kind.lockName()), belief.field) > 0) {
                     return belief.field + " on " + belief.kind.lockName() + ": " + keys.get(belief.kind.lockName());
                 }
             }
@@ -281,7 +296,7 @@ final class Promises {
     void atQuiescence() {
         String ghost = ghostHolder();
         if (ghost != null) {
-            episode.known(KnownDefect.GHOST_HOLD_AFTER_UNCONFIRMED_UNLOCK, "once every owner let go, Redis still has "
+            episode.known(KnownDefect.GHOST_HOLD_RENEWED, "once every owner let go, Redis still has "
                     + ghost);
             return;
         }

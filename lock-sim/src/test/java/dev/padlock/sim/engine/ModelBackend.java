@@ -40,6 +40,8 @@ public final class ModelBackend implements RedisBackend {
     private PubSubEvents events;
     /** Calls whose reply the client never read: timed out, or dropped with the connection. */
     private long lostReplies;
+    /** Pub/sub messages published to this client that it never heard: lost on the way, or with a dropped connection. */
+    private long lostMessages;
     private boolean connected = true;
     private long generation;
     private long commandUp;
@@ -59,6 +61,11 @@ public final class ModelBackend implements RedisBackend {
 
     String clientId() {
         return clientId;
+    }
+
+    /** How many messages published to this client it never heard, so far. */
+    public long lostMessages() {
+        return lostMessages;
     }
 
     /** How many calls of this client lost their reply so far. */
@@ -83,6 +90,15 @@ public final class ModelBackend implements RedisBackend {
         boolean script() {
             String name = command.get(0);
             return name.equalsIgnoreCase("EVAL") || name.equalsIgnoreCase("EVALSHA");
+        }
+
+        /** Whether the call may set a lock's lease: a script that writes (not the token or lock reads). */
+        boolean setsLease() {
+            if (!script()) {
+                return false;
+            }
+            String name = named(command).get(1);
+            return !name.equals("fenced_token") && !name.equals("rw_read_locked");
         }
     }
 
@@ -116,6 +132,12 @@ public final class ModelBackend implements RedisBackend {
         inFlight.add(call);
         long sentIn = generation;
         commandUp = Math.max(commandUp, world.nanoTime() + server.network().latency());
+        if (server.network().aimAtExpiry()) {
+            long expiry = server.expiryOf(call.script() ? call.command.get(3) : call.command.get(1));
+            if (expiry >= commandUp && expiry - commandUp <= Network.AIM_WINDOW_NANOS) {
+                commandUp = expiry; // held back a little, to reach Redis exactly at the key's expiry
+            }
+        }
         call.run = world.at(commandUp, server.actor(), "run " + describe(call.command), () -> {
             Object reply;
             RuntimeException error = null;
@@ -138,8 +160,9 @@ public final class ModelBackend implements RedisBackend {
             call.answer = world.at(commandDown, actor, label, () -> {
                 inFlight.remove(call);
                 call.timeout.cancel();
-                // a plain read (HEXISTS after a lost reply) tells, but set no lease: its time is no lease's start
-                world.deliver(call.script() ? ranAt : -1, () -> {
+                // a read (HEXISTS after a lost reply, the fenced token) may tell, but set no lease: its
+                // time is no lease's start
+                world.deliver(call.setsLease() ? ranAt : -1, () -> {
                     if (failed != null) {
                         call.future.fail(failed);
                     } else {
@@ -187,6 +210,7 @@ public final class ModelBackend implements RedisBackend {
     /** Pushes a published message to this client's pub/sub connection, unless the network loses it. */
     void push(String channel, String message, long publishedAt) {
         if (!connected || server.network().loseMessage()) {
+            lostMessages++;
             return;
         }
         long sentIn = generation;
@@ -211,6 +235,7 @@ public final class ModelBackend implements RedisBackend {
         server.model().unsubscribeAll(clientId);
         for (World.Event message : messagesOnTheWay) {
             message.cancel();
+            lostMessages++;
         }
         messagesOnTheWay.clear();
         for (Call<?> call : List.copyOf(inFlight)) {

@@ -15,9 +15,27 @@ public final class Network {
     /** Chance that a pub/sub message is held back for up to {@link #LONG_DELAY_NANOS}. */
     private volatile double messageDelay;
     static final long LONG_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(400);
+    /** How far ahead a key's expiry may be for a command to be held back to reach Redis exactly then. */
+    static final long AIM_WINDOW_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
     public Network(World world) {
         this.world = world;
+    }
+
+    /** Chance that a command reaches the server exactly at its key's expiry (the last instant it lives, or the first it is gone). */
+    private volatile double expiryAim;
+
+    public void expiryFaults(double aim) {
+        this.expiryAim = aim;
+    }
+
+    boolean aimAtExpiry() {
+        return expiryAim > 0 && world.chance(expiryAim);
+    }
+
+    /** 0: the last instant a key with that expiry lives (Redis: expired when now > expiry); 1 ms: the first it is gone. */
+    long expiryOffsetNanos() {
+        return world.random().nextBoolean() ? 0 : TimeUnit.MILLISECONDS.toNanos(1);
     }
 
     public void messageFaults(double loss, double delay) {

@@ -61,6 +61,20 @@ public final class SimServer {
         clients.put(clientId, backend);
     }
 
+    /**
+     * The virtual time at which {@code key}'s expiry falls (its last instant or, by chance, the first
+     * after it), for a command aimed at that boundary; 0 when the key has no expiry.
+     */
+    long expiryOf(String key) {
+        ModelRedis.Entry entry = model.snapshot().get(key);
+        if (entry == null || entry.pttl() < 0) {
+            return 0;
+        }
+        long nowMillis = world.currentTimeMillis();
+        long expiresAtMillis = nowMillis + entry.pttl();
+        return TimeUnit.MILLISECONDS.toNanos(expiresAtMillis - World.EPOCH_MILLIS) + network.expiryOffsetNanos();
+    }
+
     /** Holds every command back for {@code millis}: a server busy with something else. */
     public void stall(long millis) {
         actor.pauseUntil(world.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis));
