@@ -39,6 +39,11 @@ final class Belief {
     private Hold latest;
     /** An unlock of this owner is in flight: Redis may already count one hold less. */
     boolean releasing;
+    /**
+     * A known defect struck this owner's holds: the engine's view of them is off, so what follows
+     * from it is that defect's, not a new one; cleared when the owner holds nothing again.
+     */
+    boolean tainted;
     /** Whether the holds believed before the latest acquisition had outlived their lease by then. */
     boolean lapsed;
     /** When an acquisition of this owner was last cancelled (its call may still be in flight); -1: never. */
@@ -74,12 +79,14 @@ final class Belief {
 
     void released() {
         holds.pollLast();
+        tainted &= !holds.isEmpty();
         // an inner release re-arms by its own rule (never shorter): what it must reach is not known
         armedKnown = false;
     }
 
     void forget() {
         holds.clear();
+        tainted = false;
     }
 
     /** Keeps the first {@code count} holds: what Redis counts. */

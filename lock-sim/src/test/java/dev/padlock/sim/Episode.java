@@ -42,6 +42,8 @@ final class Episode {
      * cancelled or given up on while its call was in flight), by "lock field".
      */
     final Map<String, Long> givenBack = new HashMap<>();
+    /** When a script last released, gave back or left each lock (a lock freed then was freed by a call, which publishes). */
+    final Map<String, Long> released = new HashMap<>();
     /** The end of the latest fault: a waiter on a free lock is timed from here. */
     long lastDisturbance;
     private Violation violation;
@@ -66,6 +68,9 @@ final class Episode {
                 undercut.put(command.get(3), world.nanoTime());
             }
             String script = command.size() > 3 ? command.get(1) : "";
+            if (script.endsWith("_release") || script.endsWith("_abandon") || script.endsWith("_leave")) {
+                released.put(command.get(3), world.nanoTime());
+            }
             if (script.endsWith("_abandon") || script.endsWith("_release") && !script.endsWith("force_release")) {
                 // a release or give-back the engine sent by itself, not an unlock of the owner's
                 for (Owner owner : owners) {

@@ -80,7 +80,9 @@ final class Owner {
                 later(0, 400, "re-enters " + kind, () -> acquire(kind));
                 return;
             } else if (waiting == 0) {
-                later(0, stopping ? 50 : 700, "unlocks " + kind, this::unlock);
+                // most holds are short; one in ten outlasts several renewals and every wait for it
+                boolean longHold = !stopping && random().nextInt(10) == 0;
+                later(longHold ? 2_000 : 0, stopping ? 50 : longHold ? 8_000 : 700, "unlocks " + kind, this::unlock);
                 return;
             } else {
                 return; // a second wait of its own is in flight; it comes back here

@@ -30,6 +30,7 @@ final class Promises {
     private static final long MILLI = TimeUnit.MILLISECONDS.toNanos(1);
     private final Episode episode;
     private final long freeWaitBound;
+    private final long calmFreeWaitBound;
     private final Map<String, Long> freeSince = new HashMap<>();
 
     Promises(Episode episode) {
@@ -38,6 +39,10 @@ final class Promises {
         // a waiter that missed every message parks at most the TTL it saw (4 s leases at most here)
         this.freeWaitBound = TimeUnit.MILLISECONDS.toNanos(Math.max(config.watchdogMillis(), 4_000)
                 + 2 * config.commandTimeoutMillis() + 1_000);
+        // a lock freed in calm (no fault since) wakes its waiters at once; a fair line may first
+        // wait out a place whose waiter left (the fair waiter timeout)
+        this.calmFreeWaitBound = TimeUnit.MILLISECONDS.toNanos(Math.max(config.fairWaiterMillis(),
+                2 * config.commandTimeoutMillis()) + 1_000);
     }
 
     private long now() {
@@ -69,7 +74,7 @@ final class Promises {
 
     /** An owner was told it holds, by the reply or message being delivered now. */
     void told(Belief belief) {
-        if (undercut(belief)) {
+        if (undercut(belief) || belief.tainted) {
             return;
         }
         ModelRedis.Entry hash = keys().get(belief.kind.lockName());
@@ -83,12 +88,15 @@ final class Promises {
             } else if (givenBackSince(belief)) {
                 episode.known(KnownDefect.GIVE_BACK_REMOVED_A_LATER_HOLD, what);
                 belief.keep(onRedis);
+                belief.tainted = true;
             } else if (pausedLately(belief, hold)) {
                 episode.known(KnownDefect.STALE_AFTER_PAUSE, what);
                 belief.keep(onRedis);
+                belief.tainted = true;
             } else if (hold.reentry() && hold.lostReply() && onRedis > 0) {
                 episode.known(KnownDefect.REENTRY_CONFIRMED_BY_OUTER_HOLD, what);
                 belief.keep(onRedis);
+                belief.tainted = true;
             } else {
                 episode.fail(what);
             }
@@ -156,7 +164,7 @@ final class Promises {
     private void believedHolds(SortedMap<String, ModelRedis.Entry> keys) {
         for (Owner owner : episode.owners) {
             for (Belief belief : owner.beliefs()) {
-                if (belief.count() == 0) {
+                if (belief.count() == 0 || belief.tainted) {
                     continue;
                 }
                 if (count(keys.get(belief.kind.lockName()), belief.field) < belief.count() && givenBackSince(belief)
@@ -233,7 +241,7 @@ final class Promises {
     /** Whether the owner believes it holds and nothing excuses the belief: not over, not taken, not past its TTL. */
     private boolean believes(Belief belief) {
         int sure = belief.releasing ? belief.count() - 1 : belief.count(); // an unlock in flight may have landed
-        if (sure <= 0 || undercut(belief)) {
+        if (sure <= 0 || undercut(belief) || belief.tainted) {
             return false;
         }
         // a hold ends with the TTL Redis gave it (a fixed lease's start may not be known exactly);
@@ -266,8 +274,14 @@ final class Promises {
             if (free == null) {
                 continue;
             }
-            long from = Math.max(free, Math.max(owner.waitingSince, episode.lastDisturbance));
-            if (now() - from > freeWaitBound) {
+            long from = Math.max(free, owner.waitingSince);
+            // calm: freed by a call (not by its TTL running out: waiters then park for the TTL they
+            // saw, as Redisson's do), with no fault since
+            boolean calm = free > episode.lastDisturbance && owner.waitingSince > episode.lastDisturbance
+                    && free.equals(episode.released.get(owner.kind().lockName()));
+            long bound = calm ? calmFreeWaitBound : freeWaitBound;
+            from = calm ? from : Math.max(from, episode.lastDisturbance);
+            if (now() - from > bound) {
                 episode.fail(owner.client.id + "/" + owner.id + " has waited for " + owner.kind() + " for "
                         + millis(now() - owner.waitingSince) + " ms; the lock has been free since " + millis(free) + " ms");
             }
