@@ -84,12 +84,12 @@ public final class GrantWaits {
             acquisition.begin();
             return acquisition;
         }
-        // the same owner waits for this lock already: start once every earlier wait has settled (not
-        // only the last one: a wait that ended before its turn leaves the ones before it running).
-        // One-shots too: beside a wait of the same owner in line, the one-shot's hold would be taken
-        // by that wait's next attempt for its own grant (one hold told twice); and a one-shot in
-        // flight must hold back a wait that starts after it the same way
         CompletableFuture<Void> mine = acquisition.settled();
+        if (waitNanos <= 0) {
+            return oneShot(key, acquisition, mine);
+        }
+        // the same owner waits for this lock already: start once every earlier wait has settled (not
+        // only the last one: a wait that ended before its turn leaves the ones before it running)
         @SuppressWarnings({"unchecked", "rawtypes"})
         CompletableFuture<Void>[] earlier = new CompletableFuture[1];
         CompletableFuture<Void> tail = turns.compute(key, (k, previous) -> {
@@ -99,10 +99,6 @@ public final class GrantWaits {
         tail.whenComplete((ignored, failure) -> turns.remove(key, tail));
         if (earlier[0] == null) {
             run(key, acquisition);
-            return acquisition;
-        }
-        if (waitNanos <= 0) {
-            acquisition.endBeforeBegin(); // a one-shot whose turn is not now: not acquired, nothing sent
             return acquisition;
         }
         CompletableFuture<Void> turn = earlier[0];
@@ -120,6 +116,25 @@ public final class GrantWaits {
             }
             run(key, acquisition);
         });
+        return acquisition;
+    }
+
+    /**
+     * A one-shot attempt. Beside a wait of the same owner still in line it is not acquired and
+     * sends nothing: that wait's next attempt would take the one-shot's hold for its own grant (two
+     * acquisitions told, one hold on Redis). Otherwise (a re-entry included) it goes at once, and a
+     * wait of the owner that starts while it is in flight starts once it has settled.
+     */
+    private PendingAcquire oneShot(Key key, LockAcquisition acquisition, CompletableFuture<Void> mine) {
+        LockAcquisition inLine = waits.get(key);
+        if (inLine != null && !inLine.result().isDone()) {
+            acquisition.endBeforeBegin();
+            return acquisition;
+        }
+        CompletableFuture<Void> tail = turns.compute(key, (k, previous) ->
+                previous == null || previous.isDone() ? mine : CompletableFuture.allOf(previous, mine));
+        tail.whenComplete((ignored, failure) -> turns.remove(key, tail));
+        acquisition.begin();
         return acquisition;
     }
 

@@ -132,6 +132,19 @@ class GrantWaitsTest {
     }
 
     @Test
+    void aOneShotReEntryAfterTheOwnersWaitWasGrantedGoesStraightToRedis() {
+        PendingAcquire first = start(1, FOREVER);
+        long place = parks(fair);
+        waits.onGranted(new GrantMessage(GrantMessage.FAIR, 1, place, "orders"));
+        assertThat(first.result()).isCompletedWithValue(true);
+
+        PendingAcquire reentry = start(1, 0);
+
+        fair.next("acquire").answer(Attempt.ACQUIRED);
+        assertThat(reentry.result()).isCompletedWithValue(true);
+    }
+
+    @Test
     void aOneShotWithoutAnEarlierWaitGoesStraightToRedis() {
         PendingAcquire oneShot = start(1, 0);
 
