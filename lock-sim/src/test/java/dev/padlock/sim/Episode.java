@@ -99,6 +99,16 @@ final class Episode {
         return kinds;
     }
 
+    /** The kind another owner of the same client holds or waits for now; null when none does. */
+    Kind siblingKind(Owner owner) {
+        for (Owner other : owners) {
+            if (other != owner && other.client == owner.client && !other.idle()) {
+                return other.kind();
+            }
+        }
+        return null;
+    }
+
     /** Takes one of the episode's operations; false once they are spent. */
     boolean takeOperation() {
         return operationsLeft-- > 0;
@@ -244,6 +254,14 @@ final class Episode {
         } else if (which < 95) {
             SimClient client = clients.get(world.random().nextInt(clients.size()));
             Kind kind = kinds.get(world.random().nextInt(kinds.size()));
+            // half the time a lock that an owner of the forcing client holds: the client's own view
+            // of it must let go too
+            for (Owner owner : owners) {
+                if (owner.client == client && owner.kind() != null && !owner.idle() && world.chance(0.5)) {
+                    kind = owner.kind();
+                    break;
+                }
+            }
             log("OPERATION: " + client.id + " force-unlocks " + kind);
             client.lock(kind).forceUnlockAsync();
         } else {

@@ -13,11 +13,12 @@ enum KnownDefect {
      */
     STALE_AFTER_PAUSE,
     /**
-     * A re-entry whose reply was lost (timeout, dropped connection) is confirmed by asking whether
-     * the owner's field exists, which its outer hold answers yes: the owner is told it holds one
-     * more time than Redis counts.
+     * An acquisition whose reply was lost (timeout, dropped connection, refused while disconnected)
+     * is confirmed by asking whether the owner's field exists ({@code HEXISTS}), which another hold
+     * of the owner answers yes: the outer hold of a re-entry, or a hold an unconfirmed unlock left.
+     * The owner is told it holds once more than Redis counts, or holds a lease nobody renews.
      */
-    REENTRY_CONFIRMED_BY_OUTER_HOLD,
+    CONFIRMED_BY_ANOTHER_HOLD,
     /**
      * A hold on Redis that its owner does not know of (an unlock whose reply was lost, which ends
      * the engine's view of the owner's holds; or a grant or landing for a wait that had already
@@ -28,10 +29,11 @@ enum KnownDefect {
      */
     GHOST_HOLD_RENEWED,
     /**
-     * A watchdog hold whose renewals get no answer (a stalled or unreachable Redis, for longer than
-     * the lease) is not reported lost when its lease runs out: the watchdog reports a loss only when
-     * Redis answers that the owner no longer holds. Meanwhile the lock expires and another owner
-     * takes it. Issue 27 ("Work that stops when the lease is lost", {@code safeFor()}).
+     * A watchdog hold whose renewals get no answer (a stalled or unreachable Redis) or are not sent
+     * (a paused client) for longer than the lease is not reported lost when its lease runs out: the
+     * watchdog reports a loss only when Redis answers that the owner no longer holds. Meanwhile the
+     * lock expires and another owner can take it. Issue 27 ("Work that stops when the lease is
+     * lost", {@code safeFor()}).
      */
     RENEWALS_UNANSWERED_PAST_LEASE,
     /**

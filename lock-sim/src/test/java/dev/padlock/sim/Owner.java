@@ -95,6 +95,11 @@ final class Owner {
             return;
         }
         kind = episode.kinds().get(random().nextInt(episode.kinds().size()));
+        // threads of one service often want the same lock: half the time, the one a sibling works on
+        Kind sibling = episode.siblingKind(this);
+        if (sibling != null && random().nextBoolean()) {
+            kind = sibling;
+        }
         later(0, 300, "acquires " + kind, () -> acquire(kind));
     }
 

@@ -94,7 +94,7 @@ final class Promises {
                 belief.keep(onRedis);
                 belief.tainted = true;
             } else if (hold.reentry() && hold.lostReply() && onRedis > 0) {
-                episode.known(KnownDefect.REENTRY_CONFIRMED_BY_OUTER_HOLD, what);
+                episode.known(KnownDefect.CONFIRMED_BY_ANOTHER_HOLD, what);
                 belief.keep(onRedis);
                 belief.tainted = true;
             } else {
@@ -123,6 +123,16 @@ final class Promises {
         long lease = hold.watchdog() ? episode.config.watchdogMillis() : hold.leaseMillis();
         // the call that told may be a late one after a grant read late: look back a whole lease
         return pausedUntil >= now() - TimeUnit.MILLISECONDS.toNanos(lease + 2 * episode.config.commandTimeoutMillis());
+    }
+
+    /**
+     * Whether the watchdog's renewals of the lease that ran out could have gone unanswered or
+     * unsent: a call of the owner's client timed out, or the client was paused, within that lease.
+     */
+    private boolean renewalsMissed(Belief belief) {
+        long leaseStart = belief.lastSeenExpiry - TimeUnit.MILLISECONDS.toNanos(episode.config.watchdogMillis());
+        return belief.client.backend.lastLostReplyAt() >= leaseStart || belief.client.pausedUntil >= leaseStart
+                || belief.client.backend.lostReplies() > belief.lostRepliesWhenSeen;
     }
 
     private boolean ttlShort(Belief belief, ModelRedis.Entry hash) {
@@ -186,10 +196,14 @@ final class Promises {
                     checkTtl(belief, hash);
                 } else if (undercut(belief) || onRedis >= least) {
                     continue;
+                } else if (belief.last().lostReply() && owner.unconfirmed.contains(belief.field)) {
+                    episode.known(KnownDefect.CONFIRMED_BY_ANOTHER_HOLD, belief + " was confirmed by a hold its"
+                            + " unconfirmed unlock left, which nobody renews; Redis counts " + onRedis);
+                    belief.forget();
                 } else if (onRedis > 0) {
                     episode.fail(belief + " believes it holds " + belief.count() + " times, but Redis counts " + onRedis);
                 } else if (belief.watchdog() && now() > satAdd(belief.lastSeenExpiry, LATE_NANOS)
-                        && belief.client.backend.lostReplies() > belief.lostRepliesWhenSeen) {
+                        && renewalsMissed(belief)) {
                     episode.known(KnownDefect.RENEWALS_UNANSWERED_PAST_LEASE, belief + " was not told it lost the lock"
                             + " whose TTL ended at " + millis(belief.lastSeenExpiry) + " ms while its renewals got no answer");
                     belief.forget();

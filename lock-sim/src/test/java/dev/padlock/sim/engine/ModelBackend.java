@@ -40,6 +40,8 @@ public final class ModelBackend implements RedisBackend {
     private PubSubEvents events;
     /** Calls whose reply the client never read: timed out, or dropped with the connection. */
     private long lostReplies;
+    /** When a call of this client last lost its reply to a timeout (virtual nanos); -1: never. */
+    private long lastLostReplyAt = -1;
     /** Pub/sub messages published to this client that it never heard: lost on the way, or with a dropped connection. */
     private long lostMessages;
     private boolean connected = true;
@@ -61,6 +63,11 @@ public final class ModelBackend implements RedisBackend {
 
     String clientId() {
         return clientId;
+    }
+
+    /** When a call of this client last timed out; -1: never. */
+    public long lastLostReplyAt() {
+        return lastLostReplyAt;
     }
 
     /** How many messages published to this client it never heard, so far. */
@@ -108,6 +115,7 @@ public final class ModelBackend implements RedisBackend {
         call.timeout = world.at(world.nanoTime() + commandTimeoutNanos, actor, "timeout " + command.get(0), () -> {
             inFlight.remove(call);
             lostReplies++;
+            lastLostReplyAt = world.nanoTime();
             if (call.answer != null) {
                 call.answer.cancel();
             }
