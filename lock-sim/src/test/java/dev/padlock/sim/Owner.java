@@ -76,7 +76,7 @@ final class Owner {
         if (held != null && held.count() > 0) {
             // every hold is released, even one whose lease may have ended: its unlock then says so
             // (IllegalMonitorStateException), as an application finds out
-            if (!stopping && !Boolean.getBoolean("padlock.sim.noReentry") && held.count() < 3 && waiting == 0 && random().nextInt(6) == 0) {
+            if (!stopping && held.count() < 3 && waiting == 0 && random().nextInt(6) == 0) {
                 later(0, 400, "re-enters " + kind, () -> acquire(kind));
                 return;
             } else if (waiting == 0) {

@@ -18,11 +18,6 @@ record SimConfig(long seed, long steps, int clients, int ownersPerClient, int ep
         return new SimConfig(seed, steps, 3, 2, 60, 500, 3_000, 2_000, true, true);
     }
 
-    SimConfig withSeed(long seed) {
-        return new SimConfig(seed, steps, clients, ownersPerClient, episodeOperations, commandTimeoutMillis,
-                watchdogMillis, fairWaiterMillis, clientRegistry, faults);
-    }
-
     SimConfig withOperations(int operations) {
         return new SimConfig(seed, steps, clients, ownersPerClient, operations, commandTimeoutMillis, watchdogMillis,
                 fairWaiterMillis, clientRegistry, faults);

@@ -47,11 +47,6 @@ public final class ClientTimer implements Timer {
         return left;
     }
 
-    /** Tasks waiting now. */
-    public int pendingTimeouts() {
-        return pending.size();
-    }
-
     private final class SimTimeout implements Timeout {
         private final TimerTask task;
         private World.Event event;
