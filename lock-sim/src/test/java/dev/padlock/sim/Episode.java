@@ -44,7 +44,7 @@ final class Episode {
     final Map<String, Long> givenBack = new HashMap<>();
     /** When a script last released, gave back or left each lock (a lock freed then was freed by a call, which publishes). */
     final Map<String, Long> released = new HashMap<>();
-    /** The end of the latest fault: a waiter on a free lock is timed from here. */
+    /** The end of the latest fault that strikes every client (a stall, lost messages, a restart). */
     long lastDisturbance;
     private Violation violation;
 
@@ -239,12 +239,12 @@ final class Episode {
             log("FAULT: client " + client.id + " pauses for " + millis + " ms");
             client.actor.pauseUntil(now + TimeUnit.MILLISECONDS.toNanos(millis));
             client.pausedUntil = client.actor.pausedUntil();
-            disturbed(now + TimeUnit.MILLISECONDS.toNanos(millis));
+            client.disturbed(now + TimeUnit.MILLISECONDS.toNanos(millis));
         } else if (which < 55) {
             SimClient client = clients.get(world.random().nextInt(clients.size()));
             log("FAULT: client " + client.id + " loses its connections");
             client.backend.dropConnections();
-            disturbed(now + TimeUnit.MILLISECONDS.toNanos(400));
+            client.disturbed(now + TimeUnit.MILLISECONDS.toNanos(400));
         } else if (which < 70) {
             long millis = 100 + world.random().nextLong(1_500);
             log("FAULT: pub/sub messages are lost or held back for " + millis + " ms");
@@ -259,6 +259,7 @@ final class Episode {
             for (Owner owner : owners) {
                 if (owner.client == client && owner.kind() != null && !owner.idle() && world.chance(0.5)) {
                     kind = owner.kind();
+                    owner.holdOn(); // it does not know: it works on for a while before it unlocks
                     break;
                 }
             }
@@ -276,5 +277,10 @@ final class Episode {
 
     private void disturbed(long until) {
         lastDisturbance = Math.max(lastDisturbance, until);
+    }
+
+    /** The end of the latest fault that could delay {@code client}'s waiters: a waiter on a free lock is timed from here. */
+    long lastDisturbanceOf(SimClient client) {
+        return Math.max(lastDisturbance, client.lastDisturbance);
     }
 }

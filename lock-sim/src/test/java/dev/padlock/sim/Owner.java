@@ -27,6 +27,8 @@ final class Owner {
     int waiting;
     long waitingSince;
     private boolean stopping;
+    /** The owner's next unlock, while one is planned. */
+    private World.Event unlockLater;
     /** Owner fields whose unlock ended with its outcome unknown. */
     final java.util.Set<String> unconfirmed = new java.util.HashSet<>();
 
@@ -56,13 +58,21 @@ final class Owner {
         stopping = true;
     }
 
+    /** Its hold lasts long: a force unlock by its own client took the lock while it works on. */
+    void holdOn() {
+        if (!stopping && unlockLater != null && !unlockLater.isCancelled() && unlockLater.at() > world.nanoTime()) {
+            unlockLater.cancel();
+            unlockLater = later(2_000, 8_000, "unlocks " + kind + " (held on)", this::unlock);
+        }
+    }
+
     private SplittableRandom random() {
         return world.random();
     }
 
-    private void later(long minMillis, long maxMillis, String what, Runnable action) {
+    private World.Event later(long minMillis, long maxMillis, String what, Runnable action) {
         long delay = minMillis + random().nextLong(maxMillis - minMillis + 1);
-        world.after(delay, TimeUnit.MILLISECONDS, client.actor, client.id + "/" + id + " " + what, action);
+        return world.after(delay, TimeUnit.MILLISECONDS, client.actor, client.id + "/" + id + " " + what, action);
     }
 
     /** Starts the owner's life: its first acquisition comes after a short while. */
@@ -82,7 +92,8 @@ final class Owner {
             } else if (waiting == 0) {
                 // most holds are short; one in ten outlasts several renewals and every wait for it
                 boolean longHold = !stopping && random().nextInt(10) == 0;
-                later(longHold ? 2_000 : 0, stopping ? 50 : longHold ? 8_000 : 700, "unlocks " + kind, this::unlock);
+                unlockLater = later(longHold ? 2_000 : 0, stopping ? 50 : longHold ? 8_000 : 700, "unlocks " + kind,
+                        this::unlock);
                 return;
             } else {
                 return; // a second wait of its own is in flight; it comes back here

@@ -291,10 +291,11 @@ final class Promises {
             long from = Math.max(free, owner.waitingSince);
             // calm: freed by a call (not by its TTL running out: waiters then park for the TTL they
             // saw, as Redisson's do), with no fault since
-            boolean calm = free > episode.lastDisturbance && owner.waitingSince > episode.lastDisturbance
+            long disturbed = episode.lastDisturbanceOf(owner.client);
+            boolean calm = free > disturbed && owner.waitingSince > disturbed
                     && free.equals(episode.released.get(owner.kind().lockName()));
             long bound = calm ? calmFreeWaitBound : freeWaitBound;
-            from = calm ? from : Math.max(from, episode.lastDisturbance);
+            from = calm ? from : Math.max(from, disturbed);
             if (now() - from > bound) {
                 episode.fail(owner.client.id + "/" + owner.id + " has waited for " + owner.kind() + " for "
                         + millis(now() - owner.waitingSince) + " ms; the lock has been free since " + millis(free) + " ms");

@@ -32,6 +32,12 @@ final class SimClient {
     final RLock write;
     /** When the client's last pause ended (virtual nanos); -1: never paused. */
     long pausedUntil = -1;
+    /** The end of the latest fault of this client alone (a pause, a dropped connection). */
+    long lastDisturbance;
+
+    void disturbed(long until) {
+        lastDisturbance = Math.max(lastDisturbance, until);
+    }
 
     SimClient(World world, SimServer server, String id, SimConfig config, BiConsumer<String, Long> leaseLost) {
         this.id = id;
