@@ -20,9 +20,13 @@ import java.util.concurrent.TimeUnit;
  *   <li>no two holders: an exclusive lock's hash names one owner at most, and no two owners believe
  *       they hold one at once unless a force unlock or a restart took it from the first;
  *   <li>every key expires, but the fencing counters;
- *   <li>nobody waits on a free lock for longer than a bound (counted from the last fault);
+ *   <li>nobody waits on a free lock for longer than a bound: a short one when a call freed it with
+ *       no fault of the waiter's client or of every client since, else the longest lease and more
+ *       from the last such fault;
  *   <li>at the end, once every owner let go: no acquisition still waits, and no lock is held.
  * </ul>
+ * A broken promise of a known kind is counted and its owner left unchecked until it holds nothing
+ * ({@link KnownDefect}); any other fails the episode.
  */
 final class Promises {
     /** How late past a TTL's end a loss may be reported: the timer's tick and a delivery. */
