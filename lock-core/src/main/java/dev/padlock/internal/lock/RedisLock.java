@@ -143,7 +143,7 @@ public final class RedisLock implements RLock {
         if (protocol.grants()) {
             // the fair lock's hash is the plain lock's: this client's view of it learns the holder
             Runnable onHeld = protocol.grantKind() != GrantMessage.FAIR ? null
-                    : () -> services.queues().onHeldElsewhere(protocol.localKey(), threadId);
+                    : () -> services.queues().onHeldElsewhere(protocol.localKey(), threadId, leaseMillis, watchdogLease);
             return services.grantWaits().start(protocol, services, leaseMillis, watchdogLease, threadId, waitNanos,
                     spin, onHeld);
         }

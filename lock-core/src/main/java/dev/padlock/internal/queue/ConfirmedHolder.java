@@ -62,6 +62,17 @@ final class ConfirmedHolder {
         leaseWatch.noFixedLease();
     }
 
+    /**
+     * Redis set the holder's lease to {@code leaseMillis}, fixed, just now, through a kind that does
+     * not go through the local view (a fair re-entry re-arms the shared hash to its own lease): a
+     * shorter lease is watched from now.
+     */
+    void leaseSetElsewhere(long leaseMillis) {
+        if (owner != LocalQueue.NONE) {
+            leaseWatch.fixedLease(leaseMillis);
+        }
+    }
+
     /** Redis says the holder holds nothing: forgets it and stops watching its lease. */
     void forget() {
         owner = LocalQueue.NONE;

@@ -203,6 +203,13 @@ public final class LocalQueue {
         return holder.is(owner) || queues.heldElsewhere(localKey, owner);
     }
 
+    /** {@code owner} re-armed the lock with a fixed lease through a kind outside the local view. */
+    synchronized void onLeaseSetElsewhere(long owner, long leaseMillis) {
+        if (holder.is(owner)) {
+            holder.leaseSetElsewhere(leaseMillis);
+        }
+    }
+
     /** The watchdog found {@code owner}'s lease lost: Redis says it holds nothing. */
     void onLeaseLost(long owner) {
         Ticket next;

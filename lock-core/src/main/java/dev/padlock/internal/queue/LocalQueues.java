@@ -135,6 +135,20 @@ public final class LocalQueues {
         heldElsewhere.put(new Holder(localKey, owner), Boolean.TRUE);
     }
 
+    /**
+     * As {@link #onHeldElsewhere(String, long)}, and Redis set the lock's lease to {@code leaseMillis}
+     * in that same call (a fair acquisition or re-entry re-arms the hash it shares with the plain
+     * lock): when the owner holds through this client's view with a fixed lease, the view watches
+     * the new one, so that a shorter lease does not leave queued owners behind a holder Redis dropped.
+     */
+    public void onHeldElsewhere(String localKey, long owner, long leaseMillis, boolean watchdogLease) {
+        onHeldElsewhere(localKey, owner);
+        LocalQueue queue = queues.get(localKey);
+        if (queue != null && !watchdogLease) {
+            queue.onLeaseSetElsewhere(owner, leaseMillis);
+        }
+    }
+
     /** See {@link #onHeldElsewhere}. */
     boolean heldElsewhere(String localKey, long owner) {
         return heldElsewhere.estimatedSize() > 0 && heldElsewhere.getIfPresent(new Holder(localKey, owner)) != null;

@@ -243,6 +243,25 @@ class LocalQueueViewTest {
         assertThat(queued.result()).isCompletedWithValue(true);
     }
 
+    /**
+     * Found by the model-based test (seed 7, issue 25's CI run): the holder re-entered through the
+     * fair lock, whose re-entry re-arms the shared hash to its own, shorter lease; the view kept
+     * watching the first lease (20 s), and an owner of the same client queued behind a holder Redis
+     * had dropped for that long.
+     */
+    @Test
+    void aShorterLeaseSetThroughTheFairLockIsWatchedFromThen() {
+        f.holdsFixed(1, 20_000);
+        PendingAcquire queued = f.acquire(2, FOREVER);
+        f.timer.advance(10);
+
+        f.queues.onHeldElsewhere(lock.localKey(), 1, 300, false); // a fair re-entry with a 300 ms lease
+
+        f.timer.advance(301);
+        lock.next("claim", 2).answer(Attempt.ACQUIRED);
+        assertThat(queued.result()).isCompletedWithValue(true);
+    }
+
     @Test
     void theEndOfAFixedLeaseWithNobodyQueuedRetiresTheQueue() {
         f.holdsFixed(1, 50);
