@@ -39,10 +39,6 @@ public final class World implements EngineClock {
             this.name = name;
         }
 
-        public String name() {
-            return name;
-        }
-
         /** Holds this actor's events back until {@code untilNanos}, or longer if already held. */
         public void pauseUntil(long untilNanos) {
             pausedUntil = Math.max(pausedUntil, untilNanos);
@@ -159,11 +155,6 @@ public final class World implements EngineClock {
     /** Events run so far. */
     public long steps() {
         return steps;
-    }
-
-    /** Events waiting, cancelled ones included. */
-    public int pending() {
-        return queue.size();
     }
 
     public SplittableRandom random() {
