@@ -44,6 +44,8 @@ final class Belief {
      * from it is that defect's, not a new one; cleared when the owner holds nothing again.
      */
     boolean tainted;
+    /** A known defect struck this owner's holds of the lock once in the episode: a hold of it left on Redis may be that defect's. */
+    boolean struck;
     /** Whether the holds believed before the latest acquisition had outlived their lease by then. */
     boolean lapsed;
     /** When an acquisition of this owner was last cancelled (its call may still be in flight); -1: never. */

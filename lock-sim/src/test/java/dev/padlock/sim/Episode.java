@@ -19,6 +19,10 @@ import java.util.concurrent.TimeUnit;
  */
 final class Episode {
     private static final int TRACE_LINES = Integer.getInteger("padlock.sim.traceLines", 600);
+    /** Events an episode may run: ten times what the longest seen took; more means a busy loop. */
+    private static final long MAX_EVENTS = 100_000;
+    /** How long, in virtual time, the owners have to spend their operations: many times what they need. */
+    private static final long MAX_NANOS = TimeUnit.MINUTES.toNanos(10);
     /** How long, in virtual time, the owners have to let go once the operations are spent. */
     private static final long DRAIN_NANOS = TimeUnit.SECONDS.toNanos(90);
 
@@ -177,6 +181,22 @@ final class Episode {
                 break;
             }
             promises.afterStep();
+            if (world.steps() > MAX_EVENTS) {
+                fail("the episode ran " + MAX_EVENTS + " events without ending, at " + world.millis()
+                        + " ms virtual: something loops without waiting");
+            }
+            if (drainFrom < 0 && world.nanoTime() > MAX_NANOS) {
+                // owners blocked for good before spending their operations: on a lock a ghost hold
+                // keeps (a known defect), or on something new
+                String ghost = promises.ghostHolder();
+                if (ghost != null) {
+                    known(KnownDefect.GHOST_HOLD_RENEWED, "waiters blocked for good on a lock held by " + ghost);
+                    break;
+                }
+                fail("the owners were still at work " + TimeUnit.NANOSECONDS.toMinutes(MAX_NANOS)
+                        + " minutes in: " + owners.stream().filter(o -> !o.idle())
+                        .map(o -> o.client.id + "/" + o.id + " on " + o.kind() + " waiting " + o.waiting).toList());
+            }
             if (drainFrom < 0 && operationsLeft <= 0) {
                 drainFrom = world.nanoTime();
                 network.messageFaults(0, 0);
@@ -185,8 +205,9 @@ final class Episode {
             }
             if (drainFrom >= 0 && owners.stream().allMatch(Owner::idle)) {
                 // let renewals, give-backs and leases run out, then nothing may be held
-                long settled = world.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.watchdogMillis() + 6_000);
-                while (violation == null && world.step(settled) != null) {
+                long settled = world.nanoTime() + TimeUnit.MILLISECONDS.toNanos(
+                        Math.max(config.watchdogMillis(), Owner.LONG_LEASE_MILLIS) + 6_000);
+                while (violation == null && world.steps() <= MAX_EVENTS && world.step(settled) != null) {
                     promises.afterStep();
                 }
                 world.advanceTo(settled);
@@ -255,12 +276,15 @@ final class Episode {
             SimClient client = clients.get(world.random().nextInt(clients.size()));
             Kind kind = kinds.get(world.random().nextInt(kinds.size()));
             // half the time a lock that an owner of the forcing client holds: the client's own view
-            // of it must let go too
-            for (Owner owner : owners) {
-                if (owner.client == client && owner.kind() != null && !owner.idle() && world.chance(0.5)) {
-                    kind = owner.kind();
-                    owner.holdOn(); // it does not know: it works on for a while before it unlocks
-                    break;
+            // of it must let go too, and a sibling that force-unlocked it to take it must get it
+            Owner aimed = world.chance(0.5) ? stuckLooking(client) : null;
+            if (aimed != null) {
+                kind = aimed.kind();
+                aimed.holdOn(); // it does not know: it works on for a while before it unlocks
+                for (Owner sibling : owners) {
+                    if (sibling.client == client && sibling != aimed && sibling.forceUnlockAndTake(kind)) {
+                        return;
+                    }
                 }
             }
             log("OPERATION: " + client.id + " force-unlocks " + kind);
@@ -273,6 +297,39 @@ final class Episode {
             }
             disturbed(now + TimeUnit.MILLISECONDS.toNanos(400));
         }
+    }
+
+    /** A sibling of {@code owner} that holds a lock on a fixed lease with more than 3 s left; null when none does. */
+    Owner stuckSibling(Owner owner) {
+        long soon = world.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+        for (Owner other : owners) {
+            long until = other.holdsUntil();
+            if (other != owner && other.client == owner.client && until != Long.MAX_VALUE && until > soon) {
+                return other;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The owner of {@code client} whose lock looks stuck the most, as whoever force-unlocks picks:
+     * the hold on the longest fixed lease (the watchdog's holds come after, then waits); null when
+     * all its owners are idle.
+     */
+    private Owner stuckLooking(SimClient client) {
+        Owner aimed = null;
+        long longest = -1;
+        for (Owner owner : owners) {
+            if (owner.client == client && owner.kind() != null && !owner.idle()) {
+                long until = owner.holdsUntil();
+                long score = until == Long.MAX_VALUE ? 1 : until == 0 ? 0 : until;
+                if (score > longest) {
+                    aimed = owner;
+                    longest = score;
+                }
+            }
+        }
+        return aimed;
     }
 
     private void disturbed(long until) {

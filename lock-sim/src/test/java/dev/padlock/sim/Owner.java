@@ -16,6 +16,8 @@ import java.util.concurrent.TimeUnit;
  * and releases every hold it was told it has.
  */
 final class Owner {
+    /** The longest fixed lease an owner asks for. */
+    static final long LONG_LEASE_MILLIS = 12_000;
     final SimClient client;
     final long id;
     private final World world;
@@ -29,6 +31,8 @@ final class Owner {
     private boolean stopping;
     /** The owner's next unlock, while one is planned. */
     private World.Event unlockLater;
+    /** The owner's next acquisition, while one is planned. */
+    private World.Event plannedAcquire;
     /** Owner fields whose unlock ended with its outcome unknown. */
     final java.util.Set<String> unconfirmed = new java.util.HashSet<>();
 
@@ -52,6 +56,12 @@ final class Owner {
 
     boolean idle() {
         return waiting == 0 && (kind == null || beliefs.get(kind).count() == 0);
+    }
+
+    /** When the hold it works on ends by its lease: Long.MAX_VALUE for a watchdog hold, 0 when it holds nothing. */
+    long holdsUntil() {
+        Belief held = kind == null ? null : beliefs.get(kind);
+        return held == null || held.count() == 0 ? 0 : held.promisedUntil();
     }
 
     void stop() {
@@ -105,13 +115,49 @@ final class Owner {
         if (stopping || !episode.takeOperation()) {
             return;
         }
+        Owner stuck = episode.stuckSibling(this);
+        if (stuck != null && random().nextInt(3) == 0) {
+            // a sibling has held a lock on a long lease for a while: this thread takes it for stuck
+            Kind on = stuck.kind();
+            stuck.holdOn(); // it does not know: it works on for a while before it unlocks
+            plannedAcquire = later(0, 300, "force-unlocks " + on, () -> {
+                if (!forceUnlockAndTake(on)) {
+                    next();
+                }
+            });
+            return;
+        }
         kind = episode.kinds().get(random().nextInt(episode.kinds().size()));
         // threads of one service often want the same lock: half the time, the one a sibling works on
         Kind sibling = episode.siblingKind(this);
         if (sibling != null && random().nextBoolean()) {
             kind = sibling;
         }
-        later(0, 300, "acquires " + kind, () -> acquire(kind));
+        plannedAcquire = later(0, 300, "acquires " + kind, () -> acquire(kind));
+    }
+
+    /**
+     * Force-unlocks {@code on}, as a thread of a service does with a lock it takes for stuck, then
+     * acquires it; false, doing nothing, when the owner holds, waits or is stopping. A sibling of
+     * its client that held the lock then works on unaware (see {@link #holdOn}).
+     */
+    boolean forceUnlockAndTake(Kind on) {
+        boolean holds = beliefs.values().stream().anyMatch(b -> b.count() > 0);
+        if (stopping || waiting > 0 || holds) {
+            return false;
+        }
+        if (plannedAcquire != null) {
+            plannedAcquire.cancel();
+        }
+        kind = on;
+        episode.log("OPERATION: " + client.id + "/" + id + " force-unlocks " + on + ", then acquires it");
+        waiting++; // busy until its acquisition starts
+        waitingSince = world.nanoTime();
+        client.lock(on).forceUnlockAsync().whenComplete((ok, failure) -> {
+            waiting--;
+            plannedAcquire = later(0, 100, "acquires " + on + ", which it force-unlocked", () -> acquire(on));
+        });
+        return true;
     }
 
     private void acquire(Kind on) {
@@ -123,7 +169,7 @@ final class Owner {
         boolean reentry = beliefs.get(on).count() > 0;
         long lostBefore = client.backend.lostReplies();
         long askedAt = world.nanoTime();
-        long lease = random().nextInt(3) == 0 ? -1 : 400 + random().nextLong(3_600);
+        long lease = chooseLease();
         int form = random().nextInt(10);
         CompletableFuture<?> call;
         String what;
@@ -160,6 +206,19 @@ final class Owner {
         }
         call.whenComplete((result, failure) -> acquired(on, lease, result, failure, askedAt, reentry,
                 client.backend.lostReplies() > lostBefore));
+    }
+
+    /**
+     * A watchdog lease a third of the time; else a fixed one, mostly short, and one in eight long
+     * enough to outlast every wait bound (a local view that keeps a holder Redis dropped then
+     * holds its siblings back past them).
+     */
+    private long chooseLease() {
+        if (random().nextInt(3) == 0) {
+            return -1;
+        }
+        return random().nextInt(8) == 0 ? LONG_LEASE_MILLIS / 2 + random().nextLong(LONG_LEASE_MILLIS / 2 + 1)
+                : 400 + random().nextLong(3_600);
     }
 
     private void acquired(Kind on, long lease, Object result, Throwable failure, long askedAt, boolean reentry,

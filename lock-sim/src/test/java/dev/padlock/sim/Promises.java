@@ -40,8 +40,8 @@ final class Promises {
     Promises(Episode episode) {
         this.episode = episode;
         SimConfig config = episode.config;
-        // a waiter that missed every message parks at most the TTL it saw (4 s leases at most here)
-        this.freeWaitBound = TimeUnit.MILLISECONDS.toNanos(Math.max(config.watchdogMillis(), 4_000)
+        // a waiter that missed every message parks at most the TTL it saw (the longest lease here)
+        this.freeWaitBound = TimeUnit.MILLISECONDS.toNanos(Math.max(config.watchdogMillis(), Owner.LONG_LEASE_MILLIS)
                 + 2 * config.commandTimeoutMillis() + 1_000);
         // a lock freed in calm (no fault since) wakes its waiters at once; a fair line may first
         // wait out a place whose waiter left (the fair waiter timeout)
@@ -90,15 +90,15 @@ final class Promises {
                 episode.log(belief + ": its earlier holds had outlived their lease; Redis counts " + onRedis);
                 belief.keep(onRedis);
             } else if (givenBackSince(belief)) {
-                episode.known(KnownDefect.GIVE_BACK_REMOVED_A_LATER_HOLD, what);
+                known(belief, KnownDefect.GIVE_BACK_REMOVED_A_LATER_HOLD, what);
                 belief.keep(onRedis);
                 belief.tainted = true;
             } else if (pausedLately(belief, hold)) {
-                episode.known(KnownDefect.STALE_AFTER_PAUSE, what);
+                known(belief, KnownDefect.STALE_AFTER_PAUSE, what);
                 belief.keep(onRedis);
                 belief.tainted = true;
             } else if (hold.reentry() && hold.lostReply() && onRedis > 0) {
-                episode.known(KnownDefect.CONFIRMED_BY_ANOTHER_HOLD, what);
+                known(belief, KnownDefect.CONFIRMED_BY_ANOTHER_HOLD, what);
                 belief.keep(onRedis);
                 belief.tainted = true;
             } else {
@@ -107,7 +107,7 @@ final class Promises {
             return;
         }
         if (ttlShort(belief, hash) && pausedLately(belief, belief.last())) {
-            episode.known(KnownDefect.STALE_AFTER_PAUSE, belief + " was told it holds after a pause, with the TTL of its"
+            known(belief, KnownDefect.STALE_AFTER_PAUSE, belief + " was told it holds after a pause, with the TTL of its"
                     + " lease partly gone: ends at " + millis(expiry(hash)) + " ms, promised " + millis(belief.requiredExpiry()));
             belief.forget();
             return;
@@ -151,7 +151,7 @@ final class Promises {
         long required = belief.requiredExpiry();
         if (required > now() && expiry(hash) < required - MILLI && belief.kind.rearms()
                 && belief.cancelledAt >= belief.since()) {
-            episode.known(KnownDefect.CANCELLED_REENTRY_REARMS_LEASE, belief + " was promised its lease until "
+            known(belief, KnownDefect.CANCELLED_REENTRY_REARMS_LEASE, belief + " was promised its lease until "
                     + millis(required) + " ms, but a cancelled re-entry re-armed the lock's TTL to end at "
                     + millis(expiry(hash)) + " ms");
             belief.forget();
@@ -183,7 +183,7 @@ final class Promises {
                 }
                 if (count(keys.get(belief.kind.lockName()), belief.field) < belief.count() && givenBackSince(belief)
                         && !belief.releasing) {
-                    episode.known(KnownDefect.GIVE_BACK_REMOVED_A_LATER_HOLD, belief + " lost its hold to a give-back"
+                    known(belief, KnownDefect.GIVE_BACK_REMOVED_A_LATER_HOLD, belief + " lost its hold to a give-back"
                             + " of its own client's earlier claim");
                     belief.forget();
                     continue;
@@ -201,14 +201,14 @@ final class Promises {
                 } else if (undercut(belief) || onRedis >= least) {
                     continue;
                 } else if (belief.last().lostReply() && owner.unconfirmed.contains(belief.field)) {
-                    episode.known(KnownDefect.CONFIRMED_BY_ANOTHER_HOLD, belief + " was confirmed by a hold its"
+                    known(belief, KnownDefect.CONFIRMED_BY_ANOTHER_HOLD, belief + " was confirmed by a hold its"
                             + " unconfirmed unlock left, which nobody renews; Redis counts " + onRedis);
                     belief.forget();
                 } else if (onRedis > 0) {
                     episode.fail(belief + " believes it holds " + belief.count() + " times, but Redis counts " + onRedis);
                 } else if (belief.watchdog() && now() > satAdd(belief.lastSeenExpiry, LATE_NANOS)
                         && renewalsMissed(belief)) {
-                    episode.known(KnownDefect.RENEWALS_UNANSWERED_PAST_LEASE, belief + " was not told it lost the lock"
+                    known(belief, KnownDefect.RENEWALS_UNANSWERED_PAST_LEASE, belief + " was not told it lost the lock"
                             + " whose TTL ended at " + millis(belief.lastSeenExpiry) + " ms while its renewals got no answer");
                     belief.forget();
                 } else if (belief.watchdog() && now() > satAdd(belief.lastSeenExpiry, LATE_NANOS)) {
@@ -315,7 +315,7 @@ final class Promises {
         SortedMap<String, ModelRedis.Entry> keys = keys();
         for (Owner owner : episode.owners) {
             for (Belief belief : owner.beliefs()) {
-                boolean doubt = owner.unconfirmed.contains(belief.field)
+                boolean doubt = owner.unconfirmed.contains(belief.field) || belief.struck
                         || owner.client.backend.lostReplies() + owner.client.backend.lostMessages() > 0;
                 if (belief.count() == 0 && doubt && count(keys.get(belief.kind.lockName()), belief.field) > 0) {
                     return belief.field + " on " + belief.kind.lockName() + ": " + keys.get(belief.kind.lockName());
@@ -323,6 +323,12 @@ final class Promises {
             }
         }
         return null;
+    }
+
+    /** Counts a known defect that struck {@code belief}: a hold left behind by it later is that defect's too. */
+    private void known(Belief belief, KnownDefect defect, String what) {
+        belief.struck = true;
+        episode.known(defect, what);
     }
 
     /** Every owner let go and every acquisition ended: no lock may be held. */
