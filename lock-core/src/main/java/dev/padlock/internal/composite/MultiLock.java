@@ -26,8 +26,14 @@ import org.slf4j.LoggerFactory;
  * Components are acquired one at a time, in one fixed order: sorted by name, ties in the given
  * order. Two multi locks over the same names thus take them in the same order and cannot
  * deadlock each other. Each component gets the wait left on one {@link WaitBudget}
- * deadline ({@code 0}: one attempt), and the lease as given, so with a fixed lease the first
- * components' leases start earlier than the last ones'. When a component is not acquired in
+ * deadline ({@code 0}: one attempt), and the lease as given. The first components' leases start
+ * earlier than the last one's and may run out while it is awaited (a fixed lease's end, or a
+ * watchdog whose renewals failed): when taking them all took more than 1 % of a fixed lease (2 ms
+ * at least), the earlier ones are confirmed in one more round trip (a fixed lease extended to the
+ * lease from then, {@link LeaseExtending}; a watchdog-held one asked for its hold count), and when
+ * one had run out, the rest are given back and the acquisition starts again while wait is left.
+ * Told held, every component thus holds, a fixed lease for the lease less that slack from then.
+ * When a component is not acquired in
  * time, fails, or the acquisition is cancelled, the components this call took are unlocked again
  * in reverse order before the outcome is reported (roll-back): a call that does not return held
  * leaves nothing behind, except a component whose own acquisition was cancelled in flight, which
@@ -130,7 +136,7 @@ public final class MultiLock implements RLock {
     private PendingAcquire acquire(long waitNanos, long leaseTime, TimeUnit unit, long threadId) {
         long leaseNanos = leaseTime <= 0 ? -1 : unit.toNanos(leaseTime);
         long startNanos = observing == null ? 0 : clock.nanoTime();
-        Acquisition acquisition = new Acquisition(locks, WaitBudget.of(waitNanos, clock), leaseNanos, threadId);
+        Acquisition acquisition = new Acquisition(locks, WaitBudget.of(waitNanos, clock), clock, leaseNanos, threadId);
         acquisition.next();
         return observing == null ? acquisition : observing.started(acquisition, name, "composite:" + name,
                 dev.padlock.LockObserver.Kind.MULTI, threadId, waitNanos, startNanos);
@@ -246,8 +252,11 @@ public final class MultiLock implements RLock {
     private static final class Acquisition implements PendingAcquire {
         private final List<RLock> locks;
         private final WaitBudget budget;
+        private final EngineClock clock;
         private final long leaseNanos;
         private final long threadId;
+        /** When the first component was asked for, this time round. */
+        private long firstAskedNanos;
         private final CompletableFuture<Boolean> result = new CompletableFuture<>();
         private final CompletableFuture<Void> settled = new CompletableFuture<>();
         /** How many components, from the first, this call holds; confined to the step running now. */
@@ -255,7 +264,8 @@ public final class MultiLock implements RLock {
         /** The component acquisition in flight; written by the step running now, cancelled by a cancel. */
         private volatile CompletableFuture<?> inFlight;
 
-        Acquisition(List<RLock> locks, WaitBudget budget, long leaseNanos, long threadId) {
+        Acquisition(List<RLock> locks, WaitBudget budget, EngineClock clock, long leaseNanos, long threadId) {
+            this.clock = clock;
             this.locks = locks;
             this.budget = budget;
             this.leaseNanos = leaseNanos;
@@ -285,14 +295,17 @@ public final class MultiLock implements RLock {
                 return;
             }
             if (taken == locks.size()) {
-                if (result.complete(true)) {
-                    settled.complete(null);
+                if (locks.size() > 1 && clock.nanoTime() - firstAskedNanos > leaseSlackNanos()) {
+                    confirmEarlierComponents();
                 } else {
-                    rollBack(null);
+                    held();
                 }
                 return;
             }
             RLock lock = locks.get(taken);
+            if (taken == 0) {
+                firstAskedNanos = clock.nanoTime();
+            }
             CompletableFuture<?> step = budget.forever()
                     ? call(() -> lock.lockAsync(leaseNanos, TimeUnit.NANOSECONDS, threadId))
                     : call(() -> lock.tryLockAsync(budget.remainingNanos(), leaseNanos,
@@ -313,12 +326,64 @@ public final class MultiLock implements RLock {
             });
         }
 
+        /** Every component is held: reports it, or gives them back when the call was cancelled meanwhile. */
+        private void held() {
+            if (result.complete(true)) {
+                settled.complete(null);
+            } else {
+                rollBack(null);
+            }
+        }
+
+        /** How long taking the components may last before the earlier ones are confirmed: 1 % of a fixed lease, 2 ms at least. */
+        private long leaseSlackNanos() {
+            return Math.max(TimeUnit.MILLISECONDS.toNanos(2), leaseNanos / 100);
+        }
+
+        /**
+         * All components are held, but taking them took longer than {@link #leaseSlackNanos}: the
+         * earlier ones' leases began that much before the last one's and may since have run out
+         * (a fixed lease's end, a watchdog's renewals that failed). Extends each fixed lease to
+         * the lease from now, and asks Redis whether each watchdog-held one is still held: held
+         * when all still are. When one ran out, gives back the rest and starts again while wait
+         * is left.
+         */
+        private void confirmEarlierComponents() {
+            long leaseMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(leaseNanos));
+            List<CompletableFuture<Boolean>> extensions = new ArrayList<>();
+            for (RLock lock : locks.subList(0, locks.size() - 1)) {
+                extensions.add(leaseNanos > 0 && lock instanceof LeaseExtending extending
+                        ? call(() -> extending.extendLeaseAsync(leaseMillis, threadId))
+                        : call(() -> lock.getHoldCountAsync(threadId)).thenApply(count -> count > 0));
+            }
+            CompletableFuture<?>[] all = extensions.toArray(CompletableFuture<?>[]::new);
+            // nothing to cancel here: a cancel while the extensions run is seen once they answered
+            CompletableFuture.allOf(all).whenComplete((ok, failure) -> {
+                if (failure != null) {
+                    rollBack(result.isCancelled() ? null : RedisErrors.unwrap(failure));
+                } else if (extensions.stream().allMatch(CompletableFuture::join)) {
+                    held();
+                } else if (!result.isDone() && (budget.forever() || budget.remainingNanos() > 0)) {
+                    log.debug("'{}': a component's lease ran out while a later one was awaited; starting again",
+                            locks.get(0).getName());
+                    rollBack(null, this::next);
+                } else {
+                    rollBack(null);
+                }
+            });
+        }
+
         /**
          * Unlocks what this call took, last first, then reports: {@code failure} when given,
          * else {@code false}, unless cancelled. A component found no longer held (its lease ran
          * out) needs no roll-back; any other roll-back failure is reported with the outcome.
          */
         private void rollBack(Throwable failure) {
+            rollBack(failure, null);
+        }
+
+        /** As {@link #rollBack(Throwable)}, then runs {@code again} instead of reporting, unless it failed or was cancelled. */
+        private void rollBack(Throwable failure, Runnable again) {
             CompletableFuture<List<Throwable>> chain = CompletableFuture.completedFuture(new ArrayList<>());
             for (int i = taken - 1; i >= 0; i--) {
                 RLock lock = locks.get(i);
@@ -333,7 +398,13 @@ public final class MultiLock implements RLock {
                 }));
             }
             taken = 0;
-            chain.whenComplete((problems, ignored) -> report(failure, problems));
+            chain.whenComplete((problems, ignored) -> {
+                if (again != null && problems.isEmpty() && !result.isDone()) {
+                    again.run();
+                } else {
+                    report(failure, problems);
+                }
+            });
         }
 
         private void report(Throwable failure, List<Throwable> problems) {

@@ -6,6 +6,7 @@ import dev.padlock.RFencedLock;
 import dev.padlock.internal.acquire.LockAcquisition;
 import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.base.Require;
+import dev.padlock.internal.composite.LeaseExtending;
 import dev.padlock.internal.protocol.FencedLockProtocol;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -15,7 +16,7 @@ import java.util.concurrent.locks.Condition;
  * The {@link RFencedLock}: a {@link RedisLock} over {@link FencedLockProtocol}, whose acquisitions
  * also report the token the acquire script returned.
  */
-public final class RedisFencedLock implements RFencedLock {
+public final class RedisFencedLock implements RFencedLock, LeaseExtending {
     private final RedisLock lock;
     private final FencedLockProtocol protocol;
 
@@ -178,6 +179,11 @@ public final class RedisFencedLock implements RFencedLock {
     @Override
     public CompletableFuture<Void> unlockAsync(long threadId) {
         return lock.unlockAsync(threadId);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> extendLeaseAsync(long leaseMillis, long threadId) {
+        return lock.extendLeaseAsync(leaseMillis, threadId);
     }
 
     @Override

@@ -9,12 +9,15 @@ import dev.padlock.internal.acquire.AcquireRequest;
 import dev.padlock.internal.acquire.LockAcquisition;
 import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.base.Require;
+import dev.padlock.internal.composite.LeaseExtending;
 import dev.padlock.internal.observe.Observing;
 import dev.padlock.internal.protocol.GrantMessage;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
 import dev.padlock.internal.redis.RedisErrors;
 import dev.padlock.internal.renewal.Watchdog;
+import io.lettuce.core.ScriptOutputType;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -27,7 +30,7 @@ import java.util.function.Function;
  * bookkeeping around acquire and release, and the blocking methods, which wait on the same
  * asynchronous core as the asynchronous ones, through {@link BlockingWaits}.
  */
-public final class RedisLock implements RLock {
+public final class RedisLock implements RLock, LeaseExtending {
     private final LockProtocol protocol;
     private final LockServices services;
     private final boolean spin;
@@ -149,6 +152,16 @@ public final class RedisLock implements RLock {
         }
         return LockAcquisition.start(services, protocol,
                 AcquireRequest.of(threadId, leaseMillis, watchdogLease, waitNanos, spin, false));
+    }
+
+    @Override
+    public CompletableFuture<Boolean> extendLeaseAsync(long leaseMillis, long threadId) {
+        Require.state(!services.wakeUps().isClosed(), "the LockClient is closed");
+        // the watchdog's renewal script, for one lock: in order, so a release sent after it lands after it
+        CompletableFuture<List<Object>> renewed = services.scripts().runInOrder(protocol.renewScript(),
+                ScriptOutputType.MULTI, protocol.renewKeys(threadId), Long.toString(leaseMillis),
+                protocol.ownerField(threadId));
+        return renewed.thenApply(reply -> Long.valueOf(1L).equals(reply.get(0)));
     }
 
     // ---- release

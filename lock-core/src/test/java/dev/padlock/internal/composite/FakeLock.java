@@ -14,7 +14,7 @@ import java.util.function.Supplier;
  * answers at once as it is told, or leaves its futures for the test to complete. Only the
  * asynchronous methods are used by the composites; the blocking ones throw.
  */
-final class FakeLock implements RLock {
+final class FakeLock implements RLock, LeaseExtending {
 
     /** One acquisition call: what it asked for, and its future. */
     record Acquire(boolean forever, long waitTime, long leaseTime, TimeUnit unit, long threadId,
@@ -41,6 +41,8 @@ final class FakeLock implements RLock {
     private int holds;
     private long ttl = 30_000;
     private Throwable readFailure;
+    /** Whether a lease extension finds the hold: false once its lease ran out. */
+    private boolean leaseRunsOut;
 
     FakeLock(String name, List<String> journal) {
         this.name = name;
@@ -53,6 +55,17 @@ final class FakeLock implements RLock {
     FakeLock grants() {
         acquireAnswer = () -> CompletableFuture.completedFuture(true);
         return this;
+    }
+
+    /** The next lease extension finds the hold gone (its lease ran out), and the hold is gone. */
+    FakeLock leaseRunsOut() {
+        leaseRunsOut = true;
+        return this;
+    }
+
+    /** Its holds are gone, as when the watchdog could not renew them. */
+    void dropsItsHolds() {
+        holds = 0;
     }
 
     /** Acquisitions answer false at once: another owner holds it. */
@@ -186,6 +199,17 @@ final class FakeLock implements RLock {
             }
         });
         return out;
+    }
+
+    @Override
+    public CompletableFuture<Boolean> extendLeaseAsync(long leaseMillis, long threadId) {
+        call("extend " + name + " " + leaseMillis);
+        if (leaseRunsOut) {
+            leaseRunsOut = false;
+            holds = 0;
+            return CompletableFuture.completedFuture(false);
+        }
+        return CompletableFuture.completedFuture(holds > 0);
     }
 
     @Override

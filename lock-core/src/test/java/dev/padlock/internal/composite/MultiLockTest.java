@@ -76,6 +76,74 @@ class MultiLockTest {
         assertThat(List.of(a, b, c)).allSatisfy(lock -> assertThat(lock.holds()).isZero());
     }
 
+    // ---- fixed leases
+
+    @Test
+    void aFixedLeaseTakenWithoutWaitingIsNotExtended() {
+        RLock multi = multi(a, b);
+
+        assertThat(multi.tryLockAsync(1_000, 10_000, TimeUnit.MILLISECONDS, OWNER)).isCompletedWithValue(true);
+
+        assertThat(journal).containsExactly("tryLock a", "tryLock b");
+    }
+
+    @Test
+    void aFixedLeaseExtendsTheEarlierComponentsWhenTheLastOneCameLate() {
+        b.holdsBack();
+        CompletableFuture<Boolean> held = multi(a, b).tryLockAsync(20_000, 10_000, TimeUnit.MILLISECONDS, OWNER);
+        timer.advance(500); // more than 1 % of the lease
+
+        b.answer(0, true);
+
+        assertThat(journal).containsExactly("tryLock a", "tryLock b", "extend a 10000");
+        assertThat(held).isCompletedWithValue(true);
+    }
+
+    @Test
+    void anEarlierComponentWhoseLeaseRanOutMeanwhileStartsTheAcquisitionAgain() {
+        b.holdsBack();
+        a.leaseRunsOut();
+        CompletableFuture<Boolean> held = multi(a, b).tryLockAsync(20_000, 10_000, TimeUnit.MILLISECONDS, OWNER);
+        timer.advance(500);
+        b.grants();
+
+        b.answer(0, true);
+
+        assertThat(journal).containsExactly("tryLock a", "tryLock b", "extend a 10000", "unlock b",
+                "unlock a", "tryLock a", "tryLock b");
+        assertThat(held).isCompletedWithValue(true);
+        assertThat(List.of(a, b)).allSatisfy(lock -> assertThat(lock.holds()).isOne());
+    }
+
+    @Test
+    void anEarlierComponentWhoseLeaseRanOutWithNoWaitLeftIsNotHeld() {
+        b.holdsBack();
+        a.leaseRunsOut();
+        CompletableFuture<Boolean> held = multi(a, b).tryLockAsync(300, 10_000, TimeUnit.MILLISECONDS, OWNER);
+        timer.advance(500);
+
+        b.answer(0, true);
+
+        assertThat(journal).containsExactly("tryLock a", "tryLock b", "extend a 10000", "unlock b", "unlock a");
+        assertThat(held).isCompletedWithValue(false);
+        assertThat(List.of(a, b)).allSatisfy(lock -> assertThat(lock.holds()).isZero());
+    }
+
+    @Test
+    void aWatchdogHeldComponentLostWhileTheLastOneWasAwaitedStartsTheAcquisitionAgain() {
+        b.holdsBack();
+        CompletableFuture<Boolean> held = tryLock(multi(a, b), 20_000);
+        timer.advance(500);
+        a.dropsItsHolds();
+        b.grants();
+
+        b.answer(0, true);
+
+        assertThat(journal).containsExactly("tryLock a", "tryLock b", "unlock b", "unlock a", "tryLock a", "tryLock b");
+        assertThat(held).isCompletedWithValue(true);
+        assertThat(List.of(a, b)).allSatisfy(lock -> assertThat(lock.holds()).isOne());
+    }
+
     @Test
     void theWaitIsOneBudgetSharedByTheComponents() {
         a.holdsBack();

@@ -54,6 +54,30 @@ class MultiLockTest {
         return client.getMultiLock(locks);
     }
 
+    /**
+     * Found by the simulator (issue 25): told held with a fixed lease while the first component's
+     * lease had run out during the wait for the last one.
+     */
+    @Test
+    void aFixedLeaseHoldsEveryComponentWhenTheLastOneCameAfterTheFirstOnesLease(RedisAdmin admin) throws Exception {
+        RLock multi = multi(mine, a, b);
+        RLock other = theirs.getLock(b);
+        other.lock(60, TimeUnit.SECONDS);
+        long owner = 41;
+        CompletableFuture<Boolean> held = multi.tryLockAsync(60_000, 800, TimeUnit.MILLISECONDS, owner);
+        await().atMost(Duration.ofSeconds(30)).until(() -> admin.commands().exists(a) == 1);
+        // a was taken with its 800 ms lease; b comes only once that lease has run out
+        await().atMost(Duration.ofSeconds(30)).until(() -> admin.commands().exists(a) == 0);
+        other.unlock();
+
+        assertThat(held.get(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(mine.getLock(a).isHeldByThread(owner)).as("a, taken first").isTrue();
+        assertThat(mine.getLock(b).isHeldByThread(owner)).as("b, taken last").isTrue();
+        assertThat(admin.commands().pttl(a)).as("a's lease").isPositive();
+        multi.unlockAsync(owner).get(30, TimeUnit.SECONDS);
+        assertThat(admin.commands().exists(a, b)).isZero();
+    }
+
     @Test
     void tryLockTakesAllOrNoneWhenOneComponentIsHeldElsewhere(RedisAdmin admin) throws Exception {
         RLock multi = multi(mine, c, a, b);
