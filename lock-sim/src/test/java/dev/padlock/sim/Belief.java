@@ -44,10 +44,19 @@ final class Belief {
      * from it is that defect's, not a new one; cleared when the owner holds nothing again.
      */
     boolean tainted;
+    /**
+     * The owner was told it lost a component of this composite: it takes the lock as lost, yet
+     * still unlocks each hold (as a finally block does), which lets the other components go; its
+     * holds are not checked until it holds nothing.
+     */
+    boolean lost;
+    /**
+     * How many of its holds, the earliest, may be gone from Redis: their lease was over when a
+     * later one was told. Only the others are certain.
+     */
+    int uncertain;
     /** A known defect struck this owner's holds of the lock once in the episode: a hold of it left on Redis may be that defect's. */
     boolean struck;
-    /** Whether the holds believed before the latest acquisition had outlived their lease by then. */
-    boolean lapsed;
     /** When an acquisition of this owner was last cancelled (its call may still be in flight); -1: never. */
     long cancelledAt = -1;
     /** Acquisitions of this owner in flight: one may have re-armed the lease already. */
@@ -60,8 +69,27 @@ final class Belief {
         this.field = kind.field(client.id, owner);
     }
 
+    /** Whether its holds are left unchecked: a known defect struck them, or the owner was told it lost the lock. */
+    boolean unchecked() {
+        return tainted || lost;
+    }
+
     int count() {
         return holds.size();
+    }
+
+    /**
+     * Holds still within their lease at {@code now}: each read hold has a lease of its own, which
+     * may end before the others' (an unlock then lets a live one go); every other kind's holds
+     * share the lock's.
+     */
+    int liveCount(long now) {
+        return kind == Kind.READ ? (int) holds.stream().filter(hold -> hold.promisedUntil() > now).count() : certain();
+    }
+
+    /** Holds that Redis must have: all but the {@link #uncertain} ones. */
+    int certain() {
+        return Math.max(0, holds.size() - uncertain);
     }
 
     void told(Hold hold) {
@@ -70,25 +98,32 @@ final class Belief {
             armedUntil = 0;
             armedKnown = true;
         }
+        // a composite's components ran at times not known: of two acquisitions that overlapped,
+        // either may have re-armed them last
+        boolean overlaps = kind.keys().size() > 1 && !holds.isEmpty() && latest.toldAt() > hold.askedAt();
         holds.addLast(hold);
         latest = hold;
         long start = hold.ranAt() >= 0 ? hold.ranAt() : hold.askedAt();
         long lease = TimeUnit.MILLISECONDS.toNanos(Math.max(0, hold.leaseMillis()));
         // how each kind's acquisition sets the lock's lease (docs/user-guide/api.md, re-entry)
         armedUntil = kind == Kind.WRITE ? Math.max(armedUntil, start) + lease : start + lease;
-        armedKnown &= hold.ranAt() >= 0;
+        armedKnown &= hold.ranAt() >= 0 && !overlaps;
     }
 
     void released() {
         holds.pollLast();
+        uncertain = Math.min(uncertain, holds.size());
         tainted &= !holds.isEmpty();
+        lost &= !holds.isEmpty();
         // an inner release re-arms by its own rule (never shorter): what it must reach is not known
         armedKnown = false;
     }
 
     void forget() {
         holds.clear();
+        uncertain = 0;
         tainted = false;
+        lost = false;
     }
 
     /** Keeps the first {@code count} holds: what Redis counts. */
@@ -96,6 +131,7 @@ final class Belief {
         while (holds.size() > count) {
             holds.pollLast();
         }
+        uncertain = 0;
         armedKnown = false;
     }
 

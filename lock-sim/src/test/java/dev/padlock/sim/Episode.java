@@ -39,6 +39,7 @@ final class Episode {
     private long fingerprint;
     private final java.util.Map<KnownDefect, Integer> knownFindings = new java.util.EnumMap<>(KnownDefect.class);
     private int operationsLeft;
+    private final Map<Kind, Integer> held = new java.util.EnumMap<>(Kind.class);
     /** When each lock was last changed behind its owners' backs (a force unlock, a restart): virtual nanos. */
     final Map<String, Long> undercut = new HashMap<>();
     /**
@@ -79,9 +80,9 @@ final class Episode {
                 // a release or give-back the engine sent by itself, not an unlock of the owner's
                 for (Owner owner : owners) {
                     for (Belief belief : owner.beliefs()) {
-                        if (!belief.releasing && belief.kind.lockName().equals(command.get(3))
+                        if (!belief.releasing && belief.kind.keys().contains(command.get(3))
                                 && command.subList(4, command.size()).contains(belief.field)) {
-                            givenBack.put(command.get(3) + ' ' + belief.field, world.nanoTime());
+                            givenBack.put(belief.kind.lockName() + ' ' + belief.field, world.nanoTime());
                         }
                     }
                 }
@@ -147,6 +148,15 @@ final class Episode {
         if (defect.strict()) {
             fail(defect + ": " + what);
         }
+    }
+
+    /** Counts an acquisition told held. */
+    void held(Kind kind) {
+        held.merge(kind, 1, Integer::sum);
+    }
+
+    java.util.Map<Kind, Integer> held() {
+        return held;
     }
 
     java.util.Map<KnownDefect, Integer> knownFindings() {
@@ -293,7 +303,7 @@ final class Episode {
             log("FAULT: the server restarts with no data");
             server.restartEmpty();
             for (Kind kind : Kind.values()) {
-                undercut.put(kind.lockName(), now);
+                kind.keys().forEach(key -> undercut.put(key, now));
             }
             disturbed(now + TimeUnit.MILLISECONDS.toNanos(400));
         }

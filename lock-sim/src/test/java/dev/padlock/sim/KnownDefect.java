@@ -39,7 +39,9 @@ enum KnownDefect {
     /**
      * A re-entry cancelled while its call is in flight still re-arms the lock's lease to its own (a
      * plain, spin, fenced or fair re-entry does, as Redisson's), and the give-back of that hold does
-     * not restore the longer lease the owner's earlier hold was promised.
+     * not restore the longer lease the owner's earlier hold was promised. A composite's acquisition
+     * that ends without the lock does the same to the components the owner holds: a red lock's
+     * round, or a late reply after it, re-enters before it is given back.
      */
     CANCELLED_REENTRY_REARMS_LEASE,
     /**

@@ -85,6 +85,14 @@ final class Owner {
         return world.after(delay, TimeUnit.MILLISECONDS, client.actor, client.id + "/" + id + " " + what, action);
     }
 
+    /** Plans the owner's next acquisition (or what leads to one): it is busy until that runs. */
+    private void plan(long minMillis, long maxMillis, String what, Runnable action) {
+        plannedAcquire = later(minMillis, maxMillis, what, () -> {
+            plannedAcquire = null;
+            action.run();
+        });
+    }
+
     /** Starts the owner's life: its first acquisition comes after a short while. */
     void start() {
         later(0, 300, "starts", this::next);
@@ -120,7 +128,7 @@ final class Owner {
             // a sibling has held a lock on a long lease for a while: this thread takes it for stuck
             Kind on = stuck.kind();
             stuck.holdOn(); // it does not know: it works on for a while before it unlocks
-            plannedAcquire = later(0, 300, "force-unlocks " + on, () -> {
+            plan(0, 300, "force-unlocks " + on, () -> {
                 if (!forceUnlockAndTake(on)) {
                     next();
                 }
@@ -133,7 +141,7 @@ final class Owner {
         if (sibling != null && random().nextBoolean()) {
             kind = sibling;
         }
-        plannedAcquire = later(0, 300, "acquires " + kind, () -> acquire(kind));
+        plan(0, 300, "acquires " + kind, () -> acquire(kind));
     }
 
     /**
@@ -146,6 +154,9 @@ final class Owner {
         if (stopping || waiting > 0 || holds) {
             return false;
         }
+        if (unlockLater != null) {
+            unlockLater.cancel(); // a planned unlock of a hold it was told it lost
+        }
         if (plannedAcquire != null) {
             plannedAcquire.cancel();
         }
@@ -155,7 +166,7 @@ final class Owner {
         waitingSince = world.nanoTime();
         client.lock(on).forceUnlockAsync().whenComplete((ok, failure) -> {
             waiting--;
-            plannedAcquire = later(0, 100, "acquires " + on + ", which it force-unlocked", () -> acquire(on));
+            plan(0, 100, "acquires " + on + ", which it force-unlocked", () -> acquire(on));
         });
         return true;
     }
@@ -231,13 +242,25 @@ final class Owner {
         boolean held = failure == null && (result == null || Boolean.TRUE.equals(result));
         if (held) {
             Belief belief = beliefs.get(on);
-            // holds whose lease had ended by now may be gone from Redis: the new one may be a first hold
-            belief.lapsed = belief.count() > 0 && belief.promisedUntil() <= world.nanoTime();
-            belief.told(new Belief.Hold(world.causeRanAt(), lease, world.nanoTime(), askedAt, reentry, lostReply));
+            if (belief.count() > 0 && belief.promisedUntil() <= world.nanoTime()) {
+                // its earlier holds' lease is over: they may be gone from Redis or not (it still
+                // unlocks each, as an application does); the new hold may be its only one
+                episode.log(client.id + "/" + id + " " + on + ": its earlier holds had outlived their lease");
+                belief.uncertain = belief.count();
+            }
+            // a composite's components ran at several times, each after it was asked for: count from then
+            long ranAt = on.keys().size() > 1 ? askedAt : world.causeRanAt();
+            belief.told(new Belief.Hold(ranAt, lease, world.nanoTime(), askedAt, reentry, lostReply));
             episode.log(client.id + "/" + id + " holds " + on + " x" + belief.count()
                     + (world.causeRanAt() < 0 ? " (told outside a reply)" : ""));
             episode.checkTold(belief);
+            episode.held(on);
         } else {
+            if (on.keys().size() > 1) {
+                // a composite gives back what its rounds got, and late replies are given back as
+                // they come: each may have re-entered a hold of the owner first (see KnownDefect)
+                beliefs.get(on).cancelledAt = world.nanoTime();
+            }
             episode.log(client.id + "/" + id + " did not get " + on + ": "
                     + (failure == null ? "false" : describe(failure)));
         }
@@ -248,7 +271,10 @@ final class Owner {
         Kind on = kind;
         Belief belief = beliefs.get(on);
         if (belief.count() == 0) {
-            next();
+            // told it lost the lock meanwhile: it goes on, unless its next step is under way
+            if (waiting == 0 && plannedAcquire == null) {
+                next();
+            }
             return;
         }
         episode.log(client.id + "/" + id + " unlockAsync " + on);
@@ -260,7 +286,13 @@ final class Owner {
                 belief.released();
             } else if (cause instanceof IllegalMonitorStateException) {
                 episode.log(client.id + "/" + id + " was told at unlock that it lost " + on + ": " + cause.getMessage());
-                belief.forget();
+                if (on.keys().size() > 1) {
+                    // a composite: the components it still held let one hold go; it unlocks the rest
+                    belief.released();
+                    belief.lost = belief.count() > 0;
+                } else {
+                    belief.forget();
+                }
             } else {
                 // the outcome is not known: the engine stops renewing and takes the owner as holding
                 // nothing (Redis may keep its holds until their lease ends), and so does the
@@ -276,9 +308,14 @@ final class Owner {
     /** The lease-lost listener named this owner and lock. */
     void leaseLost(String lockName) {
         for (Belief belief : beliefs.values()) {
-            if (belief.kind.lockName().equals(lockName) && belief.count() > 0) {
-                episode.log(client.id + "/" + id + " told it lost " + belief.kind);
-                belief.forget();
+            if (belief.kind.keys().contains(lockName) && belief.count() > 0) {
+                episode.log(client.id + "/" + id + " told it lost " + belief.kind
+                        + (belief.kind.keys().size() > 1 ? " (its component " + lockName + ")" : ""));
+                if (belief.kind.keys().size() > 1) {
+                    belief.lost = true; // it still unlocks the others, from a finally block
+                } else {
+                    belief.forget();
+                }
             }
         }
     }

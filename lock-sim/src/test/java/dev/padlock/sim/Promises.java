@@ -57,10 +57,49 @@ final class Promises {
         return episode.server.model().snapshot();
     }
 
-    /** Whether the lock was taken from the belief's owner since its first hold ran on Redis. */
+    /** Whether the lock (any component of a composite) was taken from the belief's owner since its first hold ran on Redis. */
     private boolean undercut(Belief belief) {
-        Long at = episode.undercut.get(belief.kind.lockName());
-        return at != null && at >= belief.since();
+        for (String key : belief.kind.keys()) {
+            Long at = episode.undercut.get(key);
+            if (at != null && at >= belief.since()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * What Redis holds of an owner's field on a lock: the count and the lock's expiry; for a
+     * composite, what its quorum of components holds at least (the count that many reach, and
+     * the latest expiry that many of those reach).
+     */
+    private record Holding(long count, long expiry) {
+    }
+
+    private Holding holding(SortedMap<String, ModelRedis.Entry> keys, Kind kind, String field) {
+        if (kind.keys().size() == 1) {
+            ModelRedis.Entry hash = keys.get(kind.lockName());
+            return new Holding(count(hash, field), hash == null ? 0 : expiry(hash));
+        }
+        List<Holding> parts = new java.util.ArrayList<>();
+        for (String key : kind.keys()) {
+            ModelRedis.Entry hash = keys.get(key);
+            parts.add(new Holding(count(hash, field), hash == null ? 0 : expiry(hash)));
+        }
+        parts.sort(java.util.Comparator.comparingLong(Holding::count).reversed());
+        long count = parts.get(kind.quorum() - 1).count();
+        List<Long> expiries = parts.stream().filter(h -> h.count() >= count).map(Holding::expiry)
+                .sorted(java.util.Comparator.reverseOrder()).toList();
+        return new Holding(count, expiries.get(kind.quorum() - 1));
+    }
+
+    /** Whether any of the lock's hashes has the field: a hold left there lasts until it is let go or expires. */
+    private static boolean anyHeld(SortedMap<String, ModelRedis.Entry> keys, Kind kind, String field) {
+        return kind.keys().stream().anyMatch(key -> count(keys.get(key), field) > 0);
+    }
+
+    private static String describe(SortedMap<String, ModelRedis.Entry> keys, Kind kind) {
+        return kind.keys().stream().map(key -> key + "=" + keys.get(key)).toList().toString();
     }
 
     private static long count(ModelRedis.Entry hash, String field) {
@@ -78,15 +117,15 @@ final class Promises {
 
     /** An owner was told it holds, by the reply or message being delivered now. */
     void told(Belief belief) {
-        if (undercut(belief) || belief.tainted) {
+        if (undercut(belief) || belief.unchecked()) {
             return;
         }
-        ModelRedis.Entry hash = keys().get(belief.kind.lockName());
-        long onRedis = count(hash, belief.field);
+        Holding hash = holding(keys(), belief.kind, belief.field);
+        long onRedis = hash.count();
         if (onRedis < belief.count()) {
             String what = belief + " was told it holds, but Redis has " + onRedis + " holds of " + belief.field;
             Belief.Hold hold = belief.last();
-            if (belief.lapsed && onRedis >= 1) {
+            if (belief.uncertain > 0 && onRedis >= belief.certain()) {
                 episode.log(belief + ": its earlier holds had outlived their lease; Redis counts " + onRedis);
                 belief.keep(onRedis);
             } else if (givenBackSince(belief)) {
@@ -106,9 +145,16 @@ final class Promises {
             }
             return;
         }
+        if (ttlShort(belief, hash) && belief.last().lostReply() && ownerOf(belief).unconfirmed.contains(belief.field)) {
+            known(belief, KnownDefect.CONFIRMED_BY_ANOTHER_HOLD, belief + " was confirmed after a lost reply by the hold"
+                    + " its unconfirmed unlock left, whose TTL ends at " + millis(hash.expiry()) + " ms, before "
+                    + millis(belief.requiredExpiry()) + " ms as promised");
+            belief.tainted = true;
+            return;
+        }
         if (ttlShort(belief, hash) && pausedLately(belief, belief.last())) {
             known(belief, KnownDefect.STALE_AFTER_PAUSE, belief + " was told it holds after a pause, with the TTL of its"
-                    + " lease partly gone: ends at " + millis(expiry(hash)) + " ms, promised " + millis(belief.requiredExpiry()));
+                    + " lease partly gone: ends at " + millis(hash.expiry()) + " ms, promised " + millis(belief.requiredExpiry()));
             belief.forget();
             return;
         }
@@ -139,25 +185,28 @@ final class Promises {
                 || belief.client.backend.lostReplies() > belief.lostRepliesWhenSeen;
     }
 
-    private boolean ttlShort(Belief belief, ModelRedis.Entry hash) {
+    private boolean ttlShort(Belief belief, Holding hash) {
         long required = belief.requiredExpiry();
-        return required > now() && expiry(hash) < required - MILLI;
+        return required > now() && hash.expiry() < required - MILLI;
     }
 
-    private void checkTtl(Belief belief, ModelRedis.Entry hash) {
+    private void checkTtl(Belief belief, Holding hash) {
         if (belief.kind.rearms() && belief.acquiring > 0 || undercut(belief)) {
             return; // a re-entry in flight may have re-armed the lease already; a force unlock took it
         }
         long required = belief.requiredExpiry();
-        if (required > now() && expiry(hash) < required - MILLI && belief.kind.rearms()
-                && belief.cancelledAt >= belief.since()) {
+        // the calls of an acquisition given up on land up to a command timeout later (twice: a reply
+        // lost, then the undo)
+        long late = TimeUnit.MILLISECONDS.toNanos(2 * episode.config.commandTimeoutMillis());
+        if (required > now() && hash.expiry() < required - MILLI && belief.kind.rearms()
+                && belief.cancelledAt >= 0 && belief.cancelledAt >= belief.since() - late) {
             known(belief, KnownDefect.CANCELLED_REENTRY_REARMS_LEASE, belief + " was promised its lease until "
                     + millis(required) + " ms, but a cancelled re-entry re-armed the lock's TTL to end at "
-                    + millis(expiry(hash)) + " ms");
+                    + millis(hash.expiry()) + " ms");
             belief.forget();
-        } else if (required > now() && expiry(hash) < required - MILLI) {
+        } else if (required > now() && hash.expiry() < required - MILLI) {
             episode.fail(belief + " was promised its lease until " + millis(required) + " ms, but the lock's TTL ends at "
-                    + millis(expiry(hash)) + " ms");
+                    + millis(hash.expiry()) + " ms");
         }
     }
 
@@ -178,10 +227,11 @@ final class Promises {
     private void believedHolds(SortedMap<String, ModelRedis.Entry> keys) {
         for (Owner owner : episode.owners) {
             for (Belief belief : owner.beliefs()) {
-                if (belief.count() == 0 || belief.tainted) {
+                if (belief.count() == 0 || belief.unchecked()) {
                     continue;
                 }
-                if (count(keys.get(belief.kind.lockName()), belief.field) < belief.count() && givenBackSince(belief)
+                Holding hash = holding(keys, belief.kind, belief.field);
+                if (hash.count() < belief.count() && givenBackSince(belief)
                         && !belief.releasing) {
                     known(belief, KnownDefect.GIVE_BACK_REMOVED_A_LATER_HOLD, belief + " lost its hold to a give-back"
                             + " of its own client's earlier claim");
@@ -191,11 +241,10 @@ final class Promises {
                 if (belief.promisedUntil() <= now()) {
                     continue; // its fixed lease is over, and the owner knows it
                 }
-                ModelRedis.Entry hash = keys.get(belief.kind.lockName());
-                long onRedis = count(hash, belief.field);
-                long least = belief.releasing ? belief.count() - 1 : belief.count();
+                long onRedis = hash.count();
+                long least = belief.releasing ? belief.certain() - 1 : belief.certain();
                 if (onRedis >= belief.count()) {
-                    belief.lastSeenExpiry = expiry(hash);
+                    belief.lastSeenExpiry = hash.expiry();
                     belief.lostRepliesWhenSeen = belief.client.backend.lostReplies();
                     checkTtl(belief, hash);
                 } else if (undercut(belief) || onRedis >= least) {
@@ -222,17 +271,19 @@ final class Promises {
 
     private void exclusive(SortedMap<String, ModelRedis.Entry> keys) {
         for (Kind kind : episode.kinds()) {
-            ModelRedis.Entry hash = keys.get(kind.lockName());
-            if (hash == null || !"hash".equals(hash.type())) {
-                continue;
-            }
-            @SuppressWarnings("unchecked")
-            Map<String, String> fields = (Map<String, String>) hash.value();
-            List<String> owners = fields.keySet().stream().filter(f -> !f.equals("mode"))
-                    .map(f -> f.endsWith(":write") ? f.substring(0, f.length() - 6) : f).distinct().toList();
-            boolean exclusive = kind != Kind.READ && kind != Kind.WRITE || "write".equals(fields.get("mode"));
-            if (exclusive && owners.size() > 1) {
-                episode.fail("Redis lets two owners hold " + kind.lockName() + ": " + fields);
+            for (String key : kind.keys()) {
+                ModelRedis.Entry hash = keys.get(key);
+                if (hash == null || !"hash".equals(hash.type())) {
+                    continue;
+                }
+                @SuppressWarnings("unchecked")
+                Map<String, String> fields = (Map<String, String>) hash.value();
+                List<String> owners = fields.keySet().stream().filter(f -> !f.equals("mode"))
+                        .map(f -> f.endsWith(":write") ? f.substring(0, f.length() - 6) : f).distinct().toList();
+                boolean exclusive = kind != Kind.READ && kind != Kind.WRITE || "write".equals(fields.get("mode"));
+                if (exclusive && owners.size() > 1) {
+                    episode.fail("Redis lets two owners hold " + key + ": " + fields);
+                }
             }
         }
         // no two owners believe they hold an exclusive lock, unless it was taken from the first
@@ -246,7 +297,7 @@ final class Promises {
                         continue;
                     }
                     for (Belief y : b.beliefs()) {
-                        if (believes(y) && x.kind.lockName().equals(y.kind.lockName())
+                        if (believes(y) && x.kind.keys().stream().anyMatch(y.kind.keys()::contains)
                                 && (x.kind.exclusive() || y.kind.exclusive()) && x.since() <= y.since()) {
                             episode.fail("two owners believe they hold " + x.kind.lockName() + ": " + x + " and " + y);
                         }
@@ -258,8 +309,9 @@ final class Promises {
 
     /** Whether the owner believes it holds and nothing excuses the belief: not over, not taken, not past its TTL. */
     private boolean believes(Belief belief) {
-        int sure = belief.releasing ? belief.count() - 1 : belief.count(); // an unlock in flight may have landed
-        if (sure <= 0 || undercut(belief) || belief.tainted) {
+        int live = belief.liveCount(now());
+        int sure = belief.releasing ? live - 1 : live; // an unlock in flight may have landed
+        if (sure <= 0 || undercut(belief) || belief.unchecked()) {
             return false;
         }
         // a hold ends with the TTL Redis gave it (a fixed lease's start may not be known exactly);
@@ -278,7 +330,8 @@ final class Promises {
     private void noWaitOnAFreeLock(SortedMap<String, ModelRedis.Entry> keys) {
         for (Kind kind : Kind.values()) {
             String name = kind.lockName();
-            if (keys.containsKey(name)) {
+            // a composite is free when none of its components is held (not when only the waiter's own is)
+            if (kind.keys().stream().anyMatch(keys::containsKey)) {
                 freeSince.remove(name);
             } else {
                 freeSince.putIfAbsent(name, now());
@@ -296,8 +349,7 @@ final class Promises {
             // calm: freed by a call (not by its TTL running out: waiters then park for the TTL they
             // saw, as Redisson's do), with no fault since
             long disturbed = episode.lastDisturbanceOf(owner.client);
-            boolean calm = free > disturbed && owner.waitingSince > disturbed
-                    && free.equals(episode.released.get(owner.kind().lockName()));
+            boolean calm = free > disturbed && owner.waitingSince > disturbed && free.equals(releasedAt(owner.kind()));
             long bound = calm ? calmFreeWaitBound : freeWaitBound;
             from = calm ? from : Math.max(from, disturbed);
             if (now() - from > bound) {
@@ -307,22 +359,34 @@ final class Promises {
         }
     }
 
+    /** When a script last released, gave back or left the lock (its latest component, for a composite); null: never. */
+    private Long releasedAt(Kind kind) {
+        return kind.keys().stream().map(episode.released::get).filter(java.util.Objects::nonNull)
+                .max(Long::compare).orElse(null);
+    }
+
     /**
      * A lock held on Redis by an owner field whose owner believes it holds nothing there, after an
-     * unlock of it ended unconfirmed or its client lost a reply or a message; null when there is none.
+     * unlock of it ended unconfirmed, its client lost a reply or a message about that lock, or a
+     * known defect struck the owner's holds of it; null when there is none.
      */
     String ghostHolder() {
         SortedMap<String, ModelRedis.Entry> keys = keys();
         for (Owner owner : episode.owners) {
             for (Belief belief : owner.beliefs()) {
                 boolean doubt = owner.unconfirmed.contains(belief.field) || belief.struck
-                        || owner.client.backend.lostReplies() + owner.client.backend.lostMessages() > 0;
-                if (belief.count() == 0 && doubt && count(keys.get(belief.kind.lockName()), belief.field) > 0) {
-                    return belief.field + " on " + belief.kind.lockName() + ": " + keys.get(belief.kind.lockName());
+                        || belief.kind.keys().stream().anyMatch(owner.client.backend::lostAbout);
+                if (belief.count() == 0 && doubt && anyHeld(keys, belief.kind, belief.field)) {
+                    return belief.field + " on " + belief.kind.lockName() + ": " + describe(keys, belief.kind);
                 }
             }
         }
         return null;
+    }
+
+    private Owner ownerOf(Belief belief) {
+        return episode.owners.stream().filter(o -> o.client == belief.client && o.id == belief.owner).findFirst()
+                .orElseThrow();
     }
 
     /** Counts a known defect that struck {@code belief}: a hold left behind by it later is that defect's too. */
@@ -341,10 +405,12 @@ final class Promises {
         }
         SortedMap<String, ModelRedis.Entry> keys = keys();
         for (Kind kind : episode.kinds()) {
-            ModelRedis.Entry hash = keys.get(kind.lockName());
-            if (hash != null && "hash".equals(hash.type())) {
-                episode.fail("every owner let go, but Redis still holds " + kind.lockName() + ": " + hash.value()
-                        + " (TTL " + hash.pttl() + " ms)");
+            for (String key : kind.keys()) {
+                ModelRedis.Entry hash = keys.get(key);
+                if (hash != null && "hash".equals(hash.type())) {
+                    episode.fail("every owner let go, but Redis still holds " + key + ": " + hash.value()
+                            + " (TTL " + hash.pttl() + " ms)");
+                }
             }
         }
     }

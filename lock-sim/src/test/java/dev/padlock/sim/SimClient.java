@@ -30,6 +30,8 @@ final class SimClient {
     final RLock fair;
     final RLock read;
     final RLock write;
+    final RLock multi;
+    final RLock red;
     /** When the client's last pause ended (virtual nanos); -1: never paused. */
     long pausedUntil = -1;
     /** The end of the latest fault of this client alone (a pause, a dropped connection). */
@@ -59,6 +61,8 @@ final class SimClient {
         this.fair = client.getFairLock(SimConfig.FAIR);
         this.read = client.getReadWriteLock(SimConfig.READ_WRITE).readLock();
         this.write = client.getReadWriteLock(SimConfig.READ_WRITE).writeLock();
+        this.multi = client.getMultiLock(plain, fair);
+        this.red = client.getRedLock(SimConfig.RED_COMPONENTS.stream().map(client::getLock).toArray(RLock[]::new));
     }
 
     RLock lock(Kind kind) {
@@ -69,6 +73,8 @@ final class SimClient {
             case FAIR -> fair;
             case READ -> read;
             case WRITE -> write;
+            case MULTI -> multi;
+            case RED -> red;
         };
     }
 

@@ -13,6 +13,11 @@ record SimConfig(long seed, long steps, int clients, int ownersPerClient, int ep
     static final String FENCED = "fe";
     static final String FAIR = "fa";
     static final String READ_WRITE = "rw";
+    static final String MULTI = "m";
+    /** The multi lock takes the plain and the fair lock, which owners also take alone. */
+    static final java.util.List<String> MULTI_COMPONENTS = java.util.List.of(PLAIN, FAIR);
+    static final String RED = "r";
+    static final java.util.List<String> RED_COMPONENTS = java.util.List.of("r1", "r2", "r3");
 
     static SimConfig of(long seed, long steps) {
         return new SimConfig(seed, steps, 3, 2, 60, 500, 3_000, 2_000, true, true);

@@ -14,6 +14,7 @@ final class Simulation {
     private long steps;
     private int episodes;
     private final java.util.Map<KnownDefect, Integer> known = new java.util.EnumMap<>(KnownDefect.class);
+    private final java.util.Map<Kind, Integer> held = new java.util.EnumMap<>(Kind.class);
 
     Simulation(SimConfig config) {
         this.config = config;
@@ -45,6 +46,7 @@ final class Simulation {
             steps += episode.world.steps();
             episodes++;
             episode.knownFindings().forEach((defect, n) -> known.merge(defect, n, Integer::sum));
+            episode.held().forEach((kind, n) -> held.merge(kind, n, Integer::sum));
             if (violation != null) {
                 return shrink(seed, config.episodeOperations(), violation, steps);
             }
@@ -79,6 +81,11 @@ final class Simulation {
     /** Broken promises of known kinds (counted, not failed): see {@link KnownDefect}. */
     java.util.Map<KnownDefect, Integer> known() {
         return known;
+    }
+
+    /** Acquisitions told held, by kind: what the run covered. */
+    java.util.Map<Kind, Integer> held() {
+        return held;
     }
 
     long steps() {

@@ -9,8 +9,10 @@ import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -36,7 +38,8 @@ public final class ModelBackend implements RedisBackend {
     private final Set<String> channels = new LinkedHashSet<>();
     private final Set<Call<?>> inFlight = new LinkedHashSet<>();
     private final List<Runnable> waitingForConnection = new ArrayList<>();
-    private final Set<World.Event> messagesOnTheWay = new LinkedHashSet<>();
+    /** Messages on their way to this client, with their channels. */
+    private final Map<World.Event, String> messagesOnTheWay = new LinkedHashMap<>();
     private PubSubEvents events;
     /** Calls whose reply the client never read: timed out, or dropped with the connection. */
     private long lostReplies;
@@ -44,6 +47,8 @@ public final class ModelBackend implements RedisBackend {
     private long lastLostReplyAt = -1;
     /** Pub/sub messages published to this client that it never heard: lost on the way, or with a dropped connection. */
     private long lostMessages;
+    /** The keys and hash tags that a lost reply or message of this client was about. */
+    private final Set<String> lostAbout = new java.util.HashSet<>();
     private boolean connected = true;
     private long generation;
     private long commandUp;
@@ -73,6 +78,27 @@ public final class ModelBackend implements RedisBackend {
     /** How many messages published to this client it never heard, so far. */
     public long lostMessages() {
         return lostMessages;
+    }
+
+    /**
+     * Whether a reply or message this client lost was about the lock {@code name} (its hash, or a
+     * key or channel of its hash tag).
+     */
+    public boolean lostAbout(String name) {
+        return lostAbout.contains(name);
+    }
+
+    private void lostReply(Call<?> call) {
+        lostReplies++;
+        List<String> command = call.command;
+        lostAbout.add(call.script() ? command.get(3) : command.size() > 1 ? command.get(1) : "");
+    }
+
+    private void lostMessage(String channel) {
+        lostMessages++;
+        int open = channel.indexOf('{');
+        int close = channel.indexOf('}', open + 1);
+        lostAbout.add(open >= 0 && close > open ? channel.substring(open + 1, close) : channel);
     }
 
     /** How many calls of this client lost their reply so far. */
@@ -114,7 +140,7 @@ public final class ModelBackend implements RedisBackend {
         Call<T> call = new Call<>(command, reply);
         call.timeout = world.at(world.nanoTime() + commandTimeoutNanos, actor, "timeout " + command.get(0), () -> {
             inFlight.remove(call);
-            lostReplies++;
+            lostReply(call);
             lastLostReplyAt = world.nanoTime();
             if (call.answer != null) {
                 call.answer.cancel();
@@ -125,7 +151,7 @@ public final class ModelBackend implements RedisBackend {
         if (connected) {
             transmit(call);
         } else if (call.script()) {
-            lostReplies++; // the caller cannot tell this from a call that was sent and lost
+            lostReply(call); // the caller cannot tell this from a call that was sent and lost
             world.at(world.nanoTime(), actor, "refused " + command.get(0), () -> fail(call, notConnected()));
         } else {
             waitingForConnection.add(() -> transmit(call));
@@ -218,7 +244,7 @@ public final class ModelBackend implements RedisBackend {
     /** Pushes a published message to this client's pub/sub connection, unless the network loses it. */
     void push(String channel, String message, long publishedAt) {
         if (!connected || server.network().loseMessage()) {
-            lostMessages++;
+            lostMessage(channel);
             return;
         }
         long sentIn = generation;
@@ -230,7 +256,7 @@ public final class ModelBackend implements RedisBackend {
                 world.deliver(publishedAt, () -> events.message(channel, message));
             }
         });
-        messagesOnTheWay.add(event[0]);
+        messagesOnTheWay.put(event[0], channel);
     }
 
     /**
@@ -241,13 +267,13 @@ public final class ModelBackend implements RedisBackend {
         generation++;
         connected = false;
         server.model().unsubscribeAll(clientId);
-        for (World.Event message : messagesOnTheWay) {
+        messagesOnTheWay.forEach((message, channel) -> {
             message.cancel();
-            lostMessages++;
-        }
+            lostMessage(channel);
+        });
         messagesOnTheWay.clear();
         for (Call<?> call : List.copyOf(inFlight)) {
-            lostReplies++;
+            lostReply(call);
             if (call.run != null && world.chance(0.5)) {
                 call.run.cancel(); // never reached the server
             }
