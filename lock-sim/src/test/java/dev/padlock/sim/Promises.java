@@ -35,6 +35,7 @@ final class Promises {
     private final Episode episode;
     private final long freeWaitBound;
     private final long calmFreeWaitBound;
+    private final long calmLineWaitBound;
     private final Map<String, Long> freeSince = new HashMap<>();
 
     Promises(Episode episode) {
@@ -43,9 +44,11 @@ final class Promises {
         // a waiter that missed every message parks at most the TTL it saw (the longest lease here)
         this.freeWaitBound = TimeUnit.MILLISECONDS.toNanos(Math.max(config.watchdogMillis(), Owner.LONG_LEASE_MILLIS)
                 + 2 * config.commandTimeoutMillis() + 1_000);
-        // a lock freed in calm (no fault since) wakes its waiters at once; a fair line may first
-        // wait out a place whose waiter left (the fair waiter timeout)
-        this.calmFreeWaitBound = TimeUnit.MILLISECONDS.toNanos(Math.max(config.fairWaiterMillis(),
+        // a lock freed in calm (no fault since) wakes its waiters at once; a line (fair, read-write,
+        // a multi lock with the fair one) may first wait out a place whose waiter left (the fair
+        // waiter timeout)
+        this.calmFreeWaitBound = TimeUnit.MILLISECONDS.toNanos(2 * config.commandTimeoutMillis() + 1_000);
+        this.calmLineWaitBound = TimeUnit.MILLISECONDS.toNanos(Math.max(config.fairWaiterMillis(),
                 2 * config.commandTimeoutMillis()) + 1_000);
     }
 
@@ -350,7 +353,9 @@ final class Promises {
             // saw, as Redisson's do), with no fault since
             long disturbed = episode.lastDisturbanceOf(owner.client);
             boolean calm = free > disturbed && owner.waitingSince > disturbed && free.equals(releasedAt(owner.kind()));
-            long bound = calm ? calmFreeWaitBound : freeWaitBound;
+            boolean line = owner.kind() == Kind.FAIR || owner.kind() == Kind.READ || owner.kind() == Kind.WRITE
+                    || owner.kind() == Kind.MULTI;
+            long bound = !calm ? freeWaitBound : line ? calmLineWaitBound : calmFreeWaitBound;
             from = calm ? from : Math.max(from, disturbed);
             if (now() - from > bound) {
                 episode.fail(owner.client.id + "/" + owner.id + " has waited for " + owner.kind() + " for "
