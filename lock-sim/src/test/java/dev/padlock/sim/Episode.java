@@ -196,16 +196,8 @@ final class Episode {
                         + " ms virtual: something loops without waiting");
             }
             if (drainFrom < 0 && world.nanoTime() > MAX_NANOS) {
-                // owners blocked for good before spending their operations: on a lock a ghost hold
-                // keeps (a known defect), or on something new
-                String ghost = promises.ghostHolder();
-                if (ghost != null) {
-                    known(KnownDefect.GHOST_HOLD_RENEWED, "waiters blocked for good on a lock held by " + ghost);
-                    break;
-                }
-                fail("the owners were still at work " + TimeUnit.NANOSECONDS.toMinutes(MAX_NANOS)
-                        + " minutes in: " + owners.stream().filter(o -> !o.idle())
-                        .map(o -> o.client.id + "/" + o.id + " on " + o.kind() + " waiting " + o.waiting).toList());
+                blocked("were still at work " + TimeUnit.NANOSECONDS.toMinutes(MAX_NANOS) + " minutes in");
+                break;
             }
             if (drainFrom < 0 && operationsLeft <= 0) {
                 drainFrom = world.nanoTime();
@@ -227,19 +219,28 @@ final class Episode {
                 break;
             }
             if (drainFrom >= 0 && world.nanoTime() - drainFrom > DRAIN_NANOS) {
-                String ghost = promises.ghostHolder();
-                if (ghost != null) {
-                    known(KnownDefect.GHOST_HOLD_RENEWED, "waiters never got a lock held by " + ghost);
-                    break;
-                }
-                fail("the owners did not let go within " + TimeUnit.NANOSECONDS.toSeconds(DRAIN_NANOS)
-                        + " s once the operations were spent: " + owners.stream().filter(o -> !o.idle())
-                        .map(o -> o.client.id + "/" + o.id + " on " + o.kind() + " waiting " + o.waiting).toList());
+                blocked("did not let go within " + TimeUnit.NANOSECONDS.toSeconds(DRAIN_NANOS)
+                        + " s once the operations were spent");
+                break;
             }
         }
         // the clients are not closed: close() waits (on this one thread, in real time) for the
         // client registry's DEL, and an episode's timers and connections are virtual anyway
         return violation;
+    }
+
+    /**
+     * Owners that never got on: blocked by a hold of a known defect that the watchdog keeps
+     * (counted), or a finding.
+     */
+    private void blocked(String what) {
+        String ghost = promises.ghostHolder();
+        if (ghost != null) {
+            known(KnownDefect.GHOST_HOLD_RENEWED, "the owners " + what + ", blocked by a hold of " + ghost);
+            return;
+        }
+        fail("the owners " + what + ": " + owners.stream().filter(o -> !o.idle())
+                .map(o -> o.client.id + "/" + o.id + " on " + o.kind() + " waiting " + o.waiting).toList());
     }
 
     /** Faults at random times while the operations last: about one per ten operations. */
