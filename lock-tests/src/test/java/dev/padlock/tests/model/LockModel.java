@@ -144,6 +144,12 @@ final class LockModel implements AutoCloseable {
     /** Per name: the kind the latest final unlock went through. */
     private final Map<String, Kind> lastReleaseKind = new HashMap<>();
     /**
+     * Per name: until when an external DEL may leave waiters parked. A DEL publishes nothing, and a
+     * waiter parks for at most the lease it last saw (the contract), so until the lease Redis had
+     * when the DEL ran is over, a waiter that saw it may still sleep.
+     */
+    private final Map<String, Long> silentlyFreedUntil = new HashMap<>();
+    /**
      * Names a Padlock hold taken through the client's local view (plain, spin, fenced) was released
      * from through the fair lock: that client's local view of the name may be stale from then on.
      */
@@ -407,6 +413,10 @@ final class LockModel implements AutoCloseable {
     void delete(int nameIndex) {
         begin();
         String name = allNames().get(nameIndex % (2 * NAMES));
+        long ttl = view.pttl(name);
+        if (ttl > 0) {
+            silentlyFreedUntil.merge(name, System.nanoTime() + nanos(ttl), Math::max);
+        }
         force(name, -1, "external DEL", () -> CompletableFuture.completedFuture(redis.del(name) > 0), null);
         end();
     }
@@ -1344,6 +1354,9 @@ final class LockModel implements AutoCloseable {
                 .toList();
         if (waiters.isEmpty() || redis.exists(name) > 0) {
             return;
+        }
+        if (now < silentlyFreedUntil.getOrDefault(name, Long.MIN_VALUE)) {
+            return; // freed by a DEL, unannounced: waiters may sleep out the lease they saw (checked after it)
         }
         if (awaitTrue(() -> grants.get(name).get() > before, bound)) {
             drain();
