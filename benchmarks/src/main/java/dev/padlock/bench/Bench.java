@@ -16,8 +16,9 @@ import java.util.stream.Collectors;
 
 /**
  * The scenario runner: starts a Redis (or uses {@code --redis}), or with {@code --topology cluster}
- * a Redis Cluster, runs every selected {@link Scenario} for Padlock and Redisson in turn
- * (alternating which goes first), optionally the JMH allocation benchmark, then prints the table
+ * a Redis Cluster, runs every selected {@link Scenario} for Padlock and Redisson in turn, and for
+ * the floor too in the scenarios {@link Scenario#withFloor() with a floor} (the order reversed
+ * every round), optionally the JMH allocation benchmark, then prints the table
  * and writes {@code bench.md} and the chart ({@link Topology#chartFileName()}). A round that
  * fails for a library (a client that times out, a worker JVM that dies) is reported and the run
  * goes on: that library's row is its median measured round, or shows it failed when no round was
@@ -97,8 +98,7 @@ public final class Bench {
         if (selected.isEmpty()) {
             throw new IllegalArgumentException("No scenario matches " + options.scenarioIds());
         }
-        List<LockLibrary> libraries = LockLibrary.all();
-        List<String> names = libraries.stream().map(LockLibrary::name).collect(Collectors.toList());
+        List<String> names = LockLibrary.all().stream().map(LockLibrary::name).collect(Collectors.toList());
         Duration warmUp = Duration.ofSeconds(options.seconds() < 5 ? 1 : 2);
 
         try (BenchServers servers = BenchServers.start(options.topology(), options.redisUri())) {
@@ -111,9 +111,10 @@ public final class Bench {
             int round = 0;
             for (Scenario scenario : selected) {
                 out.printf("  %-3s %s ...%n", scenario.id(), scenario.title());
+                List<LockLibrary> contenders = LockLibrary.contenders(scenario);
                 Map<String, List<ScenarioResult>> rounds = new LinkedHashMap<>();
                 for (int r = 0; r < options.rounds(); r++, round++) {
-                    List<LockLibrary> order = new ArrayList<>(libraries);
+                    List<LockLibrary> order = new ArrayList<>(contenders);
                     if (round % 2 == 1) {
                         java.util.Collections.reverse(order);
                     }
@@ -129,8 +130,8 @@ public final class Bench {
                     }
                 }
                 Map<String, ScenarioResult> byLibrary = new LinkedHashMap<>();
-                for (String library : names) {
-                    byLibrary.put(library, median(rounds.get(library)));
+                for (LockLibrary library : contenders) {
+                    byLibrary.put(library.name(), median(rounds.get(library.name())));
                 }
                 results.put(scenario, byLibrary);
             }

@@ -7,7 +7,7 @@ import java.util.List;
  * Scenarios 7a-7i, the lock family: {@code lock(30 s)} + {@code unlock()} on one lock of each
  * {@link LockKind}, by one thread on a lock no one else wants, and by a few threads of one client
  * on one fair lock. The table shows only acquisitions/s, Redis calls and round trips for them, and
- * the chart leaves them out.
+ * the chart leaves them out. The floor runs the plain lock's row (7a) too.
  *
  * <p>The components of a multi or red lock are locks of different names from one client: on
  * one server all on that server, so the red lock's row shows what the algorithm costs, not what
@@ -65,6 +65,12 @@ final class LockFamilyScenario implements Scenario {
     @Override
     public boolean charted() {
         return false;
+    }
+
+    /** The plain lock taken by one thread (7a): the floor has no other kind and does not wait. */
+    @Override
+    public boolean withFloor() {
+        return kind == LockKind.LOCK && threads == 1;
     }
 
     @Override

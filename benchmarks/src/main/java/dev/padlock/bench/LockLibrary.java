@@ -1,5 +1,6 @@
 package dev.padlock.bench;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /** A lock library under measurement: a name and a way to connect a client of it. */
@@ -8,6 +9,23 @@ interface LockLibrary {
     /** Both libraries, Padlock first. */
     static List<LockLibrary> all() {
         return List.of(new PadlockLibrary(), new RedissonLibrary());
+    }
+
+    /** The floor: two bare scripts in Redisson's lock format ({@link FloorLibrary}). */
+    static LockLibrary floor() {
+        return new FloorLibrary();
+    }
+
+    /**
+     * What runs {@code scenario}: both libraries, then the floor when the scenario is
+     * {@link Scenario#withFloor() with a floor}.
+     */
+    static List<LockLibrary> contenders(Scenario scenario) {
+        List<LockLibrary> contenders = new ArrayList<>(all());
+        if (scenario.withFloor()) {
+            contenders.add(floor());
+        }
+        return List.copyOf(contenders);
     }
 
     /**

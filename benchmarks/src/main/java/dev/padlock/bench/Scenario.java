@@ -39,6 +39,14 @@ interface Scenario {
         return measuresThroughput();
     }
 
+    /**
+     * Whether the floor ({@link LockLibrary#floor()}) runs the scenario beside the two libraries:
+     * only where one thread takes a plain lock no one else wants, since the floor does not wait.
+     */
+    default boolean withFloor() {
+        return false;
+    }
+
     /** Runs the scenario for {@code library} and cleans up after itself. */
     ScenarioResult run(LockLibrary library, BenchContext context) throws Exception;
 

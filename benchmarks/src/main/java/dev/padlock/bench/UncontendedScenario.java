@@ -2,7 +2,10 @@ package dev.padlock.bench;
 
 import java.util.List;
 
-/** Scenarios 1, 1b and 2: one thread acquires and releases a lock no one else wants. */
+/**
+ * Scenarios 1, 1b and 2: one thread acquires and releases a lock no one else wants; the floor
+ * ({@link FloorLibrary}) runs them too.
+ */
 final class UncontendedScenario implements Scenario {
 
     /** Which acquisition the pair uses. */
@@ -39,6 +42,11 @@ final class UncontendedScenario implements Scenario {
     @Override
     public String title() {
         return "uncontended " + pair.title;
+    }
+
+    @Override
+    public boolean withFloor() {
+        return true;
     }
 
     @Override
