@@ -8,8 +8,8 @@ import java.util.stream.Collectors;
 
 /**
  * The text of {@code bench.md}: the run's header, the table, what each metric means, and the
- * Redis calls of each run broken down by command. On a cluster the title names the topology and
- * more notes say how the figures of the masters add up.
+ * Redis calls of each run broken down by command (the floor's too, in its rows). On a cluster the
+ * title names the topology and more notes say how the figures of the masters add up.
  */
 final class Markdown {
 
@@ -56,10 +56,17 @@ final class Markdown {
             text.append(line).append("  \n");
         }
         text.append('\n').append(table.toMarkdown()).append('\n');
+        String floorRows = Bench.scenarios(topology).stream().filter(Scenario::withFloor).map(Scenario::id)
+                .collect(Collectors.joining(", "));
         text.append(String.join("\n",
-                "- Ratios are Padlock / Redisson whatever the metric: above 1 is better for acquisitions/s,",
-                "  below 1 is better for calls, round trips, CPU, latency and allocation."
+                "- Ratios are Padlock / Redisson (and Padlock / floor) whatever the metric: above 1 is better for",
+                "  acquisitions/s, below 1 is better for calls, round trips, CPU, latency and allocation."
                         + (topology == Topology.CLUSTER ? "\n" + CLUSTER_NOTES : ""),
+                "- *floor* (" + floorRows + "): the least a lock in Redisson's format costs, two bare Lua scripts run"
+                        + " with",
+                "  `EVALSHA` over one Lettuce connection: `EXISTS`, `HINCRBY`, `PEXPIRE` to take the lock, `HINCRBY`,",
+                "  `DEL`, `PUBLISH` to release it (8 Redis calls and 2 round trips a pair); no watchdog (a 30 s lease",
+                "  where one would renew), no waiting, no subscription.",
                 "- *Acquisitions/s*: what the threads acquired from the start of the measured window to the moment",
                 "  the runner asks them to pause, read while they run; the figures per acquisition divide by the",
                 "  exact count once all have paused (a pause waits for the acquisitions under way).",

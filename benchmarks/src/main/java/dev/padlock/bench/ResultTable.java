@@ -10,15 +10,28 @@ import java.util.function.ToLongFunction;
 
 /**
  * The one table of a run: a row per scenario and metric, a column per library and their ratio
- * (first library / second, whatever the metric). Renders as aligned text and as Markdown. On a
- * cluster the scenario column's header names the topology, and contended scenarios get two more
- * rows: the classic and sharded PUBLISH and SUBSCRIBE calls per acquisition, summed over the
- * masters. A library that could not be measured shows {@value #FAILED} in its cells.
+ * (first library / second, whatever the metric). Rows of a scenario that the floor ran as well
+ * ({@link Scenario#withFloor()}: the uncontended ones) also fill two more columns, the floor's
+ * figure ({@value FloorLibrary#NAME}) and the first library's over it ({@code Padlock/floor});
+ * those columns are empty in other rows, and left out when no row has a floor. Renders as
+ * aligned text and as Markdown. On a cluster the scenario column's header names the topology,
+ * and contended scenarios get two more rows: the classic and sharded PUBLISH and SUBSCRIBE calls
+ * per acquisition, summed over the masters. A library that could not be measured shows
+ * {@value #FAILED} in its cells.
  */
 final class ResultTable {
 
-    /** One row; {@code ratio} is empty where a ratio means nothing. */
-    record Row(String scenario, String metric, String first, String second, String ratio) {
+    /**
+     * One row; {@code ratio} is empty where a ratio means nothing, {@code floor} and
+     * {@code floorRatio} where the scenario ran without the floor.
+     */
+    record Row(String scenario, String metric, String first, String second, String ratio, String floor,
+            String floorRatio) {
+
+        /** A row without the floor. */
+        Row(String scenario, String metric, String first, String second, String ratio) {
+            this(scenario, metric, first, second, ratio, "", "");
+        }
     }
 
     /** What a cell of a library that could not be measured shows. */
@@ -42,49 +55,66 @@ final class ResultTable {
     }
 
     /**
-     * Adds the rows of one scenario, {@code results} keyed by library name; a library whose
-     * result {@link ScenarioResult#failed() failed} shows {@value #FAILED} in each of them.
+     * One scenario's results: the two libraries', and the floor's, null when it did not run.
+     * {@code measured} is one that did not fail, when there is one.
+     */
+    private record Results(ScenarioResult a, ScenarioResult b, ScenarioResult floor) {
+
+        ScenarioResult measured() {
+            if (!a.failed() || !b.failed() || floor == null) {
+                return a.failed() ? b : a;
+            }
+            return floor;
+        }
+    }
+
+    /**
+     * Adds the rows of one scenario, {@code results} keyed by library name, the floor's by
+     * {@value FloorLibrary#NAME} if it ran; a library whose result
+     * {@link ScenarioResult#failed() failed} shows {@value #FAILED} in each of them.
      */
     void add(Scenario scenario, Map<String, ScenarioResult> results) {
         String label = scenario.id() + "  " + scenario.title();
-        ScenarioResult a = results.get(libraries.get(0));
-        ScenarioResult b = results.get(libraries.get(1));
-        ScenarioResult measured = a.failed() ? b : a;
+        Results r = new Results(results.get(libraries.get(0)), results.get(libraries.get(1)),
+                results.get(FloorLibrary.NAME));
+        ScenarioResult measured = r.measured();
         if (measured.failed()) {
-            rows.add(new Row(label, "measured", FAILED, FAILED, ""));
+            rows.add(new Row(label, "measured", FAILED, FAILED, "", r.floor() == null ? "" : FAILED, ""));
             return;
         }
         if (scenario.compact()) {
-            number(label, "acquisitions/s", a, b, ScenarioResult::acquisitionsPerSecond, "%,.0f");
-            number(label, "Redis calls / acquisition", a, b, r -> r.cost().callsPerAcquisition(), "%.2f");
-            number(label, "round trips / acquisition", a, b, ScenarioResult::roundTripsPerAcquisition, "%.2f");
-            failedAttempts(label, a, b, measured);
-            perProcess(label, a, b, measured);
+            number(label, "acquisitions/s", r, ScenarioResult::acquisitionsPerSecond, "%,.0f");
+            number(label, "Redis calls / acquisition", r, result -> result.cost().callsPerAcquisition(), "%.2f");
+            number(label, "round trips / acquisition", r, ScenarioResult::roundTripsPerAcquisition, "%.2f");
+            failedAttempts(label, r, measured);
+            perProcess(label, r, measured);
             if (measured.perThread().length > 1) {
-                text(label, "fewest / most per thread (ratio)", a, b, r -> spread(r.perThread()));
+                text(label, "fewest / most per thread (ratio)", r, result -> spread(result.perThread()));
             }
             return;
         }
         if (scenario.measuresThroughput()) {
-            number(label, "acquisitions/s", a, b, ScenarioResult::acquisitionsPerSecond, "%,.0f");
+            number(label, "acquisitions/s", r, ScenarioResult::acquisitionsPerSecond, "%,.0f");
         } else {
-            micros(label, "wake-up p50", a, b, latency -> latency.p50Micros());
-            micros(label, "wake-up p99", a, b, latency -> latency.p99Micros());
+            micros(label, "wake-up p50", r, latency -> latency.p50Micros());
+            micros(label, "wake-up p99", r, latency -> latency.p99Micros());
         }
-        number(label, "Redis calls / acquisition", a, b, r -> r.cost().callsPerAcquisition(), "%.2f");
-        number(label, "round trips / acquisition", a, b, ScenarioResult::roundTripsPerAcquisition, "%.2f");
-        failedAttempts(label, a, b, measured);
-        number(label, "(UN)SUBSCRIBE / acquisition", a, b, r -> r.cost().subscriptionsPerAcquisition(), "%.3f");
-        number(label, "Redis CPU ms / 1000 acq.", a, b, r -> r.cost().cpuMillisPer1000(), "%.1f");
+        number(label, "Redis calls / acquisition", r, result -> result.cost().callsPerAcquisition(), "%.2f");
+        number(label, "round trips / acquisition", r, ScenarioResult::roundTripsPerAcquisition, "%.2f");
+        failedAttempts(label, r, measured);
+        number(label, "(UN)SUBSCRIBE / acquisition", r, result -> result.cost().subscriptionsPerAcquisition(),
+                "%.3f");
+        number(label, "Redis CPU ms / 1000 acq.", r, result -> result.cost().cpuMillisPer1000(), "%.1f");
         if (topology == Topology.CLUSTER && scenario.contended()) {
-            text(label, "PUBLISH / SPUBLISH per acquisition", a, b, r -> pair(r, "publish", "spublish"));
-            text(label, "SUBSCRIBE / SSUBSCRIBE per acquisition", a, b, r -> pair(r, "subscribe", "ssubscribe"));
+            text(label, "PUBLISH / SPUBLISH per acquisition", r, result -> pair(result, "publish", "spublish"));
+            text(label, "SUBSCRIBE / SSUBSCRIBE per acquisition", r,
+                    result -> pair(result, "subscribe", "ssubscribe"));
         }
-        perProcess(label, a, b, measured);
+        perProcess(label, r, measured);
         if (scenario.measuresThroughput() && measured.perThread().length > 1) {
-            text(label, "fewest / most per thread (ratio)", a, b, r -> spread(r.perThread()));
+            text(label, "fewest / most per thread (ratio)", r, result -> spread(result.perThread()));
         }
-        text(label, "keys left besides the locks", a, b, r -> Long.toString(r.keysLeft()));
+        text(label, "keys left besides the locks", r, result -> Long.toString(result.keysLeft()));
     }
 
     /** Adds the JMH row: bytes allocated per uncontended pair. */
@@ -98,49 +128,83 @@ final class ResultTable {
     }
 
     String toText() {
+        boolean floor = hasFloor();
         List<String[]> cells = new ArrayList<>();
-        cells.add(new String[] {scenarioHeader(), "metric", libraries.get(0), libraries.get(1), ratioHeader()});
+        cells.add(header(floor));
         String previous = null;
         for (Row row : rows) {
-            String scenario = row.scenario().equals(previous) ? "" : row.scenario();
+            String[] line = cells(row, floor);
+            line[0] = row.scenario().equals(previous) ? "" : row.scenario();
             previous = row.scenario();
-            cells.add(new String[] {scenario, row.metric(), row.first(), row.second(), row.ratio()});
+            cells.add(line);
         }
-        int[] widths = new int[5];
+        int columns = cells.get(0).length;
+        int[] widths = new int[columns];
         for (String[] line : cells) {
-            for (int i = 0; i < 5; i++) {
+            for (int i = 0; i < columns; i++) {
                 widths[i] = Math.max(widths[i], line[i].length());
             }
         }
         StringBuilder text = new StringBuilder();
         for (String[] line : cells) {
-            text.append(String.format("%-" + widths[0] + "s  %-" + widths[1] + "s  %" + widths[2] + "s  %"
-                    + widths[3] + "s  %" + widths[4] + "s", (Object[]) line).stripTrailing()).append('\n');
+            StringBuilder formatted = new StringBuilder();
+            for (int i = 0; i < columns; i++) {
+                // the scenario and the metric aligned left, the figures right
+                String align = i < 2 ? "-" : "";
+                formatted.append(i == 0 ? "" : "  ").append(String.format("%" + align + widths[i] + "s", line[i]));
+            }
+            text.append(formatted.toString().stripTrailing()).append('\n');
         }
         return text.toString();
     }
 
     String toMarkdown() {
+        boolean floor = hasFloor();
+        String[] header = header(floor);
         StringBuilder text = new StringBuilder();
-        text.append("| ").append(scenarioHeader()).append(" | metric | ").append(libraries.get(0)).append(" | ")
-                .append(libraries.get(1)).append(" | ").append(ratioHeader()).append(" |\n");
-        text.append("| --- | --- | ---: | ---: | ---: |\n");
+        text.append("| ").append(String.join(" | ", header)).append(" |\n");
+        text.append("| --- | --- |").append(" ---: |".repeat(header.length - 2)).append('\n');
         for (Row row : rows) {
-            text.append("| ").append(row.scenario()).append(" | ").append(row.metric()).append(" | ")
-                    .append(row.first()).append(" | ").append(row.second()).append(" | ").append(row.ratio())
-                    .append(" |\n");
+            text.append("| ").append(String.join(" | ", cells(row, floor))).append(" |\n");
         }
         return text.toString();
     }
 
+    /** Whether any row has a floor cell, so that the table shows the floor's two columns. */
+    private boolean hasFloor() {
+        return rows.stream().anyMatch(row -> !row.floor().isEmpty());
+    }
+
+    /** The columns' headers, with the floor's two when {@code floor}. */
+    private String[] header(boolean floor) {
+        List<String> header = new ArrayList<>(List.of(scenarioHeader(), "metric", libraries.get(0), libraries.get(1),
+                ratioHeader()));
+        if (floor) {
+            header.add(FloorLibrary.NAME);
+            header.add(libraries.get(0) + "/" + FloorLibrary.NAME);
+        }
+        return header.toArray(String[]::new);
+    }
+
+    /** The cells of {@code row}, with the floor's two when {@code floor}. */
+    private String[] cells(Row row, boolean floor) {
+        List<String> cells = new ArrayList<>(List.of(row.scenario(), row.metric(), row.first(), row.second(),
+                row.ratio()));
+        if (floor) {
+            cells.add(row.floor());
+            cells.add(row.floorRatio());
+        }
+        return cells.toArray(String[]::new);
+    }
+
     /**
-     * Acquisitions/s of every charted scenario that no library failed, for the chart: label to
-     * value per library.
+     * Acquisitions/s of every charted scenario that none of {@code libraries} failed, for the
+     * chart: label to value per library (the floor is not charted).
      */
     static Map<String, double[]> throughputs(Map<Scenario, Map<String, ScenarioResult>> results, List<String> libraries) {
         Map<String, double[]> values = new LinkedHashMap<>();
         results.forEach((scenario, byLibrary) -> {
-            if (scenario.charted() && byLibrary.values().stream().noneMatch(ScenarioResult::failed)) {
+            if (scenario.charted() && libraries.stream().map(byLibrary::get).noneMatch(ScenarioResult::failed)) {
                 values.put(scenario.id(), libraries.stream()
                         .map(byLibrary::get)
                         .map(ScenarioResult::acquisitionsPerSecond)
@@ -165,29 +229,43 @@ final class ResultTable {
         rows.add(new Row(label, metric, text.apply(a), text.apply(b), ratio(a, b)));
     }
 
-    /** A row of {@code value} in {@code format}, with the ratio when both were measured. */
-    private void number(String label, String metric, ScenarioResult a, ScenarioResult b,
-            Function<ScenarioResult, Double> value, String format) {
-        Double first = a.failed() ? null : value.apply(a);
-        Double second = b.failed() ? null : value.apply(b);
-        Function<Double, String> text = number -> number == null ? "n/a" : String.format(Locale.ROOT, format, number);
-        rows.add(new Row(label, metric, a.failed() ? FAILED : text.apply(first), b.failed() ? FAILED : text.apply(second),
-                ratio(first, second)));
+    /**
+     * A row of {@code value} in {@code format}, with the ratio when both libraries were measured,
+     * and the floor's figure and the first library's ratio to it when the floor ran.
+     */
+    private void number(String label, String metric, Results r, Function<ScenarioResult, Double> value,
+            String format) {
+        Function<ScenarioResult, Double> measured = result -> result.failed() ? null : value.apply(result);
+        Function<ScenarioResult, String> cell = result -> {
+            if (result.failed()) {
+                return FAILED;
+            }
+            Double number = value.apply(result);
+            return number == null ? "n/a" : String.format(Locale.ROOT, format, number);
+        };
+        Double first = measured.apply(r.a());
+        rows.add(new Row(label, metric, cell.apply(r.a()), cell.apply(r.b()), ratio(first, measured.apply(r.b())),
+                r.floor() == null ? "" : cell.apply(r.floor()),
+                r.floor() == null ? "" : ratio(first, measured.apply(r.floor()))));
     }
 
-    /** A row of latencies, with the ratio when both were measured. */
-    private void micros(String label, String metric, ScenarioResult a, ScenarioResult b,
-            ToLongFunction<ScenarioResult.Latency> micros) {
-        Double first = a.failed() ? null : (double) micros.applyAsLong(a.latency());
-        Double second = b.failed() ? null : (double) micros.applyAsLong(b.latency());
-        rows.add(new Row(label, metric, a.failed() ? FAILED : formatMicros(first.longValue()),
-                b.failed() ? FAILED : formatMicros(second.longValue()), ratio(first, second)));
+    /** A row of latencies, with the ratios as {@link #number} has them. */
+    private void micros(String label, String metric, Results r, ToLongFunction<ScenarioResult.Latency> micros) {
+        Function<ScenarioResult, Double> measured = result -> result.failed() ? null
+                : (double) micros.applyAsLong(result.latency());
+        Function<ScenarioResult, String> cell = result -> result.failed() ? FAILED
+                : formatMicros(micros.applyAsLong(result.latency()));
+        Double first = measured.apply(r.a());
+        rows.add(new Row(label, metric, cell.apply(r.a()), cell.apply(r.b()), ratio(first, measured.apply(r.b())),
+                r.floor() == null ? "" : cell.apply(r.floor()),
+                r.floor() == null ? "" : ratio(first, measured.apply(r.floor()))));
     }
 
     /** A row of text, without a ratio. */
-    private void text(String label, String metric, ScenarioResult a, ScenarioResult b,
-            Function<ScenarioResult, String> text) {
-        rows.add(new Row(label, metric, a.failed() ? FAILED : text.apply(a), b.failed() ? FAILED : text.apply(b), ""));
+    private void text(String label, String metric, Results r, Function<ScenarioResult, String> text) {
+        Function<ScenarioResult, String> cell = result -> result.failed() ? FAILED : text.apply(result);
+        rows.add(new Row(label, metric, cell.apply(r.a()), cell.apply(r.b()), "",
+                r.floor() == null ? "" : cell.apply(r.floor()), ""));
     }
 
     private static String ratio(Double a, Double b) {
@@ -204,16 +282,16 @@ final class ResultTable {
     }
 
     /** The failed attempts per acquisition, when counted ({@code measured} is a result that did not fail). */
-    private void failedAttempts(String label, ScenarioResult a, ScenarioResult b, ScenarioResult measured) {
+    private void failedAttempts(String label, Results r, ScenarioResult measured) {
         if (measured.failedAttemptsPerAcquisition() != null) {
-            number(label, "failed attempts / acquisition", a, b, ScenarioResult::failedAttemptsPerAcquisition, "%.2f");
+            number(label, "failed attempts / acquisition", r, ScenarioResult::failedAttemptsPerAcquisition, "%.2f");
         }
     }
 
     /** The fewest and most acquisitions of one JVM, with more than one worker JVM. */
-    private void perProcess(String label, ScenarioResult a, ScenarioResult b, ScenarioResult measured) {
+    private void perProcess(String label, Results r, ScenarioResult measured) {
         if (measured.perProcess() != null && measured.perProcess().length > 1) {
-            text(label, "fewest / most per process (ratio)", a, b, r -> spread(r.perProcess()));
+            text(label, "fewest / most per process (ratio)", r, result -> spread(result.perProcess()));
         }
     }
 
