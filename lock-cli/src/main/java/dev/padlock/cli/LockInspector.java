@@ -29,7 +29,8 @@ final class LockInspector {
     /** Why a holder whose client is not in the registry has no since: it did not write one. */
     static final String REDISSON_SINCE = "Redisson does not record when a lock was taken";
     /** Why a Padlock holder has no since. */
-    static final String NO_SINCE_YET = "not on Redis: a fair lock's grantee writes it a moment after its grant";
+    static final String NO_SINCE_YET = "not on Redis yet: the holder's client notes it once the hold has lasted a"
+            + " second (a fair lock's grantee, a moment after its grant)";
     /** Why a Padlock reader has no since. */
     static final String NO_READER_SINCE = "not on Redis: a reader's since is kept in its first hold's lease key, "
             + "gone once that hold is released";

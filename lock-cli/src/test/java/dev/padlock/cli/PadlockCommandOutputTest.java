@@ -252,7 +252,11 @@ class PadlockCommandOutputTest {
         String ours = "padlock-held:" + UUID.randomUUID();
         RLock padlock = client("noted").getLock(ours);
         owners.hold("padlock holds", padlock::lockInterruptibly, padlock::unlock);
-        JsonNode known = JSON.readTree(cli.run("--json", "show", ours).out()).get("holders").get(0);
+        // its since is noted once the hold has lasted a moment (SinceNotes)
+        JsonNode known = await("the holder's since noted").atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> JSON.readTree(cli.run("--json", "show", ours).out()).get("holders").get(0),
+                        h -> !h.has("sinceNote"));
         assertThat(known.has("clientNote")).isFalse();
         assertThat(known.has("sinceNote")).isFalse();
     }

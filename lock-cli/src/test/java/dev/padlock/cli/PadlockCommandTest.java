@@ -88,6 +88,11 @@ class PadlockCommandTest {
         CompletableFuture<Void> first = client("billing").getLock(name).lockAsync(-1, TimeUnit.MILLISECONDS, 1L);
         CompletableFuture<Void> second = client("shipping").getLock(name).lockAsync(-1, TimeUnit.MILLISECONDS, 1L);
         awaitListeners(LockKeys.unlockChannel(name), 2);
+        // the holder's since is noted once its hold has lasted a moment (SinceNotes): what tells a
+        // watchdog lease from a fixed one
+        await("the holder's since noted").atMost(BOUND).pollInterval(Duration.ofMillis(100))
+                .until(() -> !JSON.readTree(run("--json", "show", name).out()).get("holders").get(0)
+                        .get("sinceMillis").isNull());
 
         Cli.Result result = run("--json", "show", name);
 

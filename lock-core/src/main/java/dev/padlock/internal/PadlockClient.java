@@ -20,6 +20,7 @@ import dev.padlock.internal.protocol.ExclusiveLockProtocol;
 import dev.padlock.internal.protocol.FairLockProtocol;
 import dev.padlock.internal.protocol.GrantMessage;
 import dev.padlock.internal.queue.LocalQueues;
+import dev.padlock.internal.queue.SinceNotes;
 import dev.padlock.internal.redis.RedisBackend;
 import dev.padlock.internal.renewal.Watchdog;
 import dev.padlock.internal.script.ScriptRunner;
@@ -57,6 +58,7 @@ public final class PadlockClient implements LockClient {
     private final AtomicBoolean closed = new AtomicBoolean();
     /** This client's entry in the client registry; null when the registry is off. */
     private volatile ClientRegistration registration;
+    private volatile SinceNotes sinceNotes;
 
     private PadlockClient(LockServices services, ExecutorService listenerExecutor) {
         this.services = services;
@@ -129,6 +131,7 @@ public final class PadlockClient implements LockClient {
             }
         });
         PadlockClient client = new PadlockClient(services, listenerExecutor);
+        client.sinceNotes = new SinceNotes(timer, queues);
         if (config.clientRegistry()) {
             client.registration = ClientRegistration.of(backend, scripts, timer, clock, clientId,
                     config.applicationName().orElseGet(ClientRegistration::defaultApplicationName),
@@ -274,6 +277,7 @@ public final class PadlockClient implements LockClient {
     public void close() {
         if (closed.compareAndSet(false, true)) {
             services.watchdog().close();
+            sinceNotes.close();
             services.queues().close();
             services.abandonments().close();
             services.wakeUps().close(); // new acquisitions now fail as closed, before the timer stops

@@ -2,8 +2,8 @@
 --
 -- KEYS[1]  the lock: a hash of <clientId>:<threadId> -> hold count (RLock's format)
 -- KEYS[2]  the token counter, redisson_lock_token:{<name>}; never expires
--- KEYS[3]  the holders' since, padlock_since:{<name>} (see lock_claim): a new hold sets its
---          owner's entry (epoch ms, Redis TIME), a re-entry keeps it; both take the lock's lease
+-- KEYS[3]  the holders' since, padlock_since:{<name>} (see lock_since): a re-entry re-arms it
+--          with the lock; a new hold's since is noted later, by its client, once the hold lasted
 -- ARGV[1]  lease in milliseconds (PEXPIRE)
 -- ARGV[2]  owner field, <clientId>:<threadId>
 -- ARGV[3]  optional: 1 for a claim, by an owner that holds none of the lock as far as its caller
@@ -28,8 +28,6 @@
 -- Lua's exact 2^53). TIME is not deterministic, so the writes after it must replicate as their
 -- effects: the default since Redis 5, the only mode since Redis 7, asked for explicitly on a
 -- 6.x server configured for verbatim script replication.
--- The new holder's since (epoch ms, from the same TIME), set by next_token.
-local since
 -- A new token: the counter raised to the clock, then incremented. Called before any write.
 local function next_token()
     if redis.replicate_commands then
@@ -37,7 +35,6 @@ local function next_token()
     end
     local time = redis.call('time')
     local now = time[1] .. string.format('%06d', tonumber(time[2]))
-    since = time[1] .. string.format('%03d', math.floor(tonumber(time[2]) / 1000))
     local counter = tonumber(redis.call('get', KEYS[2]) or '0')
     if counter < tonumber(now) then
         redis.call('set', KEYS[2], now)
@@ -50,8 +47,6 @@ if redis.call('exists', KEYS[1]) == 0 or (claim and redis.call('hexists', KEYS[1
     local token = next_token()
     redis.call('hset', KEYS[1], ARGV[2], 1)
     redis.call('pexpire', KEYS[1], ARGV[1])
-    redis.call('hset', KEYS[3], ARGV[2], since)
-    redis.call('pexpire', KEYS[3], ARGV[1])
     return {1, token}
 end
 if redis.call('hexists', KEYS[1], ARGV[2]) == 1 then

@@ -2,13 +2,11 @@
 -- when it is taken, optionally put the owner's client in line for it (see lock_release).
 --
 -- KEYS[1]  the lock: a hash of <clientId>:<threadId> -> hold count
--- KEYS[2]  the holders' since, padlock_since:{<name>}: a hash of owner field -> epoch ms (Redis
---          TIME) at which that owner got its hold; expires with the lock
--- KEYS[3]  (optional) the line of waiting clients, padlock_queue:{<name>}: a list of client ids
--- KEYS[4]  (optional) this client's place in line, padlock_waiter:{<name>}:<clientId>: a string
+-- KEYS[2]  (optional) the line of waiting clients, padlock_queue:{<name>}: a list of client ids
+-- KEYS[3]  (optional) this client's place in line, padlock_waiter:{<name>}:<clientId>: a string
 --          "<threadId>:<lease ms>:<nonce>" naming the owner a grant goes to, how long the
 --          grant holds and what its message carries back; while it exists, the client id is in
---          KEYS[3]
+--          KEYS[2]
 -- ARGV[1]  lease in milliseconds (PEXPIRE)
 -- ARGV[2]  owner field, <clientId>:<threadId>
 -- ARGV[3]  (optional) "<threadId>:<lease ms>:<nonce>" to get in line when the lock is taken; empty:
@@ -25,33 +23,24 @@
 --          expiry), and with ARGV[3] the client is in line (at the tail when it was not).
 -- Publishes nothing.
 --
--- The format is Redisson's RLock format; a re-entry by a holder goes through lock_acquire.
--- "Since" is Redis TIME in epoch milliseconds; TIME is not deterministic, so the writes after
--- it replicate as their effects (the default since Redis 5, asked for on a 6.x server set up
--- for verbatim replication). SET ... GET needs Redis 6.2.
-if redis.replicate_commands then
-    redis.replicate_commands()
-end
-local function now_millis()
-    local t = redis.call('time')
-    return t[1] .. string.format('%03d', math.floor(tonumber(t[2]) / 1000))
-end
+-- The format is Redisson's RLock format; a re-entry by a holder goes through lock_acquire. An
+-- uncontended first hold is the three calls the format needs (EXISTS, HSET, PEXPIRE); its since
+-- is noted later, by its client, once the hold has lasted (lock_since). SET ... GET needs Redis
+-- 6.2.
 if redis.call('exists', KEYS[1]) == 0 or redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
     redis.call('hset', KEYS[1], ARGV[2], 1)
     redis.call('pexpire', KEYS[1], ARGV[1])
-    redis.call('hset', KEYS[2], ARGV[2], now_millis())
-    redis.call('pexpire', KEYS[2], ARGV[1])
     if ARGV[6] == '1' then
-        redis.call('del', KEYS[4])
-        redis.call('lrem', KEYS[3], 0, ARGV[5])
+        redis.call('del', KEYS[3])
+        redis.call('lrem', KEYS[2], 0, ARGV[5])
     end
     return nil
 end
 local ttl = redis.call('pttl', KEYS[1])
 if ARGV[3] ~= nil and ARGV[3] ~= '' then
-    if not redis.call('set', KEYS[4], ARGV[3], 'px', ARGV[4], 'get') then
-        redis.call('rpush', KEYS[3], ARGV[5])
+    if not redis.call('set', KEYS[3], ARGV[3], 'px', ARGV[4], 'get') then
+        redis.call('rpush', KEYS[2], ARGV[5])
     end
-    redis.call('pexpire', KEYS[3], ARGV[4])
+    redis.call('pexpire', KEYS[2], ARGV[4])
 end
 return ttl

@@ -27,7 +27,8 @@
 --             (waiters of other libraries park until the TTL they saw: they look again),
 --          1 + N when this was the last hold and nobody could take it so: the key is deleted and
 --             ARGV[1] published to N subscribers (clients with waiters, this one included when it
---             is subscribed).
+--             is subscribed); with KEYS[4], when nobody listens on the unlock channel, 1 and
+--             nothing published (a message to nobody).
 -- A place whose key expired (a client that stopped refreshing it), and this client's own entry
 -- and place, are dropped from the line on the way. "Since" is Redis TIME in epoch milliseconds; TIME is not
 -- deterministic, so the writes after it replicate as their effects.
@@ -60,7 +61,18 @@ if remaining > 0 then
     end
     return 0
 end
--- the first client in line
+-- the first client in line, looked for only when somebody listens on the unlock channel: a client
+-- in line listens there too, from before its place, so with no listener nobody can take a grant,
+-- and the release is what the format needs (HINCRBY, DEL) plus this look, no line key touched. An
+-- ACL user without +pubsub looks in line every time
+local function listeners()
+    local ok, reply = pcall(redis.call, 'pubsub', ARGV[4] == 'spublish' and 'shardnumsub' or 'numsub', KEYS[2])
+    return ok and reply[2] or 1
+end
+if KEYS[4] and listeners() == 0 then
+    redis.call('del', KEYS[1], KEYS[3])
+    return 1
+end
 local client = KEYS[4] and redis.call('lpop', KEYS[4])
 -- the lock's TTL before this call, when a grant may follow: a Redisson waiter parks at most the TTL
 -- it saw. TTL rounds to seconds (within 500 ms), enough to tell whether a lease is shorter; PTTL is

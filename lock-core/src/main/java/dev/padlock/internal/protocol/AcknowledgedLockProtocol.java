@@ -159,6 +159,11 @@ public final class AcknowledgedLockProtocol implements LockProtocol {
     }
 
     @Override
+    public CompletableFuture<Boolean> noteSince(long threadId, long heldForMillis) {
+        return kind.noteSince(threadId, heldForMillis);
+    }
+
+    @Override
     public LuaScript renewScript() {
         return kind.renewScript();
     }

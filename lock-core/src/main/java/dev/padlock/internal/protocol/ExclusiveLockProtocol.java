@@ -28,11 +28,13 @@ public final class ExclusiveLockProtocol implements LockProtocol {
     private final String clientId;
     private final ScriptRunner scripts;
     private final RedisBackend backend;
-    /** The lock and its holders' since: what acquisitions and hand-offs write. */
+    /** The lock alone: what a claim without a place in line writes. */
+    private final String[] lockOnly;
+    /** The lock and its holders' since: what re-entries, hand-offs and since notes write. */
     private final String[] lockKey;
     /** The lock, its channel and its holders' since: what releases write. */
     private final String[] lockAndChannel;
-    /** The lock, its since, the line and this client's place: what claims write. */
+    /** The lock, the line and this client's place: what claims in line write. */
     private final String[] claimKeys;
     /** The lock, its channel, its since and the line: what releases that grant write. */
     private final String[] releaseKeys;
@@ -47,10 +49,11 @@ public final class ExclusiveLockProtocol implements LockProtocol {
         this.scripts = services.scripts();
         this.backend = services.backend();
         String since = LockKeys.since(name);
+        this.lockOnly = new String[] {name};
         this.lockKey = new String[] {name, since};
         this.lockAndChannel = new String[] {name, LockKeys.unlockChannel(name), since};
         String line = LockKeys.waiterQueue(name);
-        this.claimKeys = new String[] {name, since, line, LockKeys.waiterPlacePrefix(name) + clientId};
+        this.claimKeys = new String[] {name, line, LockKeys.waiterPlacePrefix(name) + clientId};
         this.releaseKeys = new String[] {name, LockKeys.unlockChannel(name), since, line};
         // a grant trusts PUBLISH's count of who heard it: on a Cluster only SPUBLISH counts them all
         this.grants = services.grantMessagesConfirm();
@@ -100,7 +103,7 @@ public final class ExclusiveLockProtocol implements LockProtocol {
         boolean takesPlace = grants && willWait && placeNonce != 0;
         if (!takesPlace && !inLine) {
             // the line's arguments are optional: a claim that neither takes nor leaves a place sends none
-            return scripts.<Long>run(LuaScript.LOCK_CLAIM, ScriptOutputType.INTEGER, lockKey,
+            return scripts.<Long>run(LuaScript.LOCK_CLAIM, ScriptOutputType.INTEGER, lockOnly,
                     Long.toString(leaseMillis), LockKeys.ownerField(clientId, threadId)).thenApply(Attempt::fromTtl);
         }
         String place = takesPlace ? place(threadId, leaseMillis, placeNonce) : "";
@@ -150,7 +153,7 @@ public final class ExclusiveLockProtocol implements LockProtocol {
             return CompletableFuture.completedFuture(null);
         }
         return scripts.<Long>run(LuaScript.LOCK_LEAVE, ScriptOutputType.INTEGER,
-                new String[] {claimKeys[2], claimKeys[3]}, clientId, Long.toString(threadId)).thenApply(left -> null);
+                new String[] {claimKeys[1], claimKeys[2]}, clientId, Long.toString(threadId)).thenApply(left -> null);
     }
 
     @Override
@@ -210,6 +213,13 @@ public final class ExclusiveLockProtocol implements LockProtocol {
                         Long.toString(leaseMillis), LockKeys.ownerField(clientId, fromThreadId),
                         LockKeys.ownerField(clientId, toThreadId), Long.toString(rearmLeaseMillis))
                 .thenApply(ReleaseOutcome::fromScript);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> noteSince(long threadId, long heldForMillis) {
+        return scripts.<Long>run(LuaScript.LOCK_SINCE, ScriptOutputType.INTEGER, lockKey,
+                LockKeys.ownerField(clientId, threadId), Long.toString(heldForMillis))
+                .thenApply(written -> written != null && written == 1L);
     }
 
     /** The lock and its holders' since, renewed together by {@code lock_renew}. */

@@ -107,6 +107,11 @@ public final class FencedLockProtocol implements LockProtocol {
     }
 
     @Override
+    public CompletableFuture<Boolean> noteSince(long threadId, long heldForMillis) {
+        return lock.noteSince(threadId, heldForMillis);
+    }
+
+    @Override
     public String[] renewKeys(long threadId) {
         return lock.renewKeys(threadId);
     }

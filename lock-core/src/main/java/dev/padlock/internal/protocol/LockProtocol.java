@@ -210,6 +210,15 @@ public interface LockProtocol {
         throw new UnsupportedOperationException(getClass().getSimpleName() + " does not hand off locally");
     }
 
+    /**
+     * Notes on Redis since when owner {@code threadId} has held the lock, {@code heldForMillis}
+     * ago by this client's clock, for kinds whose first holds do not write it themselves (see
+     * {@code lock_since.lua}); completes with whether it was written. Other kinds write nothing.
+     */
+    default CompletableFuture<Boolean> noteSince(long threadId, long heldForMillis) {
+        return CompletableFuture.completedFuture(false);
+    }
+
     /** The script that renews watchdog leases of this kind, many locks a call. */
     default LuaScript renewScript() {
         return LuaScript.LOCK_RENEW;

@@ -1,5 +1,6 @@
 package dev.padlock.internal.queue;
 
+import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.renewal.Watchdog;
 
@@ -8,19 +9,27 @@ import dev.padlock.internal.renewal.Watchdog;
  * any: who, through which kind, when (in {@link LocalQueues#confirmations()}' sequence), and the
  * {@link HolderLeaseWatch} on its fixed lease. A reply to a call sent before the confirmation (a
  * release, a hand-off, a force unlock whose answer came late, after a {@code NOSCRIPT} retry, say)
- * says nothing about this holder and does not make it forgotten.
+ * says nothing about this holder and does not make it forgotten. It also keeps since when this
+ * client holds the lock (its holders one after the other, through local hand-offs), until that is
+ * noted on Redis ({@link SinceNotes}).
  *
  * <p>Not thread-safe: guarded by its queue's monitor.
  */
 final class ConfirmedHolder {
     private final HolderLeaseWatch leaseWatch;
+    private final EngineClock clock;
     private long owner = LocalQueue.NONE;
     private long confirmedAt;
     /** The kind the holder acquired through, for its renewal's key. */
     private LockProtocol protocol;
+    /** {@link EngineClock#nanoTime()} at the reply that made the holder hold. */
+    private long heldSince;
+    /** Whether the holder's since is noted on Redis, or is being noted, or needs no note. */
+    private boolean sinceNoted = true;
 
-    ConfirmedHolder(HolderLeaseWatch leaseWatch) {
+    ConfirmedHolder(HolderLeaseWatch leaseWatch, EngineClock clock) {
         this.leaseWatch = leaseWatch;
+        this.clock = clock;
     }
 
     /** The holder, or {@link LocalQueue#NONE}. */
@@ -41,6 +50,11 @@ final class ConfirmedHolder {
      * lease the ticket asked for: a fixed lease is watched, a watchdog lease is renewed.
      */
     void confirm(Ticket ticket, long at) {
+        if (owner == LocalQueue.NONE) {
+            // a new run of holds by this client; a local hand-off goes on with the run's since
+            heldSince = clock.nanoTime();
+            sinceNoted = false;
+        }
         owner = ticket.owner;
         confirmedAt = at;
         protocol = ticket.protocol;
@@ -56,6 +70,7 @@ final class ConfirmedHolder {
      * confirmation; its lease is not watched (it is released at once).
      */
     void holdForPassOn(LockProtocol kind, long heldFor, long at) {
+        sinceNoted = true; // a grant writes the since of the owner it names
         owner = heldFor;
         confirmedAt = at;
         protocol = kind;
@@ -73,8 +88,38 @@ final class ConfirmedHolder {
         }
     }
 
+    /**
+     * The holder whose since is due to be noted on Redis, held for at least {@code minNanos} and not
+     * noted yet, as a note to send; marks it noted. {@code null} when there is none.
+     */
+    SinceNote takeSinceDue(long minNanos) {
+        long heldFor = clock.nanoTime() - heldSince;
+        if (sinceNoted || owner == LocalQueue.NONE || heldFor < minNanos) {
+            return null;
+        }
+        sinceNoted = true;
+        return new SinceNote(protocol, owner, heldFor);
+    }
+
+    /** Whether a holder's since is still to be noted. */
+    boolean sinceDue() {
+        return !sinceNoted && owner != LocalQueue.NONE;
+    }
+
+    /** The note for {@code noted} did not reach Redis: the next round tries again, if it still holds. */
+    void sinceNotNoted(long noted) {
+        if (owner == noted) {
+            sinceNoted = false;
+        }
+    }
+
+    /** A holder's since to note on Redis: who, through which kind, held for how long (ns). */
+    record SinceNote(LockProtocol protocol, long owner, long heldForNanos) {
+    }
+
     /** Redis says the holder holds nothing: forgets it and stops watching its lease. */
     void forget() {
+        sinceNoted = true;
         owner = LocalQueue.NONE;
         protocol = null;
         leaseWatch.clear();

@@ -75,7 +75,8 @@ public final class LocalQueue {
         this.localKey = localKey;
         this.services = services;
         this.queues = queues;
-        this.holder = new ConfirmedHolder(new HolderLeaseWatch(services.timer(), services.clock(), this::holderLeaseDue));
+        this.holder = new ConfirmedHolder(new HolderLeaseWatch(services.timer(), services.clock(), this::holderLeaseDue),
+                services.clock());
         this.budget = new HandOffBudget(services.clock());
         this.spinPoller = new SpinPoller(services.timer(), this::spinPollDue);
         this.watches = new ChannelWatches(services.wakeUps(), this::probe);
@@ -208,6 +209,21 @@ public final class LocalQueue {
         if (holder.is(owner)) {
             holder.leaseSetElsewhere(leaseMillis);
         }
+    }
+
+    /** See {@link ConfirmedHolder#takeSinceDue}. */
+    synchronized ConfirmedHolder.SinceNote takeSinceDue(long minNanos) {
+        return holder.takeSinceDue(minNanos);
+    }
+
+    /** Whether this client's holder's since is still to be noted. */
+    synchronized boolean sinceDue() {
+        return holder.sinceDue();
+    }
+
+    /** See {@link ConfirmedHolder#sinceNotNoted}. */
+    synchronized void sinceNotNoted(long owner) {
+        holder.sinceNotNoted(owner);
     }
 
     /** The watchdog found {@code owner}'s lease lost: Redis says it holds nothing. */

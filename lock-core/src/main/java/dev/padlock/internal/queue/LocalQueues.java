@@ -33,6 +33,8 @@ public final class LocalQueues {
     private final Cache<Holder, Boolean> heldElsewhere = Caffeine.newBuilder().maximumSize(10_000).build();
     /** The last place nonce handed out: see {@link Ticket#nonce}. */
     private final AtomicLong nonces = new AtomicLong();
+    /** Called when a queue gets a new holder: see {@link SinceNotes}. */
+    private volatile Runnable holdStarted = () -> { };
 
     /**
      * Acquires through the lock's queue: see {@link LocalQueue}.
@@ -193,6 +195,45 @@ public final class LocalQueues {
     /** Counts one more confirmed acquisition; its place in the sequence. */
     long confirmed() {
         return confirmations.incrementAndGet();
+    }
+
+    /** Runs {@code listener} whenever a queue gets a new holder (on the thread that confirmed it). */
+    void onHoldStarted(Runnable listener) {
+        holdStarted = listener;
+    }
+
+    /** A queue got a new holder. */
+    void holdStarted() {
+        holdStarted.run();
+    }
+
+    /**
+     * Sends the since notes due: holders of at least {@code minNanos} whose since is not noted
+     * (see {@link SinceNotes}); returns whether notes remain due, for a later round. A note that
+     * fails is due again.
+     */
+    boolean noteSinces(long minNanos) {
+        boolean more = false;
+        for (LocalQueue queue : queues.values()) {
+            ConfirmedHolder.SinceNote note = queue.takeSinceDue(minNanos);
+            if (note == null) {
+                more |= queue.sinceDue();
+                continue;
+            }
+            CompletableFuture<Boolean> sent;
+            try {
+                sent = note.protocol().noteSince(note.owner(), TimeUnit.NANOSECONDS.toMillis(note.heldForNanos()));
+            } catch (RuntimeException e) {
+                sent = CompletableFuture.failedFuture(e);
+            }
+            sent.whenComplete((written, failure) -> {
+                if (failure != null) {
+                    queue.sinceNotNoted(note.owner());
+                    holdStarted();
+                }
+            });
+        }
+        return more;
     }
 
     /** Every queue's state, for diagnostics. */

@@ -106,7 +106,11 @@ final class TicketRunner {
                 if (!holder.is(ticket.owner)) {
                     budget.restart();
                 }
+                boolean firstHolder = holder.none();
                 holder.confirm(ticket, queues.confirmed());
+                if (firstHolder) {
+                    queues.holdStarted();
+                }
                 reentries = queue.claimReentries(ticket.owner);
             }
             next = queue.nextHead();

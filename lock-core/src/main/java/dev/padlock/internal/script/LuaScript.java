@@ -16,6 +16,7 @@ public enum LuaScript {
     LOCK_CLAIM("lock_claim"),
     LOCK_ABANDON("lock_abandon"),
     LOCK_LEAVE("lock_leave"),
+    LOCK_SINCE("lock_since"),
     FAIR_ACQUIRE("fair_acquire"),
     FAIR_RELEASE("fair_release"),
     FAIR_LEAVE("fair_leave"),

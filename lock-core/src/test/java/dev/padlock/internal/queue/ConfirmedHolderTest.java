@@ -17,7 +17,7 @@ class ConfirmedHolderTest {
 
     ConfirmedHolderTest() {
         holder = new ConfirmedHolder(new HolderLeaseWatch(f.timer, f.timer,
-                () -> checks.add(holder.leaseRanOut(f.watchdog))));
+                () -> checks.add(holder.leaseRanOut(f.watchdog))), f.timer);
     }
 
     @AfterEach

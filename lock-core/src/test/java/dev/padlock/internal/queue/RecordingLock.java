@@ -124,6 +124,12 @@ final class RecordingLock implements LockProtocol {
         return record("handoff", fromThreadId, toThreadId);
     }
 
+    /** Recorded as {@code since}, with how long the owner held (ms) as {@link Call#to}. */
+    @Override
+    public CompletableFuture<Boolean> noteSince(long threadId, long heldForMillis) {
+        return record("since", threadId, heldForMillis);
+    }
+
     @Override
     public CompletableFuture<Boolean> forceRelease() {
         return record("forceRelease", 0, 0);
@@ -138,7 +144,10 @@ final class RecordingLock implements LockProtocol {
     static final class Call {
         final String op;
         final long owner;
-        /** The successor of a hand-off, the owner put back in line by a release, or a claim's place nonce. */
+        /**
+         * The successor of a hand-off, the owner put back in line by a release, a claim's place
+         * nonce, or how long a since note's owner held (ms).
+         */
         final long to;
         final CompletableFuture<Object> reply = new CompletableFuture<>();
 

@@ -7,7 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Hashes: HSET, HGET, HDEL, HEXISTS, HINCRBY, HLEN, HKEYS, HVALS, HGETALL, HMGET. */
+/** Hashes: HSET, HSETNX, HGET, HDEL, HEXISTS, HINCRBY, HLEN, HKEYS, HVALS, HGETALL, HMGET. */
 final class HashCommands {
 
     private HashCommands() {
@@ -15,6 +15,10 @@ final class HashCommands {
 
     static void register() {
         add("hset", -4, HashCommands::hset);
+        add("hsetnx", 4, (r, a) -> {
+            Map<String, String> hash = write(r, a.get(1));
+            return hash.putIfAbsent(a.get(2), a.get(3)) == null ? 1L : 0L;
+        });
         add("hget", 3, (r, a) -> {
             Map<String, String> hash = read(r, a.get(1));
             return hash == null ? null : hash.get(a.get(2));

@@ -409,7 +409,10 @@ class ModelRedisTest {
         assertThat(run("EVAL", acquire, "2", "a", "padlock_since:{a}", "30000", "c1:1")).isNull();
         assertThat(run("EVAL", acquire, "2", "a", "padlock_since:{a}", "30000", "c1:1")).isNull();
         assertThat(run("HGET", "a", "c1:1")).isEqualTo("2");
-        assertThat(run("HGET", "padlock_since:{a}", "c1:1")).isEqualTo(Long.toString(T0));
+        assertThat(run("EXISTS", "padlock_since:{a}")).as("a first hold writes only the lock").isEqualTo(0L);
+        String since = LockLuaScripts.body("lock_since");
+        assertThat(run("EVAL", since, "2", "a", "padlock_since:{a}", "c1:1", "1000")).isEqualTo(1L);
+        assertThat(run("HGET", "padlock_since:{a}", "c1:1")).isEqualTo(Long.toString(T0 - 1000));
         assertThat(run("EVAL", acquire, "2", "a", "padlock_since:{a}", "30000", "c2:1")).isEqualTo(30000L);
         redis.subscribe("c2", "redisson_lock__channel:{a}");
         assertThat(run("EVAL", release, "3", "a", "redisson_lock__channel:{a}", "padlock_since:{a}",

@@ -45,6 +45,12 @@ final class PubSub {
         listeners.add(listener);
     }
 
+    /** How many subscribers {@code channel} has (PUBSUB NUMSUB). */
+    long subscriberCount(String channel) {
+        LinkedHashSet<String> set = subscribers.get(channel);
+        return set == null ? 0 : set.size();
+    }
+
     /** Publishes; returns how many subscribers it reached. */
     long publish(String channel, String message) {
         List<String> receivers = new ArrayList<>(subscribers.getOrDefault(channel, new LinkedHashSet<>()));

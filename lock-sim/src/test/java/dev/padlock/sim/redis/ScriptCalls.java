@@ -24,7 +24,7 @@ final class ScriptCalls {
 
     static final List<String> NAMES = List.of("client_register", "fair_acquire", "fair_force_release", "fair_leave",
             "fair_release", "fair_settle", "fenced_acquire", "fenced_token", "lock_abandon", "lock_acquire",
-            "lock_claim", "lock_force_release", "lock_handoff", "lock_leave", "lock_release", "lock_renew",
+            "lock_claim", "lock_force_release", "lock_handoff", "lock_leave", "lock_release", "lock_renew", "lock_since",
             "rw_force_release", "rw_read_acquire", "rw_read_leave", "rw_read_locked", "rw_read_release",
             "rw_read_renew", "rw_write_acquire", "rw_write_leave", "rw_write_release");
     /** Scripts whose integer replies are durations (a PTTL or what is left of a deadline). */
@@ -234,7 +234,7 @@ final class ScriptCalls {
                 a.addAll(List.of(lease(), owner));
             }
             case "lock_claim" -> {
-                k.addAll(List.of(n, since));
+                k.add(n);
                 a.addAll(List.of(lease(), owner));
                 if (pin.full() || random.nextInt(4) != 0) {
                     k.addAll(List.of(suffixed("padlock_queue", n), suffixed("padlock_waiter", n) + ":" + client));
@@ -252,6 +252,10 @@ final class ScriptCalls {
                         a.addAll(List.of(thread + ":" + placeLease + ":" + nonce, lease()));
                     }
                 }
+            }
+            case "lock_since" -> {
+                k.addAll(List.of(n, since));
+                a.addAll(List.of(owner, Integer.toString(random.nextInt(3_000))));
             }
             case "lock_renew", "rw_read_renew" -> {
                 a.add(lease());

@@ -6,7 +6,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-/** TIME, PING, ECHO, PUBLISH, SPUBLISH, WAIT, and the scripting commands EVAL, EVALSHA and SCRIPT. */
+/**
+ * TIME, PING, ECHO, PUBLISH, SPUBLISH, PUBSUB NUMSUB and SHARDNUMSUB, WAIT, and the scripting
+ * commands EVAL, EVALSHA and SCRIPT.
+ */
 final class ServerCommands {
 
     private ServerCommands() {
@@ -28,6 +31,7 @@ final class ServerCommands {
         add("publish", 3, (r, a) -> r.pubSub().publish(a.get(1), a.get(2)));
         // one shard: subscribers of SSUBSCRIBE and SUBSCRIBE are the same to the model
         add(new CommandTable.Command("spublish", 3, 3, 7, false, (r, a) -> r.pubSub().publish(a.get(1), a.get(2))));
+        add("pubsub", -2, ServerCommands::pubsub);
         add(new CommandTable.Command("wait", 3, 3, 6, true, (r, a) -> {
             RedisNumbers.requireLong(a.get(1));
             Long timeout = RedisNumbers.parseLong(a.get(2));
@@ -42,6 +46,23 @@ final class ServerCommands {
         add(new CommandTable.Command("eval", -3, -3, 6, true, (r, a) -> eval(r, a, false)));
         add(new CommandTable.Command("evalsha", -3, -3, 6, true, (r, a) -> eval(r, a, true)));
         add(new CommandTable.Command("script", -2, -2, 6, true, ServerCommands::script));
+    }
+
+    /** PUBSUB NUMSUB and SHARDNUMSUB (one shard: the same subscribers): channel, count, ... */
+    private static Object pubsub(ModelRedis r, List<String> a) {
+        String sub = a.get(1).toLowerCase(Locale.ROOT);
+        if (!sub.equals("numsub") && !sub.equals("shardnumsub")) {
+            throw new ModelRedisException("ERR unknown subcommand '" + a.get(1) + "'. Try PUBSUB HELP.");
+        }
+        if (sub.equals("shardnumsub") && r.majorVersion() < 7) {
+            throw new ModelRedisException("ERR unknown subcommand '" + a.get(1) + "'. Try PUBSUB HELP.");
+        }
+        List<Object> reply = new ArrayList<>();
+        for (String channel : a.subList(2, a.size())) {
+            reply.add(channel);
+            reply.add(r.pubSub().subscriberCount(channel));
+        }
+        return reply;
     }
 
     private static Object eval(ModelRedis r, List<String> a, boolean bySha) {

@@ -91,9 +91,9 @@ class AclTest {
      * polling (every 100 ms, as during a pub/sub outage) and the client logs the refused SUBSCRIBE
      * at WARN, naming the address and the channel. It is not told by an exception: the wait loop
      * treats a failed SUBSCRIBE as an outage to ride through. This pins that it neither hangs nor
-     * misses the lock. The last unlock, whose script publishes on the channel, fails with an
-     * exception that names the operation and the address (Redis does not undo the script's
-     * writes before the refused PUBLISH: the hash is already deleted).
+     * misses the lock. Its last unlock publishes nothing while nobody listens; with a listener, the
+     * script's PUBLISH is refused and the unlock fails with an exception that names the operation
+     * and the address (Redis does not undo the script's writes before the refused PUBLISH).
      */
     @Test
     void aWaiterWhoseUserMayNotSubscribeStillGetsTheLockByPolling() {
@@ -112,12 +112,21 @@ class AclTest {
                 await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(10)).until(() -> !waiting.isDone());
                 held.unlockAsync(1L).get(5, TimeUnit.SECONDS);
                 assertThat(waiting.get(20, TimeUnit.SECONDS)).as("found free by polling").isTrue();
-                // the last unlock publishes on the channel: refused, and said so
+                // nobody listens on the channel (this user may not), so the last unlock publishes nothing
+                waiter.unlockAsync(2L).get(5, TimeUnit.SECONDS);
+                assertThat(holderClient.getLock(name).isLocked()).isFalse();
+                // with a listener it would publish: refused, and said so
+                waiter.lockAsync(10, TimeUnit.SECONDS, 2L).get(5, TimeUnit.SECONDS);
+                CompletableFuture<Void> listening = holderClient.getLock(name).lockAsync(10, TimeUnit.SECONDS, 3L);
+                await().atMost(Duration.ofSeconds(10)).until(() -> admin.commands().pubsubNumsub(
+                        "redisson_lock__channel:{" + name + "}").values().stream().mapToLong(Long::longValue).sum() > 0);
                 assertThatThrownBy(() -> waiter.unlockAsync(2L).get(5, TimeUnit.SECONDS))
                         .hasCauseInstanceOf(RedisCommandException.class)
                         .hasMessageContaining("lock_release on '" + name + "'")
                         .hasMessageContaining("127.0.0.1:" + port())
                         .hasMessageContaining("publish");
+                listening.get(20, TimeUnit.SECONDS); // the lock was deleted before the refused PUBLISH: found free
+                holderClient.getLock(name).unlockAsync(3L).get(5, TimeUnit.SECONDS);
                 holderClient.getLock(name).forceUnlock();
             }
         });

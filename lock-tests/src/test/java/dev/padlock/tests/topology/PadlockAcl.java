@@ -20,8 +20,8 @@ final class PadlockAcl {
     /** Commands the client sends itself: scripts, the reads of isLocked / getHoldCount / remainTimeToLive, pub/sub. */
     static final String CLIENT_COMMANDS = "+evalsha +eval +exists +hget +pttl +subscribe +unsubscribe";
     /** Commands the scripts call (Redis checks a script's calls against the user's ACL too). */
-    static final String SCRIPT_COMMANDS = "+time +get +set +incr +del +hset +hdel +hexists +hincrby +hkeys +hgetall +hlen"
-            + " +lindex +lpos +lpop +lrem +rpush +zadd +zrem +zscore +pexpire +ttl +publish";
+    static final String SCRIPT_COMMANDS = "+time +get +set +incr +del +hset +hsetnx +hdel +hexists +hincrby +hkeys"
+            + " +hgetall +hlen +lindex +lpos +lpop +lrem +rpush +zadd +zrem +zscore +pexpire +ttl +publish +pubsub|numsub";
 
     private PadlockAcl() {
     }

@@ -1,0 +1,105 @@
+package dev.padlock.tests.scripts;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.padlock.LockClient;
+import dev.padlock.LockConfig;
+import dev.padlock.RLock;
+import dev.padlock.testing.CommandStats;
+import dev.padlock.testing.RedisAdmin;
+import dev.padlock.testing.RedisEndpoint;
+import dev.padlock.testing.junit.RedisTest;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 26: what an uncontended acquisition and release cost on Redis through a real client,
+ * counted with {@code INFO commandstats} (the client's registry off, so that nothing else of it
+ * runs; each pair on a lock of its own, released at once, so no since note and no renewal). The
+ * plain lock's pair is the floor of Redisson's format: 8 calls in 2 round trips, whichever way it
+ * is taken.
+ */
+@RedisTest
+class UncontendedCostTest {
+    private static final int PAIRS = 100;
+
+    private LockClient client(RedisEndpoint redis) {
+        return LockClient.create(LockConfig.builder().redisUri(redis.uri()).clientRegistry(false).build());
+    }
+
+    /** {@link #PAIRS} acquisitions and releases on fresh locks, after one to load the scripts. */
+    private CommandStats measure(RedisAdmin admin, LockClient client, Function<String, RLock> lock, Pair pair)
+            throws Exception {
+        pair.run(lock.apply("cost:" + UUID.randomUUID()));
+        CommandStats start = admin.commandStats();
+        for (int i = 0; i < PAIRS; i++) {
+            pair.run(lock.apply("cost:" + UUID.randomUUID()));
+        }
+        CommandStats used = CommandStats.delta(start, admin.commandStats()).without("info");
+        assertThat(admin.keys()).as("nothing left but fencing counters, which never expire")
+                .allMatch(key -> key.startsWith("redisson_lock_token:"));
+        return used;
+    }
+
+    @Test
+    void anUncontendedPlainLockAndUnlockCostsEightCallsInTwoRoundTrips(RedisEndpoint redis, RedisAdmin admin)
+            throws Exception {
+        try (LockClient client = client(redis)) {
+            for (Pair pair : Pair.values()) {
+                CommandStats used = measure(admin, client, client::getLock, pair);
+                System.out.printf("plain %-12s %s%n", pair, perPair(used));
+                assertThat(used.total()).as("%s: Redis calls, %s", pair, used).isEqualTo(8L * PAIRS);
+                assertThat(used.calls("evalsha")).as("%s: round trips", pair).isEqualTo(2L * PAIRS);
+                assertThat(used.calls("lpop") + used.calls("time") + used.calls("lrange")).as("no line, no since")
+                        .isZero();
+            }
+        }
+    }
+
+    @Test
+    void anUncontendedFencedLockCostsFewerCallsThanRedissons(RedisEndpoint redis, RedisAdmin admin) throws Exception {
+        try (LockClient client = client(redis)) {
+            CommandStats used = measure(admin, client, client::getFencedLock, Pair.FIXED_LEASE);
+            System.out.printf("fenced %s%n", perPair(used));
+            // Redisson 3.52's RFencedLock: 13 calls a pair; ours: the plain pair and the token's four
+            assertThat(used.total()).as("Redis calls, %s", used).isLessThanOrEqualTo(12L * PAIRS);
+        }
+    }
+
+    private static String perPair(CommandStats used) {
+        StringBuilder text = new StringBuilder(String.format("%.2f calls a pair:", used.total() / (double) PAIRS));
+        for (String command : used.commands()) {
+            text.append(String.format(" %s %.2f", command, used.calls(command) / (double) PAIRS));
+        }
+        return text.toString();
+    }
+
+    /** One uncontended acquisition and its release. */
+    enum Pair {
+        FIXED_LEASE {
+            @Override
+            void run(RLock lock) {
+                lock.lock(30, TimeUnit.SECONDS);
+                lock.unlock();
+            }
+        },
+        WATCHDOG {
+            @Override
+            void run(RLock lock) {
+                lock.lock();
+                lock.unlock();
+            }
+        },
+        TRY_LOCK {
+            @Override
+            void run(RLock lock) {
+                assertThat(lock.tryLock()).isTrue();
+                lock.unlock();
+            }
+        };
+
+        abstract void run(RLock lock) throws Exception;
+    }
+}
