@@ -30,35 +30,81 @@ public final class ExclusiveLockProtocol implements LockProtocol {
     private final RedisBackend backend;
     /** The lock alone: what a claim without a place in line writes. */
     private final String[] lockOnly;
+    // The other keys are made at their first use and kept (volatile: a made array is seen whole),
+    // so that a lock object that is only taken, as a held lock's is, keeps no more than it needs.
     /** The lock and its holders' since: what re-entries, hand-offs and since notes write. */
-    private final String[] lockKey;
-    /** The lock, its channel and its holders' since: what releases write. */
-    private final String[] lockAndChannel;
+    private volatile String[] lockKey;
+    /** The lock, its channel and its holders' since: what releases without grants write. */
+    private volatile String[] lockAndChannel;
     /** The lock, the line and this client's place: what claims in line write. */
-    private final String[] claimKeys;
+    private volatile String[] claimKeys;
     /** The lock, its channel, its since and the line: what releases that grant write. */
-    private final String[] releaseKeys;
+    private volatile String[] releaseKeys;
+    private volatile String grantChannel;
+    /** The owner field last asked for, by thread: one owner mostly asks for its own, again and again. */
+    private volatile OwnerField lastField;
     private final boolean grants;
     private final long lookMillis;
-    /** How long a place lasts, made once: a claim or release is a hot path. */
-    private final String placeMillisText;
+
+    /** An owner's field, made once per owner in a row. */
+    private record OwnerField(long threadId, String text) {
+    }
 
     public ExclusiveLockProtocol(String name, ProtocolContext services) {
         this.name = name;
         this.clientId = services.clientId();
         this.scripts = services.scripts();
         this.backend = services.backend();
-        String since = LockKeys.since(name);
         this.lockOnly = new String[] {name};
-        this.lockKey = new String[] {name, since};
-        this.lockAndChannel = new String[] {name, LockKeys.unlockChannel(name), since};
-        String line = LockKeys.waiterQueue(name);
-        this.claimKeys = new String[] {name, line, LockKeys.waiterPlacePrefix(name) + clientId};
-        this.releaseKeys = new String[] {name, LockKeys.unlockChannel(name), since, line};
         // a grant trusts PUBLISH's count of who heard it: on a Cluster only SPUBLISH counts them all
         this.grants = services.grantMessagesConfirm();
         this.lookMillis = services.lookMillis();
-        this.placeMillisText = Long.toString(placeMillis());
+    }
+
+    private String[] lockKey() {
+        String[] keys = lockKey;
+        if (keys == null) {
+            keys = new String[] {name, LockKeys.since(name)};
+            lockKey = keys;
+        }
+        return keys;
+    }
+
+    private String[] lockAndChannel() {
+        String[] keys = lockAndChannel;
+        if (keys == null) {
+            keys = new String[] {name, LockKeys.unlockChannel(name), LockKeys.since(name)};
+            lockAndChannel = keys;
+        }
+        return keys;
+    }
+
+    private String[] claimKeys() {
+        String[] keys = claimKeys;
+        if (keys == null) {
+            keys = new String[] {name, LockKeys.waiterQueue(name), LockKeys.waiterPlacePrefix(name) + clientId};
+            claimKeys = keys;
+        }
+        return keys;
+    }
+
+    private String[] releaseKeys() {
+        String[] keys = releaseKeys;
+        if (keys == null) {
+            keys = new String[] {name, LockKeys.unlockChannel(name), LockKeys.since(name), LockKeys.waiterQueue(name)};
+            releaseKeys = keys;
+        }
+        return keys;
+    }
+
+    /** {@code threadId}'s field, {@code <clientId>:<threadId>}. */
+    private String field(long threadId) {
+        OwnerField last = lastField;
+        if (last == null || last.threadId() != threadId) {
+            last = new OwnerField(threadId, LockKeys.ownerField(clientId, threadId));
+            lastField = last;
+        }
+        return last.text();
     }
 
     @Override
@@ -68,12 +114,12 @@ public final class ExclusiveLockProtocol implements LockProtocol {
 
     @Override
     public String ownerField(long threadId) {
-        return LockKeys.ownerField(clientId, threadId);
+        return field(threadId);
     }
 
     @Override
     public String unlockChannel(long threadId) {
-        return lockAndChannel[1];
+        return lockAndChannel()[1];
     }
 
     @Override
@@ -83,8 +129,8 @@ public final class ExclusiveLockProtocol implements LockProtocol {
 
     @Override
     public CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait) {
-        return scripts.<Long>run(LuaScript.LOCK_ACQUIRE, ScriptOutputType.INTEGER, lockKey,
-                Long.toString(leaseMillis), LockKeys.ownerField(clientId, threadId)).thenApply(Attempt::fromTtl);
+        return scripts.<Long>run(LuaScript.LOCK_ACQUIRE, ScriptOutputType.INTEGER, lockKey(),
+                ScriptArgs.millis(leaseMillis), field(threadId)).thenApply(Attempt::fromTtl);
     }
 
     @Override
@@ -104,12 +150,12 @@ public final class ExclusiveLockProtocol implements LockProtocol {
         if (!takesPlace && !inLine) {
             // the line's arguments are optional: a claim that neither takes nor leaves a place sends none
             return scripts.<Long>run(LuaScript.LOCK_CLAIM, ScriptOutputType.INTEGER, lockOnly,
-                    Long.toString(leaseMillis), LockKeys.ownerField(clientId, threadId)).thenApply(Attempt::fromTtl);
+                    ScriptArgs.millis(leaseMillis), field(threadId)).thenApply(Attempt::fromTtl);
         }
         String place = takesPlace ? place(threadId, leaseMillis, placeNonce) : "";
-        return scripts.<Long>run(LuaScript.LOCK_CLAIM, ScriptOutputType.INTEGER, claimKeys,
-                Long.toString(leaseMillis), LockKeys.ownerField(clientId, threadId), place,
-                placeMillisText, clientId, inLine ? "1" : "0").thenApply(Attempt::fromTtl);
+        return scripts.<Long>run(LuaScript.LOCK_CLAIM, ScriptOutputType.INTEGER, claimKeys(),
+                ScriptArgs.millis(leaseMillis), field(threadId), place,
+                ScriptArgs.millis(placeMillis()), clientId, inLine ? "1" : "0").thenApply(Attempt::fromTtl);
     }
 
     @Override
@@ -119,7 +165,15 @@ public final class ExclusiveLockProtocol implements LockProtocol {
 
     @Override
     public String grantChannel() {
-        return grants ? LockKeys.grantChannelPrefix(name) + clientId : null;
+        if (!grants) {
+            return null;
+        }
+        String channel = grantChannel;
+        if (channel == null) {
+            channel = LockKeys.grantChannelPrefix(name) + clientId;
+            grantChannel = channel;
+        }
+        return channel;
     }
 
     /**
@@ -153,13 +207,13 @@ public final class ExclusiveLockProtocol implements LockProtocol {
             return CompletableFuture.completedFuture(null);
         }
         return scripts.<Long>run(LuaScript.LOCK_LEAVE, ScriptOutputType.INTEGER,
-                new String[] {claimKeys[1], claimKeys[2]}, clientId, Long.toString(threadId)).thenApply(left -> null);
+                new String[] {claimKeys()[1], claimKeys()[2]}, clientId, Long.toString(threadId)).thenApply(left -> null);
     }
 
     @Override
     public CompletableFuture<Boolean> abandon(long threadId) {
-        return scripts.<Long>run(LuaScript.LOCK_ABANDON, ScriptOutputType.INTEGER, lockAndChannel,
-                        LockKeys.UNLOCK_MESSAGE, LockKeys.ownerField(clientId, threadId), backend.publishCommand())
+        return scripts.<Long>run(LuaScript.LOCK_ABANDON, ScriptOutputType.INTEGER, lockAndChannel(),
+                        LockKeys.UNLOCK_MESSAGE, field(threadId), backend.publishCommand())
                 .thenApply(removed -> removed != null && removed == 1L);
     }
 
@@ -190,47 +244,47 @@ public final class ExclusiveLockProtocol implements LockProtocol {
     public CompletableFuture<Release> release(long threadId, long rearmLeaseMillis, long nextThreadId,
             long nextLeaseMillis, long nextPlaceNonce) {
         if (!grants) {
-            return scripts.<Long>run(LuaScript.LOCK_RELEASE, ScriptOutputType.INTEGER, lockAndChannel,
-                            LockKeys.UNLOCK_MESSAGE, Long.toString(rearmLeaseMillis),
-                            LockKeys.ownerField(clientId, threadId), backend.publishCommand())
+            return scripts.<Long>run(LuaScript.LOCK_RELEASE, ScriptOutputType.INTEGER, lockAndChannel(),
+                            LockKeys.UNLOCK_MESSAGE, ScriptArgs.millis(rearmLeaseMillis),
+                            field(threadId), backend.publishCommand())
                     .thenApply(Release::fromScript);
         }
-        String field = LockKeys.ownerField(clientId, threadId);
-        String rearm = Long.toString(rearmLeaseMillis);
+        String field = field(threadId);
+        String rearm = ScriptArgs.millis(rearmLeaseMillis);
         CompletableFuture<Long> reply = nextThreadId == NO_OWNER
-                ? scripts.run(LuaScript.LOCK_RELEASE, ScriptOutputType.INTEGER, releaseKeys, LockKeys.UNLOCK_MESSAGE,
+                ? scripts.run(LuaScript.LOCK_RELEASE, ScriptOutputType.INTEGER, releaseKeys(), LockKeys.UNLOCK_MESSAGE,
                         rearm, field, backend.publishCommand())
-                : scripts.run(LuaScript.LOCK_RELEASE, ScriptOutputType.INTEGER, releaseKeys, LockKeys.UNLOCK_MESSAGE,
+                : scripts.run(LuaScript.LOCK_RELEASE, ScriptOutputType.INTEGER, releaseKeys(), LockKeys.UNLOCK_MESSAGE,
                         rearm, field, backend.publishCommand(), place(nextThreadId, nextLeaseMillis, nextPlaceNonce),
-                        placeMillisText);
+                        ScriptArgs.millis(placeMillis()));
         return reply.thenApply(Release::fromScript);
     }
 
     @Override
     public CompletableFuture<ReleaseOutcome> handOff(long fromThreadId, long toThreadId, long leaseMillis,
             long rearmLeaseMillis) {
-        return scripts.<Long>run(LuaScript.LOCK_HANDOFF, ScriptOutputType.INTEGER, lockKey,
-                        Long.toString(leaseMillis), LockKeys.ownerField(clientId, fromThreadId),
-                        LockKeys.ownerField(clientId, toThreadId), Long.toString(rearmLeaseMillis))
+        return scripts.<Long>run(LuaScript.LOCK_HANDOFF, ScriptOutputType.INTEGER, lockKey(),
+                        ScriptArgs.millis(leaseMillis), field(fromThreadId),
+                        field(toThreadId), ScriptArgs.millis(rearmLeaseMillis))
                 .thenApply(ReleaseOutcome::fromScript);
     }
 
     @Override
     public CompletableFuture<Boolean> noteSince(long threadId, long heldForMillis) {
-        return scripts.<Long>run(LuaScript.LOCK_SINCE, ScriptOutputType.INTEGER, lockKey,
-                LockKeys.ownerField(clientId, threadId), Long.toString(heldForMillis))
+        return scripts.<Long>run(LuaScript.LOCK_SINCE, ScriptOutputType.INTEGER, lockKey(),
+                field(threadId), ScriptArgs.millis(heldForMillis))
                 .thenApply(written -> written != null && written == 1L);
     }
 
     /** The lock and its holders' since, renewed together by {@code lock_renew}. */
     @Override
     public String[] renewKeys(long threadId) {
-        return lockKey.clone();
+        return lockKey().clone();
     }
 
     @Override
     public CompletableFuture<Boolean> forceRelease() {
-        return scripts.<Long>run(LuaScript.LOCK_FORCE_RELEASE, ScriptOutputType.INTEGER, lockAndChannel,
+        return scripts.<Long>run(LuaScript.LOCK_FORCE_RELEASE, ScriptOutputType.INTEGER, lockAndChannel(),
                         LockKeys.UNLOCK_MESSAGE, backend.publishCommand())
                 .thenApply(deleted -> deleted != null && deleted == 1L);
     }

@@ -68,6 +68,18 @@ class UncontendedCostTest {
         }
     }
 
+    /** What the other kinds cost today, printed for the record (the table). */
+    @Test
+    void theOtherKindsCostsArePrinted(RedisEndpoint redis, RedisAdmin admin) throws Exception {
+        try (LockClient client = client(redis)) {
+            System.out.printf("fair %s%n", perPair(measure(admin, client, client::getFairLock, Pair.FIXED_LEASE)));
+            System.out.printf("read %s%n", perPair(measure(admin, client,
+                    name -> client.getReadWriteLock(name).readLock(), Pair.FIXED_LEASE)));
+            System.out.printf("write %s%n", perPair(measure(admin, client,
+                    name -> client.getReadWriteLock(name).writeLock(), Pair.FIXED_LEASE)));
+        }
+    }
+
     private static String perPair(CommandStats used) {
         StringBuilder text = new StringBuilder(String.format("%.2f calls a pair:", used.total() / (double) PAIRS));
         for (String command : used.commands()) {
