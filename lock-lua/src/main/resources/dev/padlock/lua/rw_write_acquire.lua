@@ -43,9 +43,10 @@
 --
 -- Every failed attempt ends with PTTL of the lock, and no other run does.
 --
--- Calls: held by readers, taking a place: EVALSHA, HGET, TIME, ZSCORE, HEXISTS, ZADD, RPUSH,
--- PEXPIRE, PEXPIRE, SET, PTTL (11); woken at the head of the line on a free lock, the last in line: EVALSHA, HGET,
--- TIME, PTTL, LINDEX, LPOP, ZREM, LINDEX, DEL, HSET, PEXPIRE, HSET, PEXPIRE (13).
+-- Calls: uncontended: EVALSHA, HGET, TIME, EXISTS, HSET, PEXPIRE, HSET, PEXPIRE (8); held by
+-- readers, taking a place: EVALSHA, HGET, TIME, ZSCORE, HEXISTS, ZADD, RPUSH, PEXPIRE, PEXPIRE,
+-- SET, PTTL (11); woken at the head of the line on a free lock, the last in line: EVALSHA, HGET,
+-- TIME, EXISTS, PTTL, LINDEX, LPOP, ZREM, LINDEX, DEL, HSET, PEXPIRE, HSET, PEXPIRE (14).
 if redis.replicate_commands then
     redis.replicate_commands()
 end
@@ -124,27 +125,31 @@ if mode ~= false then
     return wait(nil)
 end
 
-local turn = redis.call('pttl', KEYS[8])
-if turn > 0 then
-    return wait(turn)
-end
-local head = redis.call('lindex', KEYS[4], 0)
-while head and head ~= ARGV[7] do
-    local deadline = tonumber(redis.call('zscore', KEYS[5], head))
-    if deadline and deadline > now then
-        return wait(deadline - now)
+-- a free lock with no readers' turn, no line and no gate, the common case, costs one call for the
+-- three; otherwise each is looked at
+if redis.call('exists', KEYS[8], KEYS[4], KEYS[6]) > 0 then
+    local turn = redis.call('pttl', KEYS[8])
+    if turn > 0 then
+        return wait(turn)
     end
-    redis.call('lpop', KEYS[4])
-    redis.call('zrem', KEYS[5], head)
-    head = redis.call('lindex', KEYS[4], 0)
-end
-if head then
-    redis.call('lpop', KEYS[4])
-    redis.call('zrem', KEYS[5], head)
-    head = redis.call('lindex', KEYS[4], 0)
-end
-if not head then
-    redis.call('del', KEYS[6]) -- the last writer in line: readers no longer yield
+    local head = redis.call('lindex', KEYS[4], 0)
+    while head and head ~= ARGV[7] do
+        local deadline = tonumber(redis.call('zscore', KEYS[5], head))
+        if deadline and deadline > now then
+            return wait(deadline - now)
+        end
+        redis.call('lpop', KEYS[4])
+        redis.call('zrem', KEYS[5], head)
+        head = redis.call('lindex', KEYS[4], 0)
+    end
+    if head then
+        redis.call('lpop', KEYS[4])
+        redis.call('zrem', KEYS[5], head)
+        head = redis.call('lindex', KEYS[4], 0)
+    end
+    if not head then
+        redis.call('del', KEYS[6]) -- the last writer in line: readers no longer yield
+    end
 end
 redis.call('hset', KEYS[1], 'mode', 'write', ARGV[2], 1)
 redis.call('pexpire', KEYS[1], ARGV[1])

@@ -45,11 +45,11 @@
 -- readers that waited by a write's end, and those that come in the readers' turn, go in before
 -- the next writer.
 --
--- Calls: the last hold, nobody waiting: EVALSHA, HINCRBY, HDEL, HLEN, DEL, HGETALL, LINDEX,
--- PUBLISH (8); + for readers in the hall: DEL, HSET, PEXPIRE, and per reader PUBLISH, HINCRBY,
--- SET, and with writers in line SET (the turn); granted to the next writer: EVALSHA, HINCRBY, HDEL,
--- HLEN, DEL, HGETALL, LINDEX, TIME, ZSCORE, PUBLISH, LPOP, ZREM, HSET, PEXPIRE, HSET, PEXPIRE,
--- TTL (18).
+-- Calls: the last hold, nobody waiting: EVALSHA, HINCRBY, HLEN, EXISTS, DEL, PUBLISH (6); + for
+-- readers in the hall: LINDEX, HGETALL, DEL, HSET, PEXPIRE, and per reader PUBLISH, HINCRBY, SET,
+-- and with writers in line SET (the turn); granted to the next writer: EVALSHA, HINCRBY, HLEN,
+-- EXISTS, LINDEX, DEL, HGETALL, TIME, ZSCORE, PUBLISH, LPOP, ZREM, HSET, PEXPIRE, HSET, PEXPIRE,
+-- LINDEX, TTL (18).
 -- sets a TTL of at least ms on key, never a shorter one than it has, so a hold whose own lease is
 -- longer keeps it: PEXPIRE GT (Redis 7), else (no GT on 6.2; or no TTL, which GT takes for the
 -- longest) what PTTL says
@@ -75,9 +75,14 @@ if remaining > 0 then
     end
     return 0
 end
-redis.call('hdel', KEYS[1], ARGV[3])
-local free = redis.call('hlen', KEYS[1]) <= 1
-local head = redis.call('lindex', KEYS[4], 0)
+-- free when the hash has only the mode and this writer's field, which the DEL below takes
+local free = redis.call('hlen', KEYS[1]) <= 2
+if not free then
+    redis.call('hdel', KEYS[1], ARGV[3])
+end
+-- nobody in line and nobody in the hall, the common case, costs one call for the two
+local waiting = redis.call('exists', KEYS[4], KEYS[7]) > 0
+local head = waiting and redis.call('lindex', KEYS[4], 0)
 -- the lock's TTL before this call, when a grant may follow: a Redisson waiter parks at most the TTL
 -- it saw. TTL rounds to seconds (within 500 ms), enough to tell whether a lease is shorter; PTTL is
 -- what refused attempts end with (and are counted by). An ACL user without +ttl counts as a long
@@ -97,7 +102,7 @@ else
 end
 
 -- the readers in the hall get in
-local hall = redis.call('hgetall', KEYS[7])
+local hall = waiting and redis.call('hgetall', KEYS[7]) or {}
 local granted = 0
 if #hall > 0 then
     redis.call('del', KEYS[7])

@@ -68,15 +68,19 @@ class UncontendedCostTest {
         }
     }
 
-    /** What the other kinds cost today, printed for the record (the table). */
+    /** The fair and read pairs printed for the record; the write pair below Redisson's 16. */
     @Test
-    void theOtherKindsCostsArePrinted(RedisEndpoint redis, RedisAdmin admin) throws Exception {
+    void theOtherKindsCostFewerCallsThanRedissons(RedisEndpoint redis, RedisAdmin admin) throws Exception {
         try (LockClient client = client(redis)) {
             System.out.printf("fair %s%n", perPair(measure(admin, client, client::getFairLock, Pair.FIXED_LEASE)));
             System.out.printf("read %s%n", perPair(measure(admin, client,
                     name -> client.getReadWriteLock(name).readLock(), Pair.FIXED_LEASE)));
-            System.out.printf("write %s%n", perPair(measure(admin, client,
-                    name -> client.getReadWriteLock(name).writeLock(), Pair.FIXED_LEASE)));
+            CommandStats write = measure(admin, client, name -> client.getReadWriteLock(name).writeLock(),
+                    Pair.FIXED_LEASE);
+            System.out.printf("write %s%n", perPair(write));
+            // Redisson 3.52's write lock: 16 calls a pair; ours looked at an empty line, turn and hall
+            // one by one (18)
+            assertThat(write.total()).as("write lock calls, %s", write).isLessThanOrEqualTo(14L * PAIRS);
         }
     }
 
