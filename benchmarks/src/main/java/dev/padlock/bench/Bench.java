@@ -144,6 +144,11 @@ public final class Bench {
                 Map<String, Double> bytes = JmhAllocation.bytesPerPair(servers.target());
                 out.println(" " + bytes);
                 table.addAllocation(bytes);
+                out.printf("  client heap per held lock (%,d watchdog-held locks, in this JVM) ...", HeldLocksHeap.LOCKS);
+                out.flush();
+                Map<String, Double> heap = HeldLocksHeap.bytesPerLock(servers.target(), LockLibrary.all());
+                out.println(" " + heap);
+                table.addHeldLocksHeap(heap);
             }
             out.println();
             out.print(table.toText());

@@ -123,6 +123,13 @@ final class ResultTable {
                 bytesPerPair.get(libraries.get(0)), bytesPerPair.get(libraries.get(1)), "%,.0f");
     }
 
+    /** Adds the held-locks row: client heap per watchdog-held lock ({@link HeldLocksHeap}). */
+    void addHeldLocksHeap(Map<String, Double> bytesPerLock) {
+        number(String.format(Locale.ROOT, "heap  %,d watchdog-held locks", HeldLocksHeap.LOCKS),
+                "client heap bytes / held lock", bytesPerLock.get(libraries.get(0)),
+                bytesPerLock.get(libraries.get(1)), "%,.0f");
+    }
+
     List<Row> rows() {
         return List.copyOf(rows);
     }

@@ -133,4 +133,13 @@ class FloorColumnsTest {
     private static ScenarioResult result(double perSecond, ServerCost cost) {
         return new ScenarioResult(perSecond, new long[] {cost.acquisitions()}, cost, 2, 0, null);
     }
+
+    @Test
+    void theHeldLocksRowShowsHeapPerLockForBothLibraries() {
+        ResultTable table = new ResultTable(LIBRARIES);
+        table.addHeldLocksHeap(Map.of("Padlock", 450.0, "Redisson", 600.0));
+
+        assertThat(table.rows()).singleElement().isEqualTo(new ResultTable.Row("heap  50,000 watchdog-held locks",
+                "client heap bytes / held lock", "450", "600", "0.75x"));
+    }
 }
