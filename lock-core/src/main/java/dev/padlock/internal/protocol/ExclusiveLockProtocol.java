@@ -271,15 +271,17 @@ public final class ExclusiveLockProtocol implements LockProtocol {
 
     @Override
     public CompletableFuture<Boolean> noteSince(long threadId, long heldForMillis) {
-        return scripts.<Long>run(LuaScript.LOCK_SINCE, ScriptOutputType.INTEGER, lockKey(),
-                field(threadId), ScriptArgs.millis(heldForMillis))
+        // once per hold that lasts: made for the call, not kept (a held lock keeps its protocol)
+        String[] keys = {name, LockKeys.since(name)};
+        return scripts.<Long>run(LuaScript.LOCK_SINCE, ScriptOutputType.INTEGER, keys, field(threadId),
+                ScriptArgs.millis(heldForMillis))
                 .thenApply(written -> written != null && written == 1L);
     }
 
     /** The lock and its holders' since, renewed together by {@code lock_renew}. */
     @Override
     public String[] renewKeys(long threadId) {
-        return lockKey().clone();
+        return new String[] {name, LockKeys.since(name)}; // made for each round, not kept by a held lock
     }
 
     @Override

@@ -65,8 +65,9 @@ public final class LocalQueue {
     private final Tickets tickets = new Tickets();
     private final ConfirmedHolder holder;
     private final HandOffBudget budget;
-    private final SpinPoller spinPoller;
-    private final ChannelWatches watches;
+    /** Made when first needed: most queues never see a waiter (see {@link #watches()}). */
+    private SpinPoller spinPoller;
+    private ChannelWatches watches;
     /** Releases sent and not yet answered. */
     private int releasesInFlight;
     boolean retired;
@@ -78,8 +79,6 @@ public final class LocalQueue {
         this.holder = new ConfirmedHolder(new HolderLeaseWatch(services.timer(), services.clock(), this::holderLeaseDue),
                 services.clock());
         this.budget = new HandOffBudget(services.clock());
-        this.spinPoller = new SpinPoller(services.timer(), this::spinPollDue);
-        this.watches = new ChannelWatches(services.wakeUps(), this::probe);
         this.runner = new TicketRunner(this, tickets, holder, budget, services, queues);
         this.releases = new LocalRelease(this, tickets, holder, budget, runner, services, queues);
         this.grants = new GrantTurns(this, tickets, holder, services, queues);
@@ -118,9 +117,17 @@ public final class LocalQueue {
         }
         tickets.queue(ticket);
         ticket.armTimeout(services.timer(), () -> giveUp(ticket));
-        watches.watchFor(ticket);
+        watches().watchFor(ticket);
         pollForSpinWaiters();
         return Entry.QUEUED;
+    }
+
+    /** The channel watches of queued owners, made at the first; under the monitor. */
+    private ChannelWatches watches() {
+        if (watches == null) {
+            watches = new ChannelWatches(services.wakeUps(), this::probe);
+        }
+        return watches;
     }
 
     /** Runs {@code ticket}'s acquisition against Redis, as head or not: see {@link TicketRunner}. */
@@ -158,7 +165,7 @@ public final class LocalQueue {
      */
     void putBackFirst(Ticket successor) {
         tickets.putBackFirst(successor);
-        watches.watchFor(successor);
+        watches().watchFor(successor);
     }
 
     /** A release was sent; under the monitor. */
@@ -278,8 +285,12 @@ public final class LocalQueue {
         synchronized (this) {
             queued = tickets.drainQueued();
             holder.cancelLeaseCheck();
-            spinPoller.cancel();
-            watches.close();
+            if (spinPoller != null) {
+                spinPoller.cancel();
+            }
+            if (watches != null) {
+                watches.close();
+            }
         }
         for (Ticket ticket : queued) {
             ticket.fail(new IllegalStateException("the LockClient is closed"));
@@ -339,14 +350,22 @@ public final class LocalQueue {
     /** A poll for spin waiters fell due: see {@link SpinPoller}. */
     private void spinPollDue() {
         synchronized (this) {
-            spinPoller.fired();
+            if (spinPoller != null) {
+                spinPoller.fired();
+            }
         }
         probe();
     }
 
     /** Polls for spin waiters while one is queued and no head runs; under the monitor. */
     private void pollForSpinWaiters() {
-        spinPoller.update(tickets.spinWaiterQueued() && !tickets.headRunning() && !retired);
+        boolean wanted = tickets.spinWaiterQueued() && !tickets.headRunning() && !retired;
+        if (wanted && spinPoller == null) {
+            spinPoller = new SpinPoller(services.timer(), this::spinPollDue);
+        }
+        if (spinPoller != null) {
+            spinPoller.update(wanted);
+        }
     }
 
     /**
@@ -354,7 +373,7 @@ public final class LocalQueue {
      * retires the queue once it is idle; under the monitor.
      */
     void retireIfIdle() {
-        if (tickets.noneQueued()) {
+        if (tickets.noneQueued() && watches != null) {
             watches.close();
         }
         pollForSpinWaiters();

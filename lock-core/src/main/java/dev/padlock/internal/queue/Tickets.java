@@ -15,7 +15,8 @@ import java.util.concurrent.CompletableFuture;
  * <p>Not thread-safe: guarded by its queue's monitor.
  */
 final class Tickets {
-    private final ArrayDeque<Ticket> queued = new ArrayDeque<>();
+    // small at first: most locks see no queue at all, and a queue of one client rarely grows long
+    private final ArrayDeque<Ticket> queued = new ArrayDeque<>(2);
     private final ArrayList<Ticket> runs = new ArrayList<>(2);
     private Ticket head;
 
