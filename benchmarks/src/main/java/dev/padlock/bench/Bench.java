@@ -28,6 +28,8 @@ import java.util.stream.Collectors;
 public final class Bench {
 
     private static final Duration CALIBRATION = Duration.ofSeconds(1);
+    /** The scenario measured against {@link HandOffCeiling}: threads of one client taking turns. */
+    static final String HAND_OFF_SCENARIO = "3b";
 
     private final BenchOptions options;
     private final PrintStream out;
@@ -138,6 +140,14 @@ public final class Bench {
 
             ResultTable table = new ResultTable(names, options.topology());
             results.forEach(table::add);
+            Scenario turns = selected.stream().filter(s -> s.id().equals(HAND_OFF_SCENARIO)).findFirst().orElse(null);
+            if (turns != null && options.topology() == Topology.SINGLE) {
+                out.print("  the hand-off ceiling (lock_handoff, one round trip after another) ...");
+                out.flush();
+                double ceiling = HandOffCeiling.perSecond(servers.target(), warmUp, Duration.ofSeconds(options.seconds()));
+                out.printf(Locale.ROOT, " %,.0f/s%n", ceiling);
+                table.addCeiling(turns, results.get(turns), ceiling);
+            }
             if (options.jmh()) {
                 out.print("  JMH allocation per uncontended pair (GC profiler, 1 fork) ...");
                 out.flush();

@@ -123,6 +123,20 @@ final class ResultTable {
                 bytesPerPair.get(libraries.get(0)), bytesPerPair.get(libraries.get(1)), "%,.0f");
     }
 
+    /**
+     * Adds {@code scenario}'s share of the hand-off ceiling ({@link HandOffCeiling}): each
+     * library's acquisitions/s over {@code ceiling}, the most one confirmed round trip per hand-off
+     * allows.
+     */
+    void addCeiling(Scenario scenario, Map<String, ScenarioResult> results, double ceiling) {
+        ScenarioResult a = results.get(libraries.get(0));
+        ScenarioResult b = results.get(libraries.get(1));
+        number(scenario.id() + "  " + scenario.title(),
+                String.format(Locale.ROOT, "share of the hand-off ceiling (%,.0f/s)", ceiling),
+                a.failed() || a.acquisitionsPerSecond() == null ? null : a.acquisitionsPerSecond() / ceiling,
+                b.failed() || b.acquisitionsPerSecond() == null ? null : b.acquisitionsPerSecond() / ceiling, "%.2f");
+    }
+
     /** Adds the held-locks row: client heap per watchdog-held lock ({@link HeldLocksHeap}). */
     void addHeldLocksHeap(Map<String, Double> bytesPerLock) {
         number(String.format(Locale.ROOT, "heap  %,d watchdog-held locks", HeldLocksHeap.LOCKS),
