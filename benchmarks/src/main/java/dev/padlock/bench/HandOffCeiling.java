@@ -1,6 +1,6 @@
 package dev.padlock.bench;
 
-import dev.padlock.internal.script.LuaScript;
+import dev.padlock.spi.Script;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -21,6 +21,8 @@ import java.util.concurrent.atomic.AtomicLong;
 final class HandOffCeiling {
     private static final String[] OWNERS = {"ceiling:1", "ceiling:2"};
     private static final String LEASE = "30000";
+    /** The script from the lock-lua jar, as the engine sends it. */
+    private static final Script HANDOFF = Script.load(HandOffCeiling.class, "/dev/padlock/lua/lock_handoff.lua");
 
     private HandOffCeiling() {
     }
@@ -34,7 +36,7 @@ final class HandOffCeiling {
             String[] keys = {name, "padlock_since:{" + name + "}"};
             connection.sync().hset(name, OWNERS[0], "1");
             connection.sync().pexpire(name, 30_000);
-            String sha = connection.sync().scriptLoad(LuaScript.LOCK_HANDOFF.body());
+            String sha = connection.sync().scriptLoad(HANDOFF.body());
             run(redis, sha, keys, warmUp);
             double perSecond = run(redis, sha, keys, measured);
             connection.sync().del(keys);

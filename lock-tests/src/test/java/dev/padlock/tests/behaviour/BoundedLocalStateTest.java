@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.padlock.LockClient;
 import dev.padlock.RLock;
 import dev.padlock.internal.PadlockClient;
+import dev.padlock.spi.LockKeys;
 import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.junit.RedisTest;
 import dev.padlock.tests.support.Clients;
@@ -54,6 +55,10 @@ class BoundedLocalStateTest {
             held.add(lock);
         }
         assertThat(client.renewedLocks()).isEqualTo(150);
+        // each hold's since is noted once it has lasted a second (a script call each): wait until
+        // all 150 are, so that the window below counts renewals only
+        await().atMost(Duration.ofSeconds(60)).until(() -> held.stream()
+                .allMatch(lock -> admin.commands().exists(LockKeys.since(lock.getName())) > 0));
         // the window is three rounds of renewals, however long they take. Renewals go out as EVAL (in order
         // with later releases, see ScriptRunner.runInOrder); nothing else runs a script in it but, at most
         // once, the client registry's refresh (an EVAL every 20 s), which the bound below allows for

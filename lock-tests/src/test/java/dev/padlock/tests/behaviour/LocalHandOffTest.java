@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.padlock.LockClient;
 import dev.padlock.RLock;
 import dev.padlock.internal.PadlockClient;
+import dev.padlock.spi.LockKeys;
 import dev.padlock.testing.CommandStats;
 import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.junit.RedisTest;
@@ -199,7 +200,10 @@ class LocalHandOffTest {
         LockClient client = clients.open(config -> config.clientRegistry(false)); // its writes are EVALSHA too
         RLock lock = client.getLock(Clients.uniqueName("refused-by-redis"));
         lock.lockAsync(10, TimeUnit.SECONDS, 1L).join();
-        // quiet first: a release still in flight from an earlier test on the shared server must not count
+        // the hold's since is noted once it has lasted a second (an EVALSHA of its own): after it,
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> admin.commands().exists(LockKeys.since(lock.getName())) > 0);
+        // and quiet: a release still in flight from an earlier test on the shared server must not count
         long before = Quiet.commands(admin, "evalsha").calls("evalsha");
         assertThat(lock.tryLockAsync(0, 10, TimeUnit.SECONDS, 2L).join()).isFalse();
         assertThat(admin.commandStats().calls("evalsha")).isEqualTo(before + 1);
