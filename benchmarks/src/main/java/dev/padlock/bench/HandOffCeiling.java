@@ -37,8 +37,10 @@ final class HandOffCeiling {
             connection.sync().hset(name, OWNERS[0], "1");
             connection.sync().pexpire(name, 30_000);
             String sha = connection.sync().scriptLoad(HANDOFF.body());
-            run(redis, sha, keys, warmUp);
-            double perSecond = run(redis, sha, keys, measured);
+            // every hand-off so far, across warm-up and measurement: its parity says who holds now
+            AtomicLong handOffs = new AtomicLong();
+            run(redis, sha, keys, handOffs, warmUp);
+            double perSecond = run(redis, sha, keys, handOffs, measured);
             connection.sync().del(keys);
             return perSecond;
         } finally {
@@ -47,21 +49,22 @@ final class HandOffCeiling {
     }
 
     /** Hand-offs one after the other for {@code duration}; per second. */
-    private static double run(RedisAsyncCommands<String, String> redis, String sha, String[] keys, Duration duration)
-            throws InterruptedException {
-        AtomicLong count = new AtomicLong();
+    private static double run(RedisAsyncCommands<String, String> redis, String sha, String[] keys,
+            AtomicLong handOffs, Duration duration) throws InterruptedException {
+        long before = handOffs.get();
         CompletableFuture<Void> done = new CompletableFuture<>();
         long start = System.nanoTime();
         long end = start + duration.toNanos();
-        next(redis, sha, keys, count, end, done);
+        next(redis, sha, keys, handOffs, end, done);
         try {
             done.get(duration.toMillis() + 30_000, TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
             throw new IllegalStateException("the hand-off ceiling's calibration failed: " + e, e);
         }
-        return count.get() / ((System.nanoTime() - start) / 1e9);
+        return (handOffs.get() - before) / ((System.nanoTime() - start) / 1e9);
     }
 
+    /** The next hand-off, from whoever holds: {@code OWNERS[0]} after an even number of them. */
     private static void next(RedisAsyncCommands<String, String> redis, String sha, String[] keys, AtomicLong count,
             long end, CompletableFuture<Void> done) {
         int from = (int) (count.get() & 1);

@@ -27,11 +27,15 @@ class HandOffCeilingTest {
         servers.close();
     }
 
+    /** Warm-up and measurement each end after however many hand-offs: the second goes on from the first. */
     @Test
     void handOffsOneAfterTheOtherAreCountedAndLeaveNothing() throws Exception {
-        double perSecond = HandOffCeiling.perSecond(servers.target(), Duration.ofMillis(100), Duration.ofMillis(500));
+        for (int run = 0; run < 5; run++) {
+            double perSecond = HandOffCeiling.perSecond(servers.target(), Duration.ofMillis(37 + run),
+                    Duration.ofMillis(100));
+            assertThat(perSecond).isPositive();
+        }
 
-        assertThat(perSecond).isPositive();
         RedisClient client = RedisClient.create(servers.target().uri());
         try (var connection = client.connect()) {
             assertThat(connection.sync().keys("*ceiling:*")).isEmpty();
