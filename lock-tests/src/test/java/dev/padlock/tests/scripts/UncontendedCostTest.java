@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Issue 26: what an uncontended acquisition and release cost on Redis through a real client,
  * counted with {@code INFO commandstats} (the client's registry off, so that nothing else of it
- * runs; each pair on a lock of its own, released at once, so no since note and no renewal). The
+ * runs; each pair on a lock of its own, released at once, so no renewal, and a since note only
+ * when a busy machine stalls a pair for a second, which is counted out). The
  * plain lock's pair is the floor of Redisson's format: 8 calls in 2 round trips, whichever way it
  * is taken.
  */
@@ -50,10 +51,11 @@ class UncontendedCostTest {
             for (Pair pair : Pair.values()) {
                 CommandStats used = measure(admin, client, client::getLock, pair);
                 System.out.printf("plain %-12s %s%n", pair, perPair(used));
-                assertThat(used.total()).as("%s: Redis calls, %s", pair, used).isEqualTo(8L * PAIRS);
-                assertThat(used.calls("evalsha")).as("%s: round trips", pair).isEqualTo(2L * PAIRS);
-                assertThat(used.calls("lpop") + used.calls("time") + used.calls("lrange")).as("no line, no since")
-                        .isZero();
+                assertThat(used.total() - sinceNoteCalls(used)).as("%s: Redis calls, %s", pair, used)
+                        .isEqualTo(8L * PAIRS);
+                assertThat(used.calls("evalsha") - used.calls("hget")).as("%s: round trips", pair).isEqualTo(2L * PAIRS);
+                assertThat(used.calls("lpop") + used.calls("time") - used.calls("hsetnx") + used.calls("lrange"))
+                        .as("no line, no since").isZero();
             }
         }
     }
@@ -64,7 +66,8 @@ class UncontendedCostTest {
             CommandStats used = measure(admin, client, client::getFencedLock, Pair.FIXED_LEASE);
             System.out.printf("fenced %s%n", perPair(used));
             // Redisson 3.52's RFencedLock: 13 calls a pair; ours: the plain pair and the token's four
-            assertThat(used.total()).as("Redis calls, %s", used).isLessThanOrEqualTo(12L * PAIRS);
+            assertThat(used.total() - sinceNoteCalls(used)).as("Redis calls, %s", used)
+                    .isLessThanOrEqualTo(12L * PAIRS);
         }
     }
 
@@ -82,6 +85,16 @@ class UncontendedCostTest {
             // one by one (18)
             assertThat(write.total()).as("write lock calls, %s", write).isLessThanOrEqualTo(14L * PAIRS);
         }
+    }
+
+    /**
+     * The calls of since notes in the window ({@code lock_since}): none when every hold is released
+     * within a second, but a machine that stalls a pair that long gets one, which is not the pair's
+     * cost. A note is the only script here that calls HGET (EVALSHA, HGET; and when it writes,
+     * TTL, TIME, HSETNX, TTL, PEXPIRE), so the notes are counted by those two commands.
+     */
+    private static long sinceNoteCalls(CommandStats used) {
+        return 2 * used.calls("hget") + 5 * used.calls("hsetnx");
     }
 
     private static String perPair(CommandStats used) {
