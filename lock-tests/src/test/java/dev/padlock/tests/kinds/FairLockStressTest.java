@@ -1,7 +1,9 @@
 package dev.padlock.tests.kinds;
 
 import dev.padlock.LockClient;
+import dev.padlock.LockConfig;
 import dev.padlock.RLock;
+import dev.padlock.internal.PadlockClient;
 import dev.padlock.tests.support.Clients;
 import dev.padlock.tests.support.Contention;
 import dev.padlock.tests.support.RandomCalls;
@@ -14,6 +16,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.Executors;
+import java.util.function.UnaryOperator;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -38,7 +41,8 @@ class FairLockStressTest {
     @Test
     void randomWaitsGiveUpsAndCancelsNeverMakeTwoHoldersNorStrandALock(RedisAdmin admin) throws Exception {
         String name = Clients.uniqueName("fair-stress");
-        List<LockClient> three = List.of(clients.open(), clients.open(), clients.open());
+        UnaryOperator<LockConfig.Builder> settings = config -> config.commandTimeout(RandomCalls.COMMAND_TIMEOUT);
+        List<LockClient> three = List.of(clients.open(settings), clients.open(settings), clients.open(settings));
         AtomicReference<String> holder = new AtomicReference<>();
         AtomicInteger acquisitions = new AtomicInteger();
         AtomicInteger cancels = new AtomicInteger();
@@ -59,7 +63,7 @@ class FairLockStressTest {
                         cancels.incrementAndGet();
                     }
                 } catch (InterruptedException | AssertionError e) {
-                    throw new AssertionError(me + " step " + step + ": " + e, e);
+                    throw new AssertionError(me + " step " + step + ": " + e + "\n" + state(admin, name, three), e);
                 }
             }
         });
@@ -67,6 +71,23 @@ class FairLockStressTest {
         assertThat(acquisitions.get()).as("the mix acquired at all").isGreaterThan(STEPS);
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(admin.commands()
                 .exists(name, "padlock_fair_queue:{" + name + "}")).as("lock and line gone").isZero());
+    }
+
+    /** What Redis and each client know of the lock, for a failure's message. */
+    private static String state(RedisAdmin admin, String name, List<LockClient> clients) {
+        StringBuilder state = new StringBuilder();
+        try {
+            state.append("lock ").append(admin.commands().hgetall(name))
+                    .append(", PTTL ").append(admin.commands().pttl(name))
+                    .append("\nline ").append(admin.commands().lrange("padlock_fair_queue:{" + name + "}", 0, -1));
+        } catch (RuntimeException e) {
+            state.append("Redis did not say: ").append(e);
+        }
+        for (LockClient client : clients) {
+            state.append("\nclient ").append(client.getId()).append(": ")
+                    .append(((PadlockClient) client).describeLocalQueues());
+        }
+        return state.toString();
     }
 
     /** Holds for a moment, failing when another owner holds too. */

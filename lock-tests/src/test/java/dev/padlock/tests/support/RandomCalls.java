@@ -1,6 +1,7 @@
 package dev.padlock.tests.support;
 
 import dev.padlock.RLock;
+import java.time.Duration;
 import java.util.Random;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -15,6 +16,14 @@ import java.util.concurrent.TimeoutException;
  * up); a watchdog or a 2 s lease, half and half. Every call is bounded.
  */
 public final class RandomCalls {
+    /**
+     * The command timeout of the stress tests' clients: these tests are about lines, grants and
+     * cancels, not lost replies (the fault tests and the simulator cover those), so a reply slowed
+     * by a cold, loaded JVM must not count as lost. A lost give-back leaves a hold until its lease
+     * (30 s with the watchdog) ends, which no bound here could tell from a hang.
+     */
+    public static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(15);
+
     /** How a step ended. */
     public enum Outcome { HELD, NOT_ACQUIRED, CANCELLED }
 
@@ -46,11 +55,11 @@ public final class RandomCalls {
                 if (call.cancel(true)) {
                     return Outcome.CANCELLED; // a hold that landed meanwhile is released by the cancel
                 }
-                if (!call.get(10, TimeUnit.SECONDS)) {
+                if (!call.get(30, TimeUnit.SECONDS)) {
                     return Outcome.NOT_ACQUIRED;
                 }
                 held.run();
-                lock.unlockAsync(asyncOwner).get(10, TimeUnit.SECONDS);
+                lock.unlockAsync(asyncOwner).get(30, TimeUnit.SECONDS);
                 return Outcome.HELD;
             }
             if (!acquired) {
