@@ -18,6 +18,16 @@ public interface PendingAcquire {
         return result();
     }
 
+    /**
+     * Cancels {@link #result()} for a caller whose own future was cancelled; true when that came too
+     * late: the lock was acquired already, so the caller, told its call was cancelled, holds one
+     * hold it does not know of, which must be given back.
+     */
+    default boolean cancelTooLate() {
+        CompletableFuture<Boolean> result = result();
+        return !result.cancel(false) && !result.isCompletedExceptionally() && Boolean.TRUE.equals(result.getNow(false));
+    }
+
     /** Whether the lock came by a local hand-off from another owner of this client. */
     default boolean handedOver() {
         return false;

@@ -20,6 +20,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What {@link MultiLock} and {@link RedLock} share: checking their component locks, calling and
@@ -30,6 +32,8 @@ import java.util.stream.Collectors;
  * the components' bounds; the blocking waits add no timeout of their own.
  */
 final class CompositeLocks {
+    private static final Logger log = LoggerFactory.getLogger(CompositeLocks.class);
+
     private CompositeLocks() {
     }
 
@@ -163,14 +167,39 @@ final class CompositeLocks {
      * As {@link #bare} over the acquisition's {@linkplain PendingAcquire#reported() reported}
      * result, mapped, and cancelling the returned future cancels the acquisition.
      */
-    private static <R> CompletableFuture<R> linked(PendingAcquire acquisition, Function<Boolean, R> map) {
+    private static <R> CompletableFuture<R> linked(PendingAcquire acquisition, Runnable giveBack,
+            Function<Boolean, R> map) {
         CompletableFuture<R> out = bare(acquisition.reported().thenApply(map));
         out.whenComplete((value, failure) -> {
-            if (out.isCancelled()) {
-                acquisition.result().cancel(false);
+            if (out.isCancelled() && acquisition.cancelTooLate()) {
+                giveBack.run(); // the caller, told cancelled, will not unlock what came just before
             }
         });
         return out;
+    }
+
+    /** Unlocks a composite for one owner: its {@code unlockAsync}. */
+    @FunctionalInterface
+    interface Unlocker {
+        CompletableFuture<Void> unlock(long threadId);
+    }
+
+    /** Gives back a hold whose caller cancelled too late; a failure is logged, the leases end it. */
+    private static Runnable giveBack(Unlocker unlocker, long threadId, String name) {
+        return () -> {
+            CompletableFuture<Void> release;
+            try {
+                release = unlocker.unlock(threadId);
+            } catch (RuntimeException e) {
+                release = CompletableFuture.failedFuture(e);
+            }
+            release.whenComplete((ignored, failure) -> {
+                if (failure != null) {
+                    log.warn("could not give back {}, acquired as its caller cancelled; its leases will end it: {}",
+                            name, RedisErrors.unwrap(failure).toString());
+                }
+            });
+        };
     }
 
     // ---- the acquire methods of RLock, over a composite's asynchronous core
@@ -218,18 +247,24 @@ final class CompositeLocks {
                 "tryLock on '" + name + "'");
     }
 
-    /** {@link RLock#lockAsync}: cancelling the future cancels the acquisition. */
-    static CompletableFuture<Void> lockAsync(Acquirer acquirer, long leaseTime, TimeUnit unit, long threadId) {
+    /**
+     * {@link RLock#lockAsync}: cancelling the future cancels the acquisition (or, too late, gives
+     * the composite back through {@code unlocker}).
+     */
+    static CompletableFuture<Void> lockAsync(Acquirer acquirer, Unlocker unlocker, long leaseTime, TimeUnit unit,
+            long threadId, String name) {
         requireNonNull(unit, "unit");
-        return linked(acquirer.acquire(FOREVER, leaseTime, unit, threadId), held -> null);
+        return linked(acquirer.acquire(FOREVER, leaseTime, unit, threadId), giveBack(unlocker, threadId, name),
+                held -> null);
     }
 
-    /** {@link RLock#tryLockAsync}: cancelling the future cancels the acquisition. */
-    static CompletableFuture<Boolean> tryLockAsync(Acquirer acquirer, long waitTime, long leaseTime, TimeUnit unit,
-            long threadId) {
+    /** {@link RLock#tryLockAsync}: as {@link #lockAsync} for cancelling. */
+    static CompletableFuture<Boolean> tryLockAsync(Acquirer acquirer, Unlocker unlocker, long waitTime, long leaseTime,
+            TimeUnit unit, long threadId, String name) {
         requireNonNull(unit, "unit");
         Require.waitTime(waitTime);
-        return linked(acquirer.acquire(unit.toNanos(waitTime), leaseTime, unit, threadId), held -> held);
+        return linked(acquirer.acquire(unit.toNanos(waitTime), leaseTime, unit, threadId),
+                giveBack(unlocker, threadId, name), held -> held);
     }
 
     // ---- the reads of RLock: the k-th largest answer (k = n: all; k = n/2+1: a majority)

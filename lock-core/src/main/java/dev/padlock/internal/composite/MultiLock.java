@@ -125,12 +125,12 @@ public final class MultiLock implements RLock {
 
     @Override
     public CompletableFuture<Void> lockAsync(long leaseTime, TimeUnit unit, long threadId) {
-        return CompositeLocks.lockAsync(this::acquire, leaseTime, unit, threadId);
+        return CompositeLocks.lockAsync(this::acquire, this::unlockAsync, leaseTime, unit, threadId, name);
     }
 
     @Override
     public CompletableFuture<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit, long threadId) {
-        return CompositeLocks.tryLockAsync(this::acquire, waitTime, leaseTime, unit, threadId);
+        return CompositeLocks.tryLockAsync(this::acquire, this::unlockAsync, waitTime, leaseTime, unit, threadId, name);
     }
 
     private PendingAcquire acquire(long waitNanos, long leaseTime, TimeUnit unit, long threadId) {

@@ -59,7 +59,7 @@ public final class RedisFencedLock implements RFencedLock, LeaseExtending {
     public CompletableFuture<Long> lockAndGetTokenAsync(long leaseTime, TimeUnit unit, long threadId) {
         requireNonNull(unit, "unit");
         PendingAcquire acquisition = lock.acquire(LockAcquisition.FOREVER, leaseTime, unit, threadId);
-        return RedisLock.linked(acquisition, acquired -> token(acquisition));
+        return lock.linked(acquisition, threadId, acquired -> token(acquisition));
     }
 
     @Override
@@ -67,7 +67,7 @@ public final class RedisFencedLock implements RFencedLock, LeaseExtending {
         requireNonNull(unit, "unit");
         Require.waitTime(waitTime);
         PendingAcquire acquisition = lock.acquire(unit.toNanos(waitTime), leaseTime, unit, threadId);
-        return RedisLock.linked(acquisition, acquired -> acquired ? token(acquisition) : null);
+        return lock.linked(acquisition, threadId, acquired -> acquired ? token(acquisition) : null);
     }
 
     @Override

@@ -24,6 +24,8 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The {@link RLock} facade over a {@link LockProtocol}: argument checks, owner ids, the watchdog
@@ -31,6 +33,8 @@ import java.util.function.Function;
  * asynchronous core as the asynchronous ones, through {@link BlockingWaits}.
  */
 public final class RedisLock implements RLock, LeaseExtending {
+    private static final Logger log = LoggerFactory.getLogger(RedisLock.class);
+
     private final LockProtocol protocol;
     private final LockServices services;
     private final boolean spin;
@@ -110,14 +114,14 @@ public final class RedisLock implements RLock, LeaseExtending {
     @Override
     public CompletableFuture<Void> lockAsync(long leaseTime, TimeUnit unit, long threadId) {
         requireNonNull(unit, "unit");
-        return linked(acquire(LockAcquisition.FOREVER, leaseTime, unit, threadId), acquired -> null);
+        return linked(acquire(LockAcquisition.FOREVER, leaseTime, unit, threadId), threadId, acquired -> null);
     }
 
     @Override
     public CompletableFuture<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit, long threadId) {
         requireNonNull(unit, "unit");
         Require.waitTime(waitTime);
-        return linked(acquire(unit.toNanos(waitTime), leaseTime, unit, threadId), acquired -> acquired);
+        return linked(acquire(unit.toNanos(waitTime), leaseTime, unit, threadId), threadId, acquired -> acquired);
     }
 
     /**
@@ -348,15 +352,35 @@ public final class RedisLock implements RLock, LeaseExtending {
 
     /**
      * As {@link #settle} over the acquisition's {@linkplain PendingAcquire#reported() reported}
-     * result, and cancelling the returned future cancels the acquisition.
+     * result, and cancelling the returned future cancels the acquisition, or gives back the hold of
+     * {@code threadId} it got when the cancel came too late (see {@link PendingAcquire#cancelTooLate}).
      */
-    static <R> CompletableFuture<R> linked(PendingAcquire acquisition, Function<Boolean, R> map) {
+    <R> CompletableFuture<R> linked(PendingAcquire acquisition, long threadId, Function<Boolean, R> map) {
         CompletableFuture<R> out = settle(acquisition.reported(), map);
         out.whenComplete((value, failure) -> {
-            if (out.isCancelled()) {
-                acquisition.result().cancel(false);
+            if (out.isCancelled() && acquisition.cancelTooLate()) {
+                giveBack(threadId);
             }
         });
         return out;
+    }
+
+    /**
+     * Releases the hold of an acquisition whose caller cancelled its future after Redis had given
+     * it the lock but before the future said so: the caller, told cancelled, will not unlock.
+     */
+    private void giveBack(long threadId) {
+        CompletableFuture<Void> release;
+        try {
+            release = unlockAsync(threadId);
+        } catch (RuntimeException e) {
+            release = CompletableFuture.failedFuture(e);
+        }
+        release.whenComplete((ignored, failure) -> {
+            if (failure != null) {
+                log.warn("could not give back lock '{}' of {}, acquired as its caller cancelled; its lease will end it: {}",
+                        getName(), protocol.ownerField(threadId), RedisErrors.unwrap(failure).toString());
+            }
+        });
     }
 }
