@@ -1,7 +1,6 @@
 package dev.padlock.tests.kinds;
 
 import dev.padlock.LockClient;
-import dev.padlock.LockConfig;
 import dev.padlock.RLock;
 import dev.padlock.internal.PadlockClient;
 import dev.padlock.tests.support.Clients;
@@ -16,7 +15,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.Executors;
-import java.util.function.UnaryOperator;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -41,8 +39,7 @@ class FairLockStressTest {
     @Test
     void randomWaitsGiveUpsAndCancelsNeverMakeTwoHoldersNorStrandALock(RedisAdmin admin) throws Exception {
         String name = Clients.uniqueName("fair-stress");
-        UnaryOperator<LockConfig.Builder> settings = config -> config.commandTimeout(RandomCalls.COMMAND_TIMEOUT);
-        List<LockClient> three = List.of(clients.open(settings), clients.open(settings), clients.open(settings));
+        List<LockClient> three = List.of(clients.open(), clients.open(), clients.open());
         AtomicReference<String> holder = new AtomicReference<>();
         AtomicInteger acquisitions = new AtomicInteger();
         AtomicInteger cancels = new AtomicInteger();

@@ -1,7 +1,6 @@
 package dev.padlock.tests.kinds;
 
 import dev.padlock.LockClient;
-import dev.padlock.LockConfig;
 import dev.padlock.RLock;
 import dev.padlock.RReadWriteLock;
 import dev.padlock.tests.support.Clients;
@@ -16,7 +15,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.Executors;
-import java.util.function.UnaryOperator;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -45,8 +43,7 @@ class ReadWriteLockStressTest {
     @Test
     void randomReadsWritesGiveUpsAndCancelsNeverLetAWriterShareNorStrandALock(RedisAdmin admin) throws Exception {
         String name = Clients.uniqueName("rw-stress");
-        UnaryOperator<LockConfig.Builder> settings = config -> config.commandTimeout(RandomCalls.COMMAND_TIMEOUT);
-        List<LockClient> three = List.of(clients.open(settings), clients.open(settings), clients.open(settings));
+        List<LockClient> three = List.of(clients.open(), clients.open(), clients.open());
         AtomicInteger reads = new AtomicInteger();
         AtomicInteger writes = new AtomicInteger();
         AtomicInteger cancels = new AtomicInteger();

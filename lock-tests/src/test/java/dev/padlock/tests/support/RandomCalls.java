@@ -1,7 +1,6 @@
 package dev.padlock.tests.support;
 
 import dev.padlock.RLock;
-import java.time.Duration;
 import java.util.Random;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -16,14 +15,6 @@ import java.util.concurrent.TimeoutException;
  * up); a watchdog or a 2 s lease, half and half. Every call is bounded.
  */
 public final class RandomCalls {
-    /**
-     * The command timeout of the stress tests' clients: these tests are about lines, grants and
-     * cancels, not lost replies (the fault tests and the simulator cover those), so a reply slowed
-     * by a cold, loaded JVM must not count as lost. A lost give-back leaves a hold until its lease
-     * (30 s with the watchdog) ends, which no bound here could tell from a hang.
-     */
-    public static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(15);
-
     /** How a step ended. */
     public enum Outcome { HELD, NOT_ACQUIRED, CANCELLED }
 
