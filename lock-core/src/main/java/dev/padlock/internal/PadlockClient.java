@@ -19,6 +19,7 @@ import dev.padlock.internal.observe.Observing;
 import dev.padlock.internal.protocol.ExclusiveLockProtocol;
 import dev.padlock.internal.protocol.FairLockProtocol;
 import dev.padlock.internal.protocol.GrantMessage;
+import dev.padlock.internal.protocol.OwnerFields;
 import dev.padlock.internal.queue.LocalQueues;
 import dev.padlock.internal.queue.SinceNotes;
 import dev.padlock.internal.redis.RedisBackend;
@@ -117,7 +118,7 @@ public final class PadlockClient implements LockClient {
         Watchdog watchdog = new Watchdog(renewals, holds, backend.isCluster(), config.watchdogTimeout().toMillis(),
                 config.leaseLostListener().orElse(null), listenerExecutor, lossHook, timer, observing);
         log.debug("Padlock client {} connected to {}", clientId, backend.address());
-        LockServices services = new LockServices(clientId, backend, scripts, wakeUps, watchdog, queues,
+        LockServices services = new LockServices(clientId, new OwnerFields(clientId), backend, scripts, wakeUps, watchdog, queues,
                 new Abandonments(timer, clock, config.commandTimeout().toMillis()), timer, clock,
                 config.commandTimeout().toMillis(), replicas, config.acknowledgementTimeout().toMillis(), observing, new GrantWaits());
         wakeUps.onGrant(text -> {

@@ -37,9 +37,13 @@ final class Subscriptions {
 
     /**
      * Shares the subscriptions this client already has and Redis confirmed (a lock contended
-     * recently), sending nothing, so that a failed first attempt can park at once.
+     * recently), sending nothing, so that a failed first attempt can park at once. A client with no
+     * channel at all (most uncontended use) has nothing to share, and makes no channel name.
      */
     void takeConfirmed() {
+        if (wakeUps.subscribedChannels() == 0) {
+            return;
+        }
         unlock = wakeUps.subscribeIfConfirmed(protocol.unlockChannel(owner));
         if (withGrants) {
             grants = wakeUps.subscribeIfConfirmed(protocol.grantChannel());

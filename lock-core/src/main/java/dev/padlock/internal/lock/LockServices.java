@@ -7,6 +7,7 @@ import dev.padlock.internal.grant.GrantWaits;
 import dev.padlock.internal.observe.Observing;
 import dev.padlock.internal.protocol.AcknowledgedLockProtocol;
 import dev.padlock.internal.protocol.LockProtocol;
+import dev.padlock.internal.protocol.OwnerFields;
 import dev.padlock.internal.queue.LocalQueues;
 import dev.padlock.internal.redis.RedisBackend;
 import dev.padlock.internal.renewal.Watchdog;
@@ -15,7 +16,7 @@ import dev.padlock.internal.wakeup.WakeUps;
 import io.netty.util.Timer;
 
 /**
- * What every lock object of one client shares: who the client is, its connections, its wake-up
+ * What every lock object of one client shares: who the client is (and its owner fields), its connections, its wake-up
  * and renewal machinery, its local queues, the give-backs of claims whose reply was lost, its
  * timer (one per client: the watchdog's rounds, local waits' timeouts, lease checks, give-back
  * retries), its replica acknowledgement setting (with it, {@code scripts} is
@@ -24,6 +25,7 @@ import io.netty.util.Timer;
  */
 public record LockServices(
         String clientId,
+        OwnerFields ownerFields,
         RedisBackend backend,
         ScriptRunner scripts,
         WakeUps wakeUps,

@@ -41,18 +41,14 @@ public final class ExclusiveLockProtocol implements LockProtocol {
     /** The lock, its channel, its since and the line: what releases that grant write. */
     private volatile String[] releaseKeys;
     private volatile String grantChannel;
-    /** The owner field last asked for, by thread: one owner mostly asks for its own, again and again. */
-    private volatile OwnerField lastField;
+    private final OwnerFields fields;
     private final boolean grants;
     private final long lookMillis;
-
-    /** An owner's field, made once per owner in a row. */
-    private record OwnerField(long threadId, String text) {
-    }
 
     public ExclusiveLockProtocol(String name, ProtocolContext services) {
         this.name = name;
         this.clientId = services.clientId();
+        this.fields = services.ownerFields();
         this.scripts = services.scripts();
         this.backend = services.backend();
         this.lockOnly = new String[] {name};
@@ -99,12 +95,7 @@ public final class ExclusiveLockProtocol implements LockProtocol {
 
     /** {@code threadId}'s field, {@code <clientId>:<threadId>}. */
     private String field(long threadId) {
-        OwnerField last = lastField;
-        if (last == null || last.threadId() != threadId) {
-            last = new OwnerField(threadId, LockKeys.ownerField(clientId, threadId));
-            lastField = last;
-        }
-        return last.text();
+        return fields.of(threadId);
     }
 
     @Override

@@ -26,6 +26,7 @@ import java.util.concurrent.CompletableFuture;
 public final class FairLockProtocol implements LockProtocol {
     private final String name;
     private final String clientId;
+    private final OwnerFields fields;
     private final ScriptRunner scripts;
     private final RedisBackend backend;
     private final long lookMillis;
@@ -42,6 +43,7 @@ public final class FairLockProtocol implements LockProtocol {
     public FairLockProtocol(String name, ProtocolContext services) {
         this.name = name;
         this.clientId = services.clientId();
+        this.fields = services.ownerFields();
         this.scripts = services.scripts();
         this.backend = services.backend();
         this.lookMillis = services.lookMillis();
@@ -61,7 +63,7 @@ public final class FairLockProtocol implements LockProtocol {
 
     @Override
     public String ownerField(long threadId) {
-        return LockKeys.ownerField(clientId, threadId);
+        return fields.of(threadId);
     }
 
     /** The shared unlock channel: a force unlock and Redisson's unlocks publish there. */

@@ -10,6 +10,9 @@ public interface ProtocolContext {
     /** The client's id, the first part of every hash field it writes. */
     String clientId();
 
+    /** The client's owner fields, {@code <clientId>:<threadId>}, shared by all its locks. */
+    OwnerFields ownerFields();
+
     RedisBackend backend();
 
     ScriptRunner scripts();

@@ -65,6 +65,7 @@ public final class ReadWriteLockProtocol implements LockProtocol {
     private final String name;
     private final boolean write;
     private final String clientId;
+    private final OwnerFields fields;
     private final ScriptRunner scripts;
     private final RedisBackend backend;
     private final String channel;
@@ -87,6 +88,7 @@ public final class ReadWriteLockProtocol implements LockProtocol {
         this.name = name;
         this.write = write;
         this.clientId = services.clientId();
+        this.fields = services.ownerFields();
         this.scripts = services.scripts();
         this.backend = services.backend();
         this.channel = LockKeys.readWriteChannel(name);
@@ -127,7 +129,7 @@ public final class ReadWriteLockProtocol implements LockProtocol {
     }
 
     private String readerField(long threadId) {
-        return LockKeys.ownerField(clientId, threadId);
+        return fields.of(threadId);
     }
 
     private String writerField(long threadId) {

@@ -3,6 +3,7 @@ package dev.padlock.internal.queue;
 import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.renewal.Watchdog;
+import java.util.function.Supplier;
 
 /**
  * The owner of this client that Redis last confirmed as holding one {@link LocalQueue}'s lock, if
@@ -16,7 +17,10 @@ import dev.padlock.internal.renewal.Watchdog;
  * <p>Not thread-safe: guarded by its queue's monitor.
  */
 final class ConfirmedHolder {
-    private final HolderLeaseWatch leaseWatch;
+    /** Makes the watch of a fixed lease: at the first one, since most holds are renewed by the watchdog. */
+    private final Supplier<HolderLeaseWatch> leaseWatches;
+    /** Null until the first fixed lease. */
+    private HolderLeaseWatch leaseWatch;
     private final EngineClock clock;
     private long owner = LocalQueue.NONE;
     private long confirmedAt;
@@ -27,8 +31,8 @@ final class ConfirmedHolder {
     /** Whether the holder's since is noted on Redis, or is being noted, or needs no note. */
     private boolean sinceNoted = true;
 
-    ConfirmedHolder(HolderLeaseWatch leaseWatch, EngineClock clock) {
-        this.leaseWatch = leaseWatch;
+    ConfirmedHolder(Supplier<HolderLeaseWatch> leaseWatches, EngineClock clock) {
+        this.leaseWatches = leaseWatches;
         this.clock = clock;
     }
 
@@ -59,9 +63,9 @@ final class ConfirmedHolder {
         confirmedAt = at;
         protocol = ticket.protocol;
         if (ticket.watchdogLease) {
-            leaseWatch.noFixedLease();
+            noFixedLease();
         } else {
-            leaseWatch.fixedLease(ticket.leaseMillis);
+            watch().fixedLease(ticket.leaseMillis);
         }
     }
 
@@ -74,7 +78,20 @@ final class ConfirmedHolder {
         owner = heldFor;
         confirmedAt = at;
         protocol = kind;
-        leaseWatch.noFixedLease();
+        noFixedLease();
+    }
+
+    private HolderLeaseWatch watch() {
+        if (leaseWatch == null) {
+            leaseWatch = leaseWatches.get();
+        }
+        return leaseWatch;
+    }
+
+    private void noFixedLease() {
+        if (leaseWatch != null) {
+            leaseWatch.noFixedLease();
+        }
     }
 
     /**
@@ -84,7 +101,7 @@ final class ConfirmedHolder {
      */
     void leaseSetElsewhere(long leaseMillis) {
         if (owner != LocalQueue.NONE) {
-            leaseWatch.fixedLease(leaseMillis);
+            watch().fixedLease(leaseMillis);
         }
     }
 
@@ -122,7 +139,9 @@ final class ConfirmedHolder {
         sinceNoted = true;
         owner = LocalQueue.NONE;
         protocol = null;
-        leaseWatch.clear();
+        if (leaseWatch != null) {
+            leaseWatch.clear();
+        }
     }
 
     /** Whether Redis confirmed the holder (if any) no later than the {@code sentAt}-th confirmation. */
@@ -146,11 +165,13 @@ final class ConfirmedHolder {
      * or lost lease will say).
      */
     boolean leaseRanOut(Watchdog watchdog) {
-        return leaseWatch.over() && owner != LocalQueue.NONE && !watchdog.isRenewing(protocol, owner);
+        return leaseWatch != null && leaseWatch.over() && owner != LocalQueue.NONE && !watchdog.isRenewing(protocol, owner);
     }
 
     /** Cancels the pending lease check: the queue is closing or retiring. */
     void cancelLeaseCheck() {
-        leaseWatch.cancel();
+        if (leaseWatch != null) {
+            leaseWatch.cancel();
+        }
     }
 }

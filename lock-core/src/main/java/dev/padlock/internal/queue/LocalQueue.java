@@ -58,8 +58,9 @@ public final class LocalQueue {
     private final AcquireContext services;
     private final LocalQueues queues;
     private final TicketRunner runner;
-    private final LocalRelease releases;
-    private final GrantTurns grants;
+    /** Made at the first release, and {@link #grants} at the first grant: a held lock keeps neither. */
+    private LocalRelease releases;
+    private GrantTurns grants;
 
     // guarded by this:
     private final Tickets tickets = new Tickets();
@@ -76,12 +77,10 @@ public final class LocalQueue {
         this.localKey = localKey;
         this.services = services;
         this.queues = queues;
-        this.holder = new ConfirmedHolder(new HolderLeaseWatch(services.timer(), services.clock(), this::holderLeaseDue),
-                services.clock());
+        this.holder = new ConfirmedHolder(() -> new HolderLeaseWatch(services.timer(), services.clock(),
+                this::holderLeaseDue), services.clock());
         this.budget = new HandOffBudget(services.clock());
         this.runner = new TicketRunner(this, tickets, holder, budget, services, queues);
-        this.releases = new LocalRelease(this, tickets, holder, budget, runner, services, queues);
-        this.grants = new GrantTurns(this, tickets, holder, services, queues);
     }
 
     String localKey() {
@@ -122,6 +121,20 @@ public final class LocalQueue {
         return Entry.QUEUED;
     }
 
+    private synchronized LocalRelease releases() {
+        if (releases == null) {
+            releases = new LocalRelease(this, tickets, holder, budget, runner, services, queues);
+        }
+        return releases;
+    }
+
+    private synchronized GrantTurns grants() {
+        if (grants == null) {
+            grants = new GrantTurns(this, tickets, holder, services, queues);
+        }
+        return grants;
+    }
+
     /** The channel watches of queued owners, made at the first; under the monitor. */
     private ChannelWatches watches() {
         if (watches == null) {
@@ -155,7 +168,7 @@ public final class LocalQueue {
      * @return the reply, or null when this queue is retired (take the name's queue again)
      */
     CompletableFuture<ReleaseOutcome> release(LockProtocol protocol, long owner) {
-        return releases.release(protocol, owner);
+        return releases().release(protocol, owner);
     }
 
     /**
@@ -185,7 +198,7 @@ public final class LocalQueue {
      * @return false when this queue is retired (take the name's queue again)
      */
     boolean onGranted(LockProtocol protocol, long owner, long nonce) {
-        return grants.onGranted(protocol, owner, nonce);
+        return grants().onGranted(protocol, owner, nonce);
     }
 
     /**

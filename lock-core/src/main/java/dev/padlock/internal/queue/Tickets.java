@@ -15,10 +15,18 @@ import java.util.concurrent.CompletableFuture;
  * <p>Not thread-safe: guarded by its queue's monitor.
  */
 final class Tickets {
-    // small at first: most locks see no queue at all, and a queue of one client rarely grows long
-    private final ArrayDeque<Ticket> queued = new ArrayDeque<>(2);
-    private final ArrayList<Ticket> runs = new ArrayList<>(2);
+    // made at the first ticket that needs them, and small: most locks see no queue at all (a held
+    // lock keeps its Tickets), and a queue of one client rarely grows long
+    private ArrayDeque<Ticket> queued;
+    private ArrayList<Ticket> runs;
     private Ticket head;
+
+    private ArrayDeque<Ticket> queued() {
+        if (queued == null) {
+            queued = new ArrayDeque<>(2);
+        }
+        return queued;
+    }
 
     /** The ticket that runs as head, or null. */
     Ticket head() {
@@ -39,29 +47,34 @@ final class Tickets {
 
     /** Queues {@code ticket} last. */
     void queue(Ticket ticket) {
-        queued.add(ticket);
+        queued().add(ticket);
     }
 
     /** Puts {@code ticket} back first: a hand-off to it did not happen. */
     void putBackFirst(Ticket ticket) {
-        queued.addFirst(ticket);
+        queued().addFirst(ticket);
     }
 
     /** Drops {@code ticket} from the queue, if it is there. */
     void remove(Ticket ticket) {
-        queued.remove(ticket);
+        if (queued != null) {
+            queued.remove(ticket);
+        }
     }
 
     boolean noneQueued() {
-        return queued.isEmpty();
+        return queued == null || queued.isEmpty();
     }
 
     int queuedCount() {
-        return queued.size();
+        return queued == null ? 0 : queued.size();
     }
 
     /** Whether a spin waiter is queued. */
     boolean spinWaiterQueued() {
+        if (queued == null) {
+            return false;
+        }
         for (Ticket ticket : queued) {
             if (ticket.spin) {
                 return true;
@@ -75,6 +88,9 @@ final class Tickets {
      * it; null when none is left.
      */
     Ticket claimFirst() {
+        if (queued == null) {
+            return null;
+        }
         for (Iterator<Ticket> it = queued.iterator(); it.hasNext(); ) {
             Ticket ticket = it.next();
             it.remove();
@@ -87,12 +103,15 @@ final class Tickets {
 
     /** The first queued ticket, when it can take a grant (it is not a spin waiter); else null. Stays queued. */
     Ticket firstInLine() {
-        Ticket first = queued.peekFirst();
+        Ticket first = queued == null ? null : queued.peekFirst();
         return first == null || first.spin ? null : first;
     }
 
     /** Takes every queued ticket of {@code owner} that can still be claimed, in order. */
     List<Ticket> claimQueuedOf(long owner) {
+        if (queued == null) {
+            return List.of();
+        }
         List<Ticket> claimed = null;
         for (Iterator<Ticket> it = queued.iterator(); it.hasNext(); ) {
             Ticket waiting = it.next();
@@ -109,6 +128,9 @@ final class Tickets {
 
     /** Empties the queue; its tickets, in order. */
     Ticket[] drainQueued() {
+        if (queued == null) {
+            return new Ticket[0];
+        }
         Ticket[] all = queued.toArray(new Ticket[0]);
         queued.clear();
         return all;
@@ -116,31 +138,34 @@ final class Tickets {
 
     /** {@code ticket} goes to Redis outside the queue. */
     void runStarted(Ticket ticket) {
+        if (runs == null) {
+            runs = new ArrayList<>(2);
+        }
         runs.add(ticket);
     }
 
     void runEnded(Ticket ticket) {
-        runs.remove(ticket);
+        if (runs != null) {
+            runs.remove(ticket);
+        }
     }
 
     /** Runs started and not yet ended. */
     int runCount() {
-        return runs.size();
+        return runs == null ? 0 : runs.size();
     }
 
     /** Whether {@code owner} has an acquisition here: head, queued or run. */
     boolean acquiring(long owner) {
-        if (head != null && head.owner == owner) {
-            return true;
-        }
-        for (Ticket ticket : queued) {
-            if (ticket.owner == owner) {
-                return true;
-            }
-        }
-        for (Ticket ticket : runs) {
-            if (ticket.owner == owner) {
-                return true;
+        return (head != null && head.owner == owner) || hasOwner(queued, owner) || hasOwner(runs, owner);
+    }
+
+    private static boolean hasOwner(Iterable<Ticket> tickets, long owner) {
+        if (tickets != null) {
+            for (Ticket ticket : tickets) {
+                if (ticket.owner == owner) {
+                    return true;
+                }
             }
         }
         return false;
@@ -148,20 +173,25 @@ final class Tickets {
 
     /** A future that completes once every acquisition of {@code owner} here settled; null when it has none. */
     CompletableFuture<Void> settledOf(long owner) {
+        if (!acquiring(owner)) {
+            return null; // the common case, checked without making anything
+        }
         List<CompletableFuture<Void>> earlier = new ArrayList<>(2);
         if (head != null && head.owner == owner) {
             earlier.add(head.settled);
         }
-        for (Ticket ticket : queued) {
-            if (ticket.owner == owner) {
-                earlier.add(ticket.settled);
+        addSettledOf(queued, owner, earlier);
+        addSettledOf(runs, owner, earlier);
+        return CompletableFuture.allOf(earlier.toArray(CompletableFuture[]::new));
+    }
+
+    private static void addSettledOf(Iterable<Ticket> tickets, long owner, List<CompletableFuture<Void>> earlier) {
+        if (tickets != null) {
+            for (Ticket ticket : tickets) {
+                if (ticket.owner == owner) {
+                    earlier.add(ticket.settled);
+                }
             }
         }
-        for (Ticket ticket : runs) {
-            if (ticket.owner == owner) {
-                earlier.add(ticket.settled);
-            }
-        }
-        return earlier.isEmpty() ? null : CompletableFuture.allOf(earlier.toArray(CompletableFuture[]::new));
     }
 }

@@ -41,7 +41,7 @@ public interface WakeUps extends AutoCloseable {
     /** Whether Redis has confirmed this client's subscription to {@code channel}. */
     boolean isSubscribed(String channel);
 
-    /** Channels subscribed now, idle ones included; for tests and metrics. */
+    /** Channels subscribed now, idle ones included; for tests, metrics, and to skip looking for one. */
     int subscribedChannels();
 
     /** Channels with a waiter or watcher now; for tests and metrics. */

@@ -2,6 +2,7 @@ package dev.padlock.internal.acquire;
 
 import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.base.ManualTimer;
+import dev.padlock.internal.protocol.OwnerFields;
 import dev.padlock.internal.redis.RedisBackend;
 import dev.padlock.internal.renewal.Watchdog;
 import dev.padlock.internal.script.ScriptRunner;
@@ -25,6 +26,7 @@ public final class AcquireFixture implements AcquireContext, AutoCloseable {
             (name, field) -> CompletableFuture.completedFuture(1L), false, WATCHDOG_LEASE_MILLIS, null, Runnable::run,
             (key, owner) -> { }, timer);
     public final Abandonments abandonments = new Abandonments(timer, timer, COMMAND_TIMEOUT_MILLIS);
+    private final OwnerFields ownerFields = new OwnerFields("c");
 
     @Override
     public WakeUps wakeUps() {
@@ -59,6 +61,11 @@ public final class AcquireFixture implements AcquireContext, AutoCloseable {
     @Override
     public String clientId() {
         return "c";
+    }
+
+    @Override
+    public OwnerFields ownerFields() {
+        return ownerFields;
     }
 
     @Override

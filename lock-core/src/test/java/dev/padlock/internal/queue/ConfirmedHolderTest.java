@@ -16,7 +16,7 @@ class ConfirmedHolderTest {
     private ConfirmedHolder holder;
 
     ConfirmedHolderTest() {
-        holder = new ConfirmedHolder(new HolderLeaseWatch(f.timer, f.timer,
+        holder = new ConfirmedHolder(() -> new HolderLeaseWatch(f.timer, f.timer,
                 () -> checks.add(holder.leaseRanOut(f.watchdog))), f.timer);
     }
 

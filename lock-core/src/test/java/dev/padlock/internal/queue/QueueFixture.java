@@ -10,6 +10,7 @@ import dev.padlock.internal.grant.GrantWaits;
 import dev.padlock.internal.lock.LockServices;
 import dev.padlock.internal.protocol.LockProtocol.Attempt;
 import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
+import dev.padlock.internal.protocol.OwnerFields;
 import dev.padlock.internal.renewal.Watchdog;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -34,7 +35,7 @@ final class QueueFixture implements AutoCloseable {
             (name, field) -> CompletableFuture.completedFuture(holdCount.get()), false, LEASE, null, Runnable::run,
             queues::onLeaseLost, timer);
     final Abandonments abandonments = new Abandonments(timer, timer, 1_000);
-    final LockServices services = new LockServices("c", null, null, channels, watchdog, queues, abandonments, timer,
+    final LockServices services = new LockServices("c", new OwnerFields("c"), null, null, channels, watchdog, queues, abandonments, timer,
             timer, 1_000, 0, 0, null, new GrantWaits());
 
     /** {@code owner} acquires {@link #lock} with a watchdog lease, waiting {@code waitMillis} ({@link #FOREVER}: no bound). */
