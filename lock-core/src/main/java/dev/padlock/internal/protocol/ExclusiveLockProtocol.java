@@ -25,9 +25,8 @@ public final class ExclusiveLockProtocol implements LockProtocol {
     public static final long NO_OWNER = Long.MIN_VALUE;
 
     private final String name;
-    private final String clientId;
-    private final ScriptRunner scripts;
-    private final RedisBackend backend;
+    /** The client's connections, scripts, owner fields and settings, read at each use, not copied. */
+    private final ProtocolContext services;
     /** The lock alone: what a claim without a place in line writes. */
     private final String[] lockOnly;
     // The other keys are made at their first use and kept (volatile: a made array is seen whole),
@@ -41,20 +40,14 @@ public final class ExclusiveLockProtocol implements LockProtocol {
     /** The lock, its channel, its since and the line: what releases that grant write. */
     private volatile String[] releaseKeys;
     private volatile String grantChannel;
-    private final OwnerFields fields;
     private final boolean grants;
-    private final long lookMillis;
 
     public ExclusiveLockProtocol(String name, ProtocolContext services) {
         this.name = name;
-        this.clientId = services.clientId();
-        this.fields = services.ownerFields();
-        this.scripts = services.scripts();
-        this.backend = services.backend();
+        this.services = services;
         this.lockOnly = new String[] {name};
         // a grant trusts PUBLISH's count of who heard it: on a Cluster only SPUBLISH counts them all
         this.grants = services.grantMessagesConfirm();
-        this.lookMillis = services.lookMillis();
     }
 
     private String[] lockKey() {
@@ -78,7 +71,8 @@ public final class ExclusiveLockProtocol implements LockProtocol {
     private String[] claimKeys() {
         String[] keys = claimKeys;
         if (keys == null) {
-            keys = new String[] {name, LockKeys.waiterQueue(name), LockKeys.waiterPlacePrefix(name) + clientId};
+            keys = new String[] {name, LockKeys.waiterQueue(name),
+                LockKeys.waiterPlacePrefix(name) + services.clientId()};
             claimKeys = keys;
         }
         return keys;
@@ -95,7 +89,7 @@ public final class ExclusiveLockProtocol implements LockProtocol {
 
     /** {@code threadId}'s field, {@code <clientId>:<threadId>}. */
     private String field(long threadId) {
-        return fields.of(threadId);
+        return services.ownerFields().of(threadId);
     }
 
     @Override
@@ -120,7 +114,7 @@ public final class ExclusiveLockProtocol implements LockProtocol {
 
     @Override
     public CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait) {
-        return scripts.<Long>run(LuaScript.LOCK_ACQUIRE, ScriptOutputType.INTEGER, lockKey(),
+        return services.scripts().<Long>run(LuaScript.LOCK_ACQUIRE, ScriptOutputType.INTEGER, lockKey(),
                 ScriptArgs.millis(leaseMillis), field(threadId)).thenApply(Attempt::fromTtl);
     }
 
@@ -140,13 +134,13 @@ public final class ExclusiveLockProtocol implements LockProtocol {
         boolean takesPlace = grants && willWait && placeNonce != 0;
         if (!takesPlace && !inLine) {
             // the line's arguments are optional: a claim that neither takes nor leaves a place sends none
-            return scripts.<Long>run(LuaScript.LOCK_CLAIM, ScriptOutputType.INTEGER, lockOnly,
+            return services.scripts().<Long>run(LuaScript.LOCK_CLAIM, ScriptOutputType.INTEGER, lockOnly,
                     ScriptArgs.millis(leaseMillis), field(threadId)).thenApply(Attempt::fromTtl);
         }
         String place = takesPlace ? place(threadId, leaseMillis, placeNonce) : "";
-        return scripts.<Long>run(LuaScript.LOCK_CLAIM, ScriptOutputType.INTEGER, claimKeys(),
+        return services.scripts().<Long>run(LuaScript.LOCK_CLAIM, ScriptOutputType.INTEGER, claimKeys(),
                 ScriptArgs.millis(leaseMillis), field(threadId), place,
-                ScriptArgs.millis(placeMillis()), clientId, inLine ? "1" : "0").thenApply(Attempt::fromTtl);
+                ScriptArgs.millis(placeMillis()), services.clientId(), inLine ? "1" : "0").thenApply(Attempt::fromTtl);
     }
 
     @Override
@@ -161,7 +155,7 @@ public final class ExclusiveLockProtocol implements LockProtocol {
         }
         String channel = grantChannel;
         if (channel == null) {
-            channel = LockKeys.grantChannelPrefix(name) + clientId;
+            channel = LockKeys.grantChannelPrefix(name) + services.clientId();
             grantChannel = channel;
         }
         return channel;
@@ -180,7 +174,7 @@ public final class ExclusiveLockProtocol implements LockProtocol {
      * parks at most one ({@link #maxParkMillis()}) before it claims again and so refreshes it.
      */
     private long placeMillis() {
-        return 2 * lookMillis;
+        return 2 * services.lookMillis();
     }
 
     /**
@@ -189,7 +183,7 @@ public final class ExclusiveLockProtocol implements LockProtocol {
      */
     @Override
     public long maxParkMillis() {
-        return grants ? lookMillis : Long.MAX_VALUE;
+        return grants ? services.lookMillis() : Long.MAX_VALUE;
     }
 
     @Override
@@ -197,20 +191,21 @@ public final class ExclusiveLockProtocol implements LockProtocol {
         if (!grants) {
             return CompletableFuture.completedFuture(null);
         }
-        return scripts.<Long>run(LuaScript.LOCK_LEAVE, ScriptOutputType.INTEGER,
-                new String[] {claimKeys()[1], claimKeys()[2]}, clientId, Long.toString(threadId)).thenApply(left -> null);
+        return services.scripts().<Long>run(LuaScript.LOCK_LEAVE, ScriptOutputType.INTEGER,
+                new String[] {claimKeys()[1], claimKeys()[2]}, services.clientId(), Long.toString(threadId))
+                .thenApply(left -> null);
     }
 
     @Override
     public CompletableFuture<Boolean> abandon(long threadId) {
-        return scripts.<Long>run(LuaScript.LOCK_ABANDON, ScriptOutputType.INTEGER, lockAndChannel(),
-                        LockKeys.UNLOCK_MESSAGE, field(threadId), backend.publishCommand())
+        return services.scripts().<Long>run(LuaScript.LOCK_ABANDON, ScriptOutputType.INTEGER, lockAndChannel(),
+                        LockKeys.UNLOCK_MESSAGE, field(threadId), services.backend().publishCommand())
                 .thenApply(removed -> removed != null && removed == 1L);
     }
 
     @Override
     public CompletableFuture<Attempt> confirm(long threadId) {
-        return confirm(backend, name, ownerField(threadId));
+        return confirm(services.backend(), name, ownerField(threadId));
     }
 
     /** {@link LockProtocol#confirm} for any kind whose owners are fields of the hash {@code key}. */
@@ -223,7 +218,7 @@ public final class ExclusiveLockProtocol implements LockProtocol {
 
     @Override
     public CompletableFuture<Boolean> isLocked() {
-        return backend.commands().exists(name).thenApply(count -> count > 0).toCompletableFuture();
+        return services.backend().commands().exists(name).thenApply(count -> count > 0).toCompletableFuture();
     }
 
     @Override
@@ -235,18 +230,20 @@ public final class ExclusiveLockProtocol implements LockProtocol {
     public CompletableFuture<Release> release(long threadId, long rearmLeaseMillis, long nextThreadId,
             long nextLeaseMillis, long nextPlaceNonce) {
         if (!grants) {
-            return scripts.<Long>run(LuaScript.LOCK_RELEASE, ScriptOutputType.INTEGER, lockAndChannel(),
+            return services.scripts().<Long>run(LuaScript.LOCK_RELEASE, ScriptOutputType.INTEGER, lockAndChannel(),
                             LockKeys.UNLOCK_MESSAGE, ScriptArgs.millis(rearmLeaseMillis),
-                            field(threadId), backend.publishCommand())
+                            field(threadId), services.backend().publishCommand())
                     .thenApply(Release::fromScript);
         }
         String field = field(threadId);
         String rearm = ScriptArgs.millis(rearmLeaseMillis);
+        ScriptRunner scripts = services.scripts();
+        String publish = services.backend().publishCommand();
         CompletableFuture<Long> reply = nextThreadId == NO_OWNER
                 ? scripts.run(LuaScript.LOCK_RELEASE, ScriptOutputType.INTEGER, releaseKeys(), LockKeys.UNLOCK_MESSAGE,
-                        rearm, field, backend.publishCommand())
+                        rearm, field, publish)
                 : scripts.run(LuaScript.LOCK_RELEASE, ScriptOutputType.INTEGER, releaseKeys(), LockKeys.UNLOCK_MESSAGE,
-                        rearm, field, backend.publishCommand(), place(nextThreadId, nextLeaseMillis, nextPlaceNonce),
+                        rearm, field, publish, place(nextThreadId, nextLeaseMillis, nextPlaceNonce),
                         ScriptArgs.millis(placeMillis()));
         return reply.thenApply(Release::fromScript);
     }
@@ -254,7 +251,7 @@ public final class ExclusiveLockProtocol implements LockProtocol {
     @Override
     public CompletableFuture<ReleaseOutcome> handOff(long fromThreadId, long toThreadId, long leaseMillis,
             long rearmLeaseMillis) {
-        return scripts.<Long>run(LuaScript.LOCK_HANDOFF, ScriptOutputType.INTEGER, lockKey(),
+        return services.scripts().<Long>run(LuaScript.LOCK_HANDOFF, ScriptOutputType.INTEGER, lockKey(),
                         ScriptArgs.millis(leaseMillis), field(fromThreadId),
                         field(toThreadId), ScriptArgs.millis(rearmLeaseMillis))
                 .thenApply(ReleaseOutcome::fromScript);
@@ -264,7 +261,7 @@ public final class ExclusiveLockProtocol implements LockProtocol {
     public CompletableFuture<Boolean> noteSince(long threadId, long heldForMillis) {
         // once per hold that lasts: made for the call, not kept (a held lock keeps its protocol)
         String[] keys = {name, LockKeys.since(name)};
-        return scripts.<Long>run(LuaScript.LOCK_SINCE, ScriptOutputType.INTEGER, keys, field(threadId),
+        return services.scripts().<Long>run(LuaScript.LOCK_SINCE, ScriptOutputType.INTEGER, keys, field(threadId),
                 ScriptArgs.millis(heldForMillis))
                 .thenApply(written -> written != null && written == 1L);
     }
@@ -277,8 +274,8 @@ public final class ExclusiveLockProtocol implements LockProtocol {
 
     @Override
     public CompletableFuture<Boolean> forceRelease() {
-        return scripts.<Long>run(LuaScript.LOCK_FORCE_RELEASE, ScriptOutputType.INTEGER, lockAndChannel(),
-                        LockKeys.UNLOCK_MESSAGE, backend.publishCommand())
+        return services.scripts().<Long>run(LuaScript.LOCK_FORCE_RELEASE, ScriptOutputType.INTEGER, lockAndChannel(),
+                        LockKeys.UNLOCK_MESSAGE, services.backend().publishCommand())
                 .thenApply(deleted -> deleted != null && deleted == 1L);
     }
 }
