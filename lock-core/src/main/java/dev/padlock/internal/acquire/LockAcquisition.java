@@ -10,7 +10,7 @@ import dev.padlock.internal.wakeup.WakeUps;
 import io.netty.util.Timer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
  * One acquisition in progress: the wait loop shared by the blocking and asynchronous API.
@@ -60,7 +60,8 @@ public final class LockAcquisition implements PendingAcquire {
     private final PlaceInLine place;
     private final LostReplies lostReplies;
     private final GrantLatch latch = new GrantLatch();
-    private final Backoff spinBackOff = new Backoff(MIN_BACK_OFF_MILLIS, MAX_BACK_OFF_MILLIS);
+    /** The spinning wait's back-off; made by its first pause. */
+    private Backoff spinBackOff;
     private final Settlement settlement;
     /** The caller's result: {@link Settlement#result()}. */
     private final CompletableFuture<Boolean> result;
@@ -69,7 +70,9 @@ public final class LockAcquisition implements PendingAcquire {
     /** The wait in progress between two steps, if any; written by the loop, completed early by a cancel or a grant. */
     private volatile CompletableFuture<Boolean> parked;
     /** Whether the loop was started or the acquisition ended before it: see {@link #claimBegin}. */
-    private final AtomicBoolean begun = new AtomicBoolean();
+    private volatile int begun;
+    private static final AtomicIntegerFieldUpdater<LockAcquisition> BEGUN =
+            AtomicIntegerFieldUpdater.newUpdater(LockAcquisition.class, "begun");
 
     private LockAcquisition(AcquireContext context, LockProtocol protocol, AcquireRequest request) {
         this.protocol = protocol;
@@ -116,7 +119,7 @@ public final class LockAcquisition implements PendingAcquire {
      * caller may now {@link #begin()} it, false when it already ended ({@link #endBeforeBegin}).
      */
     public boolean claimBegin() {
-        return begun.compareAndSet(false, true);
+        return BEGUN.compareAndSet(this, 0, 1);
     }
 
     /**
@@ -124,7 +127,7 @@ public final class LockAcquisition implements PendingAcquire {
      * waited): it answers {@code false} without asking Redis. Does nothing once it has begun.
      */
     public void endBeforeBegin() {
-        if (begun.compareAndSet(false, true)) {
+        if (BEGUN.compareAndSet(this, 0, 1)) {
             settlement.endUnbegun();
         }
     }
@@ -287,6 +290,9 @@ public final class LockAcquisition implements PendingAcquire {
      * lease and the wait left. Sends nothing but the attempts.
      */
     private void backOff(long ttl) {
+        if (spinBackOff == null) {
+            spinBackOff = new Backoff(MIN_BACK_OFF_MILLIS, MAX_BACK_OFF_MILLIS);
+        }
         long millis = Math.max(1, Math.min(capByLease(spinBackOff.nextWithJitter(clock), ttl), budget.remainingMillis()));
         attemptWhenDone(Timeouts.completeAfter(timer, new CompletableFuture<>(), false, millis, TimeUnit.MILLISECONDS));
     }

@@ -46,7 +46,8 @@ final class LostReplies {
     private final long commandTimeoutMillis;
     private final EngineClock clock;
     private final Abandonments abandonments;
-    private final Backoff pauses = new Backoff(MIN_DOUBT_MILLIS, MAX_DOUBT_MILLIS);
+    /** The pauses between finding out; made by the first lost reply. */
+    private Backoff pauses;
     /** Whether a call was sent whose reply was lost and whose outcome Redis has not told yet. */
     private boolean inDoubt;
     /** {@link EngineClock#nanoTime()} of the first of the unanswered calls in a row; 0 when the last was answered. */
@@ -103,6 +104,9 @@ final class LostReplies {
         }
         log.debug("lock '{}': no answer from Redis for {} ({}); finding out again", protocol.name(),
                 protocol.ownerField(owner), String.valueOf(lastUnanswered));
+        if (pauses == null) {
+            pauses = new Backoff(MIN_DOUBT_MILLIS, MAX_DOUBT_MILLIS);
+        }
         return Math.min(pauses.next(), bound);
     }
 
@@ -111,7 +115,9 @@ final class LostReplies {
         inDoubt = false;
         lastUnanswered = null;
         unansweredSince = 0;
-        pauses.reset();
+        if (pauses != null) {
+            pauses.reset();
+        }
     }
 
     /** The owner holds: whatever was unanswered, it holds once. */

@@ -7,6 +7,7 @@ import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
 import dev.padlock.internal.renewal.Watchdog;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -73,13 +74,20 @@ final class LocalRelease {
             }
             sentAt = queues.confirmations();
         }
-        CompletableFuture<ReleaseOutcome> reply = successor != null
+        return successor != null
                 ? handOff(protocol, owner, successor, sentAt) : releaseOnRedis(protocol, owner, sentAt, next);
-        return reply.whenComplete((outcome, failure) -> {
-            synchronized (queue) {
-                queue.releaseAnswered();
-            }
-        });
+    }
+
+    /** The reply to a release sent by {@link #release} came (or its call failed): last of its callback. */
+    private void answered() {
+        synchronized (queue) {
+            queue.releaseAnswered();
+        }
+    }
+
+    /** {@code failure} again, for a callback stage that passes its call's failure on. */
+    private static CompletionException passOn(Throwable failure) {
+        return failure instanceof CompletionException wrapped ? wrapped : new CompletionException(failure);
     }
 
     /**
@@ -93,19 +101,28 @@ final class LocalRelease {
         long sent = services.clock().nanoTime();
         CompletableFuture<Release> call = next == null ? protocol.release(owner, rearm)
                 : protocol.release(owner, rearm, next.owner, next.leaseMillis, next.nonce);
-        return call.whenComplete((release, failure) -> {
-            if (next != null && failure == null && release.granted()) {
-                next.requeued = true;
+        // one stage for the reply: this runs on every uncontended unlock
+        return call.handle((release, failure) -> {
+            try {
+                if (next != null && failure == null && release.granted()) {
+                    next.requeued = true;
+                }
+                ReleaseOutcome outcome = failure == null ? release.outcome() : null;
+                watchdog.afterRelease(protocol, owner, outcome == ReleaseOutcome.STILL_HELD);
+                if (outcome != ReleaseOutcome.STILL_HELD) {
+                    long yieldNanos = outcome == null ? 0 : HandOffBudget.yieldNanos(release,
+                            services.wakeUps().isSubscribed(protocol.unlockChannel(LocalQueue.NONE)),
+                            services.clock().nanoTime() - sent);
+                    afterRelease(owner, yieldNanos, sentAt);
+                }
+            } finally {
+                answered();
             }
-            ReleaseOutcome outcome = failure == null ? release.outcome() : null;
-            watchdog.afterRelease(protocol, owner, outcome == ReleaseOutcome.STILL_HELD);
-            if (outcome != ReleaseOutcome.STILL_HELD) {
-                long yieldNanos = outcome == null ? 0 : HandOffBudget.yieldNanos(release,
-                        services.wakeUps().isSubscribed(protocol.unlockChannel(LocalQueue.NONE)),
-                        services.clock().nanoTime() - sent);
-                afterRelease(owner, yieldNanos, sentAt);
+            if (failure != null) {
+                throw passOn(failure);
             }
-        }).thenApply(Release::outcome);
+            return release.outcome();
+        });
     }
 
     /**
@@ -131,18 +148,22 @@ final class LocalRelease {
         Watchdog watchdog = services.watchdog();
         long rearm = watchdog.beforeRelease(protocol, owner) ? watchdog.leaseMillis() : 0;
         return protocol.handOff(owner, successor.owner, successor.leaseMillis, rearm).whenComplete((outcome, failure) -> {
-            watchdog.afterRelease(protocol, owner, outcome == ReleaseOutcome.STILL_HELD);
-            if (outcome == ReleaseOutcome.RELEASED) {
-                handedOver(successor);
-            } else if (outcome == ReleaseOutcome.STILL_HELD) {
-                synchronized (queue) {
-                    queue.putBackFirst(successor); // the owner holds on: the successor waits again
+            try {
+                watchdog.afterRelease(protocol, owner, outcome == ReleaseOutcome.STILL_HELD);
+                if (outcome == ReleaseOutcome.RELEASED) {
+                    handedOver(successor);
+                } else if (outcome == ReleaseOutcome.STILL_HELD) {
+                    synchronized (queue) {
+                        queue.putBackFirst(successor); // the owner holds on: the successor waits again
+                    }
+                    if (!successor.unclaim()) {
+                        queue.giveUp(successor);
+                    }
+                } else {
+                    handOffRefused(owner, successor, failure != null, sentAt);
                 }
-                if (!successor.unclaim()) {
-                    queue.giveUp(successor);
-                }
-            } else {
-                handOffRefused(owner, successor, failure != null, sentAt);
+            } finally {
+                answered();
             }
         });
     }

@@ -120,7 +120,7 @@ public final class Watchdog implements AutoCloseable {
      * count is read, and a single hold ends the renewal.
      */
     public void onAcquired(LockProtocol protocol, long owner, boolean watchdogLease) {
-        if (closed) {
+        if (closed || (!watchdogLease && renewals.isEmpty())) {
             return;
         }
         Owner key = new Owner(protocol.localKey(), owner);
@@ -154,7 +154,7 @@ public final class Watchdog implements AutoCloseable {
 
     /** Whether {@code owner}'s lease of this lock is renewed now. */
     public boolean isRenewing(LockProtocol protocol, long owner) {
-        return renewals.containsKey(new Owner(protocol.localKey(), owner));
+        return !renewals.isEmpty() && renewals.containsKey(new Owner(protocol.localKey(), owner));
     }
 
     /**
@@ -164,7 +164,7 @@ public final class Watchdog implements AutoCloseable {
      * @return whether the owner's lease is renewed (an inner release then re-arms the watchdog lease)
      */
     public boolean beforeRelease(LockProtocol protocol, long owner) {
-        Renewal renewal = renewals.get(new Owner(protocol.localKey(), owner));
+        Renewal renewal = renewals.isEmpty() ? null : renewals.get(new Owner(protocol.localKey(), owner));
         if (renewal == null) {
             return false;
         }
@@ -181,6 +181,9 @@ public final class Watchdog implements AutoCloseable {
      * goes on, otherwise (released, not held, or a failure that leaves it unknown) it ends.
      */
     public void afterRelease(LockProtocol protocol, long owner, boolean stillHeld) {
+        if (renewals.isEmpty()) {
+            return; // no key to build: the fixed-lease owner's common case
+        }
         Owner key = new Owner(protocol.localKey(), owner);
         Renewal renewal = renewals.get(key);
         if (renewal != null && renewal.endRelease(stillHeld)) {
@@ -190,6 +193,9 @@ public final class Watchdog implements AutoCloseable {
 
     /** Ends the renewal of {@code owner}: Redis said it does not hold this lock. */
     void forget(LockProtocol protocol, long owner) {
+        if (renewals.isEmpty()) {
+            return;
+        }
         Owner key = new Owner(protocol.localKey(), owner);
         Renewal renewal = renewals.remove(key);
         if (renewal != null) {

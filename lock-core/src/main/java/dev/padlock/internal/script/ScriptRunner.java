@@ -69,15 +69,34 @@ public final class ScriptRunner {
      */
     public <T> CompletableFuture<T> run(String file, String body, String sha1, ScriptOutputType type, String[] keys,
             String... args) {
-        CompletableFuture<RedisClusterAsyncCommands<String, String>> commands = commands(keys[0]);
-        CompletableFuture<T> first = commands.thenCompose(c -> c.<T>evalsha(sha1, type, keys, args).toCompletableFuture());
-        return first.exceptionallyCompose(failure -> {
-            if (RedisErrors.unwrap(failure) instanceof RedisNoScriptException) {
-                return commands.thenCompose(c -> c.<T>eval(body, type, keys, args).toCompletableFuture());
+        if (!pinned) {
+            // One stage on the command itself: this path runs twice per uncontended lock and unlock.
+            RedisClusterAsyncCommands<String, String> commands;
+            CompletableFuture<T> sent;
+            try {
+                commands = backend.commands();
+                sent = commands.<T>evalsha(sha1, type, keys, args).toCompletableFuture();
+            } catch (RuntimeException failure) {
+                return translated(failure, file, keys);
             }
-            return CompletableFuture.failedFuture(failure);
-        }).exceptionallyCompose(failure -> CompletableFuture.failedFuture(
-                backend.translate(failure, file + " on '" + keys[0] + "'")));
+            return sent.exceptionallyCompose(failure -> afterFailure(failure, commands, file, body, type, keys, args));
+        }
+        return commands(keys[0]).thenCompose(c -> c.<T>evalsha(sha1, type, keys, args).toCompletableFuture()
+                .exceptionallyCompose(failure -> afterFailure(failure, c, file, body, type, keys, args)));
+    }
+
+    /** On {@code NOSCRIPT}, the same call with {@code EVAL}; any failure translated. */
+    private <T> CompletableFuture<T> afterFailure(Throwable failure, RedisClusterAsyncCommands<String, String> commands,
+            String file, String body, ScriptOutputType type, String[] keys, String[] args) {
+        if (RedisErrors.unwrap(failure) instanceof RedisNoScriptException) {
+            return commands.<T>eval(body, type, keys, args).toCompletableFuture()
+                    .exceptionallyCompose(again -> translated(again, file, keys));
+        }
+        return translated(failure, file, keys);
+    }
+
+    private <T> CompletableFuture<T> translated(Throwable failure, String file, String[] keys) {
+        return CompletableFuture.failedFuture(backend.translate(failure, file + " on '" + keys[0] + "'"));
     }
 
     /**
