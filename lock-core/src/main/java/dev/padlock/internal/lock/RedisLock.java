@@ -185,15 +185,20 @@ public final class RedisLock implements RLock, LeaseExtending {
         if (observing != null) {
             release = observing.release(release, protocol, threadId);
         }
-        release = release.exceptionallyCompose(failure -> CompletableFuture.failedFuture(unconfirmed(failure, threadId)));
-        return settle(release, outcome -> {
-            if (outcome == ReleaseOutcome.NOT_HELD) {
-                throw new IllegalMonitorStateException("lock '" + getName() + "' is not held by "
-                        + protocol.ownerField(threadId)
-                        + " (never acquired, already unlocked, or its lease ran out)");
+        // one stage for the reply (as settle, with the unconfirmed failure): this runs on every unlock
+        CompletableFuture<Void> unlocked = new CompletableFuture<>();
+        release.whenComplete((outcome, failure) -> {
+            if (failure != null) {
+                unlocked.completeExceptionally(RedisErrors.unwrap(unconfirmed(failure, threadId)));
+            } else if (outcome == ReleaseOutcome.NOT_HELD) {
+                unlocked.completeExceptionally(new IllegalMonitorStateException("lock '" + getName()
+                        + "' is not held by " + protocol.ownerField(threadId)
+                        + " (never acquired, already unlocked, or its lease ran out)"));
+            } else {
+                unlocked.complete(null);
             }
-            return null;
         });
+        return unlocked;
     }
 
     /**
