@@ -39,7 +39,10 @@ interface LockLibrary {
                 return library;
             }
         }
-        throw new IllegalArgumentException("Unknown library '" + name + "', expected padlock or redisson");
+        if (FloorLibrary.NAME.equalsIgnoreCase(name)) {
+            return floor();
+        }
+        throw new IllegalArgumentException("Unknown library '" + name + "', expected padlock, redisson or floor");
     }
 
     /** The name shown in the table, e.g. {@code Padlock}. */

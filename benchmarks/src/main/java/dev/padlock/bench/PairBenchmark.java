@@ -15,7 +15,7 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * JMH: one uncontended {@code lock(30 s)} + {@code unlock()} pair per operation, one thread, for
- * each library. Run by {@link JmhAllocation} with the GC profiler for the bytes allocated per
+ * each library and the floor ({@link FloorLibrary}: what two bare script calls through Lettuce cost). Run by {@link JmhAllocation} with the GC profiler for the bytes allocated per
  * pair, with {@code target} ({@link RedisTarget#argument()}) set to the bench's own Redis (one
  * server or a Cluster). Without {@code target}, as in a run of the whole JMH suite, each trial
  * starts a redis-server of its own ({@link JmhRedis}), as {@link UncontendedBenchmark} does.
@@ -25,7 +25,7 @@ import org.openjdk.jmh.annotations.TearDown;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class PairBenchmark {
 
-    @Param({"Padlock", "Redisson"})
+    @Param({"Padlock", "Redisson", FloorLibrary.NAME})
     public String library;
 
     @Param({""})

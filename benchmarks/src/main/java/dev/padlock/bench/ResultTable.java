@@ -119,8 +119,15 @@ final class ResultTable {
 
     /** Adds the JMH row: bytes allocated per uncontended pair. */
     void addAllocation(Map<String, Double> bytesPerPair) {
-        number("JMH  uncontended lock(30 s) + unlock", "bytes allocated / pair",
-                bytesPerPair.get(libraries.get(0)), bytesPerPair.get(libraries.get(1)), "%,.0f");
+        String label = "JMH  uncontended lock(30 s) + unlock";
+        Double a = bytesPerPair.get(libraries.get(0));
+        Double floor = bytesPerPair.get(FloorLibrary.NAME);
+        number(label, "bytes allocated / pair", a, bytesPerPair.get(libraries.get(1)), "%,.0f");
+        if (floor != null) {
+            Row row = rows.remove(rows.size() - 1);
+            rows.add(new Row(row.scenario(), row.metric(), row.first(), row.second(), row.ratio(),
+                    String.format(Locale.ROOT, "%,.0f", floor), ratio(a, floor)));
+        }
     }
 
     /**

@@ -80,6 +80,16 @@ class FloorColumnsTest {
     }
 
     @Test
+    void theAllocationRowShowsTheFloorWhenJmhMeasuredIt() {
+        ResultTable table = new ResultTable(LIBRARIES);
+        table.addAllocation(Map.of("Padlock", 4000.0, "Redisson", 16000.0, FloorLibrary.NAME, 2000.0));
+
+        assertThat(table.rows()).containsExactly(new ResultTable.Row("JMH  uncontended lock(30 s) + unlock",
+                "bytes allocated / pair", "4,000", "16,000", "0.25x", "2,000", "2.00x"));
+        assertThat(LockLibrary.byName("FLOOR").name()).isEqualTo(FloorLibrary.NAME);
+    }
+
+    @Test
     void aTableWithoutAFloorRowKeepsItsFiveColumns() {
         ResultTable table = new ResultTable(LIBRARIES);
         table.add(scenario("3"), Map.of("Padlock", PADLOCK, "Redisson", REDISSON));
