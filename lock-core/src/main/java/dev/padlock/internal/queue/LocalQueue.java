@@ -43,7 +43,8 @@ import java.util.concurrent.CompletableFuture;
  * {@link ChannelWatches}). The classes that talk to Redis for it ({@link TicketRunner},
  * {@link LocalRelease}, {@link GrantTurns}) take the monitor for each change of state, and start
  * Redis calls and complete callers' futures outside it. An idle queue (no holder, no head, nothing
- * in flight, nobody queued) is retired and leaves {@link LocalQueues}' map under the monitor; a
+ * in flight, nobody queued) is kept for its lock's next use in one of {@link LocalQueues}' few idle
+ * slots; the idle queue it displaces there is retired and leaves the map under its own monitor; a
  * retired queue is never used again. Timeouts run on the client's timer and are cancelled when no
  * longer needed.
  */
@@ -390,11 +391,33 @@ public final class LocalQueue {
             watches.close();
         }
         pollForSpinWaiters();
-        if (holder.none() && !tickets.headRunning() && tickets.runCount() == 0 && releasesInFlight == 0
-                && tickets.noneQueued() && !retired) {
+        if (idle() && !retired) {
+            // kept for the lock's next use, so that a lock taken and released again and again
+            // makes no new queue each time; the idle queue it displaces retires
+            queues.keepIdle(this, services.timer());
+        }
+    }
+
+    /**
+     * Retires this queue when it is idle and no longer kept in its idle slot: it leaves the map.
+     * Called for a queue another one displaced, outside any other queue's monitor.
+     */
+    synchronized void retireIfDisplaced() {
+        if (!retired && idle() && !queues.keeps(this)) {
             retired = true;
             holder.cancelLeaseCheck();
             queues.remove(this);
         }
+    }
+
+    /** Whether an owner of this client holds, acquires, releases or waits for the lock. */
+    synchronized boolean inUse() {
+        return !retired && !idle();
+    }
+
+    /** No holder, no head, nothing in flight, nobody queued; under the monitor. */
+    private boolean idle() {
+        return holder.none() && !tickets.headRunning() && tickets.runCount() == 0 && releasesInFlight == 0
+                && tickets.noneQueued();
     }
 }

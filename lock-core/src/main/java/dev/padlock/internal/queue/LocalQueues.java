@@ -11,22 +11,32 @@ import dev.padlock.internal.protocol.GrantMessage;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
 import io.netty.util.Timeout;
+import io.netty.util.Timer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * The {@link LocalQueue}s of one client, one per exclusive lock name while the lock is held or
  * waited on by this client, whichever kind of lock object (plain, spin, fenced) or owner id uses
- * it. A queue leaves the map when it goes idle, so the map is bounded by the locks in use.
+ * it. A queue that goes idle stays in the map in one of {@value #IDLE_SLOTS} idle slots, by its
+ * name's hash, until another idle queue takes that slot: then it leaves the map. So the map is
+ * bounded by the locks in use and a few idle ones, and a lock taken and released in a loop keeps
+ * one queue rather than making one per acquisition.
  */
 public final class LocalQueues {
+    /** How many idle queues a client keeps at most; a power of two. */
+    static final int IDLE_SLOTS = 16;
+
     private record Holder(String localKey, long owner) {
     }
 
     private final ConcurrentHashMap<String, LocalQueue> queues = new ConcurrentHashMap<>();
+    /** The idle queues kept, direct-mapped by name: see {@link #keepIdle}. */
+    private final AtomicReferenceArray<LocalQueue> idle = new AtomicReferenceArray<>(IDLE_SLOTS);
     /** Acquisitions Redis confirmed so far, in this client: see {@link #confirmations()}. */
     private final AtomicLong confirmations = new AtomicLong();
     /** Owners holding a lock through a fair lock object, by its local key: see {@link #onHeldElsewhere}. */
@@ -241,8 +251,19 @@ public final class LocalQueues {
         return queues.values().toString();
     }
 
-    /** Queues in use now; for tests and metrics. */
+    /** Queues in use now (idle ones kept for their next use are not); for tests and metrics. */
     public int size() {
+        int inUse = 0;
+        for (LocalQueue queue : queues.values()) {
+            if (queue.inUse()) {
+                inUse++;
+            }
+        }
+        return inUse;
+    }
+
+    /** Queues in the map, the idle ones kept included; for tests. */
+    int mapped() {
         return queues.size();
     }
 
@@ -253,6 +274,33 @@ public final class LocalQueues {
 
     void remove(LocalQueue queue) {
         queues.remove(queue.localKey(), queue);
+    }
+
+    /**
+     * {@code queue} went idle (under its monitor): it takes its idle slot, and the idle queue it
+     * displaces from there retires on {@code timer}'s thread, since its monitor may not be taken
+     * under this one's. A queue displaced while in use is not retired; it takes its slot back when
+     * it goes idle again.
+     */
+    void keepIdle(LocalQueue queue, Timer timer) {
+        LocalQueue displaced = idle.getAndSet(slot(queue), queue);
+        if (displaced == null || displaced == queue) {
+            return;
+        }
+        try {
+            timer.newTimeout(timeout -> displaced.retireIfDisplaced(), 0, TimeUnit.NANOSECONDS);
+        } catch (IllegalStateException stopped) {
+            // the client is closing: its queues go with it
+        }
+    }
+
+    /** Whether {@code queue} holds its idle slot. */
+    boolean keeps(LocalQueue queue) {
+        return idle.get(slot(queue)) == queue;
+    }
+
+    private static int slot(LocalQueue queue) {
+        return queue.localKey().hashCode() & (IDLE_SLOTS - 1);
     }
 
     private LocalQueue queue(LockProtocol protocol, AcquireContext services) {

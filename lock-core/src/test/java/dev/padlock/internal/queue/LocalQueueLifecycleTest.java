@@ -255,6 +255,69 @@ class LocalQueueLifecycleTest {
     }
 
     @Test
+    void anIdleQueueIsKeptForItsLocksNextAcquisition() {
+        f.holds(1);
+        f.release(1);
+        lock.next("release", 1).answer(new Release(ReleaseOutcome.RELEASED, 1));
+        assertThat(f.queues.size()).as("in use").isZero();
+        assertThat(f.queues.mapped()).as("kept").isOne();
+
+        f.holds(2);
+        f.timer.runDue();
+
+        assertThat(f.queues.mapped()).isOne();
+        assertThat(f.queues.size()).isOne();
+    }
+
+    @Test
+    void anIdleQueueDisplacedFromItsSlotLeavesTheMap() {
+        RecordingLock other = new RecordingLock(nameInTheSameIdleSlotAs(lock.name()));
+        f.holds(1);
+        f.release(1);
+        lock.next("release", 1).answer(new Release(ReleaseOutcome.RELEASED, 1));
+
+        PendingAcquire elsewhere = f.acquire(other, 1, FOREVER);
+        other.next("claim", 1).answer(Attempt.ACQUIRED);
+        assertThat(elsewhere.result()).isCompletedWithValue(true);
+        f.timer.runDue();
+        assertThat(f.queues.mapped()).as("the first is idle and the second in use: both stay").isEqualTo(2);
+
+        f.queues.release(other, f.services, 1);
+        other.next("release", 1).answer(new Release(ReleaseOutcome.RELEASED, 1));
+        f.timer.runDue();
+
+        assertThat(f.queues.mapped()).isOne();
+        assertThat(f.queues.size()).isZero();
+    }
+
+    @Test
+    void aClientKeepsAtMostOneIdleQueuePerSlot() {
+        for (int i = 0; i < 100; i++) {
+            RecordingLock name = new RecordingLock("orders:many:" + i);
+            PendingAcquire held = f.acquire(name, 1, FOREVER);
+            name.next("claim", 1).answer(Attempt.ACQUIRED);
+            assertThat(held.result()).isCompletedWithValue(true);
+            f.queues.release(name, f.services, 1);
+            name.next("release", 1).answer(new Release(ReleaseOutcome.RELEASED, 1));
+        }
+        f.timer.runDue();
+
+        assertThat(f.queues.mapped()).isLessThanOrEqualTo(LocalQueues.IDLE_SLOTS);
+        assertThat(f.queues.size()).isZero();
+    }
+
+    /** A lock name other than {@code name} whose idle queue would take the same slot. */
+    static String nameInTheSameIdleSlotAs(String name) {
+        int slot = name.hashCode() & (LocalQueues.IDLE_SLOTS - 1);
+        for (int i = 0; ; i++) {
+            String candidate = name + ":neighbour:" + i;
+            if ((candidate.hashCode() & (LocalQueues.IDLE_SLOTS - 1)) == slot) {
+                return candidate;
+            }
+        }
+    }
+
+    @Test
     void describeShowsEachQueuesHolderAndQueuedOwners() {
         f.holds(1);
         f.acquire(2, FOREVER);

@@ -346,7 +346,11 @@ class LocalQueueViewTest {
     void aRetiredQueueSendsAGrantBackToTheNamesQueue() {
         RecordingLock granting = new RecordingLock("orders:2", true);
         LocalQueue queue = new LocalQueue(granting.localKey(), f.services, f.queues);
-        queue.giveUp(new Ticket(granting, false, 1, LEASE, true, WaitBudget.of(FOREVER, f.timer), 1)); // idle: retires
+        queue.giveUp(new Ticket(granting, false, 1, LEASE, true, WaitBudget.of(FOREVER, f.timer), 1)); // idle: kept
+        RecordingLock sameSlot = new RecordingLock(LocalQueueLifecycleTest.nameInTheSameIdleSlotAs(granting.name()), true);
+        LocalQueue displacing = new LocalQueue(sameSlot.localKey(), f.services, f.queues);
+        displacing.giveUp(new Ticket(sameSlot, false, 1, LEASE, true, WaitBudget.of(FOREVER, f.timer), 2));
+        f.timer.runDue(); // the displaced queue retires
 
         assertThat(queue.onGranted(granting, 1, 1)).isFalse();
         granting.sentNothing();
