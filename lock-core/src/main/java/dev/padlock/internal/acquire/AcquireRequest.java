@@ -24,6 +24,12 @@ public record AcquireRequest(long owner, long leaseMillis, boolean watchdogLease
         return new AcquireRequest(owner, leaseMillis, watchdogLease, waitNanos, spin, fresh, 0, false);
     }
 
+    /** A request with a place in line: {@code placeNonce} (0 for none), and whether a release already put it there. */
+    public static AcquireRequest inLine(long owner, long leaseMillis, boolean watchdogLease, long waitNanos,
+            boolean spin, boolean fresh, long placeNonce, boolean alreadyInLine) {
+        return new AcquireRequest(owner, leaseMillis, watchdogLease, waitNanos, spin, fresh, placeNonce, alreadyInLine);
+    }
+
     /** This request with a place in line: {@code placeNonce}, and whether a release already put it there. */
     public AcquireRequest inLine(long nonce, boolean alreadyInLine) {
         return new AcquireRequest(owner, leaseMillis, watchdogLease, waitNanos, spin, fresh, nonce, alreadyInLine);

@@ -1,6 +1,6 @@
 package dev.padlock.internal.acquire;
 
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 
 /**
  * Whether a grant message came for one acquisition, and what it did. A grant that confirms a hold
@@ -25,7 +25,10 @@ final class GrantLatch {
         DONE
     }
 
-    private final AtomicReference<State> state = new AtomicReference<>(State.RUNNING);
+    /** An updater rather than an {@code AtomicReference}: one object less per acquisition. */
+    private static final AtomicReferenceFieldUpdater<GrantLatch, State> STATE =
+            AtomicReferenceFieldUpdater.newUpdater(GrantLatch.class, State.class, "state");
+    private volatile State state = State.RUNNING;
     /** Whether the loop's hold came by a grant message rather than an attempt's reply. */
     private volatile boolean granted;
     /** A wake-only grant came that no attempt has answered yet. */
@@ -33,18 +36,18 @@ final class GrantLatch {
 
     /** A grant that confirms a hold: true when it is taken (the loop still runs and had none). */
     boolean grant() {
-        return state.compareAndSet(State.RUNNING, State.GRANTED);
+        return STATE.compareAndSet(this, State.RUNNING, State.GRANTED);
     }
 
     /** A grant that only wakes: the next attempt answers it. Whether the loop still runs. */
     boolean requestWake() {
         wakeRequested = true;
-        return state.get() == State.RUNNING;
+        return state == State.RUNNING;
     }
 
     /** Whether a grant came that the loop has not taken yet. */
     boolean isGranted() {
-        return state.get() == State.GRANTED;
+        return state == State.GRANTED;
     }
 
     /** Whether a wait about to start should end at once: a grant to take, or a wake-up to answer. */
@@ -63,7 +66,7 @@ final class GrantLatch {
 
     /** The owner holds: the loop is over. Whether the hold came by a grant message. */
     boolean held() {
-        State before = state.getAndSet(State.DONE);
+        State before = STATE.getAndSet(this, State.DONE);
         granted = before == State.GRANTED;
         return granted;
     }
@@ -74,10 +77,10 @@ final class GrantLatch {
      */
     boolean stop() {
         while (true) {
-            State now = state.get();
+            State now = state;
             switch (now) {
                 case RUNNING:
-                    if (state.compareAndSet(State.RUNNING, State.DONE)) {
+                    if (STATE.compareAndSet(this, State.RUNNING, State.DONE)) {
                         return true;
                     }
                     break;
@@ -93,7 +96,7 @@ final class GrantLatch {
 
     /** Ends the latch of an acquisition that never began: grants are not taken any more. */
     void end() {
-        state.set(State.DONE);
+        state = State.DONE;
     }
 
     /** Whether the hold came by a grant message; read once the owner holds. */

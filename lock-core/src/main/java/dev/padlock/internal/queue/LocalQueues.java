@@ -304,6 +304,8 @@ public final class LocalQueues {
     }
 
     private LocalQueue queue(LockProtocol protocol, AcquireContext services) {
-        return queues.computeIfAbsent(protocol.localKey(), key -> new LocalQueue(key, services, this));
+        LocalQueue queue = queues.get(protocol.localKey()); // mostly there: no lambda to make
+        return queue != null ? queue
+                : queues.computeIfAbsent(protocol.localKey(), key -> new LocalQueue(key, services, this));
     }
 }

@@ -42,8 +42,8 @@ final class TicketRunner {
     /** Runs {@code ticket}'s acquisition; {@code head} tells whether it runs as the queue's head. */
     void run(Ticket ticket, boolean head) {
         LockAcquisition acquisition = LockAcquisition.create(services, ticket.protocol,
-                AcquireRequest.of(ticket.owner, ticket.leaseMillis, ticket.watchdogLease, ticket.remainingNanos(),
-                        ticket.spin, ticket.fresh).inLine(head ? ticket.nonce : 0, head && ticket.requeued));
+                AcquireRequest.inLine(ticket.owner, ticket.leaseMillis, ticket.watchdogLease, ticket.remainingNanos(),
+                        ticket.spin, ticket.fresh, head ? ticket.nonce : 0, head && ticket.requeued));
         boolean grantedEarly;
         synchronized (queue) {
             ticket.running = acquisition;
