@@ -119,15 +119,12 @@ final class ResultTable {
 
     /** Adds the JMH row: bytes allocated per uncontended pair. */
     void addAllocation(Map<String, Double> bytesPerPair) {
-        String label = "JMH  uncontended lock(30 s) + unlock";
         Double a = bytesPerPair.get(libraries.get(0));
+        Double b = bytesPerPair.get(libraries.get(1));
         Double floor = bytesPerPair.get(FloorLibrary.NAME);
-        number(label, "bytes allocated / pair", a, bytesPerPair.get(libraries.get(1)), "%,.0f");
-        if (floor != null) {
-            Row row = rows.remove(rows.size() - 1);
-            rows.add(new Row(row.scenario(), row.metric(), row.first(), row.second(), row.ratio(),
-                    String.format(Locale.ROOT, "%,.0f", floor), ratio(a, floor)));
-        }
+        Function<Double, String> text = value -> value == null ? "n/a" : String.format(Locale.ROOT, "%,.0f", value);
+        rows.add(new Row("JMH  uncontended lock(30 s) + unlock", "bytes allocated / pair", text.apply(a),
+                text.apply(b), ratio(a, b), floor == null ? "" : text.apply(floor), floor == null ? "" : ratio(a, floor)));
     }
 
     /**

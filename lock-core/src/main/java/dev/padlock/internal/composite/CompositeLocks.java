@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.padlock.PadlockException;
 import dev.padlock.RLock;
+import dev.padlock.internal.acquire.LateCancels;
 import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.base.Require;
 import dev.padlock.internal.observe.Observing;
@@ -20,8 +21,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * What {@link MultiLock} and {@link RedLock} share: checking their component locks, calling and
@@ -32,8 +31,6 @@ import org.slf4j.LoggerFactory;
  * the components' bounds; the blocking waits add no timeout of their own.
  */
 final class CompositeLocks {
-    private static final Logger log = LoggerFactory.getLogger(CompositeLocks.class);
-
     private CompositeLocks() {
     }
 
@@ -165,16 +162,13 @@ final class CompositeLocks {
 
     /**
      * As {@link #bare} over the acquisition's {@linkplain PendingAcquire#reported() reported}
-     * result, mapped, and cancelling the returned future cancels the acquisition.
+     * result, mapped; cancelling the returned future cancels the acquisition, or gives the composite
+     * back through {@code unlocker} when the cancel came too late ({@link LateCancels}).
      */
-    private static <R> CompletableFuture<R> linked(PendingAcquire acquisition, Runnable giveBack,
-            Function<Boolean, R> map) {
+    private static <R> CompletableFuture<R> linked(PendingAcquire acquisition, Unlocker unlocker, long threadId,
+            String name, Function<Boolean, R> map) {
         CompletableFuture<R> out = bare(acquisition.reported().thenApply(map));
-        out.whenComplete((value, failure) -> {
-            if (out.isCancelled() && acquisition.cancelTooLate()) {
-                giveBack.run(); // the caller, told cancelled, will not unlock what came just before
-            }
-        });
+        LateCancels.link(out, acquisition, () -> unlocker.unlock(threadId), () -> name + " of owner " + threadId);
         return out;
     }
 
@@ -182,24 +176,6 @@ final class CompositeLocks {
     @FunctionalInterface
     interface Unlocker {
         CompletableFuture<Void> unlock(long threadId);
-    }
-
-    /** Gives back a hold whose caller cancelled too late; a failure is logged, the leases end it. */
-    private static Runnable giveBack(Unlocker unlocker, long threadId, String name) {
-        return () -> {
-            CompletableFuture<Void> release;
-            try {
-                release = unlocker.unlock(threadId);
-            } catch (RuntimeException e) {
-                release = CompletableFuture.failedFuture(e);
-            }
-            release.whenComplete((ignored, failure) -> {
-                if (failure != null) {
-                    log.warn("could not give back {}, acquired as its caller cancelled; its leases will end it: {}",
-                            name, RedisErrors.unwrap(failure).toString());
-                }
-            });
-        };
     }
 
     // ---- the acquire methods of RLock, over a composite's asynchronous core
@@ -254,8 +230,7 @@ final class CompositeLocks {
     static CompletableFuture<Void> lockAsync(Acquirer acquirer, Unlocker unlocker, long leaseTime, TimeUnit unit,
             long threadId, String name) {
         requireNonNull(unit, "unit");
-        return linked(acquirer.acquire(FOREVER, leaseTime, unit, threadId), giveBack(unlocker, threadId, name),
-                held -> null);
+        return linked(acquirer.acquire(FOREVER, leaseTime, unit, threadId), unlocker, threadId, name, held -> null);
     }
 
     /** {@link RLock#tryLockAsync}: as {@link #lockAsync} for cancelling. */
@@ -263,8 +238,8 @@ final class CompositeLocks {
             TimeUnit unit, long threadId, String name) {
         requireNonNull(unit, "unit");
         Require.waitTime(waitTime);
-        return linked(acquirer.acquire(unit.toNanos(waitTime), leaseTime, unit, threadId),
-                giveBack(unlocker, threadId, name), held -> held);
+        return linked(acquirer.acquire(unit.toNanos(waitTime), leaseTime, unit, threadId), unlocker, threadId, name,
+                held -> held);
     }
 
     // ---- the reads of RLock: the k-th largest answer (k = n: all; k = n/2+1: a majority)

@@ -6,6 +6,7 @@ import dev.padlock.LockObserver;
 import dev.padlock.RLock;
 import dev.padlock.RedisUnavailableException;
 import dev.padlock.internal.acquire.AcquireRequest;
+import dev.padlock.internal.acquire.LateCancels;
 import dev.padlock.internal.acquire.LockAcquisition;
 import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.base.Require;
@@ -24,8 +25,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.function.Function;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The {@link RLock} facade over a {@link LockProtocol}: argument checks, owner ids, the watchdog
@@ -33,8 +32,6 @@ import org.slf4j.LoggerFactory;
  * asynchronous core as the asynchronous ones, through {@link BlockingWaits}.
  */
 public final class RedisLock implements RLock, LeaseExtending {
-    private static final Logger log = LoggerFactory.getLogger(RedisLock.class);
-
     private final LockProtocol protocol;
     private final LockServices services;
     private final boolean spin;
@@ -362,30 +359,8 @@ public final class RedisLock implements RLock, LeaseExtending {
      */
     <R> CompletableFuture<R> linked(PendingAcquire acquisition, long threadId, Function<Boolean, R> map) {
         CompletableFuture<R> out = settle(acquisition.reported(), map);
-        out.whenComplete((value, failure) -> {
-            if (out.isCancelled() && acquisition.cancelTooLate()) {
-                giveBack(threadId);
-            }
-        });
+        LateCancels.link(out, acquisition, () -> unlockAsync(threadId),
+                () -> "lock '" + getName() + "' of " + protocol.ownerField(threadId));
         return out;
-    }
-
-    /**
-     * Releases the hold of an acquisition whose caller cancelled its future after Redis had given
-     * it the lock but before the future said so: the caller, told cancelled, will not unlock.
-     */
-    private void giveBack(long threadId) {
-        CompletableFuture<Void> release;
-        try {
-            release = unlockAsync(threadId);
-        } catch (RuntimeException e) {
-            release = CompletableFuture.failedFuture(e);
-        }
-        release.whenComplete((ignored, failure) -> {
-            if (failure != null) {
-                log.warn("could not give back lock '{}' of {}, acquired as its caller cancelled; its lease will end it: {}",
-                        getName(), protocol.ownerField(threadId), RedisErrors.unwrap(failure).toString());
-            }
-        });
     }
 }
