@@ -155,6 +155,31 @@ public final class LockAcquisition implements PendingAcquire {
     }
 
     /**
+     * Starts the loop, in place of {@link #begin()}, from the answer to a {@link #firstAttempt} its
+     * caller sent (and found not "acquired"), or the failure that lost it.
+     *
+     * @param willWait what the attempt was sent with
+     */
+    public void resume(boolean willWait, Attempt attempt, Throwable failure) {
+        place.sent(willWait);
+        onAttempt(attempt, failure);
+    }
+
+    /**
+     * The first attempt {@link #begin()} sends when it takes no place in line (the client shares no
+     * subscription, no give-back is pending): for a caller that sends it before making the loop. On
+     * "acquired" the owner holds, and the caller does what {@link Settlement#held()} does.
+     */
+    public static CompletableFuture<Attempt> firstAttempt(LockProtocol protocol, long owner, long leaseMillis,
+            boolean fresh, boolean willWait) {
+        try {
+            return PlaceInLine.send(protocol, owner, leaseMillis, fresh && protocol.claims(), willWait, 0, false);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /**
      * A release by another client passed the lock to this acquisition's owner, answering the place
      * in line with {@code nonce}: the owner holds it (see the class notes).
      *

@@ -71,21 +71,33 @@ final class PlaceInLine {
      * @return the reply; failed, rather than thrown, when the kind throws
      */
     CompletableFuture<Attempt> attempt(boolean hearsGrants) {
-        mayBeQueued |= !oneAttempt;
+        sent(!oneAttempt);
         try {
             long place = hearsGrants ? nonce : 0;
-            if (claim) {
-                return protocol.tryClaim(leaseMillis, owner, !oneAttempt, place, inLine);
-            }
-            if (place != 0 && !oneAttempt) {
+            if (place != 0 && !oneAttempt && !claim) {
                 CompletableFuture<Attempt> reply = protocol.tryAcquire(leaseMillis, owner, true, place, inLine);
                 inLine = true; // taken by this attempt unless it acquires; maybe so when its reply is lost
                 return reply;
             }
-            return protocol.tryAcquire(leaseMillis, owner, !oneAttempt);
+            return send(protocol, owner, leaseMillis, claim, !oneAttempt, place, inLine);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
+    }
+
+    /** An attempt that takes no place unless it is a claim with {@code place}: a claim, or a plain attempt. */
+    static CompletableFuture<Attempt> send(LockProtocol protocol, long owner, long leaseMillis, boolean claim,
+            boolean willWait, long place, boolean inLine) {
+        return claim ? protocol.tryClaim(leaseMillis, owner, willWait, place, inLine)
+                : protocol.tryAcquire(leaseMillis, owner, willWait);
+    }
+
+    /**
+     * An attempt was sent for this acquisition before it began (see
+     * {@link LockAcquisition#resume}), without a place: one that will wait may have queued the owner.
+     */
+    void sent(boolean willWait) {
+        mayBeQueued |= willWait;
     }
 
     /**

@@ -41,6 +41,45 @@ final class TicketRunner {
 
     /** Runs {@code ticket}'s acquisition; {@code head} tells whether it runs as the queue's head. */
     void run(Ticket ticket, boolean head) {
+        if (!sendsFirstAttempt(ticket, head)) {
+            start(ticket, head).begin();
+            return;
+        }
+        boolean willWait = ticket.remainingNanos() > 0; // as the loop's own budget would say
+        LockAcquisition.firstAttempt(ticket.protocol, ticket.owner, ticket.leaseMillis, ticket.fresh, willWait)
+                .whenComplete((attempt, failure) -> {
+                    if (failure == null && attempt.acquired()) {
+                        services.watchdog().onAcquired(ticket.protocol, ticket.owner, ticket.watchdogLease);
+                        ticket.token = attempt.token();
+                        if (told(ticket, true, null, head)) {
+                            ticket.settled.complete(null);
+                        }
+                    } else {
+                        start(ticket, head).resume(willWait, attempt, failure);
+                    }
+                });
+    }
+
+    /**
+     * Whether the runner sends {@code ticket}'s first attempt itself, and makes the acquisition's
+     * loop only when that attempt does not acquire (most acquisitions are not contended): when the
+     * loop's first attempt would be just that, taking no place in line (this client shares no
+     * subscription and was not put back in line for the ticket), with no give-back to wait for, a
+     * client still open and a caller still waiting.
+     */
+    private boolean sendsFirstAttempt(Ticket ticket, boolean head) {
+        if (ticket.spin || (head && ticket.requeued) || ticket.result.isDone()
+                || services.wakeUps().subscribedChannels() != 0 || services.wakeUps().isClosed()
+                || services.abandonments().pending(ticket.protocol, ticket.owner) != null) {
+            return false;
+        }
+        synchronized (queue) {
+            return !ticket.grantedEarly;
+        }
+    }
+
+    /** Makes {@code ticket}'s acquisition, which tells the ticket's caller how it ended; not begun. */
+    private LockAcquisition start(Ticket ticket, boolean head) {
         LockAcquisition acquisition = LockAcquisition.create(services, ticket.protocol,
                 AcquireRequest.inLine(ticket.owner, ticket.leaseMillis, ticket.watchdogLease, ticket.remainingNanos(),
                         ticket.spin, ticket.fresh, head ? ticket.nonce : 0, head && ticket.requeued));
@@ -52,7 +91,6 @@ final class TicketRunner {
         if (grantedEarly) {
             acquisition.grant(ticket.nonce); // a grant came before the acquisition existed: see GrantTurns
         }
-        acquisition.begin();
         ticket.result.whenComplete((acquired, failure) -> {
             if (ticket.result.isCancelled()) {
                 acquisition.result().cancel(false);
@@ -61,16 +99,29 @@ final class TicketRunner {
         acquisition.result().whenComplete((acquired, failure) -> {
             boolean got = Boolean.TRUE.equals(acquired) && !acquisition.result().isCancelled();
             ticket.token = acquisition.token();
-            ended(ticket, got, head);
-            boolean delivered = failure != null
-                    ? ticket.result.completeExceptionally(RedisErrors.unwrap(failure))
-                    : ticket.result.complete(got);
-            if (got && !delivered) {
-                giveBack(ticket);
-            } else {
+            if (told(ticket, got, failure, head)) {
                 acquisition.settled().whenComplete((ignored, settleFailure) -> ticket.settled.complete(null));
             }
         });
+        return acquisition;
+    }
+
+    /**
+     * The queue learns how {@code ticket}'s acquisition ended, then its caller: a hold the caller
+     * no longer waits for is given back.
+     *
+     * @return false when it was given back (which settles the ticket)
+     */
+    private boolean told(Ticket ticket, boolean got, Throwable failure, boolean head) {
+        ended(ticket, got, head);
+        boolean delivered = failure != null
+                ? ticket.result.completeExceptionally(RedisErrors.unwrap(failure))
+                : ticket.result.complete(got);
+        if (got && !delivered) {
+            giveBack(ticket);
+            return false;
+        }
+        return true;
     }
 
     /** Runs re-entries the queue claimed (see {@link LocalQueue#claimReentries}). */

@@ -15,6 +15,11 @@ final class HandFiredChannels implements WakeUps {
     final List<Watching> watchers = new CopyOnWriteArrayList<>();
     private final List<CompletableFuture<Boolean>> parked = new ArrayList<>();
     private boolean closed;
+    /**
+     * What {@link #subscribedChannels()} says: 0 (no subscription to share, as in a client that
+     * never waited) lets a runner send an acquisition's first attempt itself.
+     */
+    int subscribed;
 
     /** An unlock message: wakes parked waiters and calls every watcher. */
     void fire() {
@@ -86,7 +91,7 @@ final class HandFiredChannels implements WakeUps {
 
     @Override
     public int subscribedChannels() {
-        return 1;
+        return subscribed;
     }
 
     @Override
