@@ -19,7 +19,6 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.event.ClusterTopologyChangedEvent;
 import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
-import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.protocol.DefaultEndpoint;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
@@ -72,16 +71,16 @@ final class LettuceBackend implements RedisBackend {
         this.sentinel = sentinel;
         try {
             if (client != null) {
-                var c = client.connect(StringCodec.UTF8);
+                var c = client.connect(Utf8Codec.INSTANCE);
                 this.connection = c;
                 this.commands = c.async();
-                this.pubSub = client.connectPubSub(StringCodec.UTF8);
+                this.pubSub = client.connectPubSub(Utf8Codec.INSTANCE);
             } else {
-                var c = clusterClient.connect(StringCodec.UTF8);
+                var c = clusterClient.connect(Utf8Codec.INSTANCE);
                 this.connection = c;
                 this.commands = c.async();
                 StatefulRedisClusterPubSubConnection<String, String> clusterPubSub =
-                        clusterClient.connectPubSub(StringCodec.UTF8);
+                        clusterClient.connectPubSub(Utf8Codec.INSTANCE);
                 // sharded subscriptions live on the node of their slot: hear those nodes too
                 clusterPubSub.setNodeMessagePropagation(true);
                 this.pubSub = clusterPubSub;

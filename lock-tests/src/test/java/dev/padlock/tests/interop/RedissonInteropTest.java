@@ -117,6 +117,30 @@ class RedissonInteropTest {
         assertFalse(ours.isLocked());
     }
 
+    /** Padlock writes keys and arguments with its own exact-size UTF-8 codec: the bytes are Redisson's. */
+    @Test
+    void aNameOutsideAsciiIsTheSameLockForBoth(RedisAdmin admin) {
+        String name = uniqueName("interop:ordres-\u00e9t\u00e9-\u65e5\u672c-\ud83d\udd12");
+        org.redisson.api.RLock theirs = redisson.getLock(name);
+        RLock ours = padlock.getLock(name);
+
+        ours.lock();
+        try {
+            assertTrue(theirs.isLocked());
+            assertFalse(theirs.tryLock(), "Redisson took a lock Padlock holds");
+            assertEquals(1, admin.commands().hlen(name));
+        } finally {
+            ours.unlock();
+        }
+        theirs.lock();
+        try {
+            assertFalse(ours.tryLock(), "Padlock took a lock Redisson holds");
+        } finally {
+            theirs.unlock();
+        }
+        assertEquals(0, admin.commands().exists(name));
+    }
+
     @Test
     void bothWriteTheSameHashShape(RedisAdmin admin) {
         String name = uniqueName("interop:shape");
