@@ -114,8 +114,8 @@ public final class ExclusiveLockProtocol implements LockProtocol {
 
     @Override
     public CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait) {
-        return services.scripts().<Long>run(LuaScript.LOCK_ACQUIRE, ScriptOutputType.INTEGER, lockKey(),
-                ScriptArgs.millis(leaseMillis), field(threadId)).thenApply(Attempt::fromTtl);
+        return services.scripts().run(LuaScript.LOCK_ACQUIRE, ScriptOutputType.INTEGER, Attempt::fromTtl, lockKey(),
+                ScriptArgs.millis(leaseMillis), field(threadId));
     }
 
     @Override
@@ -134,13 +134,13 @@ public final class ExclusiveLockProtocol implements LockProtocol {
         boolean takesPlace = grants && willWait && placeNonce != 0;
         if (!takesPlace && !inLine) {
             // the line's arguments are optional: a claim that neither takes nor leaves a place sends none
-            return services.scripts().<Long>run(LuaScript.LOCK_CLAIM, ScriptOutputType.INTEGER, lockOnly,
-                    ScriptArgs.millis(leaseMillis), field(threadId)).thenApply(Attempt::fromTtl);
+            return services.scripts().run(LuaScript.LOCK_CLAIM, ScriptOutputType.INTEGER, Attempt::fromTtl, lockOnly,
+                    ScriptArgs.millis(leaseMillis), field(threadId));
         }
         String place = takesPlace ? place(threadId, leaseMillis, placeNonce) : "";
-        return services.scripts().<Long>run(LuaScript.LOCK_CLAIM, ScriptOutputType.INTEGER, claimKeys(),
+        return services.scripts().run(LuaScript.LOCK_CLAIM, ScriptOutputType.INTEGER, Attempt::fromTtl, claimKeys(),
                 ScriptArgs.millis(leaseMillis), field(threadId), place,
-                ScriptArgs.millis(placeMillis()), services.clientId(), inLine ? "1" : "0").thenApply(Attempt::fromTtl);
+                ScriptArgs.millis(placeMillis()), services.clientId(), inLine ? "1" : "0");
     }
 
     @Override
@@ -230,22 +230,20 @@ public final class ExclusiveLockProtocol implements LockProtocol {
     public CompletableFuture<Release> release(long threadId, long rearmLeaseMillis, long nextThreadId,
             long nextLeaseMillis, long nextPlaceNonce) {
         if (!grants) {
-            return services.scripts().<Long>run(LuaScript.LOCK_RELEASE, ScriptOutputType.INTEGER, lockAndChannel(),
-                            LockKeys.UNLOCK_MESSAGE, ScriptArgs.millis(rearmLeaseMillis),
-                            field(threadId), services.backend().publishCommand())
-                    .thenApply(Release::fromScript);
+            return services.scripts().run(LuaScript.LOCK_RELEASE, ScriptOutputType.INTEGER, Release::fromScript,
+                    lockAndChannel(), LockKeys.UNLOCK_MESSAGE, ScriptArgs.millis(rearmLeaseMillis), field(threadId),
+                    services.backend().publishCommand());
         }
         String field = field(threadId);
         String rearm = ScriptArgs.millis(rearmLeaseMillis);
         ScriptRunner scripts = services.scripts();
         String publish = services.backend().publishCommand();
-        CompletableFuture<Long> reply = nextThreadId == NO_OWNER
-                ? scripts.run(LuaScript.LOCK_RELEASE, ScriptOutputType.INTEGER, releaseKeys(), LockKeys.UNLOCK_MESSAGE,
-                        rearm, field, publish)
-                : scripts.run(LuaScript.LOCK_RELEASE, ScriptOutputType.INTEGER, releaseKeys(), LockKeys.UNLOCK_MESSAGE,
-                        rearm, field, publish, place(nextThreadId, nextLeaseMillis, nextPlaceNonce),
-                        ScriptArgs.millis(placeMillis()));
-        return reply.thenApply(Release::fromScript);
+        return nextThreadId == NO_OWNER
+                ? scripts.run(LuaScript.LOCK_RELEASE, ScriptOutputType.INTEGER, Release::fromScript, releaseKeys(),
+                        LockKeys.UNLOCK_MESSAGE, rearm, field, publish)
+                : scripts.run(LuaScript.LOCK_RELEASE, ScriptOutputType.INTEGER, Release::fromScript, releaseKeys(),
+                        LockKeys.UNLOCK_MESSAGE, rearm, field, publish,
+                        place(nextThreadId, nextLeaseMillis, nextPlaceNonce), ScriptArgs.millis(placeMillis()));
     }
 
     @Override

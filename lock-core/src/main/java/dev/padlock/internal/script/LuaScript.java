@@ -1,6 +1,7 @@
 package dev.padlock.internal.script;
 
 import dev.padlock.spi.Script;
+import java.nio.charset.StandardCharsets;
 
 /**
  * The Lua scripts of the {@code lock-lua} jar, each read once from
@@ -36,9 +37,11 @@ public enum LuaScript {
     CLIENT_REGISTER("client_register");
 
     private final Script script;
+    private final byte[] sha1Bytes;
 
     LuaScript(String file) {
         this.script = Script.load(LuaScript.class, "/dev/padlock/lua/" + file + ".lua");
+        this.sha1Bytes = script.sha1().getBytes(StandardCharsets.US_ASCII);
     }
 
     /** The file name without {@code .lua}; used in error messages. */
@@ -52,6 +55,11 @@ public enum LuaScript {
 
     public String sha1() {
         return script.sha1();
+    }
+
+    /** {@link #sha1()} as the bytes {@code EVALSHA} sends; not to be changed. */
+    byte[] sha1Bytes() {
+        return sha1Bytes;
     }
 
     /** This script as the SPI's {@link Script}. */

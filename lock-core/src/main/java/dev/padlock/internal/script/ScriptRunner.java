@@ -5,7 +5,9 @@ import dev.padlock.internal.redis.RedisErrors;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 
 /**
  * Runs {@link LuaScript}s with {@code EVALSHA}. When Redis does not know the script (a restart,
@@ -57,7 +59,17 @@ public final class ScriptRunner {
      *     {@code MULTI} for arrays
      */
     public <T> CompletableFuture<T> run(LuaScript script, ScriptOutputType type, String[] keys, String... args) {
-        return run(script.file(), script.body(), script.sha1(), type, keys, args);
+        return run(script, type, null, keys, args);
+    }
+
+    /**
+     * {@link #run(LuaScript, ScriptOutputType, String[], String...)}, its reply mapped by
+     * {@code reply} in the same stage: the calls of an uncontended lock and unlock make one stage
+     * each. A failure of {@code reply} fails the result, as {@code thenApply} would.
+     */
+    public <T, R> CompletableFuture<R> run(LuaScript script, ScriptOutputType type, Function<T, R> reply, String[] keys,
+            String... args) {
+        return run(script.file(), script.body(), script.sha1(), script.sha1Bytes(), type, reply, keys, args);
     }
 
     /**
@@ -69,24 +81,33 @@ public final class ScriptRunner {
      */
     public <T> CompletableFuture<T> run(String file, String body, String sha1, ScriptOutputType type, String[] keys,
             String... args) {
+        return run(file, body, sha1, sha1.getBytes(StandardCharsets.US_ASCII), type, null, keys, args);
+    }
+
+    private <T, R> CompletableFuture<R> run(String file, String body, String sha1, byte[] sha1Bytes,
+            ScriptOutputType type, Function<T, R> reply, String[] keys, String[] args) {
         if (!pinned) {
             // One stage on the command itself: this path runs twice per uncontended lock and unlock.
-            RedisClusterAsyncCommands<String, String> commands;
+            ScriptCall<T, R> call;
             CompletableFuture<T> sent;
             try {
-                commands = backend.commands();
-                sent = commands.<T>evalsha(sha1, type, keys, args).toCompletableFuture();
+                RedisClusterAsyncCommands<String, String> commands = backend.commands();
+                call = new ScriptCall<>(this, commands, file, body, type, reply, keys, args);
+                sent = ScriptCall.evalsha(commands, sha1Bytes, type, keys, args);
             } catch (RuntimeException failure) {
                 return translated(failure, file, keys);
             }
-            return sent.exceptionallyCompose(failure -> afterFailure(failure, commands, file, body, type, keys, args));
+            sent.whenComplete(call);
+            return call;
         }
-        return commands(keys[0]).thenCompose(c -> c.<T>evalsha(sha1, type, keys, args).toCompletableFuture()
-                .exceptionallyCompose(failure -> afterFailure(failure, c, file, body, type, keys, args)));
+        CompletableFuture<T> sent = commands(keys[0]).thenCompose(c -> c.<T>evalsha(sha1, type, keys, args)
+                .toCompletableFuture().exceptionallyCompose(failure -> afterFailure(failure, c, file, body, type, keys,
+                        args)));
+        return reply == null ? (CompletableFuture<R>) sent : sent.thenApply(reply);
     }
 
     /** On {@code NOSCRIPT}, the same call with {@code EVAL}; any failure translated. */
-    private <T> CompletableFuture<T> afterFailure(Throwable failure, RedisClusterAsyncCommands<String, String> commands,
+    <T> CompletableFuture<T> afterFailure(Throwable failure, RedisClusterAsyncCommands<String, String> commands,
             String file, String body, ScriptOutputType type, String[] keys, String[] args) {
         if (RedisErrors.unwrap(failure) instanceof RedisNoScriptException) {
             return commands.<T>eval(body, type, keys, args).toCompletableFuture()
@@ -95,7 +116,7 @@ public final class ScriptRunner {
         return translated(failure, file, keys);
     }
 
-    private <T> CompletableFuture<T> translated(Throwable failure, String file, String[] keys) {
+    <T> CompletableFuture<T> translated(Throwable failure, String file, String[] keys) {
         return CompletableFuture.failedFuture(backend.translate(failure, file + " on '" + keys[0] + "'"));
     }
 

@@ -1,0 +1,125 @@
+package dev.padlock.internal.script;
+
+import dev.padlock.internal.redis.Utf8Codec;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.output.BooleanOutput;
+import io.lettuce.core.output.CommandOutput;
+import io.lettuce.core.output.IntegerOutput;
+import io.lettuce.core.output.NestedMultiOutput;
+import io.lettuce.core.output.ObjectOutput;
+import io.lettuce.core.output.StatusOutput;
+import io.lettuce.core.output.ValueOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+
+/**
+ * One {@code EVALSHA} of a {@link ScriptRunner}, and its result: it completes with the reply,
+ * mapped, or with the failure translated, after the {@code EVAL} that a {@code NOSCRIPT} answer
+ * calls for. The call is its own result, so a script call costs the command and one stage.
+ *
+ * <p>{@link #evalsha} builds the command as Lettuce's own {@code evalsha} does, with the digest
+ * and the key count as prepared bytes rather than strings encoded on every call.
+ */
+final class ScriptCall<T, R> extends CompletableFuture<R> implements BiConsumer<T, Throwable> {
+    /** The key counts as {@code EVALSHA} sends them; Padlock's scripts take at most a few keys. */
+    private static final byte[][] KEY_COUNTS = new byte[16][];
+
+    static {
+        for (int i = 0; i < KEY_COUNTS.length; i++) {
+            KEY_COUNTS[i] = Integer.toString(i).getBytes(StandardCharsets.US_ASCII);
+        }
+    }
+
+    private final ScriptRunner runner;
+    private final RedisClusterAsyncCommands<String, String> commands;
+    private final String file;
+    private final String body;
+    private final ScriptOutputType type;
+    private final Function<T, R> reply;
+    private final String[] keys;
+    private final String[] args;
+
+    /** @param reply maps the reply; null: the reply is the result */
+    ScriptCall(ScriptRunner runner, RedisClusterAsyncCommands<String, String> commands, String file, String body,
+            ScriptOutputType type, Function<T, R> reply, String[] keys, String[] args) {
+        this.runner = runner;
+        this.commands = commands;
+        this.file = file;
+        this.body = body;
+        this.type = type;
+        this.reply = reply;
+        this.keys = keys;
+        this.args = args;
+    }
+
+    /** Sends {@code EVALSHA sha1 numkeys keys... args...}. */
+    static <T> CompletableFuture<T> evalsha(RedisClusterAsyncCommands<String, String> commands, byte[] sha1,
+            ScriptOutputType type, String[] keys, String[] args) {
+        RedisCodec<String, String> codec = Utf8Codec.INSTANCE;
+        CommandArgs<String, String> command = new CommandArgs<>(codec).add(sha1);
+        if (keys.length < KEY_COUNTS.length) {
+            command.add(KEY_COUNTS[keys.length]);
+        } else {
+            command.add(keys.length);
+        }
+        command.addKeys(keys).addValues(args);
+        return commands.dispatch(CommandType.EVALSHA, ScriptCall.<T>output(codec, type), command).toCompletableFuture();
+    }
+
+    /** How Lettuce reads a script's reply of {@code type}, as its own {@code evalsha} does. */
+    @SuppressWarnings("unchecked")
+    private static <T> CommandOutput<String, String, T> output(RedisCodec<String, String> codec, ScriptOutputType type) {
+        return (CommandOutput<String, String, T>) switch (type) {
+            case BOOLEAN -> new BooleanOutput<>(codec);
+            case INTEGER -> new IntegerOutput<>(codec);
+            case STATUS -> new StatusOutput<>(codec);
+            case MULTI -> new NestedMultiOutput<>(codec);
+            case VALUE -> new ValueOutput<>(codec);
+            case OBJECT -> new ObjectOutput<>(codec);
+        };
+    }
+
+    /** The {@code EVALSHA}'s reply or failure. */
+    @Override
+    public void accept(T value, Throwable failure) {
+        if (failure == null) {
+            answer(value);
+            return;
+        }
+        runner.<T>afterFailure(failure, commands, file, body, type, keys, args).whenComplete((again, stillFailed) -> {
+            if (stillFailed == null) {
+                answer(again);
+            } else {
+                fail(stillFailed);
+            }
+        });
+    }
+
+    @SuppressWarnings("unchecked")
+    private void answer(T value) {
+        if (reply == null) {
+            complete((R) value);
+            return;
+        }
+        R mapped;
+        try {
+            mapped = reply.apply(value);
+        } catch (RuntimeException e) {
+            fail(e);
+            return;
+        }
+        complete(mapped);
+    }
+
+    /** Fails as the stages it replaces did: wrapped in a {@link CompletionException}. */
+    private void fail(Throwable failure) {
+        completeExceptionally(failure instanceof CompletionException ? failure : new CompletionException(failure));
+    }
+}
