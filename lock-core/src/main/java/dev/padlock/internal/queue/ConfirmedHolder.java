@@ -134,13 +134,16 @@ final class ConfirmedHolder {
     record SinceNote(LockProtocol protocol, long owner, long heldForNanos) {
     }
 
-    /** Redis says the holder holds nothing: forgets it and stops watching its lease. */
+    /**
+     * Redis says the holder holds nothing: forgets it and stops watching its lease (a pending check
+     * finds nothing, or serves the next holder's lease).
+     */
     void forget() {
         sinceNoted = true;
         owner = LocalQueue.NONE;
         protocol = null;
         if (leaseWatch != null) {
-            leaseWatch.clear();
+            leaseWatch.noFixedLease();
         }
     }
 

@@ -10,7 +10,10 @@ import java.util.concurrent.TimeUnit;
  * queued owners ask Redis once it has run out; a watchdog lease is renewed and not watched. The
  * end is measured from when this client read Redis's reply, after Redis set the lease, so Redis has
  * dropped the key by then. One check is pending at a time, one millisecond after the end: a lease
- * that ends sooner replaces it, one that ends later is checked again when the check fires.
+ * that ends sooner replaces it, one that ends later is checked again when the check fires. A check
+ * stays pending when the holder goes ({@link #noFixedLease()}) and then finds nothing, or serves
+ * the next holder's lease: a lock taken and released in a loop schedules one check a lease, not
+ * one a hold.
  *
  * <p>Not thread-safe: guarded by its queue's monitor. The check runs {@code onDue} on the timer's
  * thread, which takes the monitor and asks {@link #over()}.
@@ -40,18 +43,15 @@ final class HolderLeaseWatch {
         }
     }
 
-    /** The holder's lease is renewed, or not this client's to watch: a pending check finds nothing. */
+    /**
+     * The holder's lease is renewed, or not this client's to watch, or nobody holds: a pending check
+     * finds nothing, unless a lease set before it fires moves the end on.
+     */
     void noFixedLease() {
         leaseEnd = 0;
     }
 
-    /** Nobody holds: nothing is watched, nothing is pending. */
-    void clear() {
-        leaseEnd = 0;
-        cancel();
-    }
-
-    /** Cancels the pending check, if any. */
+    /** Cancels the pending check, if any: the queue closes or retires. */
     void cancel() {
         if (check != null) {
             check.cancel();

@@ -75,13 +75,27 @@ class HolderLeaseWatchTest {
     }
 
     @Test
-    void clearCancelsThePendingCheck() {
+    void cancelCancelsThePendingCheck() {
         watch.fixedLease(50);
 
-        watch.clear();
+        watch.cancel();
 
         assertThat(timer.pending()).isZero();
         timer.advance(100);
         assertThat(checks).isEmpty();
+    }
+
+    @Test
+    void theNextHoldersLeaseReusesThePendingCheck() {
+        watch.fixedLease(50);
+        watch.noFixedLease(); // the holder released
+        timer.advance(10);
+        watch.fixedLease(50); // the next hold: ends at 60
+
+        assertThat(timer.pending()).as("no new check per hold").isOne();
+        timer.advance(41);
+        assertThat(checks).as("the first check finds the lease moved on").containsExactly(false);
+        timer.advance(10);
+        assertThat(checks).containsExactly(false, true);
     }
 }
