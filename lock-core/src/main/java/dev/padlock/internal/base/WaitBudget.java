@@ -11,6 +11,10 @@ public final class WaitBudget {
     /** A wait without deadline. */
     public static final long FOREVER = Long.MAX_VALUE;
 
+    /** The budgets that read no clock, shared: most acquisitions have one of them. */
+    private static final WaitBudget UNBOUNDED = new WaitBudget(null, FOREVER);
+    private static final WaitBudget ONE_ATTEMPT = new WaitBudget(null, 0);
+
     private final EngineClock clock;
     private final boolean forever;
     private final boolean oneAttempt;
@@ -25,7 +29,10 @@ public final class WaitBudget {
 
     /** A budget of {@code waitNanos} from now. */
     public static WaitBudget of(long waitNanos, EngineClock clock) {
-        return new WaitBudget(clock, waitNanos);
+        if (waitNanos >= FOREVER / 4) {
+            return UNBOUNDED;
+        }
+        return waitNanos <= 0 ? ONE_ATTEMPT : new WaitBudget(clock, waitNanos);
     }
 
     public boolean forever() {

@@ -11,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -147,6 +148,14 @@ final class BlockingWaits {
      * @throws RedisUnavailableException when no answer came in time
      */
     <T> T join(CompletableFuture<T> future, String operation) {
+        return join(future, operation, Function.identity());
+    }
+
+    /**
+     * {@link #join(CompletableFuture, String)}, with the call's failure first mapped by
+     * {@code failed} (which gets it as the future failed, wrapped or not).
+     */
+    <T> T join(CompletableFuture<T> future, String operation, Function<Throwable, Throwable> failed) {
         boolean interrupted = false;
         try {
             while (true) {
@@ -155,7 +164,7 @@ final class BlockingWaits {
                 } catch (InterruptedException e) {
                     interrupted = true;
                 } catch (ExecutionException e) {
-                    throw rethrow(e.getCause(), operation);
+                    throw rethrow(RedisErrors.unwrap(failed.apply(e.getCause())), operation);
                 } catch (TimeoutException e) {
                     throw new RedisUnavailableException(operation + " on '" + lockName + "' at " + address.get()
                             + " got no answer within twice the command timeout", e);

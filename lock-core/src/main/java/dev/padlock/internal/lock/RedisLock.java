@@ -169,33 +169,44 @@ public final class RedisLock implements RLock, LeaseExtending {
 
     @Override
     public void unlock() {
-        waits.join(unlockAsync(currentThreadId()), "unlock");
+        long threadId = currentThreadId();
+        // the release itself is waited for, its outcome read here: no stage for the caller's answer
+        ReleaseOutcome outcome = waits.join(release(threadId), "unlock", failure -> unconfirmed(failure, threadId));
+        if (outcome == ReleaseOutcome.NOT_HELD) {
+            throw notHeld(threadId);
+        }
     }
 
     @Override
     public CompletableFuture<Void> unlockAsync(long threadId) {
-        Require.state(!services.wakeUps().isClosed(), "the LockClient is closed");
-        CompletableFuture<ReleaseOutcome> release = protocol.sharesLocalView()
-                ? services.queues().release(protocol, services, threadId)
-                : releaseOnRedis(threadId);
-        Observing observing = services.observing();
-        if (observing != null) {
-            release = observing.release(release, protocol, threadId);
-        }
+        CompletableFuture<ReleaseOutcome> release = release(threadId);
         // one stage for the reply (as settle, with the unconfirmed failure): this runs on every unlock
         CompletableFuture<Void> unlocked = new CompletableFuture<>();
         release.whenComplete((outcome, failure) -> {
             if (failure != null) {
                 unlocked.completeExceptionally(RedisErrors.unwrap(unconfirmed(failure, threadId)));
             } else if (outcome == ReleaseOutcome.NOT_HELD) {
-                unlocked.completeExceptionally(new IllegalMonitorStateException("lock '" + getName()
-                        + "' is not held by " + protocol.ownerField(threadId)
-                        + " (never acquired, already unlocked, or its lease ran out)"));
+                unlocked.completeExceptionally(notHeld(threadId));
             } else {
                 unlocked.complete(null);
             }
         });
         return unlocked;
+    }
+
+    /** Releases one hold of {@code threadId}, through the local queue for kinds that share it. */
+    private CompletableFuture<ReleaseOutcome> release(long threadId) {
+        Require.state(!services.wakeUps().isClosed(), "the LockClient is closed");
+        CompletableFuture<ReleaseOutcome> release = protocol.sharesLocalView()
+                ? services.queues().release(protocol, services, threadId)
+                : releaseOnRedis(threadId);
+        Observing observing = services.observing();
+        return observing == null ? release : observing.release(release, protocol, threadId);
+    }
+
+    private IllegalMonitorStateException notHeld(long threadId) {
+        return new IllegalMonitorStateException("lock '" + getName() + "' is not held by "
+                + protocol.ownerField(threadId) + " (never acquired, already unlocked, or its lease ran out)");
     }
 
     /**
