@@ -11,7 +11,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -148,14 +147,20 @@ final class BlockingWaits {
      * @throws RedisUnavailableException when no answer came in time
      */
     <T> T join(CompletableFuture<T> future, String operation) {
-        return join(future, operation, Function.identity());
+        return join(future, operation, (failure, owner) -> failure, 0);
+    }
+
+    /** What a call's failure becomes before it is thrown, for the owner that made the call. */
+    @FunctionalInterface
+    interface OwnersFailure {
+        Throwable of(Throwable failure, long owner);
     }
 
     /**
      * {@link #join(CompletableFuture, String)}, with the call's failure first mapped by
-     * {@code failed} (which gets it as the future failed, wrapped or not).
+     * {@code failed} for {@code owner}.
      */
-    <T> T join(CompletableFuture<T> future, String operation, Function<Throwable, Throwable> failed) {
+    <T> T join(CompletableFuture<T> future, String operation, OwnersFailure failed, long owner) {
         boolean interrupted = false;
         try {
             while (true) {
@@ -164,7 +169,7 @@ final class BlockingWaits {
                 } catch (InterruptedException e) {
                     interrupted = true;
                 } catch (ExecutionException e) {
-                    throw rethrow(RedisErrors.unwrap(failed.apply(e.getCause())), operation);
+                    throw rethrow(RedisErrors.unwrap(failed.of(e.getCause(), owner)), operation);
                 } catch (TimeoutException e) {
                     throw new RedisUnavailableException(operation + " on '" + lockName + "' at " + address.get()
                             + " got no answer within twice the command timeout", e);

@@ -38,6 +38,8 @@ public final class RedisLock implements RLock, LeaseExtending {
     private final String kind;
     private final LockObserver.Kind observedKind;
     private final BlockingWaits waits;
+    /** {@link #unconfirmed(Throwable, long)}, made once: an unlock makes no object for its failure. */
+    private final BlockingWaits.OwnersFailure unconfirmed = this::unconfirmed;
 
     /**
      * @param spin wait by back-off between attempts (the spin lock) instead of on pub/sub
@@ -171,7 +173,7 @@ public final class RedisLock implements RLock, LeaseExtending {
     public void unlock() {
         long threadId = currentThreadId();
         // the release itself is waited for, its outcome read here: no stage for the caller's answer
-        ReleaseOutcome outcome = waits.join(release(threadId), "unlock", failure -> unconfirmed(failure, threadId));
+        ReleaseOutcome outcome = waits.join(release(threadId), "unlock", unconfirmed, threadId);
         if (outcome == ReleaseOutcome.NOT_HELD) {
             throw notHeld(threadId);
         }

@@ -299,13 +299,24 @@ public interface LockProtocol {
             this(outcome, listeners, false);
         }
 
+        private static final Release NOT_HELD = new Release(ReleaseOutcome.NOT_HELD, 0);
+        private static final Release STILL_HELD = new Release(ReleaseOutcome.STILL_HELD, 0);
+        private static final Release HEARD_BY_NONE = new Release(ReleaseOutcome.RELEASED, 0);
+        private static final Release GRANTED = new Release(ReleaseOutcome.RELEASED, 0, true);
+
         /** Reads the release scripts: nil, 0, -1 (granted), or 1 + the subscribers its message reached. */
         static Release fromScript(Long reply) {
-            if (reply != null && reply < 0) {
-                return new Release(ReleaseOutcome.RELEASED, 0, true);
+            if (reply == null) {
+                return NOT_HELD;
             }
-            ReleaseOutcome outcome = ReleaseOutcome.fromScript(reply);
-            return new Release(outcome, outcome == ReleaseOutcome.RELEASED ? reply - 1 : 0, false);
+            long value = reply;
+            if (value < 0) {
+                return GRANTED;
+            }
+            if (value <= 1) {
+                return value == 0 ? STILL_HELD : HEARD_BY_NONE; // the common answers: no record made
+            }
+            return new Release(ReleaseOutcome.RELEASED, value - 1, false);
         }
     }
 }

@@ -183,7 +183,7 @@ final class LocalRelease {
         if (!successor.result.complete(true)) {
             runner.giveBack(successor); // it gave up while the lock was on its way
         } else {
-            successor.settled.complete(null);
+            successor.settle();
         }
     }
 

@@ -9,6 +9,7 @@ import io.netty.util.Timer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 
 /**
  * One acquisition through a {@link LocalQueue}, as its caller sees it: the futures it waits on, and
@@ -30,7 +31,11 @@ final class Ticket implements PendingAcquire {
     private final boolean forever;
     private final boolean oneShot;
     final CompletableFuture<Boolean> result = new CompletableFuture<>();
-    final CompletableFuture<Void> settled = new CompletableFuture<>();
+    /** Made when first asked for ({@link #settled()}); {@link #SETTLED} when it settled before that. */
+    private volatile CompletableFuture<Void> settled;
+    private static final CompletableFuture<Void> SETTLED = CompletableFuture.completedFuture(null);
+    private static final AtomicReferenceFieldUpdater<Ticket, CompletableFuture> SETTLED_FUTURE =
+            AtomicReferenceFieldUpdater.newUpdater(Ticket.class, CompletableFuture.class, "settled");
     /** An updater rather than an {@code AtomicInteger}: one object less per acquisition. */
     private static final AtomicIntegerFieldUpdater<Ticket> STATE =
             AtomicIntegerFieldUpdater.newUpdater(Ticket.class, "state");
@@ -75,9 +80,23 @@ final class Ticket implements PendingAcquire {
         return result;
     }
 
+    /** Made on demand: most acquisitions settle with nobody asking. */
     @Override
     public CompletableFuture<Void> settled() {
-        return settled;
+        CompletableFuture<Void> future = settled;
+        if (future == null) {
+            SETTLED_FUTURE.compareAndSet(this, null, new CompletableFuture<Void>());
+            future = settled;
+        }
+        return future;
+    }
+
+    /** The acquisition stopped and gave back whatever it had: {@link #settled()} completes. */
+    void settle() {
+        if (settled == null && SETTLED_FUTURE.compareAndSet(this, null, SETTLED)) {
+            return;
+        }
+        settled.complete(null);
     }
 
     @Override
@@ -113,7 +132,7 @@ final class Ticket implements PendingAcquire {
             }
             if (STATE.compareAndSet(this, WAITING, GAVE_UP)) {
                 leave.run();
-                settled.complete(null);
+                settle();
             }
         });
         if (!forever) {
@@ -121,7 +140,7 @@ final class Ticket implements PendingAcquire {
                 if (STATE.compareAndSet(this, WAITING, GAVE_UP)) {
                     leave.run();
                     result.complete(false);
-                    settled.complete(null);
+                    settle();
                 }
             }, remainingNanos(), TimeUnit.NANOSECONDS);
             if (result.isDone()) {
@@ -144,7 +163,7 @@ final class Ticket implements PendingAcquire {
         state = WAITING;
         if ((result.isDone() || (!forever && remainingNanos() == 0)) && STATE.compareAndSet(this, WAITING, GAVE_UP)) {
             result.complete(false);
-            settled.complete(null);
+            settle();
             return false;
         }
         return true;
@@ -161,14 +180,14 @@ final class Ticket implements PendingAcquire {
     void giveUpBeforeEntry() {
         if (STATE.compareAndSet(this, WAITING, GAVE_UP)) {
             result.complete(false);
-            settled.complete(null);
+            settle();
         }
     }
 
     void fail(Throwable failure) {
         if (STATE.compareAndSet(this, WAITING, GAVE_UP)) {
             result.completeExceptionally(failure);
-            settled.complete(null);
+            settle();
         }
     }
 }

@@ -52,7 +52,7 @@ final class TicketRunner {
                         services.watchdog().onAcquired(ticket.protocol, ticket.owner, ticket.watchdogLease);
                         ticket.token = attempt.token();
                         if (told(ticket, true, null, head)) {
-                            ticket.settled.complete(null);
+                            ticket.settle();
                         }
                     } else {
                         start(ticket, head).resume(willWait, attempt, failure);
@@ -100,7 +100,7 @@ final class TicketRunner {
             boolean got = Boolean.TRUE.equals(acquired) && !acquisition.result().isCancelled();
             ticket.token = acquisition.token();
             if (told(ticket, got, failure, head)) {
-                acquisition.settled().whenComplete((ignored, settleFailure) -> ticket.settled.complete(null));
+                acquisition.settled().whenComplete((ignored, settleFailure) -> ticket.settle());
             }
         });
         return acquisition;
@@ -138,7 +138,7 @@ final class TicketRunner {
                 log.warn("could not give back lock '{}' after its acquisition was abandoned; its lease will "
                         + "expire: {}", ticket.protocol.name(), failure.toString());
             }
-            ticket.settled.complete(null);
+            ticket.settle();
         });
     }
 

@@ -178,7 +178,7 @@ final class Tickets {
         }
         List<CompletableFuture<Void>> earlier = new ArrayList<>(2);
         if (head != null && head.owner == owner) {
-            earlier.add(head.settled);
+            earlier.add(head.settled());
         }
         addSettledOf(queued, owner, earlier);
         addSettledOf(runs, owner, earlier);
@@ -189,7 +189,7 @@ final class Tickets {
         if (tickets != null) {
             for (Ticket ticket : tickets) {
                 if (ticket.owner == owner) {
-                    earlier.add(ticket.settled);
+                    earlier.add(ticket.settled());
                 }
             }
         }
