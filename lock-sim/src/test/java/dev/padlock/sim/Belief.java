@@ -11,7 +11,11 @@ import java.util.concurrent.TimeUnit;
  * with that count, or the owner is told it lost the lock by the time the TTL it had runs out.
  */
 final class Belief {
-    /** One hold: when Redis ran the call that told the owner (-1: not known) and its lease (-1: watchdog). */
+    /**
+     * One hold: when Redis ran the call that told the owner (-1: not known) and its lease (-1:
+     * watchdog); {@code reentry} when the owner had another hold of the lock, or another acquisition
+     * of it under way, as it asked for this one.
+     */
     record Hold(long ranAt, long leaseMillis, long toldAt, long askedAt, boolean reentry, boolean lostReply) {
         boolean watchdog() {
             return leaseMillis < 0;

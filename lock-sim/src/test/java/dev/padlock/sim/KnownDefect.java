@@ -15,7 +15,8 @@ enum KnownDefect {
     /**
      * An acquisition whose reply was lost (timeout, dropped connection, refused while disconnected)
      * is confirmed by asking whether the owner's field exists ({@code HEXISTS}), which another hold
-     * of the owner answers yes: the outer hold of a re-entry, or a hold an unconfirmed unlock left.
+     * of the owner answers yes: the outer hold of a re-entry, the hold of the same owner's other
+     * acquisition of the lock under way at the same time, or a hold an unconfirmed unlock left.
      * The owner is told it holds once more than Redis counts, or holds a lease nobody renews.
      */
     CONFIRMED_BY_ANOTHER_HOLD,

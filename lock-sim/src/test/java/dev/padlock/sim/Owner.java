@@ -177,7 +177,9 @@ final class Owner {
             return;
         }
         RLock lock = client.lock(on);
-        boolean reentry = beliefs.get(on).count() > 0;
+        // another hold, or another acquisition under way, of this owner on the lock: either can answer
+        // the confirmation of this one's lost reply
+        boolean reentry = beliefs.get(on).count() > 0 || beliefs.get(on).acquiring > 0;
         long lostBefore = client.backend.lostReplies();
         long askedAt = world.nanoTime();
         long lease = chooseLease();

@@ -4,6 +4,16 @@ import dev.padlock.sim.redis.Status;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.output.BooleanOutput;
+import io.lettuce.core.output.CommandOutput;
+import io.lettuce.core.output.IntegerOutput;
+import io.lettuce.core.output.NestedMultiOutput;
+import io.lettuce.core.output.StatusOutput;
+import io.lettuce.core.output.ValueOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.ProtocolKeyword;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -37,6 +47,8 @@ final class ModelCommands {
         return (RedisClusterAsyncCommands<String, String>) Proxy.newProxyInstance(ModelCommands.class.getClassLoader(),
                 new Class<?>[] {RedisClusterAsyncCommands.class}, (self, method, args) -> switch (method.getName()) {
                     case "evalsha" -> script(backend, "EVALSHA", (String) args[0], args);
+                    case "dispatch" -> dispatched(backend, (ProtocolKeyword) args[0], (CommandOutput<?, ?, ?>) args[1],
+                            (CommandArgs<?, ?>) args[2]);
                     case "eval" -> {
                         String body = args[0] instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8)
                                 : (String) args[0];
@@ -57,6 +69,63 @@ final class ModelCommands {
                     default -> throw new UnsupportedOperationException("the simulated Redis has no " + method.getName()
                             + ": add it to ModelCommands");
                 });
+    }
+
+    /**
+     * A command sent with {@code dispatch} (the engine's {@code EVALSHA}): its arguments as Lettuce
+     * writes them on the wire, its reply read as the output it came with reads it.
+     */
+    private static Object dispatched(ModelBackend backend, ProtocolKeyword type, CommandOutput<?, ?, ?> output,
+            CommandArgs<?, ?> args) {
+        if (!"EVALSHA".equals(type.toString())) {
+            throw new UnsupportedOperationException("the simulated Redis dispatches only EVALSHA, not " + type);
+        }
+        ByteBuf wire = Unpooled.buffer();
+        try {
+            args.encode(wire);
+            List<String> call = new ArrayList<>();
+            call.add("EVALSHA");
+            while (wire.isReadable()) {
+                call.add(bulkString(wire));
+            }
+            return backend.send(call, output(outputType(output)));
+        } finally {
+            wire.release();
+        }
+    }
+
+    /** One {@code $<length>\r\n<bytes>\r\n} off {@code wire}. */
+    private static String bulkString(ByteBuf wire) {
+        if (wire.readByte() != '$') {
+            throw new IllegalStateException("not a bulk string at " + wire.readerIndex());
+        }
+        int length = 0;
+        for (byte b = wire.readByte(); b != '\r'; b = wire.readByte()) {
+            length = length * 10 + (b - '0');
+        }
+        wire.skipBytes(1);
+        String text = wire.toString(wire.readerIndex(), length, StandardCharsets.UTF_8);
+        wire.skipBytes(length + 2);
+        return text;
+    }
+
+    private static ScriptOutputType outputType(CommandOutput<?, ?, ?> output) {
+        if (output instanceof IntegerOutput) {
+            return ScriptOutputType.INTEGER;
+        }
+        if (output instanceof NestedMultiOutput) {
+            return ScriptOutputType.MULTI;
+        }
+        if (output instanceof ValueOutput) {
+            return ScriptOutputType.VALUE;
+        }
+        if (output instanceof StatusOutput) {
+            return ScriptOutputType.STATUS;
+        }
+        if (output instanceof BooleanOutput) {
+            return ScriptOutputType.BOOLEAN;
+        }
+        throw new UnsupportedOperationException("the simulated Redis cannot read " + output.getClass().getSimpleName());
     }
 
     private static List<String> keysCommand(String name, String[] keys) {
