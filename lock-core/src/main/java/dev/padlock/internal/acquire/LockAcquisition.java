@@ -11,6 +11,7 @@ import io.netty.util.Timer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.util.function.BiFunction;
 
 /**
  * One acquisition in progress: the wait loop shared by the blocking and asynchronous API.
@@ -167,16 +168,13 @@ public final class LockAcquisition implements PendingAcquire {
 
     /**
      * The first attempt {@link #begin()} sends when it takes no place in line (the client shares no
-     * subscription, no give-back is pending): for a caller that sends it before making the loop. On
-     * "acquired" the owner holds, and the caller does what {@link Settlement#held()} does.
+     * subscription, no give-back is pending), then {@code handler} on its answer or failure: for a
+     * caller that sends it before making the loop. On "acquired" the owner holds, and the caller
+     * does what {@link Settlement#held()} does; any other answer goes to {@link #resume}.
      */
-    public static CompletableFuture<Attempt> firstAttempt(LockProtocol protocol, long owner, long leaseMillis,
-            boolean fresh, boolean willWait) {
-        try {
-            return PlaceInLine.send(protocol, owner, leaseMillis, fresh && protocol.claims(), willWait, 0, false);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
+    public static <R> CompletableFuture<R> firstAttempt(LockProtocol protocol, long owner, long leaseMillis,
+            boolean fresh, boolean willWait, BiFunction<? super Attempt, Throwable, R> handler) {
+        return protocol.firstAttempt(leaseMillis, owner, fresh && protocol.claims(), willWait, handler);
     }
 
     /**

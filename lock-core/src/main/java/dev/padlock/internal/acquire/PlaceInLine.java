@@ -74,22 +74,18 @@ final class PlaceInLine {
         sent(!oneAttempt);
         try {
             long place = hearsGrants ? nonce : 0;
-            if (place != 0 && !oneAttempt && !claim) {
+            if (claim) {
+                return protocol.tryClaim(leaseMillis, owner, !oneAttempt, place, inLine);
+            }
+            if (place != 0 && !oneAttempt) {
                 CompletableFuture<Attempt> reply = protocol.tryAcquire(leaseMillis, owner, true, place, inLine);
                 inLine = true; // taken by this attempt unless it acquires; maybe so when its reply is lost
                 return reply;
             }
-            return send(protocol, owner, leaseMillis, claim, !oneAttempt, place, inLine);
+            return protocol.tryAcquire(leaseMillis, owner, !oneAttempt);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
-    }
-
-    /** An attempt that takes no place unless it is a claim with {@code place}: a claim, or a plain attempt. */
-    static CompletableFuture<Attempt> send(LockProtocol protocol, long owner, long leaseMillis, boolean claim,
-            boolean willWait, long place, boolean inLine) {
-        return claim ? protocol.tryClaim(leaseMillis, owner, willWait, place, inLine)
-                : protocol.tryAcquire(leaseMillis, owner, willWait);
     }
 
     /**

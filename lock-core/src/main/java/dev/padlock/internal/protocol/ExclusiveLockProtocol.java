@@ -6,6 +6,7 @@ import dev.padlock.internal.script.ScriptRunner;
 import dev.padlock.spi.LockKeys;
 import io.lettuce.core.ScriptOutputType;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
 
 /**
  * The reentrant exclusive lock of {@code RLock}: Redisson's hash-with-hold-count format.
@@ -129,6 +130,16 @@ public final class ExclusiveLockProtocol implements LockProtocol {
     }
 
     @Override
+    public <R> CompletableFuture<R> firstAttempt(long leaseMillis, long threadId, boolean claim, boolean willWait,
+            BiFunction<? super Attempt, Throwable, R> handler) {
+        // what tryClaim without a place and tryAcquire send, the handler in the reply's stage
+        return claim ? services.scripts().run(LuaScript.LOCK_CLAIM, ScriptOutputType.INTEGER, Attempt::fromTtl, handler,
+                        lockOnly, ScriptArgs.millis(leaseMillis), field(threadId))
+                : services.scripts().run(LuaScript.LOCK_ACQUIRE, ScriptOutputType.INTEGER, Attempt::fromTtl, handler,
+                        lockKey(), ScriptArgs.millis(leaseMillis), field(threadId));
+    }
+
+    @Override
     public CompletableFuture<Attempt> tryClaim(long leaseMillis, long threadId, boolean willWait, long placeNonce,
             boolean inLine) {
         boolean takesPlace = grants && willWait && placeNonce != 0;
@@ -229,20 +240,24 @@ public final class ExclusiveLockProtocol implements LockProtocol {
     @Override
     public CompletableFuture<Release> release(long threadId, long rearmLeaseMillis, long nextThreadId,
             long nextLeaseMillis, long nextPlaceNonce) {
-        if (!grants) {
-            return services.scripts().run(LuaScript.LOCK_RELEASE, ScriptOutputType.INTEGER, Release::fromScript,
-                    lockAndChannel(), LockKeys.UNLOCK_MESSAGE, ScriptArgs.millis(rearmLeaseMillis), field(threadId),
-                    services.backend().publishCommand());
-        }
-        String field = field(threadId);
-        String rearm = ScriptArgs.millis(rearmLeaseMillis);
+        return release(threadId, rearmLeaseMillis, nextThreadId, nextLeaseMillis, nextPlaceNonce, null);
+    }
+
+    @Override
+    public <R> CompletableFuture<R> release(long threadId, long rearmLeaseMillis, long nextThreadId,
+            long nextLeaseMillis, long nextPlaceNonce, BiFunction<? super Release, Throwable, R> handler) {
         ScriptRunner scripts = services.scripts();
+        String rearm = ScriptArgs.millis(rearmLeaseMillis);
         String publish = services.backend().publishCommand();
+        if (!grants) {
+            return scripts.run(LuaScript.LOCK_RELEASE, ScriptOutputType.INTEGER, Release::fromScript, handler,
+                    lockAndChannel(), LockKeys.UNLOCK_MESSAGE, rearm, field(threadId), publish);
+        }
         return nextThreadId == NO_OWNER
-                ? scripts.run(LuaScript.LOCK_RELEASE, ScriptOutputType.INTEGER, Release::fromScript, releaseKeys(),
-                        LockKeys.UNLOCK_MESSAGE, rearm, field, publish)
-                : scripts.run(LuaScript.LOCK_RELEASE, ScriptOutputType.INTEGER, Release::fromScript, releaseKeys(),
-                        LockKeys.UNLOCK_MESSAGE, rearm, field, publish,
+                ? scripts.run(LuaScript.LOCK_RELEASE, ScriptOutputType.INTEGER, Release::fromScript, handler,
+                        releaseKeys(), LockKeys.UNLOCK_MESSAGE, rearm, field(threadId), publish)
+                : scripts.run(LuaScript.LOCK_RELEASE, ScriptOutputType.INTEGER, Release::fromScript, handler,
+                        releaseKeys(), LockKeys.UNLOCK_MESSAGE, rearm, field(threadId), publish,
                         place(nextThreadId, nextLeaseMillis, nextPlaceNonce), ScriptArgs.millis(placeMillis()));
     }
 

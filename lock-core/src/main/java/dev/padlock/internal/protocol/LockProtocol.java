@@ -2,6 +2,7 @@ package dev.padlock.internal.protocol;
 
 import dev.padlock.internal.script.LuaScript;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
 
 /**
  * How one kind of lock acquires, releases and renews on Redis. The wait loop, the watchdog and
@@ -62,6 +63,24 @@ public interface LockProtocol {
     default CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait, long placeNonce,
             boolean inLine) {
         return tryAcquire(leaseMillis, threadId, willWait);
+    }
+
+    /**
+     * An attempt that takes no place in line: {@link #tryClaim(long, long, boolean, long, boolean)}
+     * without a place when {@code claim}, else {@link #tryAcquire(long, long, boolean)}; then
+     * {@code handler} on its answer or its failure, as {@code handle} would. Kinds that can run it
+     * in the reply's own stage do: an uncontended acquisition's first attempt comes this way.
+     */
+    default <R> CompletableFuture<R> firstAttempt(long leaseMillis, long threadId, boolean claim, boolean willWait,
+            BiFunction<? super Attempt, Throwable, R> handler) {
+        CompletableFuture<Attempt> attempt;
+        try {
+            attempt = claim ? tryClaim(leaseMillis, threadId, willWait, 0, false)
+                    : tryAcquire(leaseMillis, threadId, willWait);
+        } catch (RuntimeException e) {
+            attempt = CompletableFuture.failedFuture(e);
+        }
+        return attempt.handle(handler);
     }
 
     /**
@@ -190,6 +209,16 @@ public interface LockProtocol {
     default CompletableFuture<Release> release(long threadId, long rearmLeaseMillis, long nextThreadId,
             long nextLeaseMillis, long nextPlaceNonce) {
         return release(threadId, rearmLeaseMillis);
+    }
+
+    /**
+     * {@link #release(long, long, long, long, long)}, then {@code handler} on its release or its
+     * failure, as {@code handle} would; kinds that can run it in the reply's own stage do (every
+     * uncontended unlock of the plain lock comes this way).
+     */
+    default <R> CompletableFuture<R> release(long threadId, long rearmLeaseMillis, long nextThreadId,
+            long nextLeaseMillis, long nextPlaceNonce, BiFunction<? super Release, Throwable, R> handler) {
+        return release(threadId, rearmLeaseMillis, nextThreadId, nextLeaseMillis, nextPlaceNonce).handle(handler);
     }
 
     /** Deletes the lock whoever holds it; whether it was held. */

@@ -99,10 +99,11 @@ final class LocalRelease {
         Watchdog watchdog = services.watchdog();
         long rearm = watchdog.beforeRelease(protocol, owner) ? watchdog.leaseMillis() : 0;
         long sent = services.clock().nanoTime();
-        CompletableFuture<Release> call = next == null ? protocol.release(owner, rearm)
-                : protocol.release(owner, rearm, next.owner, next.leaseMillis, next.nonce);
-        // one stage for the reply: this runs on every uncontended unlock
-        return call.handle((release, failure) -> {
+        long nextOwner = next == null ? LocalQueue.NONE : next.owner;
+        long nextLease = next == null ? 0 : next.leaseMillis;
+        long nextNonce = next == null ? 0 : next.nonce;
+        // handled in the reply's own stage: this runs on every uncontended unlock
+        return protocol.release(owner, rearm, nextOwner, nextLease, nextNonce, (release, failure) -> {
             try {
                 if (next != null && failure == null && release.granted()) {
                     next.requeued = true;

@@ -46,8 +46,8 @@ final class TicketRunner {
             return;
         }
         boolean willWait = ticket.remainingNanos() > 0; // as the loop's own budget would say
-        LockAcquisition.firstAttempt(ticket.protocol, ticket.owner, ticket.leaseMillis, ticket.fresh, willWait)
-                .whenComplete((attempt, failure) -> {
+        LockAcquisition.firstAttempt(ticket.protocol, ticket.owner, ticket.leaseMillis, ticket.fresh, willWait,
+                (attempt, failure) -> {
                     if (failure == null && attempt.acquired()) {
                         services.watchdog().onAcquired(ticket.protocol, ticket.owner, ticket.watchdogLease);
                         ticket.token = attempt.token();
@@ -57,6 +57,7 @@ final class TicketRunner {
                     } else {
                         start(ticket, head).resume(willWait, attempt, failure);
                     }
+                    return null;
                 });
     }
 

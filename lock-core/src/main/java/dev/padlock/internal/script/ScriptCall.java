@@ -17,12 +17,14 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
  * One {@code EVALSHA} of a {@link ScriptRunner}, and its result: it completes with the reply,
  * mapped, or with the failure translated, after the {@code EVAL} that a {@code NOSCRIPT} answer
- * calls for. The call is its own result, so a script call costs the command and one stage.
+ * calls for; or with what a handler makes of either, as {@code handle} would. The call is its own
+ * result, so a script call costs the command and one stage.
  *
  * <p>{@link #evalsha} builds the command as Lettuce's own {@code evalsha} does, with the digest
  * and the key count as prepared bytes rather than strings encoded on every call.
@@ -42,19 +44,28 @@ final class ScriptCall<T, R> extends CompletableFuture<R> implements BiConsumer<
     private final String file;
     private final String body;
     private final ScriptOutputType type;
-    private final Function<T, R> reply;
+    private final Function<T, ?> reply;
+    private final BiFunction<Object, Throwable, R> handler;
     private final String[] keys;
     private final String[] args;
 
-    /** @param reply maps the reply; null: the reply is the result */
+    /**
+     * @param reply maps the reply; null: the reply as it is
+     * @param handler what the result is, from the mapped reply or the failure, as {@code handle}
+     *     has it (a failure wrapped in a {@link CompletionException}); null: the mapped reply, or
+     *     the failure
+     */
+    @SuppressWarnings("unchecked")
     ScriptCall(ScriptRunner runner, RedisClusterAsyncCommands<String, String> commands, String file, String body,
-            ScriptOutputType type, Function<T, R> reply, String[] keys, String[] args) {
+            ScriptOutputType type, Function<T, ?> reply, BiFunction<?, Throwable, R> handler, String[] keys,
+            String[] args) {
         this.runner = runner;
         this.commands = commands;
         this.file = file;
         this.body = body;
         this.type = type;
         this.reply = reply;
+        this.handler = (BiFunction<Object, Throwable, R>) handler;
         this.keys = keys;
         this.args = args;
     }
@@ -104,22 +115,45 @@ final class ScriptCall<T, R> extends CompletableFuture<R> implements BiConsumer<
 
     @SuppressWarnings("unchecked")
     private void answer(T value) {
-        if (reply == null) {
-            complete((R) value);
-            return;
-        }
-        R mapped;
+        Object mapped;
         try {
-            mapped = reply.apply(value);
+            mapped = reply == null ? value : reply.apply(value);
         } catch (RuntimeException e) {
             fail(e);
             return;
         }
-        complete(mapped);
+        if (handler == null) {
+            complete((R) mapped);
+            return;
+        }
+        R handled;
+        try {
+            handled = handler.apply(mapped, null);
+        } catch (RuntimeException e) {
+            completeExceptionally(wrapped(e));
+            return;
+        }
+        complete(handled);
     }
 
     /** Fails as the stages it replaces did: wrapped in a {@link CompletionException}. */
     private void fail(Throwable failure) {
-        completeExceptionally(failure instanceof CompletionException ? failure : new CompletionException(failure));
+        CompletionException wrapped = wrapped(failure);
+        if (handler == null) {
+            completeExceptionally(wrapped);
+            return;
+        }
+        R handled;
+        try {
+            handled = handler.apply(null, wrapped);
+        } catch (RuntimeException e) {
+            completeExceptionally(wrapped(e));
+            return;
+        }
+        complete(handled);
+    }
+
+    private static CompletionException wrapped(Throwable failure) {
+        return failure instanceof CompletionException completion ? completion : new CompletionException(failure);
     }
 }

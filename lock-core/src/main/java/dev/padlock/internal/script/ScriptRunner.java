@@ -7,6 +7,7 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
@@ -69,7 +70,17 @@ public final class ScriptRunner {
      */
     public <T, R> CompletableFuture<R> run(LuaScript script, ScriptOutputType type, Function<T, R> reply, String[] keys,
             String... args) {
-        return run(script.file(), script.body(), script.sha1(), script.sha1Bytes(), type, reply, keys, args);
+        return run(script.file(), script.body(), script.sha1(), script.sha1Bytes(), type, reply, null, keys, args);
+    }
+
+    /**
+     * {@link #run(LuaScript, ScriptOutputType, Function, String[], String...)}, then
+     * {@code handler} on the mapped reply or the failure, as {@code handle} would, in the same
+     * stage: for a caller that would add a stage of its own to every call (a release's bookkeeping).
+     */
+    public <T, U, R> CompletableFuture<R> run(LuaScript script, ScriptOutputType type, Function<T, U> reply,
+            BiFunction<? super U, Throwable, R> handler, String[] keys, String... args) {
+        return run(script.file(), script.body(), script.sha1(), script.sha1Bytes(), type, reply, handler, keys, args);
     }
 
     /**
@@ -81,29 +92,36 @@ public final class ScriptRunner {
      */
     public <T> CompletableFuture<T> run(String file, String body, String sha1, ScriptOutputType type, String[] keys,
             String... args) {
-        return run(file, body, sha1, sha1.getBytes(StandardCharsets.US_ASCII), type, null, keys, args);
+        return run(file, body, sha1, sha1.getBytes(StandardCharsets.US_ASCII), type, null, null, keys, args);
     }
 
-    private <T, R> CompletableFuture<R> run(String file, String body, String sha1, byte[] sha1Bytes,
-            ScriptOutputType type, Function<T, R> reply, String[] keys, String[] args) {
+    private <T, U, R> CompletableFuture<R> run(String file, String body, String sha1, byte[] sha1Bytes,
+            ScriptOutputType type, Function<T, U> reply, BiFunction<? super U, Throwable, R> handler, String[] keys,
+            String[] args) {
         if (!pinned) {
             // One stage on the command itself: this path runs twice per uncontended lock and unlock.
             ScriptCall<T, R> call;
             CompletableFuture<T> sent;
             try {
                 RedisClusterAsyncCommands<String, String> commands = backend.commands();
-                call = new ScriptCall<>(this, commands, file, body, type, reply, keys, args);
+                call = new ScriptCall<>(this, commands, file, body, type, reply, handler, keys, args);
                 sent = ScriptCall.evalsha(commands, sha1Bytes, type, keys, args);
             } catch (RuntimeException failure) {
-                return translated(failure, file, keys);
+                return mapped(this.<T>translated(failure, file, keys), reply, handler);
             }
             sent.whenComplete(call);
             return call;
         }
-        CompletableFuture<T> sent = commands(keys[0]).thenCompose(c -> c.<T>evalsha(sha1, type, keys, args)
-                .toCompletableFuture().exceptionallyCompose(failure -> afterFailure(failure, c, file, body, type, keys,
-                        args)));
-        return reply == null ? (CompletableFuture<R>) sent : sent.thenApply(reply);
+        return mapped(commands(keys[0]).thenCompose(c -> c.<T>evalsha(sha1, type, keys, args).toCompletableFuture()
+                .exceptionallyCompose(failure -> afterFailure(failure, c, file, body, type, keys, args))), reply, handler);
+    }
+
+    /** {@code sent} mapped by {@code reply}, then handled by {@code handler}, each when not null, in stages. */
+    @SuppressWarnings("unchecked")
+    private static <T, U, R> CompletableFuture<R> mapped(CompletableFuture<T> sent, Function<T, U> reply,
+            BiFunction<? super U, Throwable, R> handler) {
+        CompletableFuture<U> mapped = reply == null ? (CompletableFuture<U>) sent : sent.thenApply(reply);
+        return handler == null ? (CompletableFuture<R>) mapped : mapped.handle(handler);
     }
 
     /** On {@code NOSCRIPT}, the same call with {@code EVAL}; any failure translated. */
