@@ -124,28 +124,25 @@ final class ScriptCall<T, R> extends CompletableFuture<R> implements BiConsumer<
         }
         if (handler == null) {
             complete((R) mapped);
-            return;
+        } else {
+            handled(mapped, null);
         }
-        R handled;
-        try {
-            handled = handler.apply(mapped, null);
-        } catch (RuntimeException e) {
-            completeExceptionally(wrapped(e));
-            return;
-        }
-        complete(handled);
     }
 
     /** Fails as the stages it replaces did: wrapped in a {@link CompletionException}. */
     private void fail(Throwable failure) {
-        CompletionException wrapped = wrapped(failure);
         if (handler == null) {
-            completeExceptionally(wrapped);
-            return;
+            completeExceptionally(wrapped(failure));
+        } else {
+            handled(null, wrapped(failure));
         }
+    }
+
+    /** The handler's result, or its exception, becomes the result. */
+    private void handled(Object mapped, Throwable failure) {
         R handled;
         try {
-            handled = handler.apply(null, wrapped);
+            handled = handler.apply(mapped, failure);
         } catch (RuntimeException e) {
             completeExceptionally(wrapped(e));
             return;
