@@ -134,7 +134,7 @@ public final class ScriptRunner {
         return translated(failure, file, keys);
     }
 
-    <T> CompletableFuture<T> translated(Throwable failure, String file, String[] keys) {
+    private <T> CompletableFuture<T> translated(Throwable failure, String file, String[] keys) {
         return CompletableFuture.failedFuture(backend.translate(failure, file + " on '" + keys[0] + "'"));
     }
 
