@@ -1,5 +1,8 @@
 package dev.padlock;
 
+import dev.padlock.internal.Leases;
+import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
@@ -16,6 +19,9 @@ import java.util.concurrent.locks.Lock;
  *
  * <p>Waiting does not poll: a waiter wakes on the lock's unlock message, or at the latest when
  * the holder's lease runs out.
+ *
+ * <p>{@link #acquire()}, {@link #tryAcquire(Duration)} and their twins hand out a {@link LockLease}
+ * instead: a hold owned by a handle, which any thread may release.
  *
  * <p>Arguments are checked before anything reaches Redis: a {@code null} unit gives a
  * {@link NullPointerException}, a negative wait time an {@link IllegalArgumentException}. A
@@ -124,4 +130,77 @@ public interface RLock extends Lock {
 
     /** As {@link #remainTimeToLive()}, without blocking. */
     CompletableFuture<Long> remainTimeToLiveAsync();
+
+    /**
+     * Acquires a {@link LockLease}, waiting as long as it takes, with a watchdog lease. As
+     * {@link #lock()}: not interruptible (an interrupt is kept and re-asserted on return).
+     */
+    default LockLease acquire() {
+        return acquire(Duration.ZERO);
+    }
+
+    /**
+     * Acquires a {@link LockLease}, waiting as long as it takes.
+     *
+     * @param leaseTime the lease; {@link Duration#ZERO} means a watchdog lease
+     */
+    default LockLease acquire(Duration leaseTime) {
+        return Leases.awaitUninterruptibly(acquireAsync(leaseTime), "acquire of '" + getName() + "'");
+    }
+
+    /**
+     * Tries to acquire a {@link LockLease} with a watchdog lease within {@code waitTime}.
+     *
+     * @return the lease, or empty when the wait ran out
+     * @throws InterruptedException when interrupted before or while waiting; nothing is left behind
+     */
+    default Optional<LockLease> tryAcquire(Duration waitTime) throws InterruptedException {
+        return tryAcquire(waitTime, Duration.ZERO);
+    }
+
+    /**
+     * Tries to acquire a {@link LockLease} within {@code waitTime}.
+     *
+     * @param waitTime how long to wait at most; {@link Duration#ZERO} means one attempt
+     * @param leaseTime the lease; {@link Duration#ZERO} means a watchdog lease
+     * @return the lease, or empty when the wait ran out
+     * @throws InterruptedException when interrupted before or while waiting; nothing is left behind
+     */
+    default Optional<LockLease> tryAcquire(Duration waitTime, Duration leaseTime) throws InterruptedException {
+        long waitMillis = Leases.waitMillis(waitTime);
+        long leaseMillis = Leases.leaseMillis(leaseTime);
+        if (Thread.interrupted()) {
+            throw new InterruptedException("tryAcquire of '" + getName() + "'");
+        }
+        return Leases.await(Leases.acquire(this, waitMillis, leaseMillis), "tryAcquire of '" + getName() + "'");
+    }
+
+    /** As {@link #acquire()}, without blocking. Cancelling the future stops the wait. */
+    default CompletableFuture<LockLease> acquireAsync() {
+        return acquireAsync(Duration.ZERO);
+    }
+
+    /** As {@link #acquire(Duration)}, without blocking. Cancelling the future stops the wait. */
+    default CompletableFuture<LockLease> acquireAsync(Duration leaseTime) {
+        CompletableFuture<Optional<LockLease>> acquisition = Leases.acquire(this, Leases.FOREVER,
+                Leases.leaseMillis(leaseTime));
+        CompletableFuture<LockLease> lease = acquisition.thenApply(Optional::orElseThrow);
+        lease.whenComplete((held, failure) -> {
+            if (lease.isCancelled()) {
+                acquisition.cancel(false);
+            }
+        });
+        return lease;
+    }
+
+    /** As {@link #tryAcquire(Duration)}, without blocking. Cancelling the future stops the wait. */
+    default CompletableFuture<Optional<LockLease>> tryAcquireAsync(Duration waitTime) {
+        return tryAcquireAsync(waitTime, Duration.ZERO);
+    }
+
+    /** As {@link #tryAcquire(Duration, Duration)}, without blocking. Cancelling the future stops the wait. */
+    default CompletableFuture<Optional<LockLease>> tryAcquireAsync(Duration waitTime, Duration leaseTime) {
+        long waitMillis = Leases.waitMillis(waitTime);
+        return Leases.acquire(this, waitMillis, Leases.leaseMillis(leaseTime));
+    }
 }

@@ -32,7 +32,7 @@ class EngineLayersTest {
 
     /** Bottom first; "" is this package, the client that wires the layers together. */
     static final List<String> LAYERS = List.of(
-            "base", "redis", "script", "wakeup", "protocol", "renewal", "acquire", "grant", "queue",
+            "base", "redis", "script", "wakeup", "protocol", "lease", "renewal", "acquire", "grant", "queue",
             "observe", "composite", "lock", "");
 
     private static JavaClasses engine;

@@ -68,6 +68,8 @@ public final class LockAcquisition implements PendingAcquire {
     private final CompletableFuture<Boolean> result;
     /** The fencing token of the acquisition, once acquired, for kinds that have one. */
     private volatile long token = Attempt.NO_TOKEN;
+    /** When the attempt in flight was sent. */
+    private long attemptSentNanos;
     /** The wait in progress between two steps, if any; written by the loop, completed early by a cancel or a grant. */
     private volatile CompletableFuture<Boolean> parked;
     /** Whether the loop was started or the acquisition ended before it: see {@link #claimBegin}. */
@@ -92,8 +94,8 @@ public final class LockAcquisition implements PendingAcquire {
                 request.inLine());
         this.lostReplies = new LostReplies(protocol, threadId, request.leaseMillis(), claim, budget,
                 commandTimeoutMillis, context.clock(), context.abandonments());
-        this.settlement = new Settlement(protocol, threadId, request.watchdogLease(), context.watchdog(), latch,
-                lostReplies, place, subscriptions);
+        this.settlement = new Settlement(protocol, threadId, request.leaseMillis(), request.watchdogLease(),
+                context.watchdog(), latch, lostReplies, place, subscriptions, clock.nanoTime());
         this.result = settlement.result();
         result.whenComplete((acquired, failure) -> {
             CompletableFuture<Boolean> park = parked;
@@ -160,9 +162,11 @@ public final class LockAcquisition implements PendingAcquire {
      * caller sent (and found not "acquired"), or the failure that lost it.
      *
      * @param willWait what the attempt was sent with
+     * @param sentNanos when it was sent, as {@link AcquireContext#clock()} reads
      */
-    public void resume(boolean willWait, Attempt attempt, Throwable failure) {
+    public void resume(boolean willWait, long sentNanos, Attempt attempt, Throwable failure) {
         place.sent(willWait);
+        attemptSentNanos = sentNanos;
         onAttempt(attempt, failure);
     }
 
@@ -276,6 +280,7 @@ public final class LockAcquisition implements PendingAcquire {
             return;
         }
         latch.attempting(); // this attempt is the one a wake-up asked for
+        attemptSentNanos = clock.nanoTime();
         place.attempt(subscriptions.hearsGrants()).whenComplete(this::onAttempt);
     }
 
@@ -285,6 +290,7 @@ public final class LockAcquisition implements PendingAcquire {
             return;
         }
         lostReplies.answered();
+        settlement.ttlSentAt(attemptSentNanos);
         place.answered(attempt, subscriptions.hearsGrants());
         if (attempt.acquired() || latch.isGranted()) {
             token = attempt.token();

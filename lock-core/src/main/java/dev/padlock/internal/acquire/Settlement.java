@@ -1,5 +1,6 @@
 package dev.padlock.internal.acquire;
 
+import dev.padlock.internal.lease.LeaseClocks;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
 import dev.padlock.internal.redis.RedisErrors;
@@ -29,6 +30,7 @@ final class Settlement {
 
     private final LockProtocol protocol;
     private final long owner;
+    private final long leaseMillis;
     private final boolean watchdogLease;
     private final Watchdog watchdog;
     private final GrantLatch latch;
@@ -39,11 +41,16 @@ final class Settlement {
     private final CompletableFuture<Void> settled = new CompletableFuture<>();
     /** Runs once the owner holds, before its caller is told: see {@link #beforeTold}. */
     private volatile Runnable beforeTold;
+    /** When the request was sent that, if the owner holds, set its TTL no earlier: see {@link #ttlSentAt}. */
+    private volatile long ttlSentNanos;
 
-    Settlement(LockProtocol protocol, long owner, boolean watchdogLease, Watchdog watchdog, GrantLatch latch,
-            LostReplies lostReplies, PlaceInLine place, Subscriptions subscriptions) {
+    Settlement(LockProtocol protocol, long owner, long leaseMillis, boolean watchdogLease, Watchdog watchdog,
+            GrantLatch latch, LostReplies lostReplies, PlaceInLine place, Subscriptions subscriptions,
+            long startNanos) {
         this.protocol = protocol;
         this.owner = owner;
+        this.leaseMillis = leaseMillis;
+        this.ttlSentNanos = startNanos;
         this.watchdogLease = watchdogLease;
         this.watchdog = watchdog;
         this.latch = latch;
@@ -67,6 +74,14 @@ final class Settlement {
         this.beforeTold = hook;
     }
 
+    /**
+     * Redis answered an attempt sent at {@code sentNanos}: a hold from now on was set by it (its
+     * reply) or after it ran (a grant, found by a later call), so its TTL counts from no earlier.
+     */
+    void ttlSentAt(long sentNanos) {
+        this.ttlSentNanos = sentNanos;
+    }
+
     /** The loop never began: {@code false}, with nothing to give back. */
     void endUnbegun() {
         latch.end();
@@ -82,6 +97,7 @@ final class Settlement {
         subscriptions.close();
         boolean renewed = false;
         if (!result.isDone()) {
+            LeaseClocks.ttlSet(protocol, owner, ttlSentNanos, leaseMillis);
             watchdog.onAcquired(protocol, owner, watchdogLease);
             Runnable hook = beforeTold;
             if (hook != null) {

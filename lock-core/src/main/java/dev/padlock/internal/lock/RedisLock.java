@@ -12,6 +12,7 @@ import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.base.Require;
 import dev.padlock.internal.composite.LeaseExtending;
 import dev.padlock.internal.observe.Observing;
+import dev.padlock.internal.lease.LeaseClocks;
 import dev.padlock.internal.protocol.GrantMessage;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
@@ -161,10 +162,17 @@ public final class RedisLock implements RLock, LeaseExtending {
     public CompletableFuture<Boolean> extendLeaseAsync(long leaseMillis, long threadId) {
         Require.state(!services.wakeUps().isClosed(), "the LockClient is closed");
         // the watchdog's renewal script, for one lock: in order, so a release sent after it lands after it
+        long sentNanos = services.clock().nanoTime();
         CompletableFuture<List<Object>> renewed = services.scripts().runInOrder(protocol.renewScript(),
                 ScriptOutputType.MULTI, protocol.renewKeys(threadId), Long.toString(leaseMillis),
                 protocol.ownerField(threadId));
-        return renewed.thenApply(reply -> Long.valueOf(1L).equals(reply.get(0)));
+        return renewed.thenApply(reply -> {
+            boolean extended = Long.valueOf(1L).equals(reply.get(0));
+            if (extended) {
+                LeaseClocks.ttlSet(protocol, threadId, sentNanos, leaseMillis);
+            }
+            return extended;
+        });
     }
 
     // ---- release
@@ -256,6 +264,7 @@ public final class RedisLock implements RLock, LeaseExtending {
         CompletableFuture<Boolean> reply = protocol.forceRelease().whenComplete((released, failure) -> {
             if (failure == null && released) {
                 services.watchdog().cancelAll(protocol.name());
+                LeaseClocks.forceReleased(protocol.name());
             }
         });
         if (protocol.sharesLocalView()) {

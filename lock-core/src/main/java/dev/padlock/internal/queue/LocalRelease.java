@@ -1,6 +1,7 @@
 package dev.padlock.internal.queue;
 
 import dev.padlock.internal.acquire.AcquireContext;
+import dev.padlock.internal.lease.LeaseClocks;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.LockProtocol.Release;
 import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
@@ -148,11 +149,12 @@ final class LocalRelease {
             long sentAt) {
         Watchdog watchdog = services.watchdog();
         long rearm = watchdog.beforeRelease(protocol, owner) ? watchdog.leaseMillis() : 0;
+        long sentNanos = services.clock().nanoTime();
         return protocol.handOff(owner, successor.owner, successor.leaseMillis, rearm).whenComplete((outcome, failure) -> {
             try {
                 watchdog.afterRelease(protocol, owner, outcome == ReleaseOutcome.STILL_HELD);
                 if (outcome == ReleaseOutcome.RELEASED) {
-                    handedOver(successor);
+                    handedOver(successor, sentNanos);
                 } else if (outcome == ReleaseOutcome.STILL_HELD) {
                     synchronized (queue) {
                         queue.putBackFirst(successor); // the owner holds on: the successor waits again
@@ -169,8 +171,9 @@ final class LocalRelease {
         });
     }
 
-    /** Redis confirmed the hand-off: the successor holds the lock. */
-    private void handedOver(Ticket successor) {
+    /** Redis confirmed the hand-off sent at {@code sentNanos}: the successor holds the lock. */
+    private void handedOver(Ticket successor, long sentNanos) {
+        LeaseClocks.ttlSet(successor.protocol, successor.owner, sentNanos, successor.leaseMillis);
         services.watchdog().onHandedOver(successor.protocol, successor.owner, successor.watchdogLease);
         List<Ticket> reentries;
         synchronized (queue) {

@@ -3,6 +3,7 @@ package dev.padlock.internal.queue;
 import dev.padlock.internal.acquire.AcquireContext;
 import dev.padlock.internal.acquire.AcquireRequest;
 import dev.padlock.internal.acquire.LockAcquisition;
+import dev.padlock.internal.lease.LeaseClocks;
 import dev.padlock.internal.redis.RedisErrors;
 import java.util.List;
 import org.slf4j.Logger;
@@ -46,16 +47,18 @@ final class TicketRunner {
             return;
         }
         boolean willWait = ticket.remainingNanos() > 0; // as the loop's own budget would say
+        long sentNanos = services.clock().nanoTime();
         LockAcquisition.firstAttempt(ticket.protocol, ticket.owner, ticket.leaseMillis, ticket.fresh, willWait,
                 (attempt, failure) -> {
                     if (failure == null && attempt.acquired()) {
+                        LeaseClocks.ttlSet(ticket.protocol, ticket.owner, sentNanos, ticket.leaseMillis);
                         services.watchdog().onAcquired(ticket.protocol, ticket.owner, ticket.watchdogLease);
                         ticket.token = attempt.token();
                         if (told(ticket, true, null, head)) {
                             ticket.settle();
                         }
                     } else {
-                        start(ticket, head).resume(willWait, attempt, failure);
+                        start(ticket, head).resume(willWait, sentNanos, attempt, failure);
                     }
                     return null;
                 });

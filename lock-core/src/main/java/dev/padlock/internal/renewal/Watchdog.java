@@ -2,6 +2,8 @@ package dev.padlock.internal.renewal;
 
 import dev.padlock.LeaseLostListener;
 import dev.padlock.LockObserver.RenewalOutcome;
+import dev.padlock.internal.base.EngineClock;
+import dev.padlock.internal.lease.LeaseClocks;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.redis.RedisBackend;
 import dev.padlock.internal.script.LuaScript;
@@ -287,6 +289,7 @@ public final class Watchdog implements AutoCloseable {
             args[i + 1] = renewal.protocol.ownerField(renewal.owner);
         }
         String first = batch.get(0).protocol.name();
+        long sentNanos = EngineClock.SYSTEM.nanoTime(); // leases count from the send (LeaseClocks)
         sender.renew(batch.get(0).protocol.renewScript(), keys.toArray(String[]::new), args)
                 .whenComplete((renewed, failure) -> {
                     if (failure != null) {
@@ -301,9 +304,12 @@ public final class Watchdog implements AutoCloseable {
                     outages.succeeded(OUTAGE_NAME, "renewing lock leases");
                     int lost = 0;
                     for (int i = 0; i < batch.size(); i++) {
+                        Renewal renewal = batch.get(i);
                         if (Long.valueOf(0L).equals(renewed.get(i))) {
                             lost++;
-                            lost(batch.get(i));
+                            lost(renewal);
+                        } else {
+                            LeaseClocks.ttlSet(renewal.protocol, renewal.owner, sentNanos, leaseMillis);
                         }
                     }
                     if (observing != null) {
@@ -320,6 +326,7 @@ public final class Watchdog implements AutoCloseable {
         String localKey = renewal.protocol.localKey();
         renewals.remove(new Owner(localKey, renewal.owner), renewal);
         lossHook.accept(localKey, renewal.owner);
+        LeaseClocks.lost(renewal.owner);
         String name = renewal.protocol.name();
         log.warn("lease of lock '{}' held by {} was lost: the lock expired, was deleted or was taken "
                 + "before the watchdog could renew it", name, renewal.protocol.ownerField(renewal.owner));

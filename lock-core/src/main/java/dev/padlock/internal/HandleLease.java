@@ -1,0 +1,112 @@
+package dev.padlock.internal;
+
+import dev.padlock.LockLease;
+import dev.padlock.RLock;
+import dev.padlock.internal.composite.LeaseExtending;
+import dev.padlock.internal.lease.LeaseClock;
+import dev.padlock.internal.lease.LeaseClocks;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A {@link LockLease}: the owner id {@link #owner} of {@link #lock}, used through the lock's
+ * owner-id methods, and the {@link LeaseClock} that says how long it is safe.
+ */
+final class HandleLease implements LockLease {
+    private static final Logger log = LoggerFactory.getLogger(HandleLease.class);
+    private final RLock lock;
+    private final long owner;
+    private final boolean watchdogLease;
+    private final Long token;
+    private final LeaseClock clock;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    HandleLease(RLock lock, long owner, boolean watchdogLease, Long token, LeaseClock clock) {
+        this.lock = lock;
+        this.owner = owner;
+        this.watchdogLease = watchdogLease;
+        this.token = token;
+        this.clock = clock;
+    }
+
+    @Override
+    public String lockName() {
+        return lock.getName();
+    }
+
+    @Override
+    public boolean isHeld() {
+        boolean held = lock.isHeldByThread(owner);
+        if (!held) {
+            clock.lost();
+        }
+        return held;
+    }
+
+    @Override
+    public Duration safeFor() {
+        return Duration.ofNanos(clock.safeForNanos());
+    }
+
+    @Override
+    public void release() {
+        Leases.join(releaseAsync(), "release of a lease of '" + lockName() + "'");
+    }
+
+    @Override
+    public CompletableFuture<Void> releaseAsync() {
+        LeaseClocks.close(owner); // from now on nothing is certain: the release may land at once
+        return lock.unlockAsync(owner);
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            release();
+        } catch (IllegalMonitorStateException e) {
+            log.warn("lease of lock '{}' was already lost when closed: {}", lockName(), e.getMessage());
+        }
+    }
+
+    @Override
+    public Long token() {
+        return token;
+    }
+
+    @Override
+    public boolean extend(Duration leaseTime) {
+        long leaseMillis = Leases.leaseMillis(leaseTime);
+        if (watchdogLease) {
+            throw new IllegalStateException("a watchdog lease of '" + lockName() + "' is renewed by the watchdog");
+        }
+        if (leaseMillis == 0) {
+            throw new IllegalArgumentException("leaseTime must be positive, was " + leaseTime);
+        }
+        if (!(lock instanceof LeaseExtending extending)) {
+            throw new UnsupportedOperationException("a lease of " + lock + " cannot be extended");
+        }
+        boolean extended = Leases.join(extending.extendLeaseAsync(leaseMillis, owner),
+                "extension of a lease of '" + lockName() + "'");
+        if (!extended) {
+            clock.lost();
+        }
+        return extended;
+    }
+
+    @Override
+    public void onLost(Runnable action) {
+        clock.onLost(Objects.requireNonNull(action, "action"));
+    }
+
+    @Override
+    public String toString() {
+        return "LockLease{" + lockName() + " by owner " + owner + "}";
+    }
+}

@@ -1,0 +1,176 @@
+package dev.padlock.internal;
+
+import dev.padlock.LockLease;
+import dev.padlock.PadlockException;
+import dev.padlock.RFencedLock;
+import dev.padlock.RLock;
+import dev.padlock.internal.base.EngineClock;
+import dev.padlock.internal.lease.LeaseClock;
+import dev.padlock.internal.lease.LeaseClocks;
+import dev.padlock.internal.redis.RedisErrors;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Hands out {@link LockLease}s for any {@link RLock}, through its owner-id methods: what the
+ * lease methods of {@code RLock} do.
+ */
+public final class Leases {
+    /** The wait of {@link RLock#acquire()}: without bound. */
+    public static final long FOREVER = -1;
+    /** What stands for "acquired" where a kind has no token. */
+    private static final Long NO_TOKEN = 0L;
+
+    private Leases() {
+    }
+
+    /**
+     * Acquires a lease of {@code lock}: waits {@code waitMillis} at most ({@link #FOREVER}: without
+     * bound), with a lease of {@code leaseMillis} (0: a watchdog lease). Cancelling the future
+     * stops the wait, and releases a lease that lands after the cancel.
+     */
+    public static CompletableFuture<Optional<LockLease>> acquire(RLock lock, long waitMillis, long leaseMillis) {
+        long owner = LeaseClocks.open(EngineClock.SYSTEM, leaseMillis);
+        CompletableFuture<Long> acquired; // the token, or NO_TOKEN; null when not acquired
+        try {
+            acquired = lock instanceof RFencedLock fenced ? fencedAcquire(fenced, waitMillis, leaseMillis, owner)
+                    : plainAcquire(lock, waitMillis, leaseMillis, owner);
+        } catch (RuntimeException e) {
+            LeaseClocks.close(owner);
+            throw e;
+        }
+        CompletableFuture<Optional<LockLease>> result = new CompletableFuture<>();
+        acquired.whenComplete((token, failure) -> {
+            LeaseClock clock = LeaseClocks.clockOf(owner);
+            if (failure != null || token == null || clock == null) {
+                LeaseClocks.close(owner);
+                if (failure != null) {
+                    result.completeExceptionally(RedisErrors.unwrap(failure));
+                } else {
+                    result.complete(Optional.empty());
+                }
+                return;
+            }
+            LockLease lease = new HandleLease(lock, owner, leaseMillis == 0,
+                    lock instanceof RFencedLock ? token : null, clock);
+            if (!result.complete(Optional.of(lease))) {
+                lease.releaseAsync(); // the caller cancelled while the lease was on its way
+            }
+        });
+        result.whenComplete((lease, failure) -> {
+            if (result.isCancelled()) {
+                acquired.cancel(false);
+            }
+        });
+        return result;
+    }
+
+    private static CompletableFuture<Long> fencedAcquire(RFencedLock lock, long waitMillis, long leaseMillis,
+            long owner) {
+        return waitMillis == FOREVER
+                ? lock.lockAndGetTokenAsync(leaseMillis, TimeUnit.MILLISECONDS, owner)
+                : lock.tryLockAndGetTokenAsync(waitMillis, leaseMillis, TimeUnit.MILLISECONDS, owner);
+    }
+
+    private static CompletableFuture<Long> plainAcquire(RLock lock, long waitMillis, long leaseMillis, long owner) {
+        if (waitMillis == FOREVER) {
+            CompletableFuture<Void> locked = lock.lockAsync(leaseMillis, TimeUnit.MILLISECONDS, owner);
+            return cancelling(locked, locked.thenApply(held -> NO_TOKEN));
+        }
+        CompletableFuture<Boolean> acquired = lock.tryLockAsync(waitMillis, leaseMillis, TimeUnit.MILLISECONDS, owner);
+        return cancelling(acquired, acquired.thenApply(held -> held ? NO_TOKEN : null));
+    }
+
+    /** {@code mapped}, whose cancel also cancels {@code source}. */
+    private static <T> CompletableFuture<T> cancelling(CompletableFuture<?> source, CompletableFuture<T> mapped) {
+        mapped.whenComplete((value, failure) -> {
+            if (mapped.isCancelled()) {
+                source.cancel(false);
+            }
+        });
+        return mapped;
+    }
+
+    /** The lease {@code leaseTime} asks for: 0 for a watchdog lease, else at least 1 ms. */
+    public static long leaseMillis(Duration leaseTime) {
+        Objects.requireNonNull(leaseTime, "leaseTime");
+        if (leaseTime.isNegative()) {
+            throw new IllegalArgumentException("leaseTime must not be negative, was " + leaseTime);
+        }
+        return leaseTime.isZero() ? 0 : Math.max(1, saturatedMillis(leaseTime));
+    }
+
+    /** The wait {@code waitTime} asks for, in milliseconds (a part of one counts as one). */
+    public static long waitMillis(Duration waitTime) {
+        Objects.requireNonNull(waitTime, "waitTime");
+        if (waitTime.isNegative()) {
+            throw new IllegalArgumentException("waitTime must not be negative, was " + waitTime);
+        }
+        return waitTime.isZero() ? 0 : Math.max(1, saturatedMillis(waitTime));
+    }
+
+    private static long saturatedMillis(Duration duration) {
+        try {
+            return duration.toMillis();
+        } catch (ArithmeticException tooLong) {
+            return Long.MAX_VALUE / 2;
+        }
+    }
+
+    /** Waits for an unbounded acquisition; an interrupt is kept and re-asserted on return. */
+    public static LockLease awaitUninterruptibly(CompletableFuture<LockLease> acquisition, String operation) {
+        return join(acquisition, operation);
+    }
+
+    /**
+     * Waits for a bounded acquisition; an interrupt cancels it (a lease that lands after is
+     * released) and is thrown.
+     */
+    public static Optional<LockLease> await(CompletableFuture<Optional<LockLease>> acquisition, String operation)
+            throws InterruptedException {
+        try {
+            return acquisition.get();
+        } catch (InterruptedException e) {
+            acquisition.cancel(false);
+            throw e;
+        } catch (ExecutionException e) {
+            throw forCaller(e.getCause(), operation);
+        }
+    }
+
+    /**
+     * The answer of {@code call}, failures as the caller's exceptions; an interrupt is kept and
+     * re-asserted on return.
+     */
+    static <T> T join(CompletableFuture<T> call, String operation) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return call.get();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    throw forCaller(e.getCause(), operation);
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static RuntimeException forCaller(Throwable failure, String operation) {
+        RuntimeException mapped = RedisErrors.forCaller(failure, operation);
+        if (mapped != null) {
+            return mapped;
+        }
+        Throwable cause = RedisErrors.unwrap(failure);
+        return cause instanceof RuntimeException runtime ? runtime : new PadlockException(operation + " failed", cause);
+    }
+}

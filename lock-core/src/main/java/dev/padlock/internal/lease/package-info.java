@@ -1,0 +1,9 @@
+/**
+ * Lease clocks: what the engine tells a lease ({@link dev.padlock.LockLease}, a hold owned by a
+ * handle rather than a thread, whose owner id no thread uses). Each lease's
+ * {@link dev.padlock.internal.lease.LeaseClock} learns when each request that set its TTL was
+ * sent, and whether the lease was lost, so that {@code safeFor()} is a bound it can rely on. The
+ * leases themselves are made in {@code dev.padlock.internal}. Uses {@code protocol} and
+ * {@code base}.
+ */
+package dev.padlock.internal.lease;
