@@ -142,6 +142,28 @@ class RedissonInteropTest {
     }
 
     @Test
+    void aLeaseIsAnOrdinaryHolderForRedisson(RedisAdmin admin) throws Exception {
+        String name = uniqueName("interop:lease");
+        org.redisson.api.RLock theirs = redisson.getLock(name);
+        RLock ours = padlock.getLock(name);
+
+        dev.padlock.LockLease lease = ours.acquire();
+        try {
+            assertTrue(theirs.isLocked());
+            assertFalse(theirs.tryLock(), "Redisson took a lock a lease holds");
+            assertEquals(1, admin.commands().hlen(name));
+            // Redisson waits on the unlock channel, and wakes when the lease is released from another thread
+            Future<Boolean> waiting = pool.submit(() -> theirs.tryLock(HANG.toSeconds(), SECONDS));
+            pool.submit(lease::release).get(HANG.toSeconds(), SECONDS);
+            assertTrue(waiting.get(WAKE_UP_BOUND.toSeconds() + HANG.toSeconds(), SECONDS));
+            assertFalse(ours.tryAcquire(Duration.ZERO).isPresent(), "a lease taken while Redisson holds");
+            pool.submit(() -> theirs.forceUnlock()).get(HANG.toSeconds(), SECONDS);
+        } finally {
+            lease.close();
+        }
+    }
+
+    @Test
     void bothWriteTheSameHashShape(RedisAdmin admin) {
         String name = uniqueName("interop:shape");
         long threadId = Thread.currentThread().getId();

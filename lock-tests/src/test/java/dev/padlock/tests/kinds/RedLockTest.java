@@ -218,6 +218,19 @@ class RedLockTest {
     }
 
     @Test
+    void aLeaseIsHeldOnAMajorityAndSafeForTheShortestOfItsLocks() throws Exception {
+        RLock red = redLock(openClients());
+        dev.padlock.LockLease lease = red.acquire(Duration.ofSeconds(10));
+        assertThat(keysOn(0, 1, 2)).isEqualTo(3);
+        assertThat(lease.isHeld()).isTrue();
+        assertThat(lease.safeFor()).isPositive().isLessThan(Duration.ofSeconds(10));
+        assertThat(redLock(openClients()).tryAcquire(Duration.ZERO)).isEmpty();
+        CompletableFuture.runAsync(lease::release).get(5, TimeUnit.SECONDS);
+        assertThat(keysOn(0, 1, 2)).isZero();
+        assertThat(lease.safeFor()).isZero();
+    }
+
+    @Test
     void badInputFailsAtTheCall() {
         List<LockClient> over = openClients();
         RLock one = over.get(0).getLock(name);
