@@ -45,6 +45,11 @@ final class GrantLatch {
         return state == State.RUNNING;
     }
 
+    /** A grant turned out not to hold (it came too late, and Redis no longer has the field): the loop runs on. */
+    void revoke() {
+        STATE.compareAndSet(this, State.GRANTED, State.RUNNING);
+    }
+
     /** Whether a grant came that the loop has not taken yet. */
     boolean isGranted() {
         return state == State.GRANTED;

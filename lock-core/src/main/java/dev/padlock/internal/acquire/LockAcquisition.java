@@ -95,7 +95,7 @@ public final class LockAcquisition implements PendingAcquire {
         this.lostReplies = new LostReplies(protocol, threadId, request.leaseMillis(), claim, budget,
                 commandTimeoutMillis, context.clock(), context.abandonments());
         this.settlement = new Settlement(protocol, threadId, request.leaseMillis(), request.watchdogLease(),
-                context.watchdog(), latch, lostReplies, place, subscriptions, clock.nanoTime());
+                context, latch, lostReplies, place, subscriptions, clock.nanoTime(), this::notHeldAfterAll);
         this.result = settlement.result();
         result.whenComplete((acquired, failure) -> {
             CompletableFuture<Boolean> park = parked;
@@ -369,6 +369,22 @@ public final class LockAcquisition implements PendingAcquire {
         }
         if (latch.wakes()) {
             gate.complete(true);
+        }
+    }
+
+    /**
+     * A hold confirmed too late was not found again (see {@code Settlement#confirmAgain}): the loop
+     * goes on as after a refusal, or ends on Redis's own error answer.
+     */
+    private void notHeldAfterAll(Throwable failure) {
+        if (failure != null && !LostReplies.isLost(failure)) {
+            settlement.fail(failure);
+        } else if (result.isDone()) {
+            settlement.settle();
+        } else if (budget.spent()) {
+            settlement.stop(() -> result.complete(false));
+        } else {
+            attempt();
         }
     }
 

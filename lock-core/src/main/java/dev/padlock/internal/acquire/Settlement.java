@@ -1,11 +1,13 @@
 package dev.padlock.internal.acquire;
 
+import dev.padlock.internal.lease.LeaseClock;
 import dev.padlock.internal.lease.LeaseClocks;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
 import dev.padlock.internal.redis.RedisErrors;
 import dev.padlock.internal.renewal.Watchdog;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,6 +35,9 @@ final class Settlement {
     private final long leaseMillis;
     private final boolean watchdogLease;
     private final Watchdog watchdog;
+    private final AcquireContext context;
+    /** Told when a hold confirmed too late was not found again (with the failure, if the check failed). */
+    private final Consumer<Throwable> notHeld;
     private final GrantLatch latch;
     private final LostReplies lostReplies;
     private final PlaceInLine place;
@@ -44,15 +49,17 @@ final class Settlement {
     /** When the request was sent that, if the owner holds, set its TTL no earlier: see {@link #ttlSentAt}. */
     private volatile long ttlSentNanos;
 
-    Settlement(LockProtocol protocol, long owner, long leaseMillis, boolean watchdogLease, Watchdog watchdog,
+    Settlement(LockProtocol protocol, long owner, long leaseMillis, boolean watchdogLease, AcquireContext context,
             GrantLatch latch, LostReplies lostReplies, PlaceInLine place, Subscriptions subscriptions,
-            long startNanos) {
+            long startNanos, Consumer<Throwable> notHeld) {
         this.protocol = protocol;
+        this.context = context;
+        this.notHeld = notHeld;
         this.owner = owner;
         this.leaseMillis = leaseMillis;
         this.ttlSentNanos = startNanos;
         this.watchdogLease = watchdogLease;
-        this.watchdog = watchdog;
+        this.watchdog = context.watchdog();
         this.latch = latch;
         this.lostReplies = lostReplies;
         this.place = place;
@@ -89,8 +96,15 @@ final class Settlement {
         settled.complete(null);
     }
 
-    /** Redis put or found the owner's field (or a grant message said so): the owner holds. */
+    /**
+     * Redis put or found the owner's field (or a grant message said so): the owner holds, once that
+     * news is fresh (see {@link #confirmAgain}).
+     */
     void held() {
+        if (context.clock().nanoTime() - LeaseClock.endOf(ttlSentNanos, leaseMillis) >= 0 && !result.isDone()) {
+            confirmAgain();
+            return;
+        }
         latch.held();
         lostReplies.held();
         place.held();
@@ -121,6 +135,25 @@ final class Settlement {
                         protocol.name(), failure.toString());
             }
             settle();
+        });
+    }
+
+    /**
+     * The news of the hold came after the lease it set could have run out (counted from the send of
+     * the attempt it answers: a pause, a slow network): it is not taken on its own. The owner's
+     * lease is set again; found, it holds from that call's send; not found (or the call failed), the
+     * grant is revoked and the loop told ({@link #notHeld}).
+     */
+    private void confirmAgain() {
+        long sentNanos = context.clock().nanoTime();
+        protocol.renew(context.scripts(), owner, leaseMillis).whenComplete((found, failure) -> {
+            if (failure == null && found) {
+                ttlSentNanos = sentNanos;
+                held();
+            } else {
+                latch.revoke();
+                notHeld.accept(failure);
+            }
         });
     }
 

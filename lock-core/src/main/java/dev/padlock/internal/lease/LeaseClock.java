@@ -39,8 +39,11 @@ public final class LeaseClock {
         this.fallbackEnd = fixedLeaseMillis > 0 ? endOf(startNanos, fixedLeaseMillis) : startNanos;
     }
 
-    /** The earliest moment a TTL of {@code leaseMillis} set by a request sent at {@code sentNanos} can end. */
-    static long endOf(long sentNanos, long leaseMillis) {
+    /**
+     * The earliest moment a TTL of {@code leaseMillis} set by a request sent at {@code sentNanos}
+     * can end, drift taken off. A reply read after it is too late to be taken on its own.
+     */
+    public static long endOf(long sentNanos, long leaseMillis) {
         long leaseNanos = TimeUnit.MILLISECONDS.toNanos(leaseMillis);
         return sentNanos + leaseNanos - leaseNanos / 100 - MIN_DRIFT_NANOS;
     }

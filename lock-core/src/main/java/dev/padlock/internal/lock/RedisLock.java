@@ -161,13 +161,8 @@ public final class RedisLock implements RLock, LeaseExtending {
     @Override
     public CompletableFuture<Boolean> extendLeaseAsync(long leaseMillis, long threadId) {
         Require.state(!services.wakeUps().isClosed(), "the LockClient is closed");
-        // the watchdog's renewal script, for one lock: in order, so a release sent after it lands after it
         long sentNanos = services.clock().nanoTime();
-        CompletableFuture<List<Object>> renewed = services.scripts().runInOrder(protocol.renewScript(),
-                ScriptOutputType.MULTI, protocol.renewKeys(threadId), Long.toString(leaseMillis),
-                protocol.ownerField(threadId));
-        return renewed.thenApply(reply -> {
-            boolean extended = Long.valueOf(1L).equals(reply.get(0));
+        return protocol.renew(services.scripts(), threadId, leaseMillis).thenApply(extended -> {
             if (extended) {
                 LeaseClocks.ttlSet(protocol, threadId, sentNanos, leaseMillis);
             }

@@ -1,6 +1,9 @@
 package dev.padlock.internal.protocol;
 
 import dev.padlock.internal.script.LuaScript;
+import dev.padlock.internal.script.ScriptRunner;
+import io.lettuce.core.ScriptOutputType;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiFunction;
 
@@ -259,6 +262,19 @@ public interface LockProtocol {
      */
     default String[] renewKeys(long threadId) {
         return new String[] {name()};
+    }
+
+    /**
+     * Renews owner {@code threadId}'s lease at once, outside the watchdog's rounds, with
+     * {@link #renewScript()}: sets it to {@code leaseMillis} when the owner holds (never shortening
+     * a longer one) and completes with whether it held. For an extension a caller asks for, and
+     * for a hold whose confirming reply came too late to be taken on its own. Sent in order with
+     * the connection's other calls, so a release sent after it lands after it.
+     */
+    default CompletableFuture<Boolean> renew(ScriptRunner scripts, long threadId, long leaseMillis) {
+        CompletableFuture<List<Object>> renewed = scripts.runInOrder(renewScript(), ScriptOutputType.MULTI,
+                renewKeys(threadId), Long.toString(leaseMillis), ownerField(threadId));
+        return renewed.thenApply(reply -> Long.valueOf(1L).equals(reply.get(0)));
     }
 
     /**

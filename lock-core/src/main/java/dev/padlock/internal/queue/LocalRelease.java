@@ -1,6 +1,7 @@
 package dev.padlock.internal.queue;
 
 import dev.padlock.internal.acquire.AcquireContext;
+import dev.padlock.internal.lease.LeaseClock;
 import dev.padlock.internal.lease.LeaseClocks;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.LockProtocol.Release;
@@ -153,8 +154,12 @@ final class LocalRelease {
         return protocol.handOff(owner, successor.owner, successor.leaseMillis, rearm).whenComplete((outcome, failure) -> {
             try {
                 watchdog.afterRelease(protocol, owner, outcome == ReleaseOutcome.STILL_HELD);
-                if (outcome == ReleaseOutcome.RELEASED) {
+                if (outcome == ReleaseOutcome.RELEASED
+                        && services.clock().nanoTime() - LeaseClock.endOf(sentNanos, successor.leaseMillis) < 0) {
                     handedOver(successor, sentNanos);
+                } else if (outcome == ReleaseOutcome.RELEASED) {
+                    // told too late to be taken alone: the successor asks Redis itself, as after a lost reply
+                    handOffRefused(owner, successor, true, sentAt);
                 } else if (outcome == ReleaseOutcome.STILL_HELD) {
                     synchronized (queue) {
                         queue.putBackFirst(successor); // the owner holds on: the successor waits again

@@ -3,6 +3,7 @@ package dev.padlock.internal.queue;
 import dev.padlock.internal.acquire.AcquireContext;
 import dev.padlock.internal.acquire.AcquireRequest;
 import dev.padlock.internal.acquire.LockAcquisition;
+import dev.padlock.internal.lease.LeaseClock;
 import dev.padlock.internal.lease.LeaseClocks;
 import dev.padlock.internal.redis.RedisErrors;
 import java.util.List;
@@ -50,14 +51,15 @@ final class TicketRunner {
         long sentNanos = services.clock().nanoTime();
         LockAcquisition.firstAttempt(ticket.protocol, ticket.owner, ticket.leaseMillis, ticket.fresh, willWait,
                 (attempt, failure) -> {
-                    if (failure == null && attempt.acquired()) {
+                    if (failure == null && attempt.acquired()
+                            && services.clock().nanoTime() - LeaseClock.endOf(sentNanos, ticket.leaseMillis) < 0) {
                         LeaseClocks.ttlSet(ticket.protocol, ticket.owner, sentNanos, ticket.leaseMillis);
                         services.watchdog().onAcquired(ticket.protocol, ticket.owner, ticket.watchdogLease);
                         ticket.token = attempt.token();
                         if (told(ticket, true, null, head)) {
                             ticket.settle();
                         }
-                    } else {
+                    } else { // not acquired, or told too late to be taken alone: the loop asks again
                         start(ticket, head).resume(willWait, sentNanos, attempt, failure);
                     }
                     return null;

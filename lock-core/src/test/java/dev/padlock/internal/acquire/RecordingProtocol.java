@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.padlock.RedisUnavailableException;
 import dev.padlock.internal.protocol.GrantMessage;
 import dev.padlock.internal.protocol.LockProtocol;
+import dev.padlock.internal.script.ScriptRunner;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -207,6 +208,12 @@ public final class RecordingProtocol implements LockProtocol {
     @Override
     public CompletableFuture<Boolean> abandon(long threadId) {
         return record("abandon", threadId, 0, false, 0, false);
+    }
+
+    /** Recorded as {@code renew}, with the lease it sets. */
+    @Override
+    public CompletableFuture<Boolean> renew(ScriptRunner scripts, long threadId, long leaseMillis) {
+        return record("renew", threadId, leaseMillis, false, 0, false);
     }
 
     @Override

@@ -7,6 +7,7 @@ import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.protocol.LockProtocol.Attempt;
 import dev.padlock.internal.protocol.LockProtocol.Release;
 import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
+import dev.padlock.internal.queue.RecordingLock.Call;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -39,6 +40,21 @@ class FirstAttemptTest {
         f.release(1);
         lock.next("release", 1).answer(new Release(ReleaseOutcome.RELEASED, 0));
         assertThat(f.watchdog.isRenewing(lock, 1)).isFalse();
+    }
+
+    @Test
+    void aFirstAttemptAnsweredAfterItsLeaseCouldHaveRunOutIsConfirmedAgainInTheLoop() {
+        Ticket ticket = (Ticket) f.acquire(1, FOREVER);
+        Call claim = lock.next("claim", 1);
+        f.timer.advance(QueueFixture.LEASE); // the reply is read after a pause as long as the lease
+
+        claim.answer(Attempt.ACQUIRED);
+
+        assertThat(ticket.result()).as("a stale reply is not taken alone").isNotDone();
+        assertThat(ticket.running).as("the loop confirms it").isNotNull();
+        lock.next("renew", 1).answer(true);
+        assertThat(ticket.result()).isCompletedWithValue(true);
+        assertThat(f.watchdog.isRenewing(lock, 1)).isTrue();
     }
 
     @Test

@@ -31,6 +31,21 @@ class LocalQueueHandOffTest {
     }
 
     @Test
+    void aHandOffAnsweredAfterTheSuccessorsLeaseCouldHaveRunOutIsClaimedAgainBySuccessor() {
+        f.holds(1);
+        PendingAcquire second = f.acquire(2, FOREVER);
+        f.release(1);
+        Call handOff = lock.next("handoff", 1);
+        f.timer.advance(QueueFixture.LEASE); // read after a pause as long as the lease it set
+
+        handOff.answer(ReleaseOutcome.RELEASED);
+
+        assertThat(second.result()).as("not on that reply alone").isNotDone();
+        lock.next("claim", 2).answer(Attempt.ACQUIRED); // a claim finds its field, or takes the lock anew
+        assertThat(second.result()).isCompletedWithValue(true);
+    }
+
+    @Test
     void afterThe32ndHandOffInARowTheNextReleaseIsGlobal() {
         f.holds(1);
         List<PendingAcquire> queued = new ArrayList<>();

@@ -3,6 +3,7 @@ package dev.padlock.internal.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.padlock.internal.protocol.LockProtocol;
+import dev.padlock.internal.script.ScriptRunner;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -106,6 +107,12 @@ final class RecordingLock implements LockProtocol {
     @Override
     public CompletableFuture<Boolean> abandon(long threadId) {
         return record("abandon", threadId, 0);
+    }
+
+    /** Recorded as {@code renew}. */
+    @Override
+    public CompletableFuture<Boolean> renew(ScriptRunner scripts, long threadId, long leaseMillis) {
+        return record("renew", threadId, 0);
     }
 
     @Override

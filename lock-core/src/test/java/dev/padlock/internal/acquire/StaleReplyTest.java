@@ -1,0 +1,115 @@
+package dev.padlock.internal.acquire;
+
+import static dev.padlock.internal.acquire.LockAcquisitionTest.request;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.padlock.internal.protocol.GrantMessage;
+import dev.padlock.internal.protocol.LockProtocol.Attempt;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Never told "held" on a stale reply (issue 27; the simulator's {@code STALE_AFTER_PAUSE}): a
+ * reply or grant read after the lease it set could have run out, counted from the send of the
+ * attempt it answers (less 1% and 2 ms of drift), is not taken alone. The owner's lease is set
+ * again first; only a reply that finds the field tells the caller. Manual clock, no Redis.
+ */
+class StaleReplyTest {
+    private static final long FOREVER = LockAcquisition.FOREVER;
+    /** The request's lease, 10 s: a reply read 9,898 ms or more after its send is too late. */
+    private static final long TOO_LATE = 10_000 - 100 - 2;
+    private static final long NONCE = 7;
+
+    private final AcquireFixture client = new AcquireFixture();
+    private final RecordingProtocol lock = new RecordingProtocol("orders");
+
+    @AfterEach
+    void close() {
+        client.close();
+    }
+
+    @Test
+    void aReplyReadInTimeIsTakenAlone() {
+        LockAcquisition acquisition = LockAcquisition.start(client, lock, request(FOREVER, false));
+        RecordingProtocol.Call attempt = lock.next("acquire");
+        client.timer.advance(TOO_LATE - 1);
+        attempt.answer(Attempt.ACQUIRED);
+
+        assertThat(acquisition.result()).isCompletedWithValue(true);
+        assertThat(lock.calls()).isEmpty();
+    }
+
+    @Test
+    void aReplyReadAfterItsLeaseCouldHaveRunOutIsConfirmedAgainBeforeTheCallerIsTold() {
+        LockAcquisition acquisition = LockAcquisition.start(client, lock, request(FOREVER, false));
+        RecordingProtocol.Call attempt = lock.next("acquire");
+        client.timer.advance(TOO_LATE); // a pause between the send and the read of the reply
+        attempt.answer(Attempt.ACQUIRED);
+
+        assertThat(acquisition.result()).as("not on that reply alone").isNotDone();
+        RecordingProtocol.Call renew = lock.next("renew");
+        assertThat(renew.leaseMillis).as("the lease the caller asked for, set again").isEqualTo(10_000);
+        renew.answer(true);
+
+        assertThat(acquisition.result()).isCompletedWithValue(true);
+    }
+
+    @Test
+    void aStaleHoldThatRedisNoLongerHasIsNotToldAndTheWaitGoesOn() {
+        LockAcquisition acquisition = LockAcquisition.start(client, lock, request(FOREVER, false));
+        RecordingProtocol.Call attempt = lock.next("acquire");
+        client.timer.advance(TOO_LATE + 5_000);
+        attempt.answer(Attempt.ACQUIRED);
+        lock.next("renew").answer(false); // the lease ran out meanwhile, and someone else may hold
+
+        assertThat(acquisition.result()).isNotDone();
+        lock.next("acquire").answer(Attempt.ACQUIRED);
+        assertThat(acquisition.result()).isCompletedWithValue(true);
+    }
+
+    @Test
+    void aStaleHoldNotFoundEndsABoundedWaitThatRanOutWithFalse() {
+        LockAcquisition acquisition = LockAcquisition.start(client, lock, request(1_000, false));
+        RecordingProtocol.Call attempt = lock.next("acquire");
+        client.timer.advance(TOO_LATE);
+        attempt.answer(Attempt.ACQUIRED);
+        lock.next("renew").answer(false);
+
+        lock.next("leave").answer(null); // the attempt was sent as one that would wait: its place goes
+
+        assertThat(acquisition.result()).isCompletedWithValue(false);
+    }
+
+    @Test
+    void aConfirmationThatIsItselfReadLateIsConfirmedAgain() {
+        LockAcquisition acquisition = LockAcquisition.start(client, lock, request(FOREVER, false));
+        RecordingProtocol.Call attempt = lock.next("acquire");
+        client.timer.advance(TOO_LATE);
+        attempt.answer(Attempt.ACQUIRED);
+        RecordingProtocol.Call renew = lock.next("renew");
+        client.timer.advance(TOO_LATE);
+        renew.answer(true);
+
+        assertThat(acquisition.result()).isNotDone();
+        lock.next("renew").answer(true);
+        assertThat(acquisition.result()).isCompletedWithValue(true);
+    }
+
+    @Test
+    void aGrantReadLateIsConfirmedAgainAndRevokedWhenNotFound() {
+        RecordingProtocol line = new RecordingProtocol("orders").claiming().granting(GrantMessage.PLAIN, true);
+        LockAcquisition acquisition = LockAcquisition.start(client, line, request(FOREVER, true).inLine(NONCE, false));
+        line.next("claim").answer(Attempt.notAcquired(60_000));
+        line.next("claim").answer(Attempt.notAcquired(60_000));
+        assertThat(client.wakeUps.parks()).hasSize(1);
+        client.timer.advance(TOO_LATE); // parked on a 60 s lease; the grant is read this late
+
+        assertThat(acquisition.grant(NONCE)).isTrue();
+        assertThat(acquisition.result()).isNotDone();
+        line.next("renew").answer(false);
+
+        assertThat(acquisition.result()).as("the grant is revoked, the loop asks again").isNotDone();
+        line.next("claim").answer(Attempt.ACQUIRED);
+        assertThat(acquisition.result()).isCompletedWithValue(true);
+    }
+}
