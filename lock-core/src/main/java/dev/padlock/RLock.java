@@ -2,11 +2,14 @@ package dev.padlock;
 
 import dev.padlock.internal.Leases;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
+import java.util.function.Function;
 
 /**
  * A reentrant lock held on Redis, shared by every client that uses the same name.
@@ -202,5 +205,37 @@ public interface RLock extends Lock {
     default CompletableFuture<Optional<LockLease>> tryAcquireAsync(Duration waitTime, Duration leaseTime) {
         long waitMillis = Leases.waitMillis(waitTime);
         return Leases.acquire(this, waitMillis, Leases.leaseMillis(leaseTime));
+    }
+
+    /**
+     * Runs {@code work} on the calling thread under a watchdog lease acquired within
+     * {@code waitTime}, and releases the lease when it ends. When the lease is lost, or could run
+     * out within a tenth of its length with no renewal answered (Redis stalled or unreachable),
+     * the calling thread is interrupted, so that work which heeds interrupts stops before the lease
+     * can expire; the work's outcome is then replaced by a {@link LeaseLostException}.
+     *
+     * @return what the work returned; empty when the wait ran out (or the work returned null)
+     * @throws LeaseLostException when the lease was lost, or could no longer be counted on, while
+     *     the work ran
+     * @throws InterruptedException when interrupted while waiting for the lock
+     */
+    default <T> Optional<T> withLock(Duration waitTime, Function<? super LockLease, ? extends T> work)
+            throws InterruptedException {
+        Objects.requireNonNull(work, "work");
+        return Leases.withLock(tryAcquire(waitTime), work);
+    }
+
+    /**
+     * As {@link #withLock}, without blocking: {@code work} starts once a watchdog lease is held
+     * (on the thread that acquired it) and returns a stage; the lease is released when the stage
+     * completes. A lease lost while the stage runs cancels it, and the future fails with
+     * {@link LeaseLostException}. Cancelling the future stops the wait, or cancels the work's stage.
+     *
+     * @return a future of the stage's value; empty when the wait ran out (or the value was null)
+     */
+    default <T> CompletableFuture<Optional<T>> withLockAsync(Duration waitTime,
+            Function<? super LockLease, ? extends CompletionStage<T>> work) {
+        Objects.requireNonNull(work, "work");
+        return Leases.withLockAsync(tryAcquireAsync(waitTime), work);
     }
 }

@@ -7,13 +7,16 @@ import dev.padlock.RLock;
 import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.lease.LeaseClock;
 import dev.padlock.internal.lease.LeaseClocks;
+import dev.padlock.internal.lease.LeasedWork;
 import dev.padlock.internal.redis.RedisErrors;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * Hands out {@link LockLease}s for any {@link RLock}, through its owner-id methods: what the
@@ -163,6 +166,17 @@ public final class Leases {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /** Runs {@code work} under the lease {@code acquired} holds, if any: {@code RLock.withLock}. */
+    public static <T> Optional<T> withLock(Optional<LockLease> acquired, Function<? super LockLease, ? extends T> work) {
+        return LeasedWork.withLock(acquired, work);
+    }
+
+    /** Runs {@code work} once {@code acquisition} holds a lease: {@code RLock.withLockAsync}. */
+    public static <T> CompletableFuture<Optional<T>> withLockAsync(CompletableFuture<Optional<LockLease>> acquisition,
+            Function<? super LockLease, ? extends CompletionStage<T>> work) {
+        return LeasedWork.withLockAsync(acquisition, work);
     }
 
     private static RuntimeException forCaller(Throwable failure, String operation) {
