@@ -185,15 +185,7 @@ public interface RLock extends Lock {
 
     /** As {@link #acquire(Duration)}, without blocking. Cancelling the future stops the wait. */
     default CompletableFuture<LockLease> acquireAsync(Duration leaseTime) {
-        CompletableFuture<Optional<LockLease>> acquisition = Leases.acquire(this, Leases.FOREVER,
-                Leases.leaseMillis(leaseTime));
-        CompletableFuture<LockLease> lease = acquisition.thenApply(Optional::orElseThrow);
-        lease.whenComplete((held, failure) -> {
-            if (lease.isCancelled()) {
-                acquisition.cancel(false);
-            }
-        });
-        return lease;
+        return Leases.acquireUnbounded(this, Leases.leaseMillis(leaseTime));
     }
 
     /** As {@link #tryAcquire(Duration)}, without blocking. Cancelling the future stops the wait. */

@@ -72,6 +72,28 @@ public final class Leases {
         return result;
     }
 
+    /**
+     * As {@link #acquire} waiting without bound, for a future of the lease itself. A lease that
+     * lands as the caller cancels is released.
+     */
+    public static CompletableFuture<LockLease> acquireUnbounded(RLock lock, long leaseMillis) {
+        CompletableFuture<Optional<LockLease>> acquisition = acquire(lock, FOREVER, leaseMillis);
+        CompletableFuture<LockLease> result = new CompletableFuture<>();
+        acquisition.whenComplete((acquired, failure) -> {
+            if (failure != null) {
+                result.completeExceptionally(failure);
+            } else if (!result.complete(acquired.orElseThrow())) {
+                acquired.get().releaseAsync(); // the caller cancelled as the lease landed
+            }
+        });
+        result.whenComplete((lease, failure) -> {
+            if (result.isCancelled()) {
+                acquisition.cancel(false);
+            }
+        });
+        return result;
+    }
+
     private static CompletableFuture<Long> fencedAcquire(RFencedLock lock, long waitMillis, long leaseMillis,
             long owner) {
         return waitMillis == FOREVER

@@ -155,10 +155,10 @@ class LeasesTest {
         AtomicInteger lostRuns = new AtomicInteger();
         lease.onLost(lostRuns::incrementAndGet);
 
-        // renewals go on: well past the first lease, the lease is still safe for a while
-        long renewalsBefore = admin.commands().pttl(lock.getName());
-        await().atMost(HANG).until(() -> admin.commands().pttl(lock.getName()) > renewalsBefore
-                && lease.safeFor().toMillis() > 0);
+        // renewals go on: past the first lease's end, the lease still holds and a renewal makes it safe again
+        long acquiredAt = System.nanoTime();
+        await().atMost(HANG).until(() -> System.nanoTime() - acquiredAt > TimeUnit.MILLISECONDS.toNanos(2_000)
+                && lease.safeFor().toMillis() > 0 && lease.isHeld());
         assertThat(lease.safeFor()).isLessThanOrEqualTo(Duration.ofMillis(1_500));
 
         admin.commands().del(lock.getName());
@@ -209,6 +209,24 @@ class LeasesTest {
         Optional<LockLease> next = lock.tryAcquire(Duration.ofSeconds(5));
         assertThat(next).isPresent();
         next.get().release();
+    }
+
+    @Test
+    void aLeaseThatLandsAsItsFutureIsCancelledIsReleased(RedisAdmin admin) {
+        RLock lock = clients.open().getLock(Clients.uniqueName("lease-cancel-race"));
+        for (int i = 0; i < 50; i++) {
+            // cancelled at once: a lease that lands after the cancel is released by Padlock; one that
+            // landed before it (the cancel answers false) is the caller's
+            CompletableFuture<LockLease> unbounded = lock.acquireAsync();
+            if (!unbounded.cancel(false)) {
+                unbounded.join().release();
+            }
+            CompletableFuture<Optional<LockLease>> bounded = lock.tryAcquireAsync(Duration.ofSeconds(5));
+            if (!bounded.cancel(false)) {
+                bounded.join().ifPresent(LockLease::release);
+            }
+        }
+        await().atMost(HANG).until(() -> admin.commands().exists(lock.getName()) == 0);
     }
 
     @Test
