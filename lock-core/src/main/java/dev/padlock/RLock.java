@@ -230,4 +230,14 @@ public interface RLock extends Lock {
         Objects.requireNonNull(work, "work");
         return Leases.withLockAsync(tryAcquireAsync(waitTime), work);
     }
+
+    /**
+     * As {@link #withLockAsync(Duration, Function)}, waiting as long as it takes.
+     *
+     * @return a future of the stage's value
+     */
+    default <T> CompletableFuture<T> withLockAsync(Function<? super LockLease, ? extends CompletionStage<T>> work) {
+        Objects.requireNonNull(work, "work");
+        return Leases.withLockAsync(this, work);
+    }
 }

@@ -195,6 +195,13 @@ public final class Leases {
         return LeasedWork.withLock(acquired, work);
     }
 
+    /** Runs {@code work} under a lease of {@code lock}, waiting without bound: {@code RLock.withLockAsync}. */
+    public static <T> CompletableFuture<T> withLockAsync(RLock lock,
+            Function<? super LockLease, ? extends CompletionStage<T>> work) {
+        CompletableFuture<Optional<T>> ran = LeasedWork.withLockAsync(acquire(lock, FOREVER, 0), work);
+        return cancelling(ran, ran.thenApply(value -> value.orElse(null)));
+    }
+
     /** Runs {@code work} once {@code acquisition} holds a lease: {@code RLock.withLockAsync}. */
     public static <T> CompletableFuture<Optional<T>> withLockAsync(CompletableFuture<Optional<LockLease>> acquisition,
             Function<? super LockLease, ? extends CompletionStage<T>> work) {

@@ -1,0 +1,55 @@
+/**
+ * Padlock for Kotlin coroutines: suspending functions on [RLock], with leases ([LockLease]) for
+ * ownership, so that a lock taken in one coroutine may be released from any thread the coroutine
+ * resumes on. Cancelling a suspended call stops its wait; a lease that lands after the cancel is
+ * released.
+ */
+package dev.padlock.kotlin
+
+import dev.padlock.LeaseLostException
+import dev.padlock.LockLease
+import dev.padlock.RLock
+import kotlin.time.Duration
+import kotlin.time.toJavaDuration
+import kotlinx.coroutines.CoroutineScope
+import kotlinx.coroutines.async
+import kotlinx.coroutines.supervisorScope
+import kotlinx.coroutines.future.asCompletableFuture
+import kotlinx.coroutines.future.await
+
+/**
+ * Acquires a lease of this lock, suspending as long as it takes.
+ *
+ * @param leaseTime the lease; [Duration.ZERO] means a watchdog lease, renewed until released
+ */
+suspend fun RLock.acquireLease(leaseTime: Duration = Duration.ZERO): LockLease =
+    acquireAsync(leaseTime.toJavaDuration()).await()
+
+/**
+ * Acquires a lease of this lock within [waitTime]; null when the wait ran out.
+ *
+ * @param leaseTime the lease; [Duration.ZERO] means a watchdog lease, renewed until released
+ */
+suspend fun RLock.tryAcquireLease(waitTime: Duration, leaseTime: Duration = Duration.ZERO): LockLease? =
+    tryAcquireAsync(waitTime.toJavaDuration(), leaseTime.toJavaDuration()).await().orElse(null)
+
+/**
+ * Runs [block] under a watchdog lease of this lock, suspending as long as it takes to acquire it,
+ * and releases the lease when the block ends: returned, thrown or cancelled. When the lease is
+ * lost, or could run out with no renewal answered by Redis, the block is cancelled and this
+ * throws [LeaseLostException]. The block runs in the caller's context, on no particular thread;
+ * its failure reaches the caller once the lease is released.
+ */
+suspend fun <T> RLock.withLock(block: suspend CoroutineScope.(LockLease) -> T): T = supervisorScope {
+    withLockAsync { lease -> async { block(lease) }.asCompletableFuture() }.await()
+}
+
+/**
+ * As [withLock], waiting at most [waitTime] for the lease; null when the wait ran out (or the
+ * block returned null).
+ */
+suspend fun <T> RLock.withLock(waitTime: Duration, block: suspend CoroutineScope.(LockLease) -> T): T? =
+    supervisorScope {
+        withLockAsync(waitTime.toJavaDuration()) { lease -> async { block(lease) }.asCompletableFuture() }
+            .await().orElse(null)
+    }
