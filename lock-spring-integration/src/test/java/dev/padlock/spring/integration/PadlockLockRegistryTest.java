@@ -56,6 +56,19 @@ class PadlockLockRegistryTest {
     }
 
     @Test
+    void aLeaseOfARegistryLockIsReleasedByAnotherThreadAndKeepsTheRegistrysLease(RedisAdmin admin)
+            throws Exception {
+        PadlockLockRegistry registry = new PadlockLockRegistry(client, registryKey, Duration.ofSeconds(20));
+        dev.padlock.LockLease lease = registry.tryAcquireLease("orders", Duration.ZERO).orElseThrow();
+        assertThat(admin.commands().pttl(registryKey + ":orders")).isBetween(1L, 20_000L);
+        assertThat(new PadlockLockRegistry(otherClient, registryKey).obtain("orders").tryLock()).isFalse();
+        assertThat(registry.tryAcquireLease("orders", Duration.ZERO)).as("a lease is not reentrant").isEmpty();
+
+        CompletableFuture.runAsync(lease::release).get(30, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(admin.commands().exists(registryKey + ":orders")).isZero();
+    }
+
+    @Test
     void twoProcessesExcludeEachOtherAndAWaiterIsWokenAtUnlock(RedisAdmin admin) throws Exception {
         PadlockLockRegistry mine = new PadlockLockRegistry(client, registryKey);
         PadlockLockRegistry theirs = new PadlockLockRegistry(otherClient, registryKey);

@@ -3,11 +3,13 @@ package dev.padlock.spring.integration6;
 import static java.util.Objects.requireNonNull;
 
 import dev.padlock.LockClient;
+import dev.padlock.LockLease;
 import dev.padlock.RLock;
 import dev.padlock.spring.integration.common.RegistryLock;
 import dev.padlock.spring.integration.common.RegistryLocks;
 import java.time.Duration;
 import java.util.ConcurrentModificationException;
+import java.util.Optional;
 import java.util.concurrent.locks.Lock;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.dao.CannotAcquireLockException;
@@ -109,6 +111,18 @@ public final class PadlockLockRegistry6 implements ExpirableLockRegistry, Renewa
     /** Sets the lease of the held lock of {@code lockKey} to {@code ttl} (as Spring Integration 7's registries can). */
     public void renewLock(Object lockKey, Duration ttl) {
         locks.renewLock(lockKey, ttl);
+    }
+
+    /**
+     * A lease of the lock of {@code lockKey} acquired within {@code waitTime}, with this registry's
+     * lease: owned by the returned handle rather than a thread, so any thread may release it (a
+     * {@code Lock} from {@link #obtain} belongs to the thread that took it). {@link #destroy()}
+     * does not wait for leases.
+     *
+     * @return the lease, or empty when the wait ran out
+     */
+    public Optional<LockLease> tryAcquireLease(Object lockKey, Duration waitTime) throws InterruptedException {
+        return locks.tryAcquireLease(lockKey, waitTime);
     }
 
     @Override

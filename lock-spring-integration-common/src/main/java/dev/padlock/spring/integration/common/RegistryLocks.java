@@ -3,7 +3,10 @@ package dev.padlock.spring.integration.common;
 import static java.util.Objects.requireNonNull;
 
 import dev.padlock.LockClient;
+import dev.padlock.LockLease;
+import dev.padlock.RLock;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
@@ -69,6 +72,21 @@ public final class RegistryLocks<L extends RegistryLock> {
      */
     public L obtain(Object lockKey) {
         return locks.computeIfAbsent(key(lockKey), key -> newLock.apply(this, key));
+    }
+
+    /**
+     * A lease of the lock of {@code lockKey} acquired within {@code waitTime}, with the registry's
+     * lease ({@code expireAfter}, else the watchdog's): owned by the returned handle, not by a
+     * thread, so any thread may release it. Spring's {@code Lock} is owned by threads; a lease is
+     * the way to pass a registry lock between threads. {@link #awaitRelease()} does not wait for
+     * leases.
+     *
+     * @return the lease, or empty when the wait ran out
+     */
+    public Optional<LockLease> tryAcquireLease(Object lockKey, Duration waitTime) throws InterruptedException {
+        RLock lock = client.getLock(lockName(key(lockKey)));
+        return lock.tryAcquire(waitTime, defaultLeaseMillis == WATCHDOG_LEASE ? Duration.ZERO
+                : Duration.ofMillis(defaultLeaseMillis));
     }
 
     /**
