@@ -1,0 +1,150 @@
+package dev.padlock.tests.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.padlock.LockClient;
+import dev.padlock.LockLease;
+import dev.padlock.RLock;
+import dev.padlock.testing.ChildJvm;
+import dev.padlock.testing.RedisAdmin;
+import dev.padlock.testing.RedisEndpoint;
+import dev.padlock.testing.junit.RedisTest;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Paused holders (issue 27): a worker JVM ({@link LeaseWorker}) is stopped with SIGSTOP inside its
+ * hold and inside its wait, past its lease, and resumed. A lease whose TTL could have ended while
+ * its process was stopped never reports {@code safeFor() > 0} again, and a grant sent before the
+ * stop, read on waking after its lease ran out, does not make the worker a second holder.
+ */
+@RedisTest
+class PausedLeaseHolderTest {
+    /** Generous upper bounds that catch hangs only. */
+    private static final Duration HANG = Duration.ofSeconds(60);
+
+    private Process worker;
+    private BufferedReader out;
+    private Writer in;
+    private LockClient client;
+    private String name;
+
+    @BeforeEach
+    void name() {
+        name = "paused:" + UUID.randomUUID();
+    }
+
+    @AfterEach
+    void stop() {
+        if (worker != null) {
+            signal("CONT");
+            worker.destroyForcibly();
+        }
+        if (client != null) {
+            client.close();
+        }
+    }
+
+    private void start(RedisEndpoint redis, String mode, long watchdogMs) {
+        worker = ChildJvm.of(LeaseWorker.class)
+                .args(redis.uri(), name, mode, Long.toString(watchdogMs)).start();
+        out = new BufferedReader(new InputStreamReader(worker.getInputStream(), StandardCharsets.UTF_8));
+        in = new OutputStreamWriter(worker.getOutputStream(), StandardCharsets.UTF_8);
+    }
+
+    /** The worker's next line that starts with {@code prefix} (its log lines are skipped). */
+    private String next(String prefix) throws Exception {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                for (String line = out.readLine(); line != null; line = out.readLine()) {
+                    if (line.startsWith(prefix)) {
+                        return line;
+                    }
+                    System.out.println("worker: " + line);
+                }
+                throw new AssertionError("the worker ended before printing " + prefix);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }).get(HANG.toSeconds(), TimeUnit.SECONDS);
+    }
+
+    private void send(String line) throws IOException {
+        in.write(line + "\n");
+        in.flush();
+    }
+
+    private void signal(String signal) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(worker.pid()))
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            assertThat(kill.waitFor(5, TimeUnit.SECONDS)).as("kill -" + signal + " returned").isTrue();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void aLeaseStoppedPastItsTtlIsNeverSafeAgain(RedisEndpoint redis, RedisAdmin admin) throws Exception {
+        start(redis, "hold", 1_500);
+        next("HELD");
+        send("check");
+        assertThat(Long.parseLong(next("SAFE ").substring(5))).as("safe while renewed").isPositive();
+
+        signal("STOP");
+        // its renewals stop with it: the lock expires on Redis, and another owner takes it
+        await().atMost(HANG).until(() -> admin.commands().exists(name) == 0);
+        client = LockClient.connect(redis.uri());
+        LockLease other = client.getLock(name).acquire();
+        signal("CONT");
+
+        send("check");
+        assertThat(Long.parseLong(next("SAFE ").substring(5))).as("safe for, after the stop").isZero();
+        other.release();
+        send("quit");
+    }
+
+    @Test
+    void aGrantReadAfterItsLeaseRanOutDoesNotMakeASecondHolder(RedisEndpoint redis, RedisAdmin admin)
+            throws Exception {
+        client = LockClient.connect(redis.uri());
+        RLock lock = client.getLock(name);
+        LockLease holder = lock.acquire();
+        start(redis, "wait", 30_000);
+        next("WAITING");
+        // the worker has its place in the lock's line: the release grants the lock to it
+        await().atMost(HANG).until(() -> admin.commands().exists("padlock_queue:{" + name + "}") == 1);
+
+        signal("STOP");
+        holder.release();
+        // the grant's 1 s lease runs out while the worker cannot read it; then this test holds
+        await().atMost(HANG).until(() -> admin.commands().exists(name) == 0);
+        LockLease again = lock.acquire();
+        signal("CONT");
+
+        // the worker reads the stale grant on waking, finds it gone, and takes a place in line again
+        // behind this holder (told "held" on that grant, it would never come back to the line)
+        await().atMost(HANG).until(() -> admin.commands().exists("padlock_queue:{" + name + "}") == 1);
+        long releasedAt = System.currentTimeMillis();
+        assertThat(again.isHeld()).isTrue();
+        again.release();
+        long acquiredAt = Long.parseLong(next("ACQUIRED ").substring(9));
+        assertThat(acquiredAt).as("the worker acquired only after this holder released").isGreaterThanOrEqualTo(releasedAt);
+    }
+}
