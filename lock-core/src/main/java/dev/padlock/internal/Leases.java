@@ -25,8 +25,6 @@ import java.util.function.Function;
 public final class Leases {
     /** The wait of {@link RLock#acquire()}: without bound. */
     public static final long FOREVER = -1;
-    /** What stands for "acquired" where a kind has no token. */
-    private static final Long NO_TOKEN = 0L;
 
     private Leases() {
     }
@@ -38,18 +36,21 @@ public final class Leases {
      */
     public static CompletableFuture<Optional<LockLease>> acquire(RLock lock, long waitMillis, long leaseMillis) {
         long owner = LeaseClocks.open(EngineClock.SYSTEM, leaseMillis);
-        CompletableFuture<Long> acquired; // the token, or NO_TOKEN; null when not acquired
+        boolean fenced = lock instanceof RFencedLock;
+        // the acquisition's own future, not a stage made from it: only its cancel stops the wait
+        CompletableFuture<?> acquisition;
         try {
-            acquired = lock instanceof RFencedLock fenced ? fencedAcquire(fenced, waitMillis, leaseMillis, owner)
-                    : plainAcquire(lock, waitMillis, leaseMillis, owner);
+            acquisition = start(lock, waitMillis, leaseMillis, owner);
         } catch (RuntimeException e) {
             LeaseClocks.close(owner);
             throw e;
         }
         CompletableFuture<Optional<LockLease>> result = new CompletableFuture<>();
-        acquired.whenComplete((token, failure) -> {
+        acquisition.whenComplete((answer, failure) -> {
             LeaseClock clock = LeaseClocks.clockOf(owner);
-            if (failure != null || token == null || clock == null) {
+            // lockAsync answers null, tryLockAsync whether held, a fenced lock the token (null: not held)
+            boolean held = failure == null && (answer instanceof Boolean acquired ? acquired : answer != null || !fenced);
+            if (!held || clock == null) {
                 LeaseClocks.close(owner);
                 if (failure != null) {
                     result.completeExceptionally(RedisErrors.unwrap(failure));
@@ -58,18 +59,32 @@ public final class Leases {
                 }
                 return;
             }
-            LockLease lease = new HandleLease(lock, owner, leaseMillis == 0,
-                    lock instanceof RFencedLock ? token : null, clock);
+            LockLease lease = new HandleLease(lock, owner, leaseMillis == 0, fenced ? (Long) answer : null, clock);
             if (!result.complete(Optional.of(lease))) {
                 lease.releaseAsync(); // the caller cancelled while the lease was on its way
             }
         });
         result.whenComplete((lease, failure) -> {
             if (result.isCancelled()) {
-                acquired.cancel(false);
+                acquisition.cancel(false);
             }
         });
         return result;
+    }
+
+    /**
+     * Starts {@code owner}'s acquisition of {@code lock}: a future of {@code null} (held), whether
+     * held, or the fencing token ({@code null}: not held), by kind and wait.
+     */
+    private static CompletableFuture<?> start(RLock lock, long waitMillis, long leaseMillis, long owner) {
+        if (lock instanceof RFencedLock fenced) {
+            return waitMillis == FOREVER
+                    ? fenced.lockAndGetTokenAsync(leaseMillis, TimeUnit.MILLISECONDS, owner)
+                    : fenced.tryLockAndGetTokenAsync(waitMillis, leaseMillis, TimeUnit.MILLISECONDS, owner);
+        }
+        return waitMillis == FOREVER
+                ? lock.lockAsync(leaseMillis, TimeUnit.MILLISECONDS, owner)
+                : lock.tryLockAsync(waitMillis, leaseMillis, TimeUnit.MILLISECONDS, owner);
     }
 
     /**
@@ -92,22 +107,6 @@ public final class Leases {
             }
         });
         return result;
-    }
-
-    private static CompletableFuture<Long> fencedAcquire(RFencedLock lock, long waitMillis, long leaseMillis,
-            long owner) {
-        return waitMillis == FOREVER
-                ? lock.lockAndGetTokenAsync(leaseMillis, TimeUnit.MILLISECONDS, owner)
-                : lock.tryLockAndGetTokenAsync(waitMillis, leaseMillis, TimeUnit.MILLISECONDS, owner);
-    }
-
-    private static CompletableFuture<Long> plainAcquire(RLock lock, long waitMillis, long leaseMillis, long owner) {
-        if (waitMillis == FOREVER) {
-            CompletableFuture<Void> locked = lock.lockAsync(leaseMillis, TimeUnit.MILLISECONDS, owner);
-            return cancelling(locked, locked.thenApply(held -> NO_TOKEN));
-        }
-        CompletableFuture<Boolean> acquired = lock.tryLockAsync(waitMillis, leaseMillis, TimeUnit.MILLISECONDS, owner);
-        return cancelling(acquired, acquired.thenApply(held -> held ? NO_TOKEN : null));
     }
 
     /** {@code mapped}, whose cancel also cancels {@code source}. */

@@ -9,6 +9,8 @@ package dev.padlock.kotlin
 import dev.padlock.LeaseLostException
 import dev.padlock.LockLease
 import dev.padlock.RLock
+import java.util.concurrent.CompletableFuture
+import kotlin.coroutines.cancellation.CancellationException
 import kotlin.time.Duration
 import kotlin.time.toJavaDuration
 import kotlinx.coroutines.CoroutineScope
@@ -23,7 +25,7 @@ import kotlinx.coroutines.future.await
  * @param leaseTime the lease; [Duration.ZERO] means a watchdog lease, renewed until released
  */
 suspend fun RLock.acquireLease(leaseTime: Duration = Duration.ZERO): LockLease =
-    acquireAsync(leaseTime.toJavaDuration()).await()
+    acquireAsync(leaseTime.toJavaDuration()).awaitLease { it }!!
 
 /**
  * Acquires a lease of this lock within [waitTime]; null when the wait ran out.
@@ -31,7 +33,21 @@ suspend fun RLock.acquireLease(leaseTime: Duration = Duration.ZERO): LockLease =
  * @param leaseTime the lease; [Duration.ZERO] means a watchdog lease, renewed until released
  */
 suspend fun RLock.tryAcquireLease(waitTime: Duration, leaseTime: Duration = Duration.ZERO): LockLease? =
-    tryAcquireAsync(waitTime.toJavaDuration(), leaseTime.toJavaDuration()).await().orElse(null)
+    tryAcquireAsync(waitTime.toJavaDuration(), leaseTime.toJavaDuration()).awaitLease { it.orElse(null) }
+
+/**
+ * Awaits an acquisition's future. A cancel of the coroutine cancels the future (Padlock then
+ * releases a lease that lands after it); a lease that had landed just before is released here.
+ */
+private suspend fun <T> CompletableFuture<T>.awaitLease(leaseOf: (T) -> LockLease?): LockLease? =
+    try {
+        leaseOf(await())
+    } catch (e: CancellationException) {
+        if (!isCancelled) {
+            thenAccept { answer -> leaseOf(answer)?.releaseAsync() }
+        }
+        throw e
+    }
 
 /**
  * Runs [block] under a watchdog lease of this lock, suspending as long as it takes to acquire it,
