@@ -85,19 +85,13 @@ public final class LeasedWork {
                 return;
             }
             LockLease lease = acquired.get();
-            CompletableFuture<T> stage;
-            try {
-                stage = work.apply(lease).toCompletableFuture();
-            } catch (RuntimeException | Error e) {
-                stage = CompletableFuture.failedFuture(e);
-            }
-            CompletableFuture<T> work0 = stage;
-            running.set(work0);
+            CompletableFuture<T> job = start(work, lease);
+            running.set(job);
             if (result.isDone()) {
-                work0.cancel(true);
+                job.cancel(true);
             }
-            LeaseGuard guard = LeaseGuard.watch(lease, () -> work0.cancel(true));
-            work0.whenComplete((value, workFailure) -> {
+            LeaseGuard guard = LeaseGuard.watch(lease, () -> job.cancel(true));
+            job.whenComplete((value, workFailure) -> {
                 LeaseLostException lost = guard.end();
                 lease.releaseAsync().whenComplete((released, releaseFailure) -> {
                     Throwable why = lost != null ? lost : workFailure;
@@ -112,13 +106,23 @@ public final class LeasedWork {
         result.whenComplete((value, failure) -> {
             if (result.isCancelled()) {
                 acquisition.cancel(false);
-                CompletableFuture<T> work0 = running.get();
-                if (work0 != null) {
-                    work0.cancel(true);
+                CompletableFuture<T> job = running.get();
+                if (job != null) {
+                    job.cancel(true);
                 }
             }
         });
         return result;
+    }
+
+    /** The work's stage; a work that throws gives a failed one. */
+    private static <T> CompletableFuture<T> start(Function<? super LockLease, ? extends CompletionStage<T>> work,
+            LockLease lease) {
+        try {
+            return work.apply(lease).toCompletableFuture();
+        } catch (RuntimeException | Error e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     private static <T> void completeWith(CompletableFuture<T> result, Throwable failure, T value) {
@@ -128,5 +132,4 @@ public final class LeasedWork {
             result.complete(value);
         }
     }
-
 }
