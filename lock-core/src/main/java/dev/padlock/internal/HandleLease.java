@@ -23,7 +23,8 @@ final class HandleLease implements LockLease {
     private final boolean watchdogLease;
     private final Long token;
     private final LeaseClock clock;
-    private final AtomicBoolean closed = new AtomicBoolean();
+    /** Whether a release was sent (by {@link #release}, {@link #releaseAsync} or {@link #close}). */
+    private final AtomicBoolean released = new AtomicBoolean();
 
     HandleLease(RLock lock, long owner, boolean watchdogLease, Long token, LeaseClock clock) {
         this.lock = lock;
@@ -59,14 +60,15 @@ final class HandleLease implements LockLease {
 
     @Override
     public CompletableFuture<Void> releaseAsync() {
+        released.set(true);
         LeaseClocks.close(owner); // from now on nothing is certain: the release may land at once
         return lock.unlockAsync(owner);
     }
 
     @Override
     public void close() {
-        if (!closed.compareAndSet(false, true)) {
-            return;
+        if (released.getAndSet(true)) {
+            return; // released already: nothing to send, and no loss to report
         }
         try {
             release();

@@ -45,7 +45,7 @@ class LocksTest {
     @BeforeEach
     fun open(redis: RedisEndpoint, admin: RedisAdmin) {
         client = LockClient.create(LockConfig.builder().redisUri(redis.uri())
-            .watchdogTimeout(java.time.Duration.ofMillis(1_500)).build())
+            .watchdogTimeout(java.time.Duration.ofMillis(3_000)).build())
         this.admin = admin
         lock = client.getLock("kotlin:" + UUID.randomUUID())
     }

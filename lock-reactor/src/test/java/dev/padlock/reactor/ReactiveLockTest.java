@@ -43,7 +43,7 @@ class ReactiveLockTest {
     @BeforeEach
     void open(RedisEndpoint redis, RedisAdmin admin) {
         this.client = LockClient.create(LockConfig.builder().redisUri(redis.uri())
-                .watchdogTimeout(Duration.ofMillis(1_500)).build());
+                .watchdogTimeout(Duration.ofMillis(3_000)).build());
         clients.add(client);
         this.admin = admin;
         this.lock = ReactiveLock.of(client.getLock("reactor:" + UUID.randomUUID()));
