@@ -62,7 +62,9 @@ public interface LockLease extends AutoCloseable {
     Long token();
 
     /**
-     * Sets a fixed lease's TTL to {@code leaseTime} from now, when the lease still holds.
+     * Makes a fixed lease last at least {@code leaseTime} from now, when it still holds: its TTL on
+     * Redis becomes {@code leaseTime} unless it already has more, and is never shortened, for every
+     * kind of lock. {@link #safeFor()} then counts from this call's send when that is the later end.
      *
      * @return whether the lease still held and was extended
      * @throws IllegalStateException for a watchdog lease, which the watchdog renews

@@ -22,9 +22,9 @@
 -- ARGV[7]  (with 1 or 2) how long the line lasts after this attempt, in milliseconds: waiters in
 --          line attempt again more often than that, so a line whose waiters all died goes
 --
--- Returns  nil when acquired: a first hold (the lease is ARGV[1]), a re-entry (the lease is
---          re-armed), or with ARGV[3] = 2 a grant found (the owner holds it once, now with lease
---          ARGV[1]); otherwise how long to wait at most before the next attempt (ms): the lock's
+-- Returns  nil when acquired: a first hold (the lease is ARGV[1]), a re-entry (a TTL of at
+--          least ARGV[1], never shortening what the owner's other holds have), or with
+--          ARGV[3] = 2 a grant found (the owner holds it once, now with lease ARGV[1]); otherwise how long to wait at most before the next attempt (ms): the lock's
 --          PTTL (-1: no expiry), or the granted place's lease when this call passed a free lock to
 --          the first live place in line.
 -- Publishes only when it finds the lock free with places ahead: then it grants as fair_release
@@ -34,6 +34,18 @@
 -- when the place starts the line).
 if redis.replicate_commands then
     redis.replicate_commands()
+end
+-- sets a TTL of at least ms on key, never a shorter one than it has, so a hold whose own lease is
+-- longer keeps it: PEXPIRE GT (Redis 7), else (no GT on 6.2; or no TTL, which GT takes for the
+-- longest) what PTTL says
+local function extend(key, ms)
+    local ok, set = pcall(redis.call, 'pexpire', key, ms, 'gt')
+    if not ok or set == 0 then
+        local ttl = redis.call('pttl', key)
+        if ttl == -1 or (ttl >= 0 and ttl < tonumber(ms)) then
+            redis.call('pexpire', key, ms)
+        end
+    end
 end
 local function take()
     redis.call('hset', KEYS[1], ARGV[2], 1)
@@ -61,8 +73,8 @@ if ttl ~= -2 then
             return nil
         end
         redis.call('hincrby', KEYS[1], ARGV[2], 1)
-        redis.call('pexpire', KEYS[1], ARGV[1])
-        redis.call('pexpire', KEYS[3], ARGV[1])
+        extend(KEYS[1], ARGV[1])
+        extend(KEYS[3], ARGV[1])
         return nil
     end
     keep_place()

@@ -15,7 +15,8 @@
 -- Returns  {1, token} when acquired: a first hold raises the counter to at least the server's
 --          clock in microseconds (TIME: seconds * 10^6 + microseconds), then increments it and
 --          gets its new value; a re-entry keeps the token it has (the counter's value, which only
---          a new holder moves). {0, pttl} when the lock is held by another owner (-1: no expiry).
+--          a new holder moves) and sets a TTL of at least ARGV[1], never shortening what the
+--          owner's other holds have. {0, pttl} when the lock is held by another owner (-1: no expiry).
 -- Publishes nothing.
 --
 -- Why the clock: a counter that a restart lost, or that a promoted replica had not fully
@@ -42,6 +43,18 @@ local function next_token()
     return redis.call('incr', KEYS[2])
 end
 
+-- sets a TTL of at least ms on key, never a shorter one than it has, so a hold whose own lease is
+-- longer keeps it: PEXPIRE GT (Redis 7), else (no GT on 6.2; or no TTL, which GT takes for the
+-- longest) what PTTL says
+local function extend(key, ms)
+    local ok, set = pcall(redis.call, 'pexpire', key, ms, 'gt')
+    if not ok or set == 0 then
+        local ttl = redis.call('pttl', key)
+        if ttl == -1 or (ttl >= 0 and ttl < tonumber(ms)) then
+            redis.call('pexpire', key, ms)
+        end
+    end
+end
 local claim = ARGV[3] == '1'
 if redis.call('exists', KEYS[1]) == 0 or (claim and redis.call('hexists', KEYS[1], ARGV[2]) == 1) then
     local token = next_token()
@@ -51,8 +64,8 @@ if redis.call('exists', KEYS[1]) == 0 or (claim and redis.call('hexists', KEYS[1
 end
 if redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
     redis.call('hincrby', KEYS[1], ARGV[2], 1)
-    redis.call('pexpire', KEYS[1], ARGV[1])
-    redis.call('pexpire', KEYS[3], ARGV[1])
+    extend(KEYS[1], ARGV[1])
+    extend(KEYS[3], ARGV[1])
     return {1, tonumber(redis.call('get', KEYS[2])) or 0}
 end
 return {0, redis.call('pttl', KEYS[1])}

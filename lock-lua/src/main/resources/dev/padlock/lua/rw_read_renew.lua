@@ -3,13 +3,31 @@
 -- KEYS[3i-2]  a read-write lock hash, for i = 1..n (all in one Cluster slot when on a Cluster)
 -- KEYS[3i-1]  the reader's lease prefix, {<name>}:<clientId>:<threadId>:rwlock_timeout
 -- KEYS[3i]    that lock's holders' since, padlock_since:{<name>}; it lives as long as the hash
--- ARGV[1]     lease in milliseconds to set on every hold of each reader
+-- ARGV[1]     lease in milliseconds: every live hold of each reader gets a TTL of at least this,
+--             never a shorter one than it has (a longer fixed lease keeps its own)
 -- ARGV[i+1]   the reader field, <clientId>:<threadId>
 --
 -- Returns  an array of n integers: 1 where the reader still had a live hold (its holds' leases
---          are set, and the hash lives at least as long), 0 where it did not (the lease was lost).
+--          are at least ARGV[1], and the hash lives at least as long), 0 where it did not (the
+--          lease was lost).
 -- Publishes nothing. Only this reader's leases move: other readers keep their own.
 local lease = tonumber(ARGV[1])
+-- sets a TTL of at least ms on a hold's lease key, never a shorter one: PEXPIRE GT (Redis 7), else
+-- what PTTL says; false when the key is gone (that hold's lease ran out)
+local function extend(key, ms)
+    local ok, set = pcall(redis.call, 'pexpire', key, ms, 'gt')
+    if ok and set == 1 then
+        return true
+    end
+    local ttl = redis.call('pttl', key)
+    if ttl == -2 then
+        return false
+    end
+    if ttl == -1 or ttl < ms then
+        redis.call('pexpire', key, ms)
+    end
+    return true
+end
 local renewed = {}
 for i = 1, #ARGV - 1 do
     local hash, prefix, since = KEYS[3 * i - 2], KEYS[3 * i - 1], KEYS[3 * i]
@@ -17,7 +35,7 @@ for i = 1, #ARGV - 1 do
     renewed[i] = 0
     if holds then
         for n = 1, holds do
-            if redis.call('pexpire', prefix .. ':' .. n, lease) == 1 then
+            if extend(prefix .. ':' .. n, lease) then
                 renewed[i] = 1
             end
         end
