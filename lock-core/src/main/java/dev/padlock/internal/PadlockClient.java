@@ -207,6 +207,17 @@ public final class PadlockClient implements LockClient {
         return new RedisLock(new ExclusiveLockProtocol(name, services), services, spin, spin ? "spin" : "lock");
     }
 
+    /**
+     * Extends owner {@code threadId}'s lease of the plain lock {@code name} to {@code leaseMillis}
+     * (0 or less: the watchdog's) when it holds; see {@link SpiAccess#extendLease}.
+     */
+    CompletableFuture<Boolean> extendLease(String name, long threadId, long leaseMillis) {
+        checkName(name);
+        long lease = leaseMillis > 0 ? leaseMillis : services.watchdog().leaseMillis();
+        return new RedisLock(new ExclusiveLockProtocol(name, services), services, false, "lock")
+                .extendLeaseAsync(lease, threadId);
+    }
+
     private void checkName(String name) {
         Require.lockName(name);
         Require.state(!closed.get(), "the LockClient is closed");

@@ -2,7 +2,9 @@ package dev.padlock.internal;
 
 import dev.padlock.LockClient;
 import dev.padlock.LockConfig;
+import dev.padlock.RedisUnavailableException;
 import dev.padlock.internal.base.EngineClock;
+import dev.padlock.internal.base.Require;
 import dev.padlock.internal.redis.RedisBackend;
 import dev.padlock.internal.script.ScriptRunner;
 import dev.padlock.spi.RedisAccess;
@@ -53,6 +55,20 @@ public final class SpiAccess implements RedisConnection {
             return deferred.connected().map(c -> OptionalInt.of(c.renewedLocks())).orElse(OptionalInt.of(0));
         }
         return client instanceof PadlockClient padlock ? OptionalInt.of(padlock.renewedLocks()) : OptionalInt.empty();
+    }
+
+    /** See {@link dev.padlock.spi.LeaseExtension#extend}. */
+    public static CompletableFuture<Boolean> extendLease(LockClient client, String lockName, long threadId,
+            long leaseMillis) {
+        Require.lockName(lockName);
+        PadlockClient padlock;
+        try {
+            padlock = client instanceof DeferredClient deferred
+                    ? deferred.require("lease extension of '" + lockName + "'") : padlock(client);
+        } catch (RedisUnavailableException notYet) {
+            return CompletableFuture.failedFuture(notYet);
+        }
+        return padlock.extendLease(lockName, threadId, leaseMillis);
     }
 
     private static PadlockClient padlock(LockClient client) {

@@ -37,8 +37,9 @@ import org.springframework.integration.support.locks.RenewableLockRegistry;
  *       meanwhile) throws {@link ConcurrentModificationException}, "Lock was released in the store
  *       due to expiration";</li>
  *   <li>Redis failures while locking throw {@link CannotAcquireLockException};</li>
- *   <li>{@link #renewLock} throws {@link IllegalStateException} when the lock is not held by this
- *       process; {@link #expireUnusedOlderThan} drops cached lock objects nobody holds.</li>
+ *   <li>{@link #renewLock} only extends the lease of a hold a thread of this process has (it never
+ *       takes a hold of its own), and throws {@link IllegalStateException} when there is none;
+ *       {@link #expireUnusedOlderThan} drops cached lock objects nobody holds.</li>
  * </ul>
  * Spring Integration 6.5's {@code RenewableLockRegistry} has {@code renewLock(Object)} only; this
  * registry also has {@link #renewLock(Object, Duration)}, as version 7's interface does.
@@ -102,13 +103,23 @@ public final class PadlockLockRegistry6 implements ExpirableLockRegistry, Renewa
         locks.expireUnusedOlderThan(age);
     }
 
-    /** Sets the lease of the held lock of {@code lockKey} again: the registry's default lease, or the watchdog's. */
+    /**
+     * Extends the lease of the hold a thread of this process has of {@code lockKey}'s lock: to the
+     * registry's default lease, or the watchdog's (see {@link #renewLock(Object, Duration)}).
+     */
     @Override
     public void renewLock(Object lockKey) {
         locks.renewLock(lockKey);
     }
 
-    /** Sets the lease of the held lock of {@code lockKey} to {@code ttl} (as Spring Integration 7's registries can). */
+    /**
+     * Extends the lease of the hold a thread of this process has of {@code lockKey}'s lock to
+     * {@code ttl} (as Spring Integration 7's registries can), in one call that changes nothing on
+     * Redis unless that hold is there: never a second hold, never a shorter lease, and a watchdog
+     * lease stays renewed.
+     *
+     * @throws IllegalStateException when no thread of this process holds it, or Redis says it is not held
+     */
     public void renewLock(Object lockKey, Duration ttl) {
         locks.renewLock(lockKey, ttl);
     }

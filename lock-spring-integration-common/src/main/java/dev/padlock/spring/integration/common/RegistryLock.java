@@ -6,18 +6,15 @@ import dev.padlock.PadlockException;
 import dev.padlock.RLock;
 import java.time.Duration;
 import java.util.ConcurrentModificationException;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 import org.springframework.dao.CannotAcquireLockException;
 
 /**
- * One lock of a registry: Padlock's {@link RLock} named {@code <registryKey>:<key>}, plus how many
- * holds each thread of this process has, which tells "not yours" from "expired" at unlock. Behaves
- * as {@code RedisLockRegistry}'s locks do where their users rely on it:
+ * One lock of a registry: Padlock's {@link RLock} named {@code <registryKey>:<key>}; the
+ * registry's {@link LocalHolds} count each thread's holds of the key, which tells "not yours" from
+ * "expired" at unlock. Behaves as {@code RedisLockRegistry}'s locks do where their users rely on it:
  * <ul>
  *   <li>reentrant per thread, and a re-entrant {@code tryLock} by the holder sets the lease again
  *       ({@code LockRegistryLeaderInitiator}'s heartbeat relies on it);</li>
@@ -36,14 +33,12 @@ import org.springframework.dao.CannotAcquireLockException;
 public class RegistryLock implements Lock {
     private static final String EXPIRED = "Lock was released in the store due to expiration. "
             + "The integrity of data protected by this lock may have been compromised.";
-    /** A bound on each call of a renewal; Padlock bounds its calls by its command timeout already. */
-    private static final long RENEW_TIMEOUT_SECONDS = 30;
 
+    private final String key;
     private final String name;
     private final RLock lock;
     private final long defaultLeaseMillis;
-    /** Holds by thread id; an entry exists while its thread holds, and only that thread changes it. */
-    private final ConcurrentHashMap<Long, Integer> holds = new ConcurrentHashMap<>();
+    private final LocalHolds holds;
     private volatile long lockedAt = System.currentTimeMillis();
 
     /**
@@ -54,17 +49,15 @@ public class RegistryLock implements Lock {
      */
     protected RegistryLock(RegistryLocks<?> registry, String key) {
         requireNonNull(registry, "registry");
-        this.name = registry.lockName(requireNonNull(key, "key"));
+        this.key = requireNonNull(key, "key");
+        this.name = registry.lockName(key);
         this.lock = registry.client.getLock(name);
         this.defaultLeaseMillis = registry.defaultLeaseMillis;
+        this.holds = registry.holds;
     }
 
-    final boolean isAcquiredInThisProcess() {
-        return !holds.isEmpty();
-    }
-
-    final Long anyHolder() {
-        return holds.keySet().stream().findFirst().orElse(null);
+    final String key() {
+        return key;
     }
 
     final long lockedAt() {
@@ -146,7 +139,7 @@ public class RegistryLock implements Lock {
     }
 
     private void acquired() {
-        holds.merge(Thread.currentThread().getId(), 1, Integer::sum);
+        holds.acquired(key, Thread.currentThread().getId());
         lockedAt = System.currentTimeMillis();
     }
 
@@ -158,15 +151,8 @@ public class RegistryLock implements Lock {
      */
     @Override
     public final void unlock() {
-        long thread = Thread.currentThread().getId();
-        Integer count = holds.get(thread); // only this thread changes its own entry
-        if (count == null) {
+        if (!holds.released(key, Thread.currentThread().getId())) {
             throw new IllegalStateException("You do not own lock at " + name);
-        }
-        if (count == 1) {
-            holds.remove(thread);
-        } else {
-            holds.put(thread, count - 1);
         }
         try {
             lock.unlock();
@@ -174,25 +160,6 @@ public class RegistryLock implements Lock {
             ConcurrentModificationException expired = new ConcurrentModificationException(EXPIRED);
             expired.initCause(e);
             throw expired;
-        }
-    }
-
-    /** Renews {@code holder}'s hold: a re-entry with the new lease, then its release. */
-    final boolean renew(long holder, long leaseMillis) {
-        try {
-            if (!lock.isHeldByThread(holder)) {
-                return false;
-            }
-            if (!lock.tryLockAsync(0, leaseMillis, TimeUnit.MILLISECONDS, holder).get(RENEW_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                return false;
-            }
-            lock.unlockAsync(holder).get(RENEW_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        } catch (ExecutionException | TimeoutException | PadlockException e) {
-            return false;
         }
     }
 

@@ -4,11 +4,15 @@ import static java.util.Objects.requireNonNull;
 
 import dev.padlock.LockClient;
 import dev.padlock.LockLease;
+import dev.padlock.PadlockException;
 import dev.padlock.RLock;
+import dev.padlock.spi.LeaseExtension;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BiFunction;
 
 /**
@@ -30,11 +34,15 @@ public final class RegistryLocks<L extends RegistryLock> {
     public static final long RELEASE_WAIT_MILLIS = 2_000;
     /** The default lease of a registry without {@code expireAfter}: the watchdog's. */
     static final long WATCHDOG_LEASE = -1;
+    /** A bound on a renewal's call; Padlock bounds its calls by its command timeout already. */
+    private static final long RENEW_TIMEOUT_SECONDS = 30;
 
     final LockClient client;
     private final String registryKey;
     /** The default lease in milliseconds; {@link #WATCHDOG_LEASE} for the watchdog's. */
     final long defaultLeaseMillis;
+    /** Which threads hold each key: not the cache below, which drops objects. */
+    final LocalHolds holds = new LocalHolds();
     private final BiFunction<RegistryLocks<L>, String, L> newLock;
     private final ConcurrentHashMap<String, L> locks = new ConcurrentHashMap<>();
 
@@ -97,8 +105,7 @@ public final class RegistryLocks<L extends RegistryLock> {
      */
     public void awaitRelease() {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RELEASE_WAIT_MILLIS);
-        while (locks.values().stream().anyMatch(RegistryLock::isAcquiredInThisProcess)
-                && System.nanoTime() - deadline < 0) {
+        while (!holds.isEmpty() && System.nanoTime() - deadline < 0) {
             try {
                 Thread.sleep(5);
             } catch (InterruptedException e) {
@@ -114,12 +121,12 @@ public final class RegistryLocks<L extends RegistryLock> {
      */
     public void expireUnusedOlderThan(long age) {
         long now = System.currentTimeMillis();
-        locks.values().removeIf(lock -> !lock.isAcquiredInThisProcess() && now - lock.lockedAt() >= age);
+        locks.values().removeIf(lock -> !holds.isHeld(lock.key()) && now - lock.lockedAt() >= age);
     }
 
     /**
-     * Sets the lease of the held lock of {@code lockKey} again: the registry's default lease, or the
-     * watchdog's.
+     * Extends the lease of the hold a thread of this process has of {@code lockKey}'s lock to the
+     * registry's default lease, or the watchdog's; see {@link #renewLock(Object, Duration)}.
      *
      * @throws IllegalStateException when no thread of this process holds it, or Redis says it is not held
      */
@@ -128,19 +135,38 @@ public final class RegistryLocks<L extends RegistryLock> {
     }
 
     /**
-     * Sets the lease of the held lock of {@code lockKey} to {@code ttl}.
+     * Extends the lease of the hold a thread of this process has of {@code lockKey}'s lock to
+     * {@code ttl}: one call to Redis, which extends only while that hold is there. It never takes or
+     * drops a hold (an {@code unlock()} racing it leaves nothing behind), never shortens a longer
+     * lease, and a hold the watchdog renews stays renewed. The holder is found whichever lock object
+     * it locked through, even one {@link #expireUnusedOlderThan} dropped.
      *
-     * @throws IllegalStateException when no thread of this process holds it, or Redis says it is not held
+     * @throws IllegalStateException when no thread of this process holds it (then nothing is sent),
+     *     or Redis says it is not held or fails
      */
     public void renewLock(Object lockKey, Duration ttl) {
         renew(key(lockKey), positiveMillis(ttl, "ttl"));
     }
 
     private void renew(String key, long leaseMillis) {
-        L lock = locks.get(key);
-        Long holder = lock == null ? null : lock.anyHolder();
-        if (holder == null || !lock.renew(holder, leaseMillis)) {
-            throw new IllegalStateException("Could not renew mutex at " + lockName(key));
+        Long holder = holds.anyHolder(key);
+        if (holder == null) {
+            throw new IllegalStateException("Could not renew mutex at " + lockName(key) + ": not held in this process");
+        }
+        boolean extended;
+        try {
+            extended = LeaseExtension.extend(client, lockName(key), holder, leaseMillis)
+                    .get(RENEW_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Could not renew mutex at " + lockName(key) + ": interrupted", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("Could not renew mutex at " + lockName(key), e.getCause());
+        } catch (TimeoutException | PadlockException e) {
+            throw new IllegalStateException("Could not renew mutex at " + lockName(key), e);
+        }
+        if (!extended) {
+            throw new IllegalStateException("Could not renew mutex at " + lockName(key) + ": not held on Redis");
         }
     }
 
