@@ -21,6 +21,10 @@
 --          passed over), 0 when it cannot (a 6.2 Cluster: the place gets the grant anyway)
 -- ARGV[7]  (with 1 or 2) how long the line lasts after this attempt, in milliseconds: waiters in
 --          line attempt again more often than that, so a line whose waiters all died goes
+-- ARGV[8]  (optional) 1 for a claim: the owner holds none of the lock as far as its client knows
+--          (its last unlock could not be confirmed); when its field is there, whatever it counts
+--          (that unlock's leftover, or this same claim sent again after its reply was lost), the
+--          owner now holds it exactly once, with lease ARGV[1], and leaves the line
 --
 -- Returns  nil when acquired: a first hold (the lease is ARGV[1]), a re-entry (a TTL of at
 --          least ARGV[1], never shortening what the owner's other holds have), or with
@@ -65,6 +69,16 @@ end
 local ttl = redis.call('pttl', KEYS[1])
 if ttl ~= -2 then
     if redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
+        if ARGV[8] == '1' then
+            -- a claim: a new count of 1, never added to what an unconfirmed unlock left
+            redis.call('hset', KEYS[1], ARGV[2], 1)
+            redis.call('pexpire', KEYS[1], ARGV[1])
+            redis.call('pexpire', KEYS[3], ARGV[1])
+            if ARGV[3] ~= '0' then
+                redis.call('lrem', KEYS[2], 0, ARGV[4])
+            end
+            return nil
+        end
         if ARGV[3] == '2' and redis.call('lrem', KEYS[2], 0, ARGV[4]) == 0 then
             -- in line since an attempt that found the owner without a hold, and the place is out
             -- of line: a grant to it, held once, now with lease ARGV[1]

@@ -24,6 +24,11 @@
 --          2: as 1, and an earlier attempt of this same wait may have taken it: the reader's
 --             field in the lock is then a grant to it (held once), and acquiring leaves the hall
 -- ARGV[7]  (with 1 or 2) the place, "<lease ms>:<nonce>"
+-- ARGV[8]  (optional) 1 for a claim: the reader holds none of the lock as far as its client knows
+--          (its last unlock could not be confirmed); when its field is there, whatever it counts
+--          (that unlock's leftover, a grant, or this same claim sent again after its reply was
+--          lost), the reader now holds it exactly once, with lease ARGV[1], and leaves the hall;
+--          the leftover's other holds' lease keys run out by themselves
 --
 -- Returns  nil when acquired: a re-entry, a downgrade (write mode held by this same owner), a
 --          grant found (ARGV[6] = 2), or a first hold in read mode or on a free lock with no writer
@@ -71,6 +76,16 @@ local function lease_lock()
         local lease = math.max(redis.call('pttl', KEYS[1]), tonumber(ARGV[1]))
         redis.call('pexpire', KEYS[1], lease)
     end
+end
+if ARGV[8] == '1' and mode ~= false and (held or redis.call('hexists', KEYS[1], ARGV[2]) == 1) then
+    -- a claim: a new count of 1, never added to what an unconfirmed unlock left
+    redis.call('hset', KEYS[1], ARGV[2], 1)
+    redis.call('set', KEYS[2] .. ':1', ARGV[5], 'px', ARGV[1])
+    if ARGV[6] ~= '0' then
+        redis.call('hdel', KEYS[4], ARGV[2])
+    end
+    lease_lock()
+    return nil
 end
 if ARGV[6] == '2' then
     if redis.call('hdel', KEYS[4], ARGV[2]) == 0 and mode == 'read'

@@ -29,6 +29,10 @@
 -- ARGV[5]  the line's deadline in milliseconds
 -- ARGV[6]  the publish command: publish, or spublish (sharded) on a Redis 7 Cluster
 -- ARGV[7]  (with 1 or 2) the place, "<clientId>:<threadId>:write:<lease ms>:<nonce>"
+-- ARGV[8]  (optional) 1 for a claim: the writer holds none of the lock as far as its client knows
+--          (its last unlock could not be confirmed); when its field is there, whatever it counts
+--          (that unlock's leftover, a grant, or this same claim sent again after its reply was
+--          lost), the writer now holds it exactly once, with lease ARGV[1], out of line
 --
 -- Returns  nil when acquired: free, with nobody alive ahead in line (the lease is ARGV[1]; its
 --          place in line goes), a grant found (ARGV[4] = 2: held once, now with lease ARGV[1]),
@@ -52,6 +56,16 @@ if redis.replicate_commands then
 end
 local mode = redis.call('hget', KEYS[1], 'mode')
 if mode == 'write' and redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
+    if ARGV[8] == '1' then
+        -- a claim: a new count of 1, never added to what an unconfirmed unlock left
+        redis.call('hset', KEYS[1], ARGV[2], 1)
+        redis.call('pexpire', KEYS[1], ARGV[1])
+        redis.call('pexpire', KEYS[3], ARGV[1])
+        if ARGV[4] ~= '0' and redis.call('zrem', KEYS[5], ARGV[7]) == 1 then
+            redis.call('lrem', KEYS[4], 0, ARGV[7])
+        end
+        return nil
+    end
     if ARGV[4] == '2' then
         if not redis.call('zscore', KEYS[5], ARGV[7]) then
             -- in line since an attempt that found the writer without a hold, and the place is out

@@ -72,6 +72,8 @@ public final class LockAcquisition implements PendingAcquire {
     private long attemptSentNanos;
     /** The wait in progress between two steps, if any; written by the loop, completed early by a cancel or a grant. */
     private volatile CompletableFuture<Boolean> parked;
+    /** See {@link #startsNewCountIf}; null: the attempts count as usual. */
+    private java.util.function.BooleanSupplier newCount;
     /** Whether the loop was started or the acquisition ended before it: see {@link #claimBegin}. */
     private volatile int begun;
     private static final AtomicIntegerFieldUpdater<LockAcquisition> BEGUN =
@@ -135,6 +137,17 @@ public final class LockAcquisition implements PendingAcquire {
         }
     }
 
+    /**
+     * Makes the attempts start a new hold count when {@code newCount} says so as the loop begins (see
+     * {@link LockProtocol#tryAcquire(long, long, boolean, long, boolean, boolean)}): for a kind that
+     * does not claim, an owner whose last unlock could not be confirmed. Asked once, when the
+     * acquisition begins: an earlier acquisition of the same owner may have settled by then. Before
+     * {@link #begin()}; not with {@link #resume}.
+     */
+    public void startsNewCountIf(java.util.function.BooleanSupplier newCount) {
+        this.newCount = newCount;
+    }
+
     /** Sets what runs once the owner holds, before its caller is told (null: nothing); before {@link #begin()}. */
     public void beforeTold(Runnable hook) {
         settlement.beforeTold(hook);
@@ -142,6 +155,10 @@ public final class LockAcquisition implements PendingAcquire {
 
     /** Starts the loop; once. */
     public void begin() {
+        if (newCount != null && !protocol.claims() && newCount.getAsBoolean()) {
+            place.startNewCount();
+            lostReplies.attemptsFindOut();
+        }
         if (!budget.oneAttempt() && !spin) {
             subscriptions.takeConfirmed();
         }

@@ -42,6 +42,8 @@ final class LostReplies {
     private final long owner;
     private final long leaseMillis;
     private final boolean claim;
+    /** Whether an attempt sent again finds out by itself: a claim, or an attempt that starts a new count. */
+    private boolean idempotent;
     private final WaitBudget budget;
     private final long commandTimeoutMillis;
     private final EngineClock clock;
@@ -64,6 +66,7 @@ final class LostReplies {
         this.owner = owner;
         this.leaseMillis = leaseMillis;
         this.claim = claim;
+        this.idempotent = claim;
         this.budget = budget;
         this.commandTimeoutMillis = commandTimeoutMillis;
         this.clock = clock;
@@ -77,6 +80,14 @@ final class LostReplies {
      */
     CompletableFuture<Void> pendingGiveBack() {
         return abandonments.pending(protocol, owner);
+    }
+
+    /**
+     * The attempts start a new hold count, so one sent again finds out by itself, as a claim does
+     * (they are not given back: their kind cannot). Before the first.
+     */
+    void attemptsFindOut() {
+        idempotent = true;
     }
 
     /** Whether {@code failure} is a lost reply (else it is Redis's own answer, which ends the acquisition). */
@@ -130,7 +141,7 @@ final class LostReplies {
      * (its answer is the outcome); otherwise {@link #confirm()} first.
      */
     boolean attemptFindsOut() {
-        return !inDoubt || claim;
+        return !inDoubt || idempotent;
     }
 
     /** Asks Redis whether the owner's field is in the lock: acquired if so. */

@@ -27,6 +27,11 @@ final class PlaceInLine {
     private final long owner;
     private final long leaseMillis;
     private final boolean claim;
+    /**
+     * Whether the attempts of a kind that does not claim start a new hold count (see
+     * {@link LockProtocol#tryAcquire(long, long, boolean, long, boolean, boolean)}); set before the first.
+     */
+    private boolean newCount;
     private final boolean oneAttempt;
     /** Identifies the place and the grant answering it; 0: the acquisition takes none. */
     private final long nonce;
@@ -54,6 +59,11 @@ final class PlaceInLine {
         this.inLine = inLine && nonce != 0;
     }
 
+    /** The attempts start a new hold count: the owner's last unlock could not be confirmed. Before the first. */
+    void startNewCount() {
+        newCount = true;
+    }
+
     /** The nonce of the place; 0 when the acquisition takes none. */
     long nonce() {
         return nonce;
@@ -78,11 +88,12 @@ final class PlaceInLine {
                 return protocol.tryClaim(leaseMillis, owner, !oneAttempt, place, inLine);
             }
             if (place != 0 && !oneAttempt) {
-                CompletableFuture<Attempt> reply = protocol.tryAcquire(leaseMillis, owner, true, place, inLine);
+                CompletableFuture<Attempt> reply = protocol.tryAcquire(leaseMillis, owner, true, place, inLine, newCount);
                 inLine = true; // taken by this attempt unless it acquires; maybe so when its reply is lost
                 return reply;
             }
-            return protocol.tryAcquire(leaseMillis, owner, !oneAttempt);
+            return newCount ? protocol.tryAcquire(leaseMillis, owner, !oneAttempt, 0, false, true)
+                    : protocol.tryAcquire(leaseMillis, owner, !oneAttempt);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }

@@ -8,6 +8,7 @@ import dev.padlock.internal.acquire.LockAcquisition;
 import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.protocol.GrantMessage;
 import dev.padlock.internal.protocol.LockProtocol;
+import dev.padlock.internal.protocol.UnconfirmedUnlocks;
 import io.netty.util.Timeout;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -38,7 +39,10 @@ import org.slf4j.LoggerFactory;
  * the leave script kept a grant that reached it. The exception is a grant to the place of an
  * acquisition that ended without the lock and could not leave its place (its leave call failed):
  * that grant holds the lock for nobody, for the owner's whole lease, so it is given back at once
- * (one release, which passes the lock on). Thread-safe.
+ * (one release, which passes the lock on).
+ *
+ * <p>An owner whose unlock could not be confirmed holds nothing as far as this client knows: its
+ * next acquisition of the lock starts a new hold count ({@link UnconfirmedUnlocks}). Thread-safe.
  */
 public final class GrantWaits {
     private static final Logger log = LoggerFactory.getLogger(GrantWaits.class);
@@ -54,6 +58,7 @@ public final class GrantWaits {
     private final Cache<Long, LeftBehind> leftBehind = Caffeine.newBuilder()
             .expireAfterWrite(Duration.ofMinutes(5)).maximumSize(10_000).build();
     private final AtomicLong nonces = new AtomicLong();
+    private final UnconfirmedUnlocks unconfirmedUnlocks = new UnconfirmedUnlocks();
 
     private record Key(char kind, String name, long owner) {
     }
@@ -68,10 +73,18 @@ public final class GrantWaits {
      */
     public PendingAcquire start(LockProtocol protocol, AcquireContext services, long leaseMillis, boolean watchdogLease,
             long owner, long waitNanos, boolean spin, Runnable onHeld) {
+        String localKey = protocol.localKey();
         LockAcquisition acquisition = LockAcquisition.create(services, protocol,
                 AcquireRequest.of(owner, leaseMillis, watchdogLease, waitNanos, spin, false)
                         .inLine(nonces.incrementAndGet(), false));
-        acquisition.beforeTold(onHeld);
+        // asked as it begins: the same owner's earlier wait, if any, has settled by then
+        acquisition.startsNewCountIf(() -> unconfirmedUnlocks.startsNewCount(localKey, owner));
+        acquisition.beforeTold(() -> {
+            unconfirmedUnlocks.held(localKey, owner);
+            if (onHeld != null) {
+                onHeld.run();
+            }
+        });
         Key key = new Key(protocol.grantKind(), protocol.name(), owner);
         // noted before the caller is told and before the wait leaves the running ones: no grant misses both
         acquisition.whenPlaceLeftBehind(() -> leftBehind.put(acquisition.placeNonce(), new LeftBehind(key, protocol)));
@@ -168,6 +181,14 @@ public final class GrantWaits {
                         message.name(), place.protocol().ownerField(message.owner()), failure.toString());
             }
         });
+    }
+
+    /**
+     * {@code owner}'s unlock of {@code protocol}'s lock could not be confirmed: its next acquisition of
+     * it starts a new hold count, whatever that unlock left.
+     */
+    public void unlockUnconfirmed(LockProtocol protocol, long owner) {
+        unconfirmedUnlocks.unconfirmed(protocol.localKey(), owner);
     }
 
     /** {@code owner} releases {@code protocol}'s lock: its since needs no note any more. */

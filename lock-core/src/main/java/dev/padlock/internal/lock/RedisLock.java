@@ -237,6 +237,10 @@ public final class RedisLock implements RLock, LeaseExtending {
             // released, not held, or unknown after a failure: the renewal ends either way
             boolean stillHeld = failure == null && release.outcome() == ReleaseOutcome.STILL_HELD;
             watchdog.afterRelease(protocol, threadId, stillHeld);
+            if (failure != null && RedisErrors.unwrap(failure) instanceof RedisUnavailableException) {
+                // whatever it left is no hold of the owner's: its next acquisition starts a new count
+                services.grantWaits().unlockUnconfirmed(protocol, threadId);
+            }
             if (failure == null && !stillHeld && protocol.grantKind() == GrantMessage.FAIR) {
                 // a fair lock shares its hash with the plain, spin and fenced locks: this client's
                 // view of that hash must not keep the owner as holder

@@ -37,6 +37,12 @@ public final class AcknowledgedLockProtocol implements LockProtocol {
     }
 
     @Override
+    public CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait, long placeNonce,
+            boolean inLine, boolean newCount) {
+        return acknowledged(kind.tryAcquire(leaseMillis, threadId, willWait, placeNonce, inLine, newCount), threadId);
+    }
+
+    @Override
     public boolean grants() {
         return kind.grants();
     }

@@ -118,11 +118,17 @@ public final class FairLockProtocol implements LockProtocol {
     @Override
     public CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait, long placeNonce,
             boolean inLine) {
+        return tryAcquire(leaseMillis, threadId, willWait, placeNonce, inLine, false);
+    }
+
+    @Override
+    public CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait, long placeNonce,
+            boolean inLine, boolean newCount) {
         boolean place = willWait && placeNonce != 0;
         return scripts.<Long>run(LuaScript.FAIR_ACQUIRE, ScriptOutputType.INTEGER, keys,
                         Long.toString(leaseMillis), ownerField(threadId), !place ? "0" : inLine ? "2" : "1",
                         place ? place(threadId, leaseMillis, placeNonce) : "", backend.publishCommand(),
-                        countsListeners, Long.toString(2 * lookMillis))
+                        countsListeners, Long.toString(2 * lookMillis), newCount ? "1" : "0")
                 .thenApply(Attempt::fromTtl);
     }
 

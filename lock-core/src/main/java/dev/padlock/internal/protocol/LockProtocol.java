@@ -69,6 +69,17 @@ public interface LockProtocol {
     }
 
     /**
+     * {@link #tryAcquire(long, long, boolean, long, boolean)}; with {@code newCount}, for kinds that
+     * {@link #grants()} without claiming, the attempt is a claim: the owner holds none of the lock
+     * as far as its client knows (see {@link UnconfirmedUnlocks}), so a field of its already there
+     * is no hold to add to: it then holds exactly once. Such an attempt may be sent again safely.
+     */
+    default CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait, long placeNonce,
+            boolean inLine, boolean newCount) {
+        return tryAcquire(leaseMillis, threadId, willWait, placeNonce, inLine);
+    }
+
+    /**
      * An attempt that takes no place in line: {@link #tryClaim(long, long, boolean, long, boolean)}
      * without a place when {@code claim}, else {@link #tryAcquire(long, long, boolean)}; then
      * {@code handler} on its answer or its failure, as {@code handle} would. Kinds that can run it

@@ -209,6 +209,13 @@ public final class ReadWriteLockProtocol implements LockProtocol {
     @Override
     public CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait, long placeNonce,
             boolean inLine) {
+        return tryAcquire(leaseMillis, threadId, willWait, placeNonce, inLine, false);
+    }
+
+    @Override
+    public CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait, long placeNonce,
+            boolean inLine, boolean newCount) {
+        String claim = newCount ? "1" : "0";
         String lease = Long.toString(leaseMillis);
         boolean place = willWait && placeNonce != 0;
         String placeMode = !place ? "0" : inLine ? "2" : "1";
@@ -217,13 +224,13 @@ public final class ReadWriteLockProtocol implements LockProtocol {
                             new String[] {name, leasePrefix(threadId), gate, hall, turn}, lease,
                             readerField(threadId), writerField(threadId), Long.toString(lineMillis),
                             Long.toString(clock.currentTimeMillis()), placeMode,
-                            place ? readerPlace(leaseMillis, placeNonce) : "")
+                            place ? readerPlace(leaseMillis, placeNonce) : "", claim)
                     .thenApply(Attempt::fromTtl);
         }
         return scripts.<Long>run(LuaScript.RW_WRITE_ACQUIRE, ScriptOutputType.INTEGER,
                         new String[] {name, leaseBase, since, line, deadlines, gate, channel, turn}, lease,
                         writerField(threadId), readerField(threadId), placeMode, Long.toString(lineMillis),
-                        backend.publishCommand(), place ? writerPlace(threadId, leaseMillis, placeNonce) : "")
+                        backend.publishCommand(), place ? writerPlace(threadId, leaseMillis, placeNonce) : "", claim)
                 .thenApply(ttl -> ttl != null && ttl == UPGRADE_REFUSED
                         ? Attempt.refused("the write lock of '" + name + "' was asked for by " + readerField(threadId)
                                 + ", which holds its read lock: a read lock is never upgraded (it would wait on "

@@ -54,6 +54,7 @@ final class ConfirmedHolder {
      * lease the ticket asked for: a fixed lease is watched, a watchdog lease is renewed.
      */
     void confirm(Ticket ticket, long at) {
+        boolean reentry = owner == ticket.owner;
         if (owner == LocalQueue.NONE) {
             // a new run of holds by this client; a local hand-off goes on with the run's since
             heldSince = clock.nanoTime();
@@ -64,6 +65,8 @@ final class ConfirmedHolder {
         protocol = ticket.protocol;
         if (ticket.watchdogLease) {
             noFixedLease();
+        } else if (reentry) {
+            watch().fixedLeaseAtLeast(ticket.leaseMillis); // a re-entry never shortens the TTL
         } else {
             watch().fixedLease(ticket.leaseMillis);
         }
@@ -95,13 +98,13 @@ final class ConfirmedHolder {
     }
 
     /**
-     * Redis set the holder's lease to {@code leaseMillis}, fixed, just now, through a kind that does
-     * not go through the local view (a fair re-entry re-arms the shared hash to its own lease): a
-     * shorter lease is watched from now.
+     * Redis raised the holder's lease to at least {@code leaseMillis}, fixed, just now, through a kind
+     * that does not go through the local view (a fair re-entry of the shared hash, which never
+     * shortens it): the later end is watched.
      */
     void leaseSetElsewhere(long leaseMillis) {
         if (owner != LocalQueue.NONE) {
-            watch().fixedLease(leaseMillis);
+            watch().fixedLeaseAtLeast(leaseMillis);
         }
     }
 

@@ -44,6 +44,18 @@ final class HolderLeaseWatch {
     }
 
     /**
+     * Redis raised the same holder's fixed lease to at least {@code leaseMillis}, just now (a
+     * re-entry, which never shortens the TTL): the later of the two ends is watched.
+     */
+    void fixedLeaseAtLeast(long leaseMillis) {
+        long end = clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(leaseMillis);
+        if (leaseEnd != 0 && end - leaseEnd < 0) {
+            return;
+        }
+        fixedLease(leaseMillis);
+    }
+
+    /**
      * The holder's lease is renewed, or not this client's to watch, or nobody holds: a pending check
      * finds nothing, unless a lease set before it fires moves the end on.
      */

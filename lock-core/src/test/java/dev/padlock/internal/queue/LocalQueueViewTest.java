@@ -244,20 +244,42 @@ class LocalQueueViewTest {
     }
 
     /**
-     * Found by the model-based test (seed 7, issue 25's CI run): the holder re-entered through the
-     * fair lock, whose re-entry re-arms the shared hash to its own, shorter lease; the view kept
-     * watching the first lease (20 s), and an owner of the same client queued behind a holder Redis
-     * had dropped for that long.
+     * A re-entry through the fair lock never shortens the shared hash's TTL (issue 37, "never
+     * shorter"): a shorter lease set that way leaves the first lease (20 s) watched, and a longer
+     * one moves the end on. (Before, a fair re-entry re-armed the hash to its own lease, and the view
+     * watched that from then: the model-based test's seed 7 in issue 25.)
      */
     @Test
-    void aShorterLeaseSetThroughTheFairLockIsWatchedFromThen() {
+    void aShorterLeaseSetThroughTheFairLockKeepsTheLongerEndWatched() {
         f.holdsFixed(1, 20_000);
         PendingAcquire queued = f.acquire(2, FOREVER);
         f.timer.advance(10);
 
         f.queues.onHeldElsewhere(lock.localKey(), 1, 300, false); // a fair re-entry with a 300 ms lease
+        f.timer.advance(301);
+        lock.sentNothing();
+
+        f.queues.onHeldElsewhere(lock.localKey(), 1, 30_000, false); // and one with a longer lease
+        f.timer.advance(20_000);
+        lock.sentNothing();
+
+        f.timer.advance(10_002);
+        lock.next("claim", 2).answer(Attempt.ACQUIRED);
+        assertThat(queued.result()).isCompletedWithValue(true);
+    }
+
+    /** A re-entry with a shorter fixed lease leaves the holder's longer end watched: Redis keeps it. */
+    @Test
+    void aShorterReentryKeepsTheLongerEndWatched() {
+        f.holdsFixed(1, 20_000);
+        f.queues.acquire(lock, f.services, false, 1, 300, false, FOREVER, false);
+        lock.next("acquire", 1).answer(Attempt.ACQUIRED);
+        PendingAcquire queued = f.acquire(2, FOREVER);
 
         f.timer.advance(301);
+        lock.sentNothing();
+
+        f.timer.advance(19_700);
         lock.next("claim", 2).answer(Attempt.ACQUIRED);
         assertThat(queued.result()).isCompletedWithValue(true);
     }

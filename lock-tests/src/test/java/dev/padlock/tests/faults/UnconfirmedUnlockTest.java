@@ -1,0 +1,103 @@
+package dev.padlock.tests.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.padlock.LockClient;
+import dev.padlock.RLock;
+import dev.padlock.RedisUnavailableException;
+import dev.padlock.testing.RedisAdmin;
+import dev.padlock.testing.RedisServerProcess;
+import dev.padlock.testing.junit.RedisTest;
+import dev.padlock.tests.support.Clients;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Issue 37, case 2: an unconfirmed unlock plus the next lock made a hold that never ended. The
+ * fair, read or write lock's unlock failed unconfirmed, and the same thread's next lock added to
+ * what that unlock left (Redis 2, the owner believing 1): the next unlock answered "holds remain"
+ * and nobody else got the lock while the leftover lived (for ever, with a watchdog lease).
+ */
+@RedisTest(controllable = true)
+class UnconfirmedUnlockTest {
+    @RegisterExtension
+    final Clients clients = new Clients();
+
+    /** One thread, so that the owner's calls all come from it. */
+    private final ExecutorService owner = Executors.newSingleThreadExecutor();
+
+    @AfterEach
+    void tearDown(RedisServerProcess server) throws Exception {
+        if (server.isPaused()) {
+            server.resume();
+        }
+        owner.shutdownNow();
+        assertThat(owner.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    /** The kind, its lock of a name, and the owner field of thread {@code t} of the client. */
+    static Stream<Arguments> kinds() {
+        return Stream.of(
+                Arguments.of("fair", (BiFunction<LockClient, String, RLock>) LockClient::getFairLock, ""),
+                Arguments.of("write", (BiFunction<LockClient, String, RLock>) (c, n) -> c.getReadWriteLock(n).writeLock(),
+                        ":write"),
+                Arguments.of("read", (BiFunction<LockClient, String, RLock>) (c, n) -> c.getReadWriteLock(n).readLock(),
+                        ""));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kinds")
+    void aLockAfterAnUnconfirmedUnlockStartsANewHoldCount(String kind, BiFunction<LockClient, String, RLock> make,
+            String fieldSuffix, RedisServerProcess server, RedisAdmin admin) throws Exception {
+        String name = Clients.uniqueName("unconfirmed-" + kind);
+        LockClient client = clients.open(b -> b.commandTimeout(Duration.ofMillis(500)));
+        RLock lock = make.apply(client, name);
+        String field = client.getId() + ":" + onOwner(() -> Thread.currentThread().getId()) + fieldSuffix;
+
+        onOwner(() -> {
+            lock.lock(60, TimeUnit.SECONDS);
+            return null;
+        });
+        // the release script is not on the server: its EVALSHA, read after the timeout, answers
+        // NOSCRIPT too late for the EVAL that would follow, so the unlock surely does not land
+        admin.commands().scriptFlush();
+        server.pause();
+        Object outcome = onOwner(() -> {
+            try {
+                lock.unlock();
+                return "unlocked";
+            } catch (RedisUnavailableException e) {
+                return e;
+            }
+        });
+        server.resume();
+        assertThat(outcome).as("the unlock could not be confirmed").isInstanceOf(RedisUnavailableException.class);
+        assertThat(admin.commands().hget(name, field)).as("what the unconfirmed unlock left").isEqualTo("1");
+
+        onOwner(() -> {
+            lock.lock(60, TimeUnit.SECONDS);
+            return null;
+        });
+        assertThat(admin.commands().hget(name, field)).as("the next lock holds once, not on top of the leftover")
+                .isEqualTo("1");
+        onOwner(() -> {
+            lock.unlock();
+            return null;
+        });
+        assertThat(admin.commands().exists(name)).as("its unlock frees the lock").isZero();
+    }
+
+    private <T> T onOwner(Callable<T> call) throws Exception {
+        return owner.submit(call).get(20, TimeUnit.SECONDS);
+    }
+}
