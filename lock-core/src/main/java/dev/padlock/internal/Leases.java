@@ -5,6 +5,7 @@ import dev.padlock.PadlockException;
 import dev.padlock.RFencedLock;
 import dev.padlock.RLock;
 import dev.padlock.internal.base.EngineClock;
+import dev.padlock.internal.base.Require;
 import dev.padlock.internal.lease.LeaseClock;
 import dev.padlock.internal.lease.LeaseClocks;
 import dev.padlock.internal.lease.LeasedWork;
@@ -119,13 +120,13 @@ public final class Leases {
         return mapped;
     }
 
-    /** The lease {@code leaseTime} asks for: 0 for a watchdog lease, else at least 1 ms. */
+    /**
+     * The lease {@code leaseTime} asks for: 0 for a watchdog lease, else at least 1 ms, at most
+     * {@link RLock#MAX_LEASE} (checked by {@link Require#leaseTime(Duration)}).
+     */
     public static long leaseMillis(Duration leaseTime) {
-        Objects.requireNonNull(leaseTime, "leaseTime");
-        if (leaseTime.isNegative()) {
-            throw new IllegalArgumentException("leaseTime must not be negative, was " + leaseTime);
-        }
-        return leaseTime.isZero() ? 0 : Math.max(1, saturatedMillis(leaseTime));
+        Require.leaseTime(leaseTime);
+        return leaseTime.isZero() ? 0 : Math.max(1, leaseTime.toMillis());
     }
 
     /** The wait {@code waitTime} asks for, in milliseconds (a part of one counts as one). */

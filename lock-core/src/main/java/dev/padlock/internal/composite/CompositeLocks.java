@@ -191,14 +191,14 @@ final class CompositeLocks {
 
     /** {@link RLock#lock(long, TimeUnit)}. */
     static void lock(Acquirer acquirer, long leaseTime, TimeUnit unit, String name) {
-        requireNonNull(unit, "unit");
+        Require.leaseTime(leaseTime, unit);
         join(acquirer.acquire(FOREVER, leaseTime, unit, currentThreadId()).reported(), "lock on '" + name + "'");
     }
 
     /** {@link RLock#lockInterruptibly(long, TimeUnit)}. */
     static void lockInterruptibly(Acquirer acquirer, long leaseTime, TimeUnit unit, String name)
             throws InterruptedException {
-        requireNonNull(unit, "unit");
+        Require.leaseTime(leaseTime, unit);
         if (Thread.interrupted()) {
             throw new InterruptedException();
         }
@@ -214,7 +214,7 @@ final class CompositeLocks {
     /** {@link RLock#tryLock(long, long, TimeUnit)}. */
     static boolean tryLock(Acquirer acquirer, long waitTime, long leaseTime, TimeUnit unit, String name)
             throws InterruptedException {
-        requireNonNull(unit, "unit");
+        Require.leaseTime(leaseTime, unit);
         Require.waitTime(waitTime);
         if (Thread.interrupted()) {
             throw new InterruptedException();
@@ -229,14 +229,14 @@ final class CompositeLocks {
      */
     static CompletableFuture<Void> lockAsync(Acquirer acquirer, Unlocker unlocker, long leaseTime, TimeUnit unit,
             long threadId, String name) {
-        requireNonNull(unit, "unit");
+        Require.leaseTime(leaseTime, unit);
         return linked(acquirer.acquire(FOREVER, leaseTime, unit, threadId), unlocker, threadId, name, held -> null);
     }
 
     /** {@link RLock#tryLockAsync}: as {@link #lockAsync} for cancelling. */
     static CompletableFuture<Boolean> tryLockAsync(Acquirer acquirer, Unlocker unlocker, long waitTime, long leaseTime,
             TimeUnit unit, long threadId, String name) {
-        requireNonNull(unit, "unit");
+        Require.leaseTime(leaseTime, unit);
         Require.waitTime(waitTime);
         return linked(acquirer.acquire(unit.toNanos(waitTime), leaseTime, unit, threadId), unlocker, threadId, name,
                 held -> held);

@@ -1,7 +1,5 @@
 package dev.padlock.internal.lock;
 
-import static java.util.Objects.requireNonNull;
-
 import dev.padlock.RFencedLock;
 import dev.padlock.internal.acquire.LockAcquisition;
 import dev.padlock.internal.acquire.PendingAcquire;
@@ -32,7 +30,7 @@ public final class RedisFencedLock implements RFencedLock, LeaseExtending {
 
     @Override
     public long lockAndGetToken(long leaseTime, TimeUnit unit) {
-        requireNonNull(unit, "unit");
+        Require.leaseTime(leaseTime, unit);
         PendingAcquire acquisition = lock.acquire(LockAcquisition.FOREVER, leaseTime, unit, currentThreadId());
         lock.waits().awaitUninterruptibly(acquisition, "lockAndGetToken");
         return token(acquisition);
@@ -40,7 +38,7 @@ public final class RedisFencedLock implements RFencedLock, LeaseExtending {
 
     @Override
     public Long tryLockAndGetToken(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException {
-        requireNonNull(unit, "unit");
+        Require.leaseTime(leaseTime, unit);
         Require.waitTime(waitTime);
         if (Thread.interrupted()) {
             throw new InterruptedException();
@@ -57,14 +55,14 @@ public final class RedisFencedLock implements RFencedLock, LeaseExtending {
 
     @Override
     public CompletableFuture<Long> lockAndGetTokenAsync(long leaseTime, TimeUnit unit, long threadId) {
-        requireNonNull(unit, "unit");
+        Require.leaseTime(leaseTime, unit);
         PendingAcquire acquisition = lock.acquire(LockAcquisition.FOREVER, leaseTime, unit, threadId);
         return lock.linked(acquisition, threadId, acquired -> token(acquisition));
     }
 
     @Override
     public CompletableFuture<Long> tryLockAndGetTokenAsync(long waitTime, long leaseTime, TimeUnit unit, long threadId) {
-        requireNonNull(unit, "unit");
+        Require.leaseTime(leaseTime, unit);
         Require.waitTime(waitTime);
         PendingAcquire acquisition = lock.acquire(unit.toNanos(waitTime), leaseTime, unit, threadId);
         return lock.linked(acquisition, threadId, acquired -> acquired ? token(acquisition) : null);

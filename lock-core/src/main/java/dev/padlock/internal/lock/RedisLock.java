@@ -1,7 +1,5 @@
 package dev.padlock.internal.lock;
 
-import static java.util.Objects.requireNonNull;
-
 import dev.padlock.LockObserver;
 import dev.padlock.RLock;
 import dev.padlock.RedisUnavailableException;
@@ -69,7 +67,7 @@ public final class RedisLock implements RLock, LeaseExtending {
 
     @Override
     public void lock(long leaseTime, TimeUnit unit) {
-        requireNonNull(unit, "unit");
+        Require.leaseTime(leaseTime, unit);
         waits.awaitUninterruptibly(acquire(LockAcquisition.FOREVER, leaseTime, unit, currentThreadId()), "lock");
     }
 
@@ -80,7 +78,7 @@ public final class RedisLock implements RLock, LeaseExtending {
 
     @Override
     public void lockInterruptibly(long leaseTime, TimeUnit unit) throws InterruptedException {
-        requireNonNull(unit, "unit");
+        Require.leaseTime(leaseTime, unit);
         if (Thread.interrupted()) {
             throw new InterruptedException();
         }
@@ -100,7 +98,7 @@ public final class RedisLock implements RLock, LeaseExtending {
 
     @Override
     public boolean tryLock(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException {
-        requireNonNull(unit, "unit");
+        Require.leaseTime(leaseTime, unit);
         Require.waitTime(waitTime);
         if (Thread.interrupted()) {
             throw new InterruptedException();
@@ -113,13 +111,13 @@ public final class RedisLock implements RLock, LeaseExtending {
 
     @Override
     public CompletableFuture<Void> lockAsync(long leaseTime, TimeUnit unit, long threadId) {
-        requireNonNull(unit, "unit");
+        Require.leaseTime(leaseTime, unit);
         return linked(acquire(LockAcquisition.FOREVER, leaseTime, unit, threadId), threadId, acquired -> null);
     }
 
     @Override
     public CompletableFuture<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit, long threadId) {
-        requireNonNull(unit, "unit");
+        Require.leaseTime(leaseTime, unit);
         Require.waitTime(waitTime);
         return linked(acquire(unit.toNanos(waitTime), leaseTime, unit, threadId), threadId, acquired -> acquired);
     }
@@ -160,6 +158,7 @@ public final class RedisLock implements RLock, LeaseExtending {
 
     @Override
     public CompletableFuture<Boolean> extendLeaseAsync(long leaseMillis, long threadId) {
+        Require.leaseTime(leaseMillis, TimeUnit.MILLISECONDS);
         Require.state(!services.wakeUps().isClosed(), "the LockClient is closed");
         long sentNanos = services.clock().nanoTime();
         return protocol.renew(services.scripts(), threadId, leaseMillis).thenApply(extended -> {
