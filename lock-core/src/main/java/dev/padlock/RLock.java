@@ -186,7 +186,8 @@ public interface RLock extends Lock {
         if (Thread.interrupted()) {
             throw new InterruptedException("tryAcquire of '" + getName() + "'");
         }
-        return Leases.await(Leases.acquire(this, waitMillis, leaseMillis), "tryAcquire of '" + getName() + "'");
+        return Leases.await(this, waitMillis, Leases.acquire(this, waitMillis, leaseMillis),
+                "tryAcquire of '" + getName() + "'");
     }
 
     /** As {@link #acquire()}, without blocking. Cancelling the future stops the wait. */

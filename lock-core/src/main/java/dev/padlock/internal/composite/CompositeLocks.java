@@ -6,6 +6,7 @@ import dev.padlock.PadlockException;
 import dev.padlock.RLock;
 import dev.padlock.internal.acquire.LateCancels;
 import dev.padlock.internal.acquire.PendingAcquire;
+import dev.padlock.internal.base.CallBound;
 import dev.padlock.internal.base.Require;
 import dev.padlock.internal.observe.Observing;
 import dev.padlock.internal.redis.RedisErrors;
@@ -176,6 +177,26 @@ final class CompositeLocks {
     @FunctionalInterface
     interface Unlocker {
         CompletableFuture<Void> unlock(long threadId);
+    }
+
+    // ---- the bound of a composite's calls: its components' longest
+
+    /** The longest grace of {@code locks} (see {@link CallBound}); unknown: as long as a wait without bound. */
+    static long graceNanos(List<RLock> locks) {
+        long grace = 0;
+        for (RLock lock : locks) {
+            if (!(lock instanceof CallBound bound)) {
+                return FOREVER;
+            }
+            grace = Math.max(grace, bound.graceNanos());
+        }
+        return grace;
+    }
+
+    /** The components' distinct addresses, for messages. */
+    static String address(List<RLock> locks) {
+        return locks.stream().map(lock -> lock instanceof CallBound bound ? bound.address() : "?")
+                .distinct().collect(java.util.stream.Collectors.joining(","));
     }
 
     // ---- the acquire methods of RLock, over a composite's asynchronous core

@@ -3,6 +3,7 @@ package dev.padlock.internal.lock;
 import dev.padlock.RFencedLock;
 import dev.padlock.internal.acquire.LockAcquisition;
 import dev.padlock.internal.acquire.PendingAcquire;
+import dev.padlock.internal.base.CallBound;
 import dev.padlock.internal.base.Require;
 import dev.padlock.internal.composite.LeaseExtending;
 import dev.padlock.internal.protocol.FencedLockProtocol;
@@ -14,7 +15,7 @@ import java.util.concurrent.locks.Condition;
  * The {@link RFencedLock}: a {@link RedisLock} over {@link FencedLockProtocol}, whose acquisitions
  * also report the token the acquire script returned.
  */
-public final class RedisFencedLock implements RFencedLock, LeaseExtending {
+public final class RedisFencedLock implements RFencedLock, LeaseExtending, CallBound {
     private final RedisLock lock;
     private final FencedLockProtocol protocol;
 
@@ -87,6 +88,16 @@ public final class RedisFencedLock implements RFencedLock, LeaseExtending {
     @Override
     public String getName() {
         return lock.getName();
+    }
+
+    @Override
+    public long graceNanos() {
+        return lock.graceNanos();
+    }
+
+    @Override
+    public String address() {
+        return lock.address();
     }
 
     @Override

@@ -7,6 +7,7 @@ import dev.padlock.internal.acquire.AcquireRequest;
 import dev.padlock.internal.acquire.LateCancels;
 import dev.padlock.internal.acquire.LockAcquisition;
 import dev.padlock.internal.acquire.PendingAcquire;
+import dev.padlock.internal.base.CallBound;
 import dev.padlock.internal.base.Require;
 import dev.padlock.internal.composite.LeaseExtending;
 import dev.padlock.internal.observe.Observing;
@@ -30,7 +31,7 @@ import java.util.function.Function;
  * bookkeeping around acquire and release, and the blocking methods, which wait on the same
  * asynchronous core as the asynchronous ones, through {@link BlockingWaits}.
  */
-public final class RedisLock implements RLock, LeaseExtending {
+public final class RedisLock implements RLock, LeaseExtending, CallBound {
     private final LockProtocol protocol;
     private final LockServices services;
     private final boolean spin;
@@ -56,6 +57,16 @@ public final class RedisLock implements RLock, LeaseExtending {
     @Override
     public String getName() {
         return protocol.name();
+    }
+
+    @Override
+    public long graceNanos() {
+        return TimeUnit.MILLISECONDS.toNanos(2 * services.commandTimeoutMillis());
+    }
+
+    @Override
+    public String address() {
+        return services.address();
     }
 
     // ---- blocking acquire
@@ -88,7 +99,7 @@ public final class RedisLock implements RLock, LeaseExtending {
 
     @Override
     public boolean tryLock() {
-        return waits.awaitUninterruptibly(acquire(0, -1, TimeUnit.MILLISECONDS, currentThreadId()), "tryLock");
+        return waits.awaitOneAttempt(acquire(0, -1, TimeUnit.MILLISECONDS, currentThreadId()), "tryLock");
     }
 
     @Override
