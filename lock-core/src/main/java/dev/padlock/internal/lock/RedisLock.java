@@ -150,6 +150,14 @@ public final class RedisLock implements RLock, LeaseExtending, CallBound {
 
     private PendingAcquire start(long waitNanos, long leaseTime, TimeUnit unit, long threadId) {
         Require.state(!services.wakeUps().isClosed(), "the LockClient is closed");
+        if (waitNanos <= 0) {
+            // one attempt, which a connection known to be down would only ride out for nothing
+            Throwable unreachable = services.backend().unreachable();
+            if (unreachable != null) {
+                return FailedAcquire.of(services.backend().translate(unreachable, "attempt on '" + getName()
+                        + "' (the connection is down; reconnecting)"));
+            }
+        }
         boolean watchdogLease = leaseTime <= 0;
         long leaseMillis = watchdogLease ? services.watchdog().leaseMillis() : Math.max(1, unit.toMillis(leaseTime));
         if (protocol.sharesLocalView()) {
