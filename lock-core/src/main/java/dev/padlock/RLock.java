@@ -27,11 +27,22 @@ import java.util.function.Function;
  * instead: a hold owned by a handle, which any thread may release.
  *
  * <p>Arguments are checked before anything reaches Redis: a {@code null} unit gives a
- * {@link NullPointerException}, a negative wait time an {@link IllegalArgumentException}. A
+ * {@link NullPointerException}, a negative wait time or a lease above {@link #MAX_LEASE} an
+ * {@link IllegalArgumentException}. A
  * Redis that cannot be reached gives a {@link RedisUnavailableException}; no call blocks longer
  * than the wait it asked for plus twice the command timeout. Instances are thread-safe.
  */
 public interface RLock extends Lock {
+
+    /**
+     * The longest lease any method accepts: 36,500 days (about 100 years); a longer one gives an
+     * {@link IllegalArgumentException} at the call. Redis itself refuses a {@code PEXPIRE} whose
+     * end overflows its clock (it would refuse it only after the owner's field was written, which
+     * then never expires), and this client counts a lease's end in nanoseconds of
+     * {@link System#nanoTime()}, which must not overflow either: 100 years leaves a margin of
+     * half the range of a {@code long}.
+     */
+    Duration MAX_LEASE = Duration.ofDays(36_500);
 
     /** The name given to {@link LockClient#getLock(String)}; also the lock's Redis key. */
     String getName();
@@ -42,7 +53,7 @@ public interface RLock extends Lock {
      * <p>Not interruptible: an interrupt during the wait is kept and re-asserted on return.
      *
      * @param leaseTime how long the lock is held unless unlocked first; {@code <= 0} means a
-     *     watchdog lease
+     *     watchdog lease; at most {@link #MAX_LEASE}
      */
     void lock(long leaseTime, TimeUnit unit);
 
@@ -175,7 +186,8 @@ public interface RLock extends Lock {
         if (Thread.interrupted()) {
             throw new InterruptedException("tryAcquire of '" + getName() + "'");
         }
-        return Leases.await(Leases.acquire(this, waitMillis, leaseMillis), "tryAcquire of '" + getName() + "'");
+        return Leases.await(this, waitMillis, Leases.acquire(this, waitMillis, leaseMillis),
+                "tryAcquire of '" + getName() + "'");
     }
 
     /** As {@link #acquire()}, without blocking. Cancelling the future stops the wait. */

@@ -4,7 +4,11 @@ import dev.padlock.LockLease;
 import dev.padlock.PadlockException;
 import dev.padlock.RFencedLock;
 import dev.padlock.RLock;
+import dev.padlock.RedisUnavailableException;
+import dev.padlock.internal.base.CallBound;
 import dev.padlock.internal.base.EngineClock;
+import dev.padlock.internal.base.Require;
+import dev.padlock.internal.base.WaitBudget;
 import dev.padlock.internal.lease.LeaseClock;
 import dev.padlock.internal.lease.LeaseClocks;
 import dev.padlock.internal.lease.LeasedWork;
@@ -16,6 +20,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
 /**
@@ -119,13 +124,13 @@ public final class Leases {
         return mapped;
     }
 
-    /** The lease {@code leaseTime} asks for: 0 for a watchdog lease, else at least 1 ms. */
+    /**
+     * The lease {@code leaseTime} asks for: 0 for a watchdog lease, else at least 1 ms, at most
+     * {@link RLock#MAX_LEASE} (checked by {@link Require#leaseTime(Duration)}).
+     */
     public static long leaseMillis(Duration leaseTime) {
-        Objects.requireNonNull(leaseTime, "leaseTime");
-        if (leaseTime.isNegative()) {
-            throw new IllegalArgumentException("leaseTime must not be negative, was " + leaseTime);
-        }
-        return leaseTime.isZero() ? 0 : Math.max(1, saturatedMillis(leaseTime));
+        Require.leaseTime(leaseTime);
+        return leaseTime.isZero() ? 0 : Math.max(1, leaseTime.toMillis());
     }
 
     /** The wait {@code waitTime} asks for, in milliseconds (a part of one counts as one). */
@@ -151,18 +156,35 @@ public final class Leases {
     }
 
     /**
-     * Waits for a bounded acquisition; an interrupt cancels it (a lease that lands after is
-     * released) and is thrown.
+     * Waits for a bounded acquisition of {@code lock}: for a {@link CallBound} lock, until its wait
+     * of {@code waitMillis} plus three quarters of its grace, as a {@code tryLock} waits (then it is
+     * cancelled, and fails unless it held meanwhile). An interrupt cancels it (a lease that lands
+     * after is released) and is thrown.
+     *
+     * @throws RedisUnavailableException when it did not end in time, naming the address
      */
-    public static Optional<LockLease> await(CompletableFuture<Optional<LockLease>> acquisition, String operation)
-            throws InterruptedException {
+    public static Optional<LockLease> await(RLock lock, long waitMillis,
+            CompletableFuture<Optional<LockLease>> acquisition, String operation) throws InterruptedException {
+        long waitNanos = TimeUnit.MILLISECONDS.toNanos(waitMillis);
+        boolean bounded = lock instanceof CallBound bound && bound.graceNanos() < WaitBudget.FOREVER / 4
+                && waitNanos < WaitBudget.FOREVER / 4;
         try {
-            return acquisition.get();
+            if (!bounded) {
+                return acquisition.get();
+            }
+            CallBound bound = (CallBound) lock;
+            return acquisition.get(waitNanos + bound.graceNanos() - bound.graceNanos() / 4, TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             acquisition.cancel(false);
             throw e;
         } catch (ExecutionException e) {
             throw forCaller(e.getCause(), operation);
+        } catch (TimeoutException e) {
+            if (!acquisition.cancel(false)) {
+                return join(acquisition, operation); // it ended as it timed out: held, or failed
+            }
+            throw new RedisUnavailableException(operation + " at " + ((CallBound) lock).address()
+                    + " did not finish within its wait plus twice the command timeout", e);
         }
     }
 

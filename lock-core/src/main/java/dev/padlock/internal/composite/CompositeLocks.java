@@ -6,6 +6,7 @@ import dev.padlock.PadlockException;
 import dev.padlock.RLock;
 import dev.padlock.internal.acquire.LateCancels;
 import dev.padlock.internal.acquire.PendingAcquire;
+import dev.padlock.internal.base.CallBound;
 import dev.padlock.internal.base.Require;
 import dev.padlock.internal.observe.Observing;
 import dev.padlock.internal.redis.RedisErrors;
@@ -178,6 +179,26 @@ final class CompositeLocks {
         CompletableFuture<Void> unlock(long threadId);
     }
 
+    // ---- the bound of a composite's calls: its components' longest
+
+    /** The longest grace of {@code locks} (see {@link CallBound}); unknown: as long as a wait without bound. */
+    static long graceNanos(List<RLock> locks) {
+        long grace = 0;
+        for (RLock lock : locks) {
+            if (!(lock instanceof CallBound bound)) {
+                return FOREVER;
+            }
+            grace = Math.max(grace, bound.graceNanos());
+        }
+        return grace;
+    }
+
+    /** The components' distinct addresses, for messages. */
+    static String address(List<RLock> locks) {
+        return locks.stream().map(lock -> lock instanceof CallBound bound ? bound.address() : "?")
+                .distinct().collect(java.util.stream.Collectors.joining(","));
+    }
+
     // ---- the acquire methods of RLock, over a composite's asynchronous core
 
     /** A wait without bound. */
@@ -191,14 +212,14 @@ final class CompositeLocks {
 
     /** {@link RLock#lock(long, TimeUnit)}. */
     static void lock(Acquirer acquirer, long leaseTime, TimeUnit unit, String name) {
-        requireNonNull(unit, "unit");
+        Require.leaseTime(leaseTime, unit);
         join(acquirer.acquire(FOREVER, leaseTime, unit, currentThreadId()).reported(), "lock on '" + name + "'");
     }
 
     /** {@link RLock#lockInterruptibly(long, TimeUnit)}. */
     static void lockInterruptibly(Acquirer acquirer, long leaseTime, TimeUnit unit, String name)
             throws InterruptedException {
-        requireNonNull(unit, "unit");
+        Require.leaseTime(leaseTime, unit);
         if (Thread.interrupted()) {
             throw new InterruptedException();
         }
@@ -214,7 +235,7 @@ final class CompositeLocks {
     /** {@link RLock#tryLock(long, long, TimeUnit)}. */
     static boolean tryLock(Acquirer acquirer, long waitTime, long leaseTime, TimeUnit unit, String name)
             throws InterruptedException {
-        requireNonNull(unit, "unit");
+        Require.leaseTime(leaseTime, unit);
         Require.waitTime(waitTime);
         if (Thread.interrupted()) {
             throw new InterruptedException();
@@ -229,14 +250,14 @@ final class CompositeLocks {
      */
     static CompletableFuture<Void> lockAsync(Acquirer acquirer, Unlocker unlocker, long leaseTime, TimeUnit unit,
             long threadId, String name) {
-        requireNonNull(unit, "unit");
+        Require.leaseTime(leaseTime, unit);
         return linked(acquirer.acquire(FOREVER, leaseTime, unit, threadId), unlocker, threadId, name, held -> null);
     }
 
     /** {@link RLock#tryLockAsync}: as {@link #lockAsync} for cancelling. */
     static CompletableFuture<Boolean> tryLockAsync(Acquirer acquirer, Unlocker unlocker, long waitTime, long leaseTime,
             TimeUnit unit, long threadId, String name) {
-        requireNonNull(unit, "unit");
+        Require.leaseTime(leaseTime, unit);
         Require.waitTime(waitTime);
         return linked(acquirer.acquire(unit.toNanos(waitTime), leaseTime, unit, threadId), unlocker, threadId, name,
                 held -> held);

@@ -5,6 +5,7 @@ import static dev.padlock.internal.composite.CompositeLocks.currentThreadId;
 
 import dev.padlock.RLock;
 import dev.padlock.internal.acquire.PendingAcquire;
+import dev.padlock.internal.base.CallBound;
 import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.base.WaitBudget;
 import dev.padlock.internal.observe.Observing;
@@ -43,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * between calls. Reads combine the components' answers: locked or held when all are, the
  * smallest hold count, the shortest time to live.
  */
-public final class MultiLock implements RLock {
+public final class MultiLock implements RLock, CallBound {
     private static final Logger log = LoggerFactory.getLogger(MultiLock.class);
 
     /** In acquisition order. */
@@ -84,6 +85,16 @@ public final class MultiLock implements RLock {
     @Override
     public String getName() {
         return name;
+    }
+
+    @Override
+    public long graceNanos() {
+        return CompositeLocks.graceNanos(locks);
+    }
+
+    @Override
+    public String address() {
+        return CompositeLocks.address(locks);
     }
 
     // ---- acquire

@@ -4,6 +4,7 @@ import static dev.padlock.internal.composite.CompositeLocks.currentThreadId;
 
 import dev.padlock.RLock;
 import dev.padlock.internal.acquire.PendingAcquire;
+import dev.padlock.internal.base.CallBound;
 import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.base.WaitBudget;
 import dev.padlock.internal.observe.Observing;
@@ -25,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * <p>Reads answer what a majority agrees on; a failed read is reported only when the answer
  * depends on it.
  */
-public final class RedLock implements RLock {
+public final class RedLock implements RLock, CallBound {
     private static final Logger log = LoggerFactory.getLogger(RedLock.class);
 
     private final List<RLock> locks;
@@ -67,6 +68,16 @@ public final class RedLock implements RLock {
     @Override
     public String getName() {
         return name;
+    }
+
+    @Override
+    public long graceNanos() {
+        return CompositeLocks.graceNanos(locks);
+    }
+
+    @Override
+    public String address() {
+        return CompositeLocks.address(locks);
     }
 
     // ---- acquire

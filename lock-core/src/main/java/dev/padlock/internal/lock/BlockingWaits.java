@@ -59,6 +59,39 @@ final class BlockingWaits {
     }
 
     /**
+     * Waits for a one-attempt acquisition ({@code tryLock()}) as {@link #await} waits for one with
+     * no wait, but an interrupt is kept and re-asserted on return instead of ending the wait.
+     *
+     * @throws RedisUnavailableException when it did not end within twice the command timeout (it
+     *     is then cancelled)
+     */
+    boolean awaitOneAttempt(PendingAcquire acquisition, String operation) {
+        CompletableFuture<Boolean> result = acquisition.reported();
+        long commandTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(commandTimeoutMillis);
+        long start = clock.nanoTime();
+        long deadline = start + 2 * commandTimeoutNanos;
+        long answerBy = deadline - commandTimeoutNanos / 2;
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return result.get(Math.max(0, answerBy - clock.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    throw rethrow(e.getCause(), operation);
+                } catch (TimeoutException e) {
+                    return timedOut(acquisition, deadline, operation, e);
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
      * Waits for an interruptible acquisition. On interrupt the acquisition is cancelled and its
      * clean-up awaited (bounded), then {@link InterruptedException} is thrown; when the lock was
      * acquired before the cancel took effect, it is returned as held and the interrupt is kept.
@@ -84,15 +117,7 @@ final class BlockingWaits {
         } catch (ExecutionException e) {
             throw rethrow(e.getCause(), operation);
         } catch (TimeoutException e) {
-            mark(acquisition, LockObserver.Outcome.FAILED);
-            if (cancelAndSettle(acquisition, deadline)) {
-                return true;
-            }
-            Throwable unanswered = acquisition.lastUnanswered();
-            throw new RedisUnavailableException(operation + " on '" + lockName + "' at " + address.get()
-                    + " did not finish within its wait plus twice the command timeout"
-                    + (unanswered == null ? "" : "; Redis did not answer: " + RedisErrors.unwrap(unanswered).getMessage()),
-                    unanswered == null ? e : RedisErrors.unwrap(unanswered));
+            return timedOut(acquisition, deadline, operation, e);
         } catch (InterruptedException e) {
             mark(acquisition, LockObserver.Outcome.INTERRUPTED);
             long cleanUpDeadline = clock.nanoTime() + commandTimeoutNanos;
@@ -104,6 +129,24 @@ final class BlockingWaits {
             }
             throw e;
         }
+    }
+
+    /**
+     * The acquisition outlasted its share of the bound: cancelled, its clean-up awaited until
+     * {@code deadline}; true when it had succeeded after all.
+     *
+     * @throws RedisUnavailableException naming the address, the operation and what Redis did not answer
+     */
+    private boolean timedOut(PendingAcquire acquisition, long deadline, String operation, TimeoutException e) {
+        mark(acquisition, LockObserver.Outcome.FAILED);
+        if (cancelAndSettle(acquisition, deadline)) {
+            return true;
+        }
+        Throwable unanswered = acquisition.lastUnanswered();
+        throw new RedisUnavailableException(operation + " on '" + lockName + "' at " + address.get()
+                + " did not finish within its wait plus twice the command timeout"
+                + (unanswered == null ? "" : "; Redis did not answer: " + RedisErrors.unwrap(unanswered).getMessage()),
+                unanswered == null ? e : RedisErrors.unwrap(unanswered));
     }
 
     /** Says how the observer is to be told of the cancel that follows, when there is one. */

@@ -1,10 +1,9 @@
 package dev.padlock.internal.lock;
 
-import static java.util.Objects.requireNonNull;
-
 import dev.padlock.RFencedLock;
 import dev.padlock.internal.acquire.LockAcquisition;
 import dev.padlock.internal.acquire.PendingAcquire;
+import dev.padlock.internal.base.CallBound;
 import dev.padlock.internal.base.Require;
 import dev.padlock.internal.composite.LeaseExtending;
 import dev.padlock.internal.protocol.FencedLockProtocol;
@@ -16,7 +15,7 @@ import java.util.concurrent.locks.Condition;
  * The {@link RFencedLock}: a {@link RedisLock} over {@link FencedLockProtocol}, whose acquisitions
  * also report the token the acquire script returned.
  */
-public final class RedisFencedLock implements RFencedLock, LeaseExtending {
+public final class RedisFencedLock implements RFencedLock, LeaseExtending, CallBound {
     private final RedisLock lock;
     private final FencedLockProtocol protocol;
 
@@ -32,7 +31,7 @@ public final class RedisFencedLock implements RFencedLock, LeaseExtending {
 
     @Override
     public long lockAndGetToken(long leaseTime, TimeUnit unit) {
-        requireNonNull(unit, "unit");
+        Require.leaseTime(leaseTime, unit);
         PendingAcquire acquisition = lock.acquire(LockAcquisition.FOREVER, leaseTime, unit, currentThreadId());
         lock.waits().awaitUninterruptibly(acquisition, "lockAndGetToken");
         return token(acquisition);
@@ -40,7 +39,7 @@ public final class RedisFencedLock implements RFencedLock, LeaseExtending {
 
     @Override
     public Long tryLockAndGetToken(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException {
-        requireNonNull(unit, "unit");
+        Require.leaseTime(leaseTime, unit);
         Require.waitTime(waitTime);
         if (Thread.interrupted()) {
             throw new InterruptedException();
@@ -57,14 +56,14 @@ public final class RedisFencedLock implements RFencedLock, LeaseExtending {
 
     @Override
     public CompletableFuture<Long> lockAndGetTokenAsync(long leaseTime, TimeUnit unit, long threadId) {
-        requireNonNull(unit, "unit");
+        Require.leaseTime(leaseTime, unit);
         PendingAcquire acquisition = lock.acquire(LockAcquisition.FOREVER, leaseTime, unit, threadId);
         return lock.linked(acquisition, threadId, acquired -> token(acquisition));
     }
 
     @Override
     public CompletableFuture<Long> tryLockAndGetTokenAsync(long waitTime, long leaseTime, TimeUnit unit, long threadId) {
-        requireNonNull(unit, "unit");
+        Require.leaseTime(leaseTime, unit);
         Require.waitTime(waitTime);
         PendingAcquire acquisition = lock.acquire(unit.toNanos(waitTime), leaseTime, unit, threadId);
         return lock.linked(acquisition, threadId, acquired -> acquired ? token(acquisition) : null);
@@ -89,6 +88,16 @@ public final class RedisFencedLock implements RFencedLock, LeaseExtending {
     @Override
     public String getName() {
         return lock.getName();
+    }
+
+    @Override
+    public long graceNanos() {
+        return lock.graceNanos();
+    }
+
+    @Override
+    public String address() {
+        return lock.address();
     }
 
     @Override

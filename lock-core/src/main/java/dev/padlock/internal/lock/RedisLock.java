@@ -1,7 +1,5 @@
 package dev.padlock.internal.lock;
 
-import static java.util.Objects.requireNonNull;
-
 import dev.padlock.LockObserver;
 import dev.padlock.RLock;
 import dev.padlock.RedisUnavailableException;
@@ -9,6 +7,7 @@ import dev.padlock.internal.acquire.AcquireRequest;
 import dev.padlock.internal.acquire.LateCancels;
 import dev.padlock.internal.acquire.LockAcquisition;
 import dev.padlock.internal.acquire.PendingAcquire;
+import dev.padlock.internal.base.CallBound;
 import dev.padlock.internal.base.Require;
 import dev.padlock.internal.composite.LeaseExtending;
 import dev.padlock.internal.observe.Observing;
@@ -32,7 +31,7 @@ import java.util.function.Function;
  * bookkeeping around acquire and release, and the blocking methods, which wait on the same
  * asynchronous core as the asynchronous ones, through {@link BlockingWaits}.
  */
-public final class RedisLock implements RLock, LeaseExtending {
+public final class RedisLock implements RLock, LeaseExtending, CallBound {
     private final LockProtocol protocol;
     private final LockServices services;
     private final boolean spin;
@@ -60,6 +59,16 @@ public final class RedisLock implements RLock, LeaseExtending {
         return protocol.name();
     }
 
+    @Override
+    public long graceNanos() {
+        return TimeUnit.MILLISECONDS.toNanos(2 * services.commandTimeoutMillis());
+    }
+
+    @Override
+    public String address() {
+        return services.address();
+    }
+
     // ---- blocking acquire
 
     @Override
@@ -69,7 +78,7 @@ public final class RedisLock implements RLock, LeaseExtending {
 
     @Override
     public void lock(long leaseTime, TimeUnit unit) {
-        requireNonNull(unit, "unit");
+        Require.leaseTime(leaseTime, unit);
         waits.awaitUninterruptibly(acquire(LockAcquisition.FOREVER, leaseTime, unit, currentThreadId()), "lock");
     }
 
@@ -80,7 +89,7 @@ public final class RedisLock implements RLock, LeaseExtending {
 
     @Override
     public void lockInterruptibly(long leaseTime, TimeUnit unit) throws InterruptedException {
-        requireNonNull(unit, "unit");
+        Require.leaseTime(leaseTime, unit);
         if (Thread.interrupted()) {
             throw new InterruptedException();
         }
@@ -90,7 +99,7 @@ public final class RedisLock implements RLock, LeaseExtending {
 
     @Override
     public boolean tryLock() {
-        return waits.awaitUninterruptibly(acquire(0, -1, TimeUnit.MILLISECONDS, currentThreadId()), "tryLock");
+        return waits.awaitOneAttempt(acquire(0, -1, TimeUnit.MILLISECONDS, currentThreadId()), "tryLock");
     }
 
     @Override
@@ -100,7 +109,7 @@ public final class RedisLock implements RLock, LeaseExtending {
 
     @Override
     public boolean tryLock(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException {
-        requireNonNull(unit, "unit");
+        Require.leaseTime(leaseTime, unit);
         Require.waitTime(waitTime);
         if (Thread.interrupted()) {
             throw new InterruptedException();
@@ -113,13 +122,13 @@ public final class RedisLock implements RLock, LeaseExtending {
 
     @Override
     public CompletableFuture<Void> lockAsync(long leaseTime, TimeUnit unit, long threadId) {
-        requireNonNull(unit, "unit");
+        Require.leaseTime(leaseTime, unit);
         return linked(acquire(LockAcquisition.FOREVER, leaseTime, unit, threadId), threadId, acquired -> null);
     }
 
     @Override
     public CompletableFuture<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit, long threadId) {
-        requireNonNull(unit, "unit");
+        Require.leaseTime(leaseTime, unit);
         Require.waitTime(waitTime);
         return linked(acquire(unit.toNanos(waitTime), leaseTime, unit, threadId), threadId, acquired -> acquired);
     }
@@ -141,6 +150,14 @@ public final class RedisLock implements RLock, LeaseExtending {
 
     private PendingAcquire start(long waitNanos, long leaseTime, TimeUnit unit, long threadId) {
         Require.state(!services.wakeUps().isClosed(), "the LockClient is closed");
+        if (waitNanos <= 0) {
+            // one attempt, which a connection known to be down would only ride out for nothing
+            Throwable unreachable = services.backend().unreachable();
+            if (unreachable != null) {
+                return FailedAcquire.of(services.backend().translate(unreachable, "attempt on '" + getName()
+                        + "' (the connection is down; reconnecting)"));
+            }
+        }
         boolean watchdogLease = leaseTime <= 0;
         long leaseMillis = watchdogLease ? services.watchdog().leaseMillis() : Math.max(1, unit.toMillis(leaseTime));
         if (protocol.sharesLocalView()) {
@@ -160,6 +177,7 @@ public final class RedisLock implements RLock, LeaseExtending {
 
     @Override
     public CompletableFuture<Boolean> extendLeaseAsync(long leaseMillis, long threadId) {
+        Require.leaseTime(leaseMillis, TimeUnit.MILLISECONDS);
         Require.state(!services.wakeUps().isClosed(), "the LockClient is closed");
         long sentNanos = services.clock().nanoTime();
         return protocol.renew(services.scripts(), threadId, leaseMillis).thenApply(extended -> {

@@ -19,6 +19,9 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.event.ClusterTopologyChangedEvent;
 import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
+import io.lettuce.core.event.connection.ConnectionActivatedEvent;
+import io.lettuce.core.event.connection.ConnectionDeactivatedEvent;
+import io.lettuce.core.event.connection.ReconnectFailedEvent;
 import io.lettuce.core.protocol.DefaultEndpoint;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
@@ -40,7 +43,9 @@ import reactor.core.Disposable;
  *
  * <p>Lettuce reconnects both connections by itself after a drop and resubscribes the pub/sub
  * channels; plain commands sent while disconnected wait for the reconnect, bounded by the command
- * timeout, but scripts are never sent again nor held back: see {@link ScriptReplayFilter}. With Sentinel, a {@link SentinelMasterFollower} also drops both connections when the
+ * timeout, but scripts are never sent again nor held back: see {@link ScriptReplayFilter}. While
+ * the command connection is down and Lettuce's last reconnect failed, {@link #unreachable()} says
+ * why, so that a call that would only ride the outage out can fail at once. With Sentinel, a {@link SentinelMasterFollower} also drops both connections when the
  * Sentinels switch the master (or a write is answered {@code READONLY}), so that they reconnect
  * to the new master, and then reports it as {@link PubSubEvents#topologyChanged()}.
  *
@@ -59,6 +64,10 @@ final class LettuceBackend implements RedisBackend {
     private final boolean sharded;
     private final SentinelMasterFollower sentinel;     // null unless Sentinel-managed
     private volatile Disposable topologyEvents;
+    /** The client's connection events, for {@link #lastReconnectFailure}; null on a Cluster (not followed there). */
+    private final Disposable connectionEvents;
+    /** Why the last reconnect failed; null once a connection is up again. */
+    private volatile Throwable lastReconnectFailure;
     private volatile PubSubEvents events;
     /** Whether a refused SUBSCRIBE was logged at WARN; later ones are not, as waiters retry them often. */
     private final AtomicBoolean refusedSubscriptionLogged = new AtomicBoolean();
@@ -90,6 +99,14 @@ final class LettuceBackend implements RedisBackend {
             shutdown();
             throw RedisErrors.translate(e, "connect", address);
         }
+        this.connectionEvents = client == null ? null : client.getResources().eventBus().get().subscribe(event -> {
+            // only failures since the last drop count: a connection that went down starts afresh
+            if (event instanceof ReconnectFailedEvent failed) {
+                lastReconnectFailure = failed.getCause();
+            } else if (event instanceof ConnectionActivatedEvent || event instanceof ConnectionDeactivatedEvent) {
+                lastReconnectFailure = null;
+            }
+        });
         if (sentinel != null) {
             sentinel.start(this::moveToNewMaster);
         }
@@ -257,6 +274,17 @@ final class LettuceBackend implements RedisBackend {
         return clusterClient.refreshPartitionsAsync().toCompletableFuture();
     }
 
+    /**
+     * The last reconnect's failure while the command connection is down. Lettuce keeps trying, with
+     * growing pauses; a short drop that reconnects at the first try (a Sentinel switch) is never
+     * reported here.
+     */
+    @Override
+    public Throwable unreachable() {
+        Throwable failure = lastReconnectFailure;
+        return failure != null && !connection.isOpen() ? failure : null;
+    }
+
     @Override
     public RuntimeException translate(Throwable failure, String operation) {
         if (sentinel != null && RedisErrors.isReadOnly(failure)) {
@@ -314,6 +342,9 @@ final class LettuceBackend implements RedisBackend {
         Disposable events = topologyEvents;
         if (events != null) {
             events.dispose();
+        }
+        if (connectionEvents != null) {
+            connectionEvents.dispose();
         }
         shutdown(); // closes both connections
     }

@@ -70,6 +70,15 @@ public interface RedisBackend extends AutoCloseable {
     CompletableFuture<Void> refreshTopology();
 
     /**
+     * Why a command sent now cannot reach Redis, known without sending one: the command connection
+     * is down and the last attempt to reconnect it failed (refused: nothing listens; or timed out).
+     * Null while it is up, while a reconnect is still to be tried, and on a backend that cannot tell.
+     */
+    default Throwable unreachable() {
+        return null;
+    }
+
+    /**
      * {@link RedisErrors#translate} with this backend's address: the exception a caller sees for
      * {@code failure} of {@code operation}.
      */

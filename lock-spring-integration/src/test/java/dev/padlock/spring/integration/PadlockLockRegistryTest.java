@@ -55,6 +55,25 @@ class PadlockLockRegistryTest {
         assertThatThrownBy(() -> registry.obtain(42)).isInstanceOf(IllegalArgumentException.class);
     }
 
+    /** Regression (issue 37): a lease Redis cannot take is refused at the call, and nothing is written. */
+    @Test
+    void aLeaseTooLargeForRedisFailsAtTheCallAndWritesNothing(RedisAdmin admin) {
+        Duration tooLong = dev.padlock.RLock.MAX_LEASE.plusMillis(1);
+        assertThatThrownBy(() -> new PadlockLockRegistry(client, registryKey, tooLong))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("expireAfter");
+        PadlockLockRegistry registry = new PadlockLockRegistry(client, registryKey);
+        DistributedLock lock = registry.obtain("huge");
+
+        assertThatThrownBy(() -> lock.lock(tooLong)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> lock.tryLock(Duration.ZERO, Duration.ofSeconds(Long.MAX_VALUE)))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(admin.commands().exists(registryKey + ":huge")).isZero();
+        lock.lock(Duration.ofSeconds(5));
+        assertThatThrownBy(() -> registry.renewLock("huge", tooLong)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(admin.commands().pttl(registryKey + ":huge")).isBetween(1L, 5_000L);
+        lock.unlock();
+    }
+
     @Test
     void aLeaseOfARegistryLockIsReleasedByAnotherThreadAndKeepsTheRegistrysLease(RedisAdmin admin)
             throws Exception {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.padlock.LockClient;
 import dev.padlock.LockConfig;
+import dev.padlock.LockLease;
 import dev.padlock.RFencedLock;
 import dev.padlock.RLock;
 import dev.padlock.RReadWriteLock;
@@ -163,6 +164,73 @@ class BadInputTest {
                 () -> fenced.lockAndGetTokenAsync(10, null, OWNER));
     }
 
+    /**
+     * Regression (issue 37): {@code tryLock(0, Long.MAX_VALUE, DAYS)} ran the script, which wrote
+     * the owner's field and then failed on Redis's {@code ERR invalid expire time in 'pexpire'}: the
+     * caller was told it failed, and the lock stayed held without expiry. Every kind and every API
+     * that takes a lease refuses one above {@link RLock#MAX_LEASE} at the call.
+     */
+    @Test
+    void aLeaseTooLargeForRedisFailsAtTheCallAndWritesNothing() {
+        String name = Clients.uniqueName("lease-too-large");
+        RReadWriteLock readWrite = client.getReadWriteLock(name + ":rw");
+        RFencedLock fenced = client.getFencedLock(name + ":fenced");
+        Map<String, RLock> kinds = new LinkedHashMap<>();
+        kinds.put("plain", client.getLock(name + ":plain"));
+        kinds.put("fair", client.getFairLock(name + ":fair"));
+        kinds.put("read", readWrite.readLock());
+        kinds.put("write", readWrite.writeLock());
+        kinds.put("fenced", fenced);
+        kinds.put("spin", client.getSpinLock(name + ":spin"));
+        kinds.put("multi", client.getMultiLock(client.getLock(name + ":m1"), client.getLock(name + ":m2")));
+        kinds.put("red", client.getRedLock(client.getLock(name + ":r1"), client.getLock(name + ":r2"),
+                client.getLock(name + ":r3")));
+        long justOver = RLock.MAX_LEASE.toMillis() + 1;
+        Duration tooLong = RLock.MAX_LEASE.plusMillis(1);
+        kinds.forEach((kind, each) -> {
+            assertLeaseRefused(kind + ".tryLock(0, Long.MAX_VALUE, DAYS)",
+                    () -> each.tryLock(0, Long.MAX_VALUE, TimeUnit.DAYS));
+            assertLeaseRefused(kind + ".tryLock(1, MAX_LEASE + 1 ms)",
+                    () -> each.tryLock(1, justOver, TimeUnit.MILLISECONDS));
+            assertLeaseRefused(kind + ".lock(Long.MAX_VALUE, MILLISECONDS)",
+                    () -> each.lock(Long.MAX_VALUE, TimeUnit.MILLISECONDS));
+            assertLeaseRefused(kind + ".lockInterruptibly(Long.MAX_VALUE, SECONDS)",
+                    () -> each.lockInterruptibly(Long.MAX_VALUE, TimeUnit.SECONDS));
+            assertLeaseRefused(kind + ".lockAsync(Long.MAX_VALUE, DAYS, id)",
+                    () -> each.lockAsync(Long.MAX_VALUE, TimeUnit.DAYS, OWNER));
+            assertLeaseRefused(kind + ".tryLockAsync(0, Long.MAX_VALUE, DAYS, id)",
+                    () -> each.tryLockAsync(0, Long.MAX_VALUE, TimeUnit.DAYS, OWNER));
+            assertLeaseRefused(kind + ".acquire(too long)", () -> each.acquire(tooLong));
+            assertLeaseRefused(kind + ".tryAcquire(0, too long)", () -> each.tryAcquire(Duration.ZERO, tooLong));
+            assertLeaseRefused(kind + ".acquireAsync(too long)", () -> each.acquireAsync(tooLong));
+            assertLeaseRefused(kind + ".tryAcquireAsync(0, too long)",
+                    () -> each.tryAcquireAsync(Duration.ZERO, tooLong));
+        });
+        assertLeaseRefused("tryLockAndGetToken(0, Long.MAX_VALUE, DAYS)",
+                () -> fenced.tryLockAndGetToken(0, Long.MAX_VALUE, TimeUnit.DAYS));
+        assertLeaseRefused("lockAndGetToken(Long.MAX_VALUE, DAYS)",
+                () -> fenced.lockAndGetToken(Long.MAX_VALUE, TimeUnit.DAYS));
+        assertLeaseRefused("lockAndGetTokenAsync(Long.MAX_VALUE, DAYS, id)",
+                () -> fenced.lockAndGetTokenAsync(Long.MAX_VALUE, TimeUnit.DAYS, OWNER));
+        assertLeaseRefused("tryLockAndGetTokenAsync(0, Long.MAX_VALUE, DAYS, id)",
+                () -> fenced.tryLockAndGetTokenAsync(0, Long.MAX_VALUE, TimeUnit.DAYS, OWNER));
+
+        assertThat(admin.commands().keys("*" + name + "*")).as("keys of the refused locks").isEmpty();
+    }
+
+    @Test
+    void aLeaseTooLargeForRedisCannotExtendALease() throws InterruptedException {
+        RLock each = client.getLock(Clients.uniqueName("extend-too-large"));
+        try (LockLease lease = each.tryAcquire(Duration.ZERO, Duration.ofSeconds(30)).orElseThrow()) {
+            long pttl = admin.commands().pttl(each.getName());
+
+            assertLeaseRefused("extend(MAX_LEASE + 1 ms)", () -> lease.extend(RLock.MAX_LEASE.plusMillis(1)));
+
+            assertThat(admin.commands().pttl(each.getName())).as("TTL after the refused extension")
+                    .isBetween(1L, pttl);
+        }
+    }
+
     @Test
     void newConditionIsUnsupported() {
         assertRejectedLocally(UnsupportedOperationException.class, "newCondition()", () -> lock.newCondition());
@@ -239,6 +307,12 @@ class BadInputTest {
     }
 
     // ---- helpers
+
+    private void assertLeaseRefused(String call, ThrowingCallable code) {
+        Throwable thrown = assertNothingSent(call, code);
+        assertThat(thrown).as("%s throws at the call", call).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("leaseTime must be at most 36500 days");
+    }
 
     private void assertRejectedLocally(Class<? extends Throwable> expected, String call, ThrowingCallable code) {
         Throwable thrown = assertNothingSent(call, code);

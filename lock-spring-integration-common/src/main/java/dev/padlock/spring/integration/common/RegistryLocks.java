@@ -64,8 +64,13 @@ public final class RegistryLocks<L extends RegistryLock> {
         this.newLock = requireNonNull(newLock, "newLock");
     }
 
+    /** {@code duration} as a lease in milliseconds: at least 1 ms, at most {@link RLock#MAX_LEASE}. */
     static long positiveMillis(Duration duration, String name) {
         requireNonNull(duration, name);
+        if (duration.compareTo(RLock.MAX_LEASE) > 0) {
+            throw new IllegalArgumentException(name + " must be at most " + RLock.MAX_LEASE.toDays()
+                    + " days (RLock.MAX_LEASE), was " + duration);
+        }
         if (duration.toMillis() <= 0) {
             throw new IllegalArgumentException(name + " must be at least 1 ms, was " + duration);
         }
