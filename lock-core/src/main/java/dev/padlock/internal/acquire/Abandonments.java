@@ -20,6 +20,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A give-back is retried while Redis does not answer, with back-off, until the claim's lease
  * would have run out by itself; then the owner is let go.
+ *
+ * <p>An acquisition cancelled while a call of it may be under way is held to the same rule
+ * ({@link #awaitSettle}): whatever lands after the cancel is given back (a release, a give-back of
+ * its claim) when its reply comes, so the owner's next acquisition of the lock waits until the
+ * cancelled one has settled, or the give-back could remove the newer hold.
  */
 public final class Abandonments {
     private static final Logger log = LoggerFactory.getLogger(Abandonments.class);
@@ -27,6 +32,8 @@ public final class Abandonments {
     private static final long MAX_RETRY_MILLIS = 500;
 
     private final ConcurrentHashMap<String, CompletableFuture<Void>> pending = new ConcurrentHashMap<>();
+    /** Cancelled acquisitions not settled yet, by lock and owner: see {@link #awaitSettle}. */
+    private final ConcurrentHashMap<String, CompletableFuture<Void>> unsettled = new ConcurrentHashMap<>();
     private final Timer timer;
     private final EngineClock clock;
     private final long commandTimeoutMillis;
@@ -37,9 +44,37 @@ public final class Abandonments {
         this.commandTimeoutMillis = commandTimeoutMillis;
     }
 
-    /** The give-back of {@code owner}'s claim on the lock, while one is under way; else null. */
+    /**
+     * What {@code owner}'s next acquisition of the lock waits for: the give-back of its claim, or the
+     * settling of its cancelled acquisition, while one is under way; else null.
+     */
     public CompletableFuture<Void> pending(LockProtocol protocol, long owner) {
-        return pending.isEmpty() ? null : pending.get(key(protocol, owner));
+        if (pending.isEmpty() && unsettled.isEmpty()) {
+            return null;
+        }
+        String key = key(protocol, owner);
+        CompletableFuture<Void> giveBack = pending.get(key);
+        CompletableFuture<Void> settle = unsettled.get(key);
+        if (settle == null || giveBack == null) {
+            return settle == null ? giveBack : settle;
+        }
+        return CompletableFuture.allOf(giveBack, settle);
+    }
+
+    /**
+     * {@code owner}'s acquisition of {@code protocol}'s lock was cancelled and has not settled: a
+     * call of it may still land, and be given back when its reply comes. Until {@code settled}
+     * completes, the owner's next acquisition of the lock waits ({@link #pending}). Call as the
+     * cancel happens, before its caller can acquire again.
+     */
+    public void awaitSettle(LockProtocol protocol, long owner, CompletableFuture<Void> settled) {
+        if (settled.isDone()) {
+            return;
+        }
+        String key = key(protocol, owner);
+        CompletableFuture<Void> entry = unsettled.compute(key, (k, previous) ->
+                previous == null || previous.isDone() ? settled : CompletableFuture.allOf(previous, settled));
+        entry.whenComplete((ignored, failure) -> unsettled.remove(key, entry));
     }
 
     /**
@@ -96,13 +131,14 @@ public final class Abandonments {
 
     /** Give-backs under way; for tests and diagnostics. */
     int size() {
-        return pending.size();
+        return pending.size() + unsettled.size();
     }
 
     /** Lets every waiting owner go: the client is closing. */
     public void close() {
         pending.values().forEach(done -> done.complete(null));
         pending.clear();
+        unsettled.clear();
     }
 
     private static String key(LockProtocol protocol, long owner) {

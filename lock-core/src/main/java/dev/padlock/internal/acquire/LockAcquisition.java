@@ -100,8 +100,13 @@ public final class LockAcquisition implements PendingAcquire {
                 context, latch, lostReplies, place, subscriptions, clock.nanoTime(), this::notHeldAfterAll);
         this.result = settlement.result();
         result.whenComplete((acquired, failure) -> {
+            if (!result.isCancelled()) {
+                return;
+            }
+            // a call of it may still land and be given back: the owner's next acquisition waits
+            context.abandonments().awaitSettle(protocol, threadId, settlement.settled());
             CompletableFuture<Boolean> park = parked;
-            if (result.isCancelled() && park != null) {
+            if (park != null) {
                 park.complete(false);
             }
         });
@@ -146,6 +151,16 @@ public final class LockAcquisition implements PendingAcquire {
      */
     public void startsNewCountIf(java.util.function.BooleanSupplier newCount) {
         this.newCount = newCount;
+    }
+
+    /**
+     * A call sent at {@code sentNanos} (a release of this client's) put this client in line for the
+     * owner: a grant to that place was written no earlier, so a grant read before any attempt of
+     * this acquisition is answered is as old as that send, not as this acquisition's start (see
+     * {@link Settlement#held()}). Before {@link #begin()}.
+     */
+    public void inLineSince(long sentNanos) {
+        settlement.ttlSentAt(sentNanos);
     }
 
     /** Sets what runs once the owner holds, before its caller is told (null: nothing); before {@link #begin()}. */

@@ -108,6 +108,7 @@ final class LocalRelease {
         return protocol.release(owner, rearm, nextOwner, nextLease, nextNonce, (release, failure) -> {
             try {
                 if (next != null && failure == null && release.granted()) {
+                    next.requeuedSentNanos = sent;
                     next.requeued = true;
                 }
                 ReleaseOutcome outcome = failure == null ? release.outcome() : null;

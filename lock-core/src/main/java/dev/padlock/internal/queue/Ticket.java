@@ -1,5 +1,6 @@
 package dev.padlock.internal.queue;
 
+import dev.padlock.internal.acquire.Abandonments;
 import dev.padlock.internal.acquire.LockAcquisition;
 import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.base.WaitBudget;
@@ -30,7 +31,12 @@ final class Ticket implements PendingAcquire {
     private final WaitBudget budget;
     private final boolean forever;
     private final boolean oneShot;
-    final CompletableFuture<Boolean> result = new CompletableFuture<>();
+    final CompletableFuture<Boolean> result = new Result();
+    /**
+     * Set as the ticket's first call may go out: a cancel from then on makes the owner's next
+     * acquisition of the lock wait until this one has settled ({@link Abandonments#awaitSettle}).
+     */
+    volatile Abandonments sentWith;
     /** Made when first asked for ({@link #settled()}); {@link #SETTLED} when it settled before that. */
     private volatile CompletableFuture<Void> settled;
     private static final CompletableFuture<Void> SETTLED = CompletableFuture.completedFuture(null);
@@ -52,6 +58,11 @@ final class Ticket implements PendingAcquire {
     volatile PendingAcquire running;
     /** Identifies this ticket's place in line on Redis, and the grant that answers it. */
     final long nonce;
+    /**
+     * When the release that put this client back in line for this ticket was sent ({@link #requeued}):
+     * a grant to that place was written no earlier. Written before {@link #requeued}.
+     */
+    long requeuedSentNanos;
     /** Whether a release put this client back in line for this ticket (it leaves the line once it holds). */
     volatile boolean requeued;
     /** A grant that came before the queue started this ticket's acquisition; under the queue's monitor. */
@@ -78,6 +89,19 @@ final class Ticket implements PendingAcquire {
     @Override
     public CompletableFuture<Boolean> result() {
         return result;
+    }
+
+    /** The caller's result; see {@link #sentWith}. */
+    private final class Result extends CompletableFuture<Boolean> {
+        @Override
+        public boolean cancel(boolean mayInterruptIfRunning) {
+            boolean cancelled = super.cancel(mayInterruptIfRunning);
+            Abandonments sent = sentWith;
+            if (cancelled && sent != null) {
+                sent.awaitSettle(protocol, owner, settled());
+            }
+            return cancelled;
+        }
     }
 
     /** Made on demand: most acquisitions settle with nobody asking. */

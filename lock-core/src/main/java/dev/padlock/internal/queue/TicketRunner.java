@@ -43,6 +43,7 @@ final class TicketRunner {
 
     /** Runs {@code ticket}'s acquisition; {@code head} tells whether it runs as the queue's head. */
     void run(Ticket ticket, boolean head) {
+        ticket.sentWith = services.abandonments(); // before it looks whether its caller still waits
         if (!sendsFirstAttempt(ticket, head)) {
             start(ticket, head).begin();
             return;
@@ -89,6 +90,10 @@ final class TicketRunner {
         LockAcquisition acquisition = LockAcquisition.create(services, ticket.protocol,
                 AcquireRequest.inLine(ticket.owner, ticket.leaseMillis, ticket.watchdogLease, ticket.remainingNanos(),
                         ticket.spin, ticket.fresh, head ? ticket.nonce : 0, head && ticket.requeued));
+        if (head && ticket.requeued) {
+            // a grant to the place that release took is no younger than the release's send
+            acquisition.inLineSince(ticket.requeuedSentNanos);
+        }
         boolean grantedEarly;
         synchronized (queue) {
             ticket.running = acquisition;

@@ -72,9 +72,12 @@ final class HandFiredChannels implements WakeUps {
         };
     }
 
+    /** Whether {@link #subscribeIfConfirmed} shares the subscriptions (a recently contended lock); else none. */
+    boolean sharesConfirmed;
+
     @Override
     public Subscription subscribeIfConfirmed(String channel) {
-        return null;
+        return sharesConfirmed ? subscribe(channel) : null;
     }
 
     @Override

@@ -307,6 +307,36 @@ class LocalQueueTest {
         assertThat(second.result()).isNotDone();
     }
 
+    /**
+     * Issue 37, case 10: a grant read after a pause was believed. The release that put this client
+     * back in line was sent; the lock went to another client and then, while this client was paused
+     * past the lease, to this one's place; reading the release's reply and then the grant after the
+     * pause, the new acquisition timed the grant from its own start, not from that release's send.
+     */
+    @Test
+    void aGrantToAPlaceARequeuingReleaseTookIsTimedFromThatReleasesSend() throws Exception {
+        RecordingLock granting = new RecordingLock("orders:2", true);
+        PendingAcquire holder = queues.acquire(granting, services, false, 1, LEASE, true, FOREVER, false);
+        granting.next("claim", 1).answer(Attempt.ACQUIRED);
+        assertThat(holder.result()).isCompletedWithValue(true);
+        PendingAcquire second = queues.acquire(granting, services, false, 2, LEASE, false, FOREVER, false);
+        timer.advance(TimeUnit.NANOSECONDS.toMillis(HandOffBudget.MAX_LOCAL_CHAIN_NANOS) + 5); // the budget ends
+
+        f.channels.subscribed = 2; // the lock is contended: the waiter's channels are subscribed already
+        f.channels.sharesConfirmed = true;
+        queues.release(granting, services, 1);
+        Call release = granting.next("release", 1);
+        timer.advance(LEASE + 1_000); // paused: the grant that follows may be older than its lease
+        release.answer(new Release(ReleaseOutcome.RELEASED, 0, true)); // granted to another client, this one in line
+        timer.advance(50); // the next owner's turn comes: it waits in line for the grant, sending nothing
+        granting.sentNothing();
+        queues.onGranted(granting, 2, granting.lastNextPlaceNonce, services);
+
+        assertThat(second.result()).as("not on the grant alone").isNotDone();
+        granting.next("renew", 2).answer(false); // its lease ran out: somebody else may hold
+        assertThat(second.result()).isNotDone();
+    }
+
     // ---- helpers
 
     /**

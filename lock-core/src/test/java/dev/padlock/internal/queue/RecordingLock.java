@@ -52,6 +52,9 @@ final class RecordingLock implements LockProtocol {
         return grants;
     }
 
+    /** The place nonce the last release put this client back in line with (0: none). */
+    volatile long lastNextPlaceNonce;
+
     @Override
     public String grantChannel() {
         return grants ? "grants" : null;
@@ -66,6 +69,7 @@ final class RecordingLock implements LockProtocol {
     @Override
     public CompletableFuture<Release> release(long threadId, long rearmLeaseMillis, long nextThreadId,
             long nextLeaseMillis, long nextPlaceNonce) {
+        lastNextPlaceNonce = nextPlaceNonce;
         return record("release", threadId, nextThreadId);
     }
 
