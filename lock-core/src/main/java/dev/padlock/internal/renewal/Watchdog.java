@@ -72,6 +72,7 @@ public final class Watchdog implements AutoCloseable {
     private final Executor listenerExecutor;
     private final BiConsumer<String, Long> lossHook;
     private final Timer timer;
+    private final EngineClock clock;
     /** The client's observer; null when none is set. */
     private final RenewalListener observing;
     private final ConcurrentHashMap<Owner, Renewal> renewals = new ConcurrentHashMap<>();
@@ -82,17 +83,19 @@ public final class Watchdog implements AutoCloseable {
 
     /**
      * @param timer the client's timer; the watchdog schedules its rounds on it and does not stop it
+     * @param clock the client's clock, the one the engine reads send times from
      * @param lossHook told first, on the I/O thread, of every lost lease by the lock's
      *     {@link LockProtocol#localKey()} and owner (the local queues use it)
      */
     public Watchdog(Sender sender, HoldCounter holdCounter, boolean cluster, long leaseMillis, LeaseLostListener listener,
-            Executor listenerExecutor, BiConsumer<String, Long> lossHook, Timer timer) {
-        this(sender, holdCounter, cluster, leaseMillis, listener, listenerExecutor, lossHook, timer, null);
+            Executor listenerExecutor, BiConsumer<String, Long> lossHook, Timer timer, EngineClock clock) {
+        this(sender, holdCounter, cluster, leaseMillis, listener, listenerExecutor, lossHook, timer, clock, null);
     }
 
     /** @param observing told how each renewal call came back; null when the client has no observer */
     public Watchdog(Sender sender, HoldCounter holdCounter, boolean cluster, long leaseMillis, LeaseLostListener listener,
-            Executor listenerExecutor, BiConsumer<String, Long> lossHook, Timer timer, RenewalListener observing) {
+            Executor listenerExecutor, BiConsumer<String, Long> lossHook, Timer timer, EngineClock clock,
+            RenewalListener observing) {
         this.observing = observing;
         this.sender = sender;
         this.holdCounter = holdCounter;
@@ -102,6 +105,7 @@ public final class Watchdog implements AutoCloseable {
         this.listenerExecutor = listenerExecutor;
         this.lossHook = lossHook;
         this.timer = timer;
+        this.clock = clock;
         this.nextRound = timer.newTimeout(this::round, periodMillis(), TimeUnit.MILLISECONDS);
     }
 
@@ -289,7 +293,7 @@ public final class Watchdog implements AutoCloseable {
             args[i + 1] = renewal.protocol.ownerField(renewal.owner);
         }
         String first = batch.get(0).protocol.name();
-        long sentNanos = EngineClock.SYSTEM.nanoTime(); // leases count from the send (LeaseClocks)
+        long sentNanos = clock.nanoTime(); // leases count from the send (LeaseClocks)
         sender.renew(batch.get(0).protocol.renewScript(), keys.toArray(String[]::new), args)
                 .whenComplete((renewed, failure) -> {
                     if (failure != null) {

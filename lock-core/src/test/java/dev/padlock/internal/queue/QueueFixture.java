@@ -33,7 +33,7 @@ final class QueueFixture implements AutoCloseable {
     final AtomicLong holdCount = new AtomicLong(1);
     final Watchdog watchdog = new Watchdog((script, keys, args) -> new CompletableFuture<>(),
             (name, field) -> CompletableFuture.completedFuture(holdCount.get()), false, LEASE, null, Runnable::run,
-            queues::onLeaseLost, timer);
+            queues::onLeaseLost, timer, timer);
     final Abandonments abandonments = new Abandonments(timer, timer, 1_000);
     final LockServices services = new LockServices("c", new OwnerFields("c"), null, null, channels, watchdog, queues, abandonments, timer,
             timer, 1_000, 0, 0, null, new GrantWaits());

@@ -48,7 +48,7 @@ class WatchdogRoundsTest {
             return call.reply;
         }, (name, field) -> CompletableFuture.completedFuture(1L), cluster, LEASE,
                 (name, owner) -> listened.add(name + "/" + owner), Runnable::run,
-                (key, owner) -> hooked.add(key + "/" + owner), timer,
+                (key, owner) -> hooked.add(key + "/" + owner), timer, timer,
                 (owners, outcome) -> observed.add(outcome + ":" + owners));
     }
 
@@ -218,7 +218,7 @@ class WatchdogRoundsTest {
         }, (name, field) -> CompletableFuture.completedFuture(1L), false, LEASE,
                 (name, owner) -> {
                     throw new IllegalStateException("listener bug");
-                }, Runnable::run, (key, owner) -> { }, timer);
+                }, Runnable::run, (key, owner) -> { }, timer, timer);
         watchdog.onAcquired(lock("a"), 1, true);
         watchdog.onAcquired(lock("b"), 2, true);
         timer.advance(PERIOD);

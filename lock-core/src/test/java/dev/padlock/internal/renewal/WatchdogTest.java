@@ -23,7 +23,7 @@ class WatchdogTest {
         Call call = new Call(List.of(args).subList(1, args.length), new CompletableFuture<>());
         calls.add(call);
         return call.reply;
-    }, (name, field) -> CompletableFuture.completedFuture(holds), false, LEASE, null, Runnable::run, (key, owner) -> lost.add(key + "/" + owner), timer);
+    }, (name, field) -> CompletableFuture.completedFuture(holds), false, LEASE, null, Runnable::run, (key, owner) -> lost.add(key + "/" + owner), timer, timer);
 
     private record Call(List<String> owners, CompletableFuture<List<Object>> reply) {
         void answer(Object... renewed) {
