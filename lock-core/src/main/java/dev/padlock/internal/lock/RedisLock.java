@@ -165,6 +165,7 @@ public final class RedisLock implements RLock, LeaseExtending {
         return protocol.renew(services.scripts(), threadId, leaseMillis).thenApply(extended -> {
             if (extended) {
                 LeaseClocks.ttlSet(protocol, threadId, sentNanos, leaseMillis);
+                services.watchdog().onExtended(protocol, threadId, leaseMillis, sentNanos);
             }
             return extended;
         });
@@ -199,11 +200,16 @@ public final class RedisLock implements RLock, LeaseExtending {
         return unlocked;
     }
 
-    /** Releases one hold of {@code threadId}, through the local queue for kinds that share it. */
+    /**
+     * Releases one hold of {@code threadId}, through the local queue for kinds that share it. An
+     * owner told that its lease ran out unanswered holds nothing: nothing is sent (see
+     * {@link Watchdog#toldLostOnSilence}).
+     */
     private CompletableFuture<ReleaseOutcome> release(long threadId) {
         Require.state(!services.wakeUps().isClosed(), "the LockClient is closed");
-        CompletableFuture<ReleaseOutcome> release = protocol.sharesLocalView()
-                ? services.queues().release(protocol, services, threadId)
+        CompletableFuture<ReleaseOutcome> release = services.watchdog().toldLostOnSilence(protocol, threadId)
+                ? CompletableFuture.completedFuture(ReleaseOutcome.NOT_HELD)
+                : protocol.sharesLocalView() ? services.queues().release(protocol, services, threadId)
                 : releaseOnRedis(threadId);
         Observing observing = services.observing();
         return observing == null ? release : observing.release(release, protocol, threadId);
@@ -289,8 +295,12 @@ public final class RedisLock implements RLock, LeaseExtending {
         return isHeldByThread(currentThreadId());
     }
 
+    /** False without asking Redis for an owner told that its lease ran out unanswered. */
     @Override
     public boolean isHeldByThread(long threadId) {
+        if (services.watchdog().toldLostOnSilence(protocol, threadId)) {
+            return false;
+        }
         return waits.join(read("HEXISTS", services.backend().commands()
                 .hexists(getName(), protocol.ownerField(threadId)), held -> held), "isHeldByThread");
     }

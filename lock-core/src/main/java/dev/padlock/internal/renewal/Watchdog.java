@@ -3,6 +3,7 @@ package dev.padlock.internal.renewal;
 import dev.padlock.LeaseLostListener;
 import dev.padlock.LockObserver.RenewalOutcome;
 import dev.padlock.internal.base.EngineClock;
+import dev.padlock.internal.renewal.Renewal.State;
 import dev.padlock.internal.lease.LeaseClocks;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.redis.RedisBackend;
@@ -39,8 +40,13 @@ import org.slf4j.LoggerFactory;
  * timeout. A round sends each kind's renewal script ({@link LockProtocol#renewScript()}) for every
  * active renewal, up to {@value #BATCH} owners a call (grouped by script, and by Cluster slot on a
  * Cluster). A renewal goes {@code ACTIVE <-> RELEASING -> ENDED | LOST}: {@code LOST} when the
- * script says the owner no longer holds; the loss is logged at WARN and the
+ * script says the owner no longer holds, or when its last confirmed end passes with no renewal
+ * answered (a stalled or unreachable Redis: {@link LossOnSilence}); the loss is logged at WARN and the
  * {@link LeaseLostListener} told, off the owner's thread.
+ *
+ * <p>Each renewal keeps its last confirmed end ({@link Renewal}): the send time of the last request
+ * Redis confirmed set its TTL (acquisition, grant, hand-off, renewal, extension), plus that lease,
+ * less the drift margin lease clocks use. Past it another client may hold the lock.
  *
  * <p>A renewal must never land after the release of its owner's last hold: it could re-arm a lock
  * taken again meanwhile. Commands on one connection run in the order they are sent, so a round
@@ -73,6 +79,7 @@ public final class Watchdog implements AutoCloseable {
     private final BiConsumer<String, Long> lossHook;
     private final Timer timer;
     private final EngineClock clock;
+    private final LossOnSilence silence;
     /** The client's observer; null when none is set. */
     private final RenewalListener observing;
     private final ConcurrentHashMap<Owner, Renewal> renewals = new ConcurrentHashMap<>();
@@ -106,6 +113,8 @@ public final class Watchdog implements AutoCloseable {
         this.lossHook = lossHook;
         this.timer = timer;
         this.clock = clock;
+        this.silence = new LossOnSilence(timer, clock, leaseMillis,
+                renewal -> told(renewal, "no renewal was answered before its last confirmed TTL ran out"));
         this.nextRound = timer.newTimeout(this::round, periodMillis(), TimeUnit.MILLISECONDS);
     }
 
@@ -119,13 +128,17 @@ public final class Watchdog implements AutoCloseable {
     }
 
     /**
-     * Redis confirmed that {@code owner} holds the lock. With a watchdog lease its renewal starts,
-     * or goes on when it has one. A fixed-lease re-entry leaves a running renewal as it is, as
-     * Redisson does; but a fixed-lease acquisition that was a first hold (the owner's earlier hold
-     * was lost behind its back, and its renewal not yet told) must not inherit it: the owner's hold
-     * count is read, and a single hold ends the renewal.
+     * Redis confirmed that {@code owner} holds the lock, by a request sent at {@code sentNanos}
+     * that set its TTL to {@code ttlMillis}. With a watchdog lease its renewal starts, or goes on
+     * when it has one. A fixed-lease re-entry leaves a running renewal as it is, as Redisson does
+     * (its lease is the renewal's confirmed end until a later renewal answers); but a fixed-lease
+     * acquisition that was a first hold (the owner's earlier hold was lost behind its back, and its
+     * renewal not yet told) must not inherit it: the owner's hold count is read, and a single hold
+     * ends the renewal.
      */
-    public void onAcquired(LockProtocol protocol, long owner, boolean watchdogLease) {
+    public void onAcquired(LockProtocol protocol, long owner, boolean watchdogLease, long ttlMillis,
+            long sentNanos) {
+        silence.acquired(protocol.localKey(), owner);
         if (closed || (!watchdogLease && renewals.isEmpty())) {
             return;
         }
@@ -133,6 +146,9 @@ public final class Watchdog implements AutoCloseable {
         if (!watchdogLease) {
             Renewal existing = renewals.get(key);
             if (existing != null) {
+                if (existing.ttlSet(sentNanos, ttlMillis)) {
+                    silence.watch(existing);
+                }
                 holdCounter.holds(protocol.name(), protocol.ownerField(owner)).whenComplete((holds, failure) -> {
                     if (failure == null && holds <= 1 && renewals.remove(key, existing)) {
                         existing.end();
@@ -141,19 +157,49 @@ public final class Watchdog implements AutoCloseable {
             }
             return;
         }
-        renewals.compute(key, (k, existing) ->
-                existing != null && existing.state() != State.ENDED && existing.state() != State.LOST
-                        ? existing : new Renewal(protocol, owner));
+        Renewal[] sooner = new Renewal[1];
+        renewals.compute(key, (k, existing) -> {
+            if (existing != null && existing.state() != State.ENDED && existing.state() != State.LOST) {
+                sooner[0] = existing.ttlSet(sentNanos, ttlMillis) ? existing : null;
+                return existing;
+            }
+            sooner[0] = new Renewal(protocol, owner, sentNanos, ttlMillis);
+            return sooner[0];
+        });
+        if (sooner[0] != null) { // a new renewal, or one whose end came sooner: check it then
+            silence.watch(sooner[0]);
+        }
     }
 
     /**
-     * {@code owner} got the lock by a hand-off, as a first hold: it starts a renewal with a watchdog
-     * lease, and keeps none it may have had with a fixed one.
+     * An extension sent at {@code sentNanos} set {@code owner}'s TTL to at least {@code ttlMillis},
+     * Redis says: a renewed owner's confirmed end moves on.
      */
-    public void onHandedOver(LockProtocol protocol, long owner, boolean watchdogLease) {
+    public void onExtended(LockProtocol protocol, long owner, long ttlMillis, long sentNanos) {
+        Renewal renewal = renewals.isEmpty() ? null : renewals.get(new Owner(protocol.localKey(), owner));
+        if (renewal != null) {
+            renewal.ttlExtended(sentNanos, ttlMillis);
+        }
+    }
+
+    /**
+     * Whether {@code owner} was told that it lost this lock when its last confirmed TTL ran out
+     * unanswered, and has not acquired it since: it does not hold it, and Redis is not asked.
+     */
+    public boolean toldLostOnSilence(LockProtocol protocol, long owner) {
+        return silence.toldLost(protocol.localKey(), owner);
+    }
+
+    /**
+     * {@code owner} got the lock by a hand-off sent at {@code sentNanos}, as a first hold: it starts
+     * a renewal with a watchdog lease, and keeps none it may have had with a fixed one.
+     */
+    public void onHandedOver(LockProtocol protocol, long owner, boolean watchdogLease, long ttlMillis,
+            long sentNanos) {
         if (watchdogLease) {
-            onAcquired(protocol, owner, true);
+            onAcquired(protocol, owner, true, ttlMillis, sentNanos);
         } else {
+            silence.acquired(protocol.localKey(), owner);
             forget(protocol, owner);
         }
     }
@@ -247,6 +293,7 @@ public final class Watchdog implements AutoCloseable {
 
     /** Runs one renewal round now; rounds also run by themselves every period. */
     void renewAll() {
+        silence.prune();
         if (renewals.isEmpty()) {
             return;
         }
@@ -276,10 +323,6 @@ public final class Watchdog implements AutoCloseable {
 
     /** Renewals sent in one call: one script, one Cluster slot. */
     private record Group(int slot, LuaScript script) {
-    }
-
-    /** The renewal of one owner of one lock. */
-    private record Owner(String localKey, long owner) {
     }
 
     /** Sends one renewal call; runs under {@link #dispatchLock}. */
@@ -312,7 +355,8 @@ public final class Watchdog implements AutoCloseable {
                         if (Long.valueOf(0L).equals(renewed.get(i))) {
                             lost++;
                             lost(renewal);
-                        } else {
+                        } else if (renewal.state() != State.LOST) { // a loss told is final
+                            renewal.ttlExtended(sentNanos, leaseMillis);
                             LeaseClocks.ttlSet(renewal.protocol, renewal.owner, sentNanos, leaseMillis);
                         }
                     }
@@ -324,16 +368,19 @@ public final class Watchdog implements AutoCloseable {
     }
 
     private void lost(Renewal renewal) {
-        if (!renewal.markLost()) {
-            return; // released or ended meanwhile: the release's reply decides
-        }
+        if (renewal.markLost()) {
+            told(renewal, "the lock expired, was deleted or was taken before the watchdog could renew it");
+        } // else released or ended meanwhile (the release's reply decides), or already told
+    }
+
+    /** Tells everyone concerned that {@code renewal}, now {@code LOST}, lost its lock, for {@code why}. */
+    private void told(Renewal renewal, String why) {
         String localKey = renewal.protocol.localKey();
         renewals.remove(new Owner(localKey, renewal.owner), renewal);
         lossHook.accept(localKey, renewal.owner);
         LeaseClocks.lost(renewal.owner);
         String name = renewal.protocol.name();
-        log.warn("lease of lock '{}' held by {} was lost: the lock expired, was deleted or was taken "
-                + "before the watchdog could renew it", name, renewal.protocol.ownerField(renewal.owner));
+        log.warn("lease of lock '{}' held by {} was lost: {}", name, renewal.protocol.ownerField(renewal.owner), why);
         if (listener != null) {
             listenerExecutor.execute(() -> {
                 try {
@@ -357,90 +404,9 @@ public final class Watchdog implements AutoCloseable {
         try {
             renewals.values().forEach(Renewal::end);
             renewals.clear();
+            silence.close();
         } finally {
             dispatchLock.unlock();
-        }
-    }
-
-    enum State { ACTIVE, RELEASING, ENDED, LOST }
-
-    /**
-     * The renewal of one owner of one lock. State changes are made under its monitor; the map is
-     * changed by the watchdog outside it.
-     */
-    private static final class Renewal {
-        final LockProtocol protocol;
-        final long owner;
-        // guarded by this:
-        private State state = State.ACTIVE;
-        /** Releases sent and not yet answered; rounds skip the renewal while there are any. */
-        private int releasing;
-
-        Renewal(LockProtocol protocol, long owner) {
-            this.protocol = protocol;
-            this.owner = owner;
-        }
-
-        synchronized State state() {
-            return state;
-        }
-
-        /** True when the renewal was running (and now pauses for the release). */
-        synchronized boolean beginRelease() {
-            switch (state) {
-                case ACTIVE, RELEASING -> {
-                    releasing++;
-                    state = State.RELEASING;
-                    return true;
-                }
-                case ENDED, LOST -> {
-                    return false;
-                }
-                default -> throw new IllegalStateException("unknown renewal state " + state);
-            }
-        }
-
-        /** True when the renewal ended with this release. */
-        synchronized boolean endRelease(boolean stillHeld) {
-            switch (state) {
-                case RELEASING -> {
-                    releasing--;
-                    if (!stillHeld) {
-                        state = State.ENDED;
-                        return true;
-                    }
-                    if (releasing == 0) {
-                        state = State.ACTIVE;
-                    }
-                    return false;
-                }
-                case ACTIVE -> {
-                    if (!stillHeld) {
-                        state = State.ENDED;
-                        return true;
-                    }
-                    return false;
-                }
-                case ENDED, LOST -> {
-                    return true;
-                }
-                default -> throw new IllegalStateException("unknown renewal state " + state);
-            }
-        }
-
-        synchronized void end() {
-            if (state != State.LOST) {
-                state = State.ENDED;
-            }
-        }
-
-        /** True when an active renewal is now lost; false when it was released or ended meanwhile. */
-        synchronized boolean markLost() {
-            if (state != State.ACTIVE) {
-                return false;
-            }
-            state = State.LOST;
-            return true;
         }
     }
 }
