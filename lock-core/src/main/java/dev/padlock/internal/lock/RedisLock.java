@@ -202,15 +202,20 @@ public final class RedisLock implements RLock, LeaseExtending {
 
     /**
      * Releases one hold of {@code threadId}, through the local queue for kinds that share it. An
-     * owner told that its lease ran out unanswered holds nothing: nothing is sent (see
-     * {@link Watchdog#toldLostOnSilence}).
+     * owner told that its lease ran out unanswered (see {@link Watchdog#toldLostOnSilence}) holds
+     * nothing: it is answered "not held" at once. The release is still sent, unawaited, as an
+     * unlock after a loss Redis reported would be: a count its lost hold left on Redis (a renewal
+     * that landed unanswered) goes now, before a later acquisition of the owner, sent after it,
+     * could count it as a re-entry.
      */
     private CompletableFuture<ReleaseOutcome> release(long threadId) {
         Require.state(!services.wakeUps().isClosed(), "the LockClient is closed");
-        CompletableFuture<ReleaseOutcome> release = services.watchdog().toldLostOnSilence(protocol, threadId)
-                ? CompletableFuture.completedFuture(ReleaseOutcome.NOT_HELD)
-                : protocol.sharesLocalView() ? services.queues().release(protocol, services, threadId)
+        boolean lost = services.watchdog().toldLostOnSilence(protocol, threadId);
+        CompletableFuture<ReleaseOutcome> sent = protocol.sharesLocalView()
+                ? services.queues().release(protocol, services, threadId)
                 : releaseOnRedis(threadId);
+        CompletableFuture<ReleaseOutcome> release =
+                lost ? CompletableFuture.completedFuture(ReleaseOutcome.NOT_HELD) : sent;
         Observing observing = services.observing();
         return observing == null ? release : observing.release(release, protocol, threadId);
     }

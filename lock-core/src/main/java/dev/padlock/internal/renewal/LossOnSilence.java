@@ -13,15 +13,16 @@ import org.slf4j.LoggerFactory;
  * stalled or unreachable Redis), and remembers the owners so told until they acquire the lock again.
  *
  * <p>A check on the client's timer is due at each renewal's last confirmed end; it finds the end
- * moved on (a renewal answered: it checks again then), the renewal paused for a release (the
- * release's reply decides: it checks again a period later) or over, or it declares the loss.
+ * moved on (a renewal answered: it checks again then) or the renewal over, or it declares the loss.
+ * A renewal paused for a release is lost too: the owner may hold on after that release (an inner
+ * one), and nothing says the release landed before the TTL ran out.
  *
  * <p>A loss told is final for that hold: for the owner the client answers "not held" without
- * asking Redis ({@code isHeldByThread} false, an unlock throws), whatever a late reply says. Its
- * field, if Redis still has it, is not released (an unlock sent now could reach a later hold of the
- * same owner): nobody renews it, so it expires with its TTL, which a renewal sent before the loss
- * may have set up to one lease later. An owner is forgotten two leases after its loss, when that
- * field is certainly gone and Redis answers "not held" itself.
+ * waiting for Redis ({@code isHeldByThread} false, an unlock throws), whatever a late reply says.
+ * Its field, if Redis still has it (a renewal that landed unanswered may have set its TTL up to one
+ * lease after the loss), is renewed no more: it expires by itself, or goes with the owner's
+ * unlocks, which are still sent. An owner is forgotten two leases after its loss, when that field
+ * is certainly gone and Redis answers "not held" itself.
  */
 final class LossOnSilence {
     private static final Logger log = LoggerFactory.getLogger(LossOnSilence.class);
@@ -87,8 +88,7 @@ final class LossOnSilence {
                 case ENDED, LOST -> {
                     // nothing to check
                 }
-                case RELEASING -> checkIn(renewal, TimeUnit.MILLISECONDS.toNanos(Math.max(1, leaseMillis / 3)));
-                case ACTIVE -> {
+                case ACTIVE, RELEASING -> {
                     if (renewal.markLostOnSilence(now)) {
                         told.put(new Owner(renewal.protocol.localKey(), renewal.owner),
                                 now + TimeUnit.MILLISECONDS.toNanos(2 * leaseMillis));

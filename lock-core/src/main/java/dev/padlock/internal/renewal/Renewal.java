@@ -54,7 +54,7 @@ final class Renewal {
         return sooner;
     }
 
-    /** A renewal or extension sent at {@code sentNanos} set the TTL to at least {@code leaseMillis}: it never shortens. */
+    /** A renewal or extension sent at {@code sentNanos} set the TTL to at least {@code leaseMillis} (never shorter). */
     synchronized void ttlExtended(long sentNanos, long leaseMillis) {
         long end = LeaseClock.endOf(sentNanos, leaseMillis);
         if (end - endNanos > 0) {
@@ -147,11 +147,12 @@ final class Renewal {
     }
 
     /**
-     * True when an active renewal is now lost because its last confirmed end passed by
-     * {@code nowNanos} with no renewal answered; false when it has time left, or is not active.
+     * True when a running renewal (active, or paused for a release whose reply has not come) is
+     * now lost because its last confirmed end passed by {@code nowNanos} with no renewal answered;
+     * false when it has time left, or is over.
      */
     synchronized boolean markLostOnSilence(long nowNanos) {
-        if (state != State.ACTIVE || endNanos - nowNanos > 0) {
+        if (state == State.ENDED || state == State.LOST || endNanos - nowNanos > 0) {
             return false;
         }
         over(State.LOST);

@@ -1,14 +1,12 @@
 package dev.padlock.internal.renewal;
 
 import dev.padlock.LeaseLostListener;
-import dev.padlock.LockObserver.RenewalOutcome;
 import dev.padlock.internal.base.EngineClock;
-import dev.padlock.internal.renewal.Renewal.State;
 import dev.padlock.internal.lease.LeaseClocks;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.redis.RedisBackend;
+import dev.padlock.internal.renewal.Renewal.State;
 import dev.padlock.internal.script.LuaScript;
-import dev.padlock.spi.OutageLog;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
 import java.util.ArrayList;
@@ -56,8 +54,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class Watchdog implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Watchdog.class);
-    private static final String OUTAGE_NAME = "watchdog";
-    private final OutageLog outages = new OutageLog(log);
     static final int BATCH = 100;
 
     /** Sends one renewal call: a script, its keys and its arguments, in order with earlier calls. */
@@ -70,7 +66,6 @@ public final class Watchdog implements AutoCloseable {
         CompletableFuture<Long> holds(String name, String field);
     }
 
-    private final Sender sender;
     private final HoldCounter holdCounter;
     private final boolean cluster;
     private final long leaseMillis;
@@ -80,8 +75,7 @@ public final class Watchdog implements AutoCloseable {
     private final Timer timer;
     private final EngineClock clock;
     private final LossOnSilence silence;
-    /** The client's observer; null when none is set. */
-    private final RenewalListener observing;
+    private final RenewalCalls calls;
     private final ConcurrentHashMap<Owner, Renewal> renewals = new ConcurrentHashMap<>();
     /** Orders renewal sends before releases; see the class notes. */
     private final ReentrantLock dispatchLock = new ReentrantLock();
@@ -103,8 +97,6 @@ public final class Watchdog implements AutoCloseable {
     public Watchdog(Sender sender, HoldCounter holdCounter, boolean cluster, long leaseMillis, LeaseLostListener listener,
             Executor listenerExecutor, BiConsumer<String, Long> lossHook, Timer timer, EngineClock clock,
             RenewalListener observing) {
-        this.observing = observing;
-        this.sender = sender;
         this.holdCounter = holdCounter;
         this.cluster = cluster;
         this.leaseMillis = leaseMillis;
@@ -113,6 +105,7 @@ public final class Watchdog implements AutoCloseable {
         this.lossHook = lossHook;
         this.timer = timer;
         this.clock = clock;
+        this.calls = new RenewalCalls(sender, clock, leaseMillis, observing, this::lost);
         this.silence = new LossOnSilence(timer, clock, leaseMillis,
                 renewal -> told(renewal, "no renewal was answered before its last confirmed TTL ran out"));
         this.nextRound = timer.newTimeout(this::round, periodMillis(), TimeUnit.MILLISECONDS);
@@ -147,7 +140,7 @@ public final class Watchdog implements AutoCloseable {
             Renewal existing = renewals.get(key);
             if (existing != null) {
                 if (existing.ttlSet(sentNanos, ttlMillis)) {
-                    silence.watch(existing);
+                    endsSooner(existing);
                 }
                 holdCounter.holds(protocol.name(), protocol.ownerField(owner)).whenComplete((holds, failure) -> {
                     if (failure == null && holds <= 1 && renewals.remove(key, existing)) {
@@ -166,8 +159,27 @@ public final class Watchdog implements AutoCloseable {
             sooner[0] = new Renewal(protocol, owner, sentNanos, ttlMillis);
             return sooner[0];
         });
-        if (sooner[0] != null) { // a new renewal, or one whose end came sooner: check it then
-            silence.watch(sooner[0]);
+        if (sooner[0] != null) {
+            endsSooner(sooner[0]);
+        }
+    }
+
+    /**
+     * {@code renewal} is new, or its confirmed end came sooner: it is checked for silence then, and
+     * renewed at once when that end comes within two periods (a hold confirmed long after the send
+     * of the attempt it answers: a grant, a wait), so that a healthy Redis answers before it.
+     */
+    private void endsSooner(Renewal renewal) {
+        silence.watch(renewal);
+        if (renewal.leftNanos(clock.nanoTime()) < TimeUnit.MILLISECONDS.toNanos(2 * periodMillis())) {
+            dispatchLock.lock();
+            try {
+                if (!closed && renewal.state() == State.ACTIVE) {
+                    calls.send(List.of(renewal));
+                }
+            } finally {
+                dispatchLock.unlock();
+            }
         }
     }
 
@@ -311,11 +323,11 @@ public final class Watchdog implements AutoCloseable {
                 List<Renewal> batch = batches.computeIfAbsent(group, g -> new ArrayList<>());
                 batch.add(renewal);
                 if (batch.size() == BATCH) {
-                    send(batch);
+                    calls.send(batch);
                     batches.remove(group);
                 }
             }
-            batches.values().forEach(this::send);
+            batches.values().forEach(calls::send);
         } finally {
             dispatchLock.unlock();
         }
@@ -323,48 +335,6 @@ public final class Watchdog implements AutoCloseable {
 
     /** Renewals sent in one call: one script, one Cluster slot. */
     private record Group(int slot, LuaScript script) {
-    }
-
-    /** Sends one renewal call; runs under {@link #dispatchLock}. */
-    private void send(List<Renewal> batch) {
-        List<String> keys = new ArrayList<>(batch.size());
-        String[] args = new String[batch.size() + 1];
-        args[0] = Long.toString(leaseMillis);
-        for (int i = 0; i < batch.size(); i++) {
-            Renewal renewal = batch.get(i);
-            keys.addAll(List.of(renewal.protocol.renewKeys(renewal.owner)));
-            args[i + 1] = renewal.protocol.ownerField(renewal.owner);
-        }
-        String first = batch.get(0).protocol.name();
-        long sentNanos = clock.nanoTime(); // leases count from the send (LeaseClocks)
-        sender.renew(batch.get(0).protocol.renewScript(), keys.toArray(String[]::new), args)
-                .whenComplete((renewed, failure) -> {
-                    if (failure != null) {
-                        // one WARN per outage (each failure at DEBUG): renewals run every lease/3
-                        outages.failed(OUTAGE_NAME, "renewing " + batch.size() + " lock lease(s) ('" + first
-                                + "'...; again every " + periodMillis() + " ms)", failure);
-                        if (observing != null) {
-                            observing.renewed(batch.size(), RenewalOutcome.ERROR);
-                        }
-                        return;
-                    }
-                    outages.succeeded(OUTAGE_NAME, "renewing lock leases");
-                    int lost = 0;
-                    for (int i = 0; i < batch.size(); i++) {
-                        Renewal renewal = batch.get(i);
-                        if (Long.valueOf(0L).equals(renewed.get(i))) {
-                            lost++;
-                            lost(renewal);
-                        } else if (renewal.state() != State.LOST) { // a loss told is final
-                            renewal.ttlExtended(sentNanos, leaseMillis);
-                            LeaseClocks.ttlSet(renewal.protocol, renewal.owner, sentNanos, leaseMillis);
-                        }
-                    }
-                    if (observing != null) {
-                        observing.renewed(batch.size() - lost, RenewalOutcome.RENEWED);
-                        observing.renewed(lost, RenewalOutcome.LOST);
-                    }
-                });
     }
 
     private void lost(Renewal renewal) {

@@ -71,6 +71,25 @@ class WatchdogSilenceTest {
     }
 
     @Test
+    void aHoldConfirmedLongAfterItsAttemptWasSentIsRenewedAtOnceAndNotLostWhenRedisAnswers() {
+        long attemptSent = timer.nanoTime();
+        timer.advance(1_500); // a grant after a wait: its TTL counts from the attempt's send
+        watchdog.onAcquired(lock, 1, true, LEASE, attemptSent);
+        assertThat(calls).as("renewed at once: the next round could come too late").hasSize(1);
+        calls.get(0).complete(List.of(1L));
+
+        timer.advance(END_MILLIS - 1);
+        assertThat(listened).isEmpty();
+    }
+
+    @Test
+    void aHoldConfirmedAtOnceWaitsForTheNextRound() {
+        watchdog.onAcquired(lock, 1, true, LEASE, timer.nanoTime());
+
+        assertThat(calls).isEmpty();
+    }
+
+    @Test
     void aRenewalAnsweredAfterTheLossDoesNotUndoIt() {
         watchdog.onAcquired(lock, 1, true, LEASE, timer.nanoTime());
         timer.advance(END_MILLIS);
@@ -90,6 +109,7 @@ class WatchdogSilenceTest {
         watchdog.onAcquired(lock, 1, true, LEASE, timer.nanoTime());
         timer.advance(500);
         watchdog.onAcquired(lock, 1, false, 1_000, timer.nanoTime()); // ends 500 + 1000 - 10 - 2
+        assertThat(calls).as("renewed at once, unanswered").hasSize(1);
 
         timer.advance(987);
         assertThat(listened).isEmpty();
@@ -110,15 +130,28 @@ class WatchdogSilenceTest {
     }
 
     @Test
-    void aRenewalPausedForAReleaseIsLeftToTheRelease() {
+    void aRenewalPausedForAReleaseWhoseReplyDoesNotComeIsLostAtItsEndToo() {
+        watchdog.onAcquired(lock, 1, true, LEASE, timer.nanoTime());
+        watchdog.beforeRelease(lock, 1); // an inner unlock, say: the owner may hold on after it
+
+        timer.advance(END_MILLIS - 1);
+        assertThat(listened).isEmpty();
+        timer.advance(1);
+        assertThat(listened).containsExactly("a/1");
+
+        watchdog.afterRelease(lock, 1, true); // its reply, late
+        assertThat(watchdog.isRenewing(lock, 1)).isFalse();
+        assertThat(watchdog.toldLostOnSilence(lock, 1)).isTrue();
+    }
+
+    @Test
+    void aRenewalEndedByItsReleaseIsNotLost() {
         watchdog.onAcquired(lock, 1, true, LEASE, timer.nanoTime());
         watchdog.beforeRelease(lock, 1);
-
-        timer.advance(2 * LEASE);
-        assertThat(listened).isEmpty();
-
         watchdog.afterRelease(lock, 1, false);
+
         timer.advance(2 * LEASE);
+
         assertThat(listened).isEmpty();
         assertThat(timer.pending()).as("only the next round").isOne();
     }
