@@ -247,10 +247,12 @@ final class Promises {
                     belief.forget();
                 } else if (onRedis > 0) {
                     episode.fail(belief + " believes it holds " + belief.count() + " times, but Redis counts " + onRedis);
-                } else if (belief.watchdog() && now() > satAdd(belief.lastSeenExpiry, LATE_NANOS)) {
-                    // whether its renewals were answered or not (a stalled Redis, a paused client): the
-                    // watchdog tells a loss when the last TTL it confirmed ends (a fixed lease ends
-                    // with its TTL; one shorter than promised fails the TTL check)
+                } else if (belief.watchdog()
+                        && now() > satAdd(Math.max(belief.lastSeenExpiry, belief.client.pausedUntil), LATE_NANOS)) {
+                    // whether its renewals were answered or not (a stalled or unreachable Redis): the
+                    // watchdog tells a loss when the last TTL it confirmed ends, or as its client
+                    // runs again when it was paused then (a fixed lease ends with its TTL; one
+                    // shorter than promised fails the TTL check)
                     episode.fail(belief + " still believes it holds, but its field left Redis and the TTL it had ended at "
                             + millis(belief.lastSeenExpiry) + " ms without a word to it");
                 }
