@@ -116,7 +116,7 @@ public final class PadlockClient implements LockClient {
             observing.leaseLost(localKey, owner);
         };
         Watchdog watchdog = new Watchdog(renewals, holds, backend.isCluster(), config.watchdogTimeout().toMillis(),
-                config.leaseLostListener().orElse(null), listenerExecutor, lossHook, timer, observing);
+                config.leaseLostListener().orElse(null), listenerExecutor, lossHook, timer, clock, observing);
         log.debug("Padlock client {} connected to {}", clientId, backend.address());
         LockServices services = new LockServices(clientId, new OwnerFields(clientId), backend, scripts, wakeUps, watchdog, queues,
                 new Abandonments(timer, clock, config.commandTimeout().toMillis()), timer, clock,

@@ -35,8 +35,6 @@ final class Belief {
     private final Deque<Hold> holds = new ArrayDeque<>();
     /** The lock's expiry (virtual nanos) when the field was last seen with the believed count. */
     long lastSeenExpiry = Long.MAX_VALUE;
-    /** The owner's client's lost replies when the field was last seen: more since, and renewals may have gone unanswered. */
-    long lostRepliesWhenSeen;
     /** For the kinds that re-arm: the end of the latest acquisition's lease, and whether its Redis time is known. */
     private long armedUntil;
     private boolean armedKnown;

@@ -30,14 +30,6 @@ enum KnownDefect {
      */
     GHOST_HOLD_RENEWED,
     /**
-     * A watchdog hold whose renewals get no answer (a stalled or unreachable Redis) or are not sent
-     * (a paused client) for longer than the lease is not reported lost when its lease runs out: the
-     * watchdog reports a loss only when Redis answers that the owner no longer holds. Meanwhile the
-     * lock expires and another owner can take it. Issue 27 ("Work that stops when the lease is
-     * lost", {@code safeFor()}).
-     */
-    RENEWALS_UNANSWERED_PAST_LEASE,
-    /**
      * A re-entry cancelled while its call is in flight still re-arms the lock's lease to its own (a
      * plain, spin, fenced or fair re-entry does, as Redisson's), and the give-back of that hold does
      * not restore the longer lease the owner's earlier hold was promised. A composite's acquisition

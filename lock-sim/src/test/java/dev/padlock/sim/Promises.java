@@ -178,16 +178,6 @@ final class Promises {
         return pausedUntil >= now() - TimeUnit.MILLISECONDS.toNanos(lease + 2 * episode.config.commandTimeoutMillis());
     }
 
-    /**
-     * Whether the watchdog's renewals of the lease that ran out could have gone unanswered or
-     * unsent: a call of the owner's client timed out, or the client was paused, within that lease.
-     */
-    private boolean renewalsMissed(Belief belief) {
-        long leaseStart = belief.lastSeenExpiry - TimeUnit.MILLISECONDS.toNanos(episode.config.watchdogMillis());
-        return belief.client.backend.lastLostReplyAt() >= leaseStart || belief.client.pausedUntil >= leaseStart
-                || belief.client.backend.lostReplies() > belief.lostRepliesWhenSeen;
-    }
-
     private boolean ttlShort(Belief belief, Holding hash) {
         long required = belief.requiredExpiry();
         return required > now() && hash.expiry() < required - MILLI;
@@ -248,7 +238,6 @@ final class Promises {
                 long least = belief.releasing ? belief.certain() - 1 : belief.certain();
                 if (onRedis >= belief.count()) {
                     belief.lastSeenExpiry = hash.expiry();
-                    belief.lostRepliesWhenSeen = belief.client.backend.lostReplies();
                     checkTtl(belief, hash);
                 } else if (undercut(belief) || onRedis >= least) {
                     continue;
@@ -258,13 +247,12 @@ final class Promises {
                     belief.forget();
                 } else if (onRedis > 0) {
                     episode.fail(belief + " believes it holds " + belief.count() + " times, but Redis counts " + onRedis);
-                } else if (belief.watchdog() && now() > satAdd(belief.lastSeenExpiry, LATE_NANOS)
-                        && renewalsMissed(belief)) {
-                    known(belief, KnownDefect.RENEWALS_UNANSWERED_PAST_LEASE, belief + " was not told it lost the lock"
-                            + " whose TTL ended at " + millis(belief.lastSeenExpiry) + " ms while its renewals got no answer");
-                    belief.forget();
-                } else if (belief.watchdog() && now() > satAdd(belief.lastSeenExpiry, LATE_NANOS)) {
-                    // (a fixed lease ends with its TTL; one shorter than promised fails the TTL check)
+                } else if (belief.watchdog()
+                        && now() > satAdd(Math.max(belief.lastSeenExpiry, belief.client.pausedUntil), LATE_NANOS)) {
+                    // whether its renewals were answered or not (a stalled or unreachable Redis): the
+                    // watchdog tells a loss when the last TTL it confirmed ends, or as its client
+                    // runs again when it was paused then (a fixed lease ends with its TTL; one
+                    // shorter than promised fails the TTL check)
                     episode.fail(belief + " still believes it holds, but its field left Redis and the TTL it had ended at "
                             + millis(belief.lastSeenExpiry) + " ms without a word to it");
                 }

@@ -112,7 +112,7 @@ final class Settlement {
         boolean renewed = false;
         if (!result.isDone()) {
             LeaseClocks.ttlSet(protocol, owner, ttlSentNanos, leaseMillis);
-            watchdog.onAcquired(protocol, owner, watchdogLease);
+            watchdog.onAcquired(protocol, owner, watchdogLease, leaseMillis, ttlSentNanos);
             Runnable hook = beforeTold;
             if (hook != null) {
                 hook.run();

@@ -183,6 +183,7 @@ public final class RedisLock implements RLock, LeaseExtending, CallBound {
         return protocol.renew(services.scripts(), threadId, leaseMillis).thenApply(extended -> {
             if (extended) {
                 LeaseClocks.ttlSet(protocol, threadId, sentNanos, leaseMillis);
+                services.watchdog().onExtended(protocol, threadId, leaseMillis, sentNanos);
             }
             return extended;
         });
@@ -217,12 +218,22 @@ public final class RedisLock implements RLock, LeaseExtending, CallBound {
         return unlocked;
     }
 
-    /** Releases one hold of {@code threadId}, through the local queue for kinds that share it. */
+    /**
+     * Releases one hold of {@code threadId}, through the local queue for kinds that share it. An
+     * owner told that its lease ran out unanswered (see {@link Watchdog#toldLostOnSilence}) holds
+     * nothing: it is answered "not held" at once. The release is still sent, unawaited, as an
+     * unlock after a loss Redis reported would be: a count its lost hold left on Redis (a renewal
+     * that landed unanswered) goes now, before a later acquisition of the owner, sent after it,
+     * could count it as a re-entry.
+     */
     private CompletableFuture<ReleaseOutcome> release(long threadId) {
         Require.state(!services.wakeUps().isClosed(), "the LockClient is closed");
-        CompletableFuture<ReleaseOutcome> release = protocol.sharesLocalView()
+        boolean lost = services.watchdog().toldLostOnSilence(protocol, threadId);
+        CompletableFuture<ReleaseOutcome> sent = protocol.sharesLocalView()
                 ? services.queues().release(protocol, services, threadId)
                 : releaseOnRedis(threadId);
+        CompletableFuture<ReleaseOutcome> release =
+                lost ? CompletableFuture.completedFuture(ReleaseOutcome.NOT_HELD) : sent;
         Observing observing = services.observing();
         return observing == null ? release : observing.release(release, protocol, threadId);
     }
@@ -311,8 +322,12 @@ public final class RedisLock implements RLock, LeaseExtending, CallBound {
         return isHeldByThread(currentThreadId());
     }
 
+    /** False without asking Redis for an owner told that its lease ran out unanswered. */
     @Override
     public boolean isHeldByThread(long threadId) {
+        if (services.watchdog().toldLostOnSilence(protocol, threadId)) {
+            return false;
+        }
         return waits.join(read("HEXISTS", services.backend().commands()
                 .hexists(getName(), protocol.ownerField(threadId)), held -> held), "isHeldByThread");
     }

@@ -180,7 +180,8 @@ final class LocalRelease {
     /** Redis confirmed the hand-off sent at {@code sentNanos}: the successor holds the lock. */
     private void handedOver(Ticket successor, long sentNanos) {
         LeaseClocks.ttlSet(successor.protocol, successor.owner, sentNanos, successor.leaseMillis);
-        services.watchdog().onHandedOver(successor.protocol, successor.owner, successor.watchdogLease);
+        services.watchdog().onHandedOver(successor.protocol, successor.owner, successor.watchdogLease,
+                successor.leaseMillis, sentNanos);
         List<Ticket> reentries;
         synchronized (queue) {
             holder.confirm(successor, queues.confirmed());

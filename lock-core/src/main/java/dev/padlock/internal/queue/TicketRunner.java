@@ -55,7 +55,8 @@ final class TicketRunner {
                     if (failure == null && attempt.acquired()
                             && services.clock().nanoTime() - LeaseClock.endOf(sentNanos, ticket.leaseMillis) < 0) {
                         LeaseClocks.ttlSet(ticket.protocol, ticket.owner, sentNanos, ticket.leaseMillis);
-                        services.watchdog().onAcquired(ticket.protocol, ticket.owner, ticket.watchdogLease);
+                        services.watchdog().onAcquired(ticket.protocol, ticket.owner, ticket.watchdogLease, ticket.leaseMillis,
+                                sentNanos);
                         ticket.token = attempt.token();
                         if (told(ticket, true, null, head)) {
                             ticket.settle();

@@ -1,13 +1,12 @@
 package dev.padlock.internal.renewal;
 
 import dev.padlock.LeaseLostListener;
-import dev.padlock.LockObserver.RenewalOutcome;
 import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.lease.LeaseClocks;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.redis.RedisBackend;
+import dev.padlock.internal.renewal.Renewal.State;
 import dev.padlock.internal.script.LuaScript;
-import dev.padlock.spi.OutageLog;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
 import java.util.ArrayList;
@@ -39,8 +38,13 @@ import org.slf4j.LoggerFactory;
  * timeout. A round sends each kind's renewal script ({@link LockProtocol#renewScript()}) for every
  * active renewal, up to {@value #BATCH} owners a call (grouped by script, and by Cluster slot on a
  * Cluster). A renewal goes {@code ACTIVE <-> RELEASING -> ENDED | LOST}: {@code LOST} when the
- * script says the owner no longer holds; the loss is logged at WARN and the
+ * script says the owner no longer holds, or when its last confirmed end passes with no renewal
+ * answered (a stalled or unreachable Redis: {@link LossOnSilence}); the loss is logged at WARN and the
  * {@link LeaseLostListener} told, off the owner's thread.
+ *
+ * <p>Each renewal keeps its last confirmed end ({@link Renewal}): the send time of the last request
+ * Redis confirmed set its TTL (acquisition, grant, hand-off, renewal, extension), plus that lease,
+ * less the drift margin lease clocks use. Past it another client may hold the lock.
  *
  * <p>A renewal must never land after the release of its owner's last hold: it could re-arm a lock
  * taken again meanwhile. Commands on one connection run in the order they are sent, so a round
@@ -50,8 +54,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class Watchdog implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Watchdog.class);
-    private static final String OUTAGE_NAME = "watchdog";
-    private final OutageLog outages = new OutageLog(log);
     static final int BATCH = 100;
 
     /** Sends one renewal call: a script, its keys and its arguments, in order with earlier calls. */
@@ -64,7 +66,6 @@ public final class Watchdog implements AutoCloseable {
         CompletableFuture<Long> holds(String name, String field);
     }
 
-    private final Sender sender;
     private final HoldCounter holdCounter;
     private final boolean cluster;
     private final long leaseMillis;
@@ -72,8 +73,9 @@ public final class Watchdog implements AutoCloseable {
     private final Executor listenerExecutor;
     private final BiConsumer<String, Long> lossHook;
     private final Timer timer;
-    /** The client's observer; null when none is set. */
-    private final RenewalListener observing;
+    private final EngineClock clock;
+    private final LossOnSilence silence;
+    private final RenewalCalls calls;
     private final ConcurrentHashMap<Owner, Renewal> renewals = new ConcurrentHashMap<>();
     /** Orders renewal sends before releases; see the class notes. */
     private final ReentrantLock dispatchLock = new ReentrantLock();
@@ -82,19 +84,19 @@ public final class Watchdog implements AutoCloseable {
 
     /**
      * @param timer the client's timer; the watchdog schedules its rounds on it and does not stop it
+     * @param clock the client's clock, the one the engine reads send times from
      * @param lossHook told first, on the I/O thread, of every lost lease by the lock's
      *     {@link LockProtocol#localKey()} and owner (the local queues use it)
      */
     public Watchdog(Sender sender, HoldCounter holdCounter, boolean cluster, long leaseMillis, LeaseLostListener listener,
-            Executor listenerExecutor, BiConsumer<String, Long> lossHook, Timer timer) {
-        this(sender, holdCounter, cluster, leaseMillis, listener, listenerExecutor, lossHook, timer, null);
+            Executor listenerExecutor, BiConsumer<String, Long> lossHook, Timer timer, EngineClock clock) {
+        this(sender, holdCounter, cluster, leaseMillis, listener, listenerExecutor, lossHook, timer, clock, null);
     }
 
     /** @param observing told how each renewal call came back; null when the client has no observer */
     public Watchdog(Sender sender, HoldCounter holdCounter, boolean cluster, long leaseMillis, LeaseLostListener listener,
-            Executor listenerExecutor, BiConsumer<String, Long> lossHook, Timer timer, RenewalListener observing) {
-        this.observing = observing;
-        this.sender = sender;
+            Executor listenerExecutor, BiConsumer<String, Long> lossHook, Timer timer, EngineClock clock,
+            RenewalListener observing) {
         this.holdCounter = holdCounter;
         this.cluster = cluster;
         this.leaseMillis = leaseMillis;
@@ -102,6 +104,10 @@ public final class Watchdog implements AutoCloseable {
         this.listenerExecutor = listenerExecutor;
         this.lossHook = lossHook;
         this.timer = timer;
+        this.clock = clock;
+        this.calls = new RenewalCalls(sender, clock, leaseMillis, observing, this::lost);
+        this.silence = new LossOnSilence(timer, clock, leaseMillis,
+                renewal -> told(renewal, "no renewal was answered before its last confirmed TTL ran out"));
         this.nextRound = timer.newTimeout(this::round, periodMillis(), TimeUnit.MILLISECONDS);
     }
 
@@ -115,13 +121,17 @@ public final class Watchdog implements AutoCloseable {
     }
 
     /**
-     * Redis confirmed that {@code owner} holds the lock. With a watchdog lease its renewal starts,
-     * or goes on when it has one. A fixed-lease re-entry leaves a running renewal as it is, as
-     * Redisson does; but a fixed-lease acquisition that was a first hold (the owner's earlier hold
-     * was lost behind its back, and its renewal not yet told) must not inherit it: the owner's hold
-     * count is read, and a single hold ends the renewal.
+     * Redis confirmed that {@code owner} holds the lock, by a request sent at {@code sentNanos}
+     * that set its TTL to {@code ttlMillis}. With a watchdog lease its renewal starts, or goes on
+     * when it has one. A fixed-lease re-entry leaves a running renewal as it is, as Redisson does
+     * (its lease is the renewal's confirmed end until a later renewal answers); but a fixed-lease
+     * acquisition that was a first hold (the owner's earlier hold was lost behind its back, and its
+     * renewal not yet told) must not inherit it: the owner's hold count is read, and a single hold
+     * ends the renewal.
      */
-    public void onAcquired(LockProtocol protocol, long owner, boolean watchdogLease) {
+    public void onAcquired(LockProtocol protocol, long owner, boolean watchdogLease, long ttlMillis,
+            long sentNanos) {
+        silence.acquired(protocol.localKey(), owner);
         if (closed || (!watchdogLease && renewals.isEmpty())) {
             return;
         }
@@ -129,6 +139,9 @@ public final class Watchdog implements AutoCloseable {
         if (!watchdogLease) {
             Renewal existing = renewals.get(key);
             if (existing != null) {
+                if (existing.ttlSet(sentNanos, ttlMillis)) {
+                    endsSooner(existing);
+                }
                 holdCounter.holds(protocol.name(), protocol.ownerField(owner)).whenComplete((holds, failure) -> {
                     if (failure == null && holds <= 1 && renewals.remove(key, existing)) {
                         existing.end();
@@ -137,19 +150,68 @@ public final class Watchdog implements AutoCloseable {
             }
             return;
         }
-        renewals.compute(key, (k, existing) ->
-                existing != null && existing.state() != State.ENDED && existing.state() != State.LOST
-                        ? existing : new Renewal(protocol, owner));
+        Renewal[] sooner = new Renewal[1];
+        renewals.compute(key, (k, existing) -> {
+            if (existing != null && existing.state() != State.ENDED && existing.state() != State.LOST) {
+                sooner[0] = existing.ttlSet(sentNanos, ttlMillis) ? existing : null;
+                return existing;
+            }
+            sooner[0] = new Renewal(protocol, owner, sentNanos, ttlMillis);
+            return sooner[0];
+        });
+        if (sooner[0] != null) {
+            endsSooner(sooner[0]);
+        }
     }
 
     /**
-     * {@code owner} got the lock by a hand-off, as a first hold: it starts a renewal with a watchdog
-     * lease, and keeps none it may have had with a fixed one.
+     * {@code renewal} is new, or its confirmed end came sooner: it is checked for silence then, and
+     * renewed at once when that end comes within two periods (a hold confirmed long after the send
+     * of the attempt it answers: a grant, a wait), so that a healthy Redis answers before it.
      */
-    public void onHandedOver(LockProtocol protocol, long owner, boolean watchdogLease) {
+    private void endsSooner(Renewal renewal) {
+        silence.watch(renewal);
+        if (renewal.leftNanos(clock.nanoTime()) < TimeUnit.MILLISECONDS.toNanos(2 * periodMillis())) {
+            dispatchLock.lock();
+            try {
+                if (!closed && renewal.state() == State.ACTIVE) {
+                    calls.send(List.of(renewal));
+                }
+            } finally {
+                dispatchLock.unlock();
+            }
+        }
+    }
+
+    /**
+     * An extension sent at {@code sentNanos} set {@code owner}'s TTL to at least {@code ttlMillis},
+     * Redis says: a renewed owner's confirmed end moves on.
+     */
+    public void onExtended(LockProtocol protocol, long owner, long ttlMillis, long sentNanos) {
+        Renewal renewal = renewals.isEmpty() ? null : renewals.get(new Owner(protocol.localKey(), owner));
+        if (renewal != null) {
+            renewal.ttlExtended(sentNanos, ttlMillis);
+        }
+    }
+
+    /**
+     * Whether {@code owner} was told that it lost this lock when its last confirmed TTL ran out
+     * unanswered, and has not acquired it since: it does not hold it, and Redis is not asked.
+     */
+    public boolean toldLostOnSilence(LockProtocol protocol, long owner) {
+        return silence.toldLost(protocol.localKey(), owner);
+    }
+
+    /**
+     * {@code owner} got the lock by a hand-off sent at {@code sentNanos}, as a first hold: it starts
+     * a renewal with a watchdog lease, and keeps none it may have had with a fixed one.
+     */
+    public void onHandedOver(LockProtocol protocol, long owner, boolean watchdogLease, long ttlMillis,
+            long sentNanos) {
         if (watchdogLease) {
-            onAcquired(protocol, owner, true);
+            onAcquired(protocol, owner, true, ttlMillis, sentNanos);
         } else {
+            silence.acquired(protocol.localKey(), owner);
             forget(protocol, owner);
         }
     }
@@ -243,6 +305,7 @@ public final class Watchdog implements AutoCloseable {
 
     /** Runs one renewal round now; rounds also run by themselves every period. */
     void renewAll() {
+        silence.prune();
         if (renewals.isEmpty()) {
             return;
         }
@@ -260,11 +323,11 @@ public final class Watchdog implements AutoCloseable {
                 List<Renewal> batch = batches.computeIfAbsent(group, g -> new ArrayList<>());
                 batch.add(renewal);
                 if (batch.size() == BATCH) {
-                    send(batch);
+                    calls.send(batch);
                     batches.remove(group);
                 }
             }
-            batches.values().forEach(this::send);
+            batches.values().forEach(calls::send);
         } finally {
             dispatchLock.unlock();
         }
@@ -274,62 +337,20 @@ public final class Watchdog implements AutoCloseable {
     private record Group(int slot, LuaScript script) {
     }
 
-    /** The renewal of one owner of one lock. */
-    private record Owner(String localKey, long owner) {
-    }
-
-    /** Sends one renewal call; runs under {@link #dispatchLock}. */
-    private void send(List<Renewal> batch) {
-        List<String> keys = new ArrayList<>(batch.size());
-        String[] args = new String[batch.size() + 1];
-        args[0] = Long.toString(leaseMillis);
-        for (int i = 0; i < batch.size(); i++) {
-            Renewal renewal = batch.get(i);
-            keys.addAll(List.of(renewal.protocol.renewKeys(renewal.owner)));
-            args[i + 1] = renewal.protocol.ownerField(renewal.owner);
-        }
-        String first = batch.get(0).protocol.name();
-        long sentNanos = EngineClock.SYSTEM.nanoTime(); // leases count from the send (LeaseClocks)
-        sender.renew(batch.get(0).protocol.renewScript(), keys.toArray(String[]::new), args)
-                .whenComplete((renewed, failure) -> {
-                    if (failure != null) {
-                        // one WARN per outage (each failure at DEBUG): renewals run every lease/3
-                        outages.failed(OUTAGE_NAME, "renewing " + batch.size() + " lock lease(s) ('" + first
-                                + "'...; again every " + periodMillis() + " ms)", failure);
-                        if (observing != null) {
-                            observing.renewed(batch.size(), RenewalOutcome.ERROR);
-                        }
-                        return;
-                    }
-                    outages.succeeded(OUTAGE_NAME, "renewing lock leases");
-                    int lost = 0;
-                    for (int i = 0; i < batch.size(); i++) {
-                        Renewal renewal = batch.get(i);
-                        if (Long.valueOf(0L).equals(renewed.get(i))) {
-                            lost++;
-                            lost(renewal);
-                        } else {
-                            LeaseClocks.ttlSet(renewal.protocol, renewal.owner, sentNanos, leaseMillis);
-                        }
-                    }
-                    if (observing != null) {
-                        observing.renewed(batch.size() - lost, RenewalOutcome.RENEWED);
-                        observing.renewed(lost, RenewalOutcome.LOST);
-                    }
-                });
-    }
-
     private void lost(Renewal renewal) {
-        if (!renewal.markLost()) {
-            return; // released or ended meanwhile: the release's reply decides
-        }
+        if (renewal.markLost()) {
+            told(renewal, "the lock expired, was deleted or was taken before the watchdog could renew it");
+        } // else released or ended meanwhile (the release's reply decides), or already told
+    }
+
+    /** Tells everyone concerned that {@code renewal}, now {@code LOST}, lost its lock, for {@code why}. */
+    private void told(Renewal renewal, String why) {
         String localKey = renewal.protocol.localKey();
         renewals.remove(new Owner(localKey, renewal.owner), renewal);
         lossHook.accept(localKey, renewal.owner);
         LeaseClocks.lost(renewal.owner);
         String name = renewal.protocol.name();
-        log.warn("lease of lock '{}' held by {} was lost: the lock expired, was deleted or was taken "
-                + "before the watchdog could renew it", name, renewal.protocol.ownerField(renewal.owner));
+        log.warn("lease of lock '{}' held by {} was lost: {}", name, renewal.protocol.ownerField(renewal.owner), why);
         if (listener != null) {
             listenerExecutor.execute(() -> {
                 try {
@@ -353,90 +374,9 @@ public final class Watchdog implements AutoCloseable {
         try {
             renewals.values().forEach(Renewal::end);
             renewals.clear();
+            silence.close();
         } finally {
             dispatchLock.unlock();
-        }
-    }
-
-    enum State { ACTIVE, RELEASING, ENDED, LOST }
-
-    /**
-     * The renewal of one owner of one lock. State changes are made under its monitor; the map is
-     * changed by the watchdog outside it.
-     */
-    private static final class Renewal {
-        final LockProtocol protocol;
-        final long owner;
-        // guarded by this:
-        private State state = State.ACTIVE;
-        /** Releases sent and not yet answered; rounds skip the renewal while there are any. */
-        private int releasing;
-
-        Renewal(LockProtocol protocol, long owner) {
-            this.protocol = protocol;
-            this.owner = owner;
-        }
-
-        synchronized State state() {
-            return state;
-        }
-
-        /** True when the renewal was running (and now pauses for the release). */
-        synchronized boolean beginRelease() {
-            switch (state) {
-                case ACTIVE, RELEASING -> {
-                    releasing++;
-                    state = State.RELEASING;
-                    return true;
-                }
-                case ENDED, LOST -> {
-                    return false;
-                }
-                default -> throw new IllegalStateException("unknown renewal state " + state);
-            }
-        }
-
-        /** True when the renewal ended with this release. */
-        synchronized boolean endRelease(boolean stillHeld) {
-            switch (state) {
-                case RELEASING -> {
-                    releasing--;
-                    if (!stillHeld) {
-                        state = State.ENDED;
-                        return true;
-                    }
-                    if (releasing == 0) {
-                        state = State.ACTIVE;
-                    }
-                    return false;
-                }
-                case ACTIVE -> {
-                    if (!stillHeld) {
-                        state = State.ENDED;
-                        return true;
-                    }
-                    return false;
-                }
-                case ENDED, LOST -> {
-                    return true;
-                }
-                default -> throw new IllegalStateException("unknown renewal state " + state);
-            }
-        }
-
-        synchronized void end() {
-            if (state != State.LOST) {
-                state = State.ENDED;
-            }
-        }
-
-        /** True when an active renewal is now lost; false when it was released or ended meanwhile. */
-        synchronized boolean markLost() {
-            if (state != State.ACTIVE) {
-                return false;
-            }
-            state = State.LOST;
-            return true;
         }
     }
 }

@@ -24,7 +24,7 @@ public final class AcquireFixture implements AcquireContext, AutoCloseable {
     public final HandWakeUps wakeUps = new HandWakeUps(timer);
     public final Watchdog watchdog = new Watchdog((script, keys, args) -> new CompletableFuture<>(),
             (name, field) -> CompletableFuture.completedFuture(1L), false, WATCHDOG_LEASE_MILLIS, null, Runnable::run,
-            (key, owner) -> { }, timer);
+            (key, owner) -> { }, timer, timer);
     public final Abandonments abandonments = new Abandonments(timer, timer, COMMAND_TIMEOUT_MILLIS);
     private final OwnerFields ownerFields = new OwnerFields("c");
 

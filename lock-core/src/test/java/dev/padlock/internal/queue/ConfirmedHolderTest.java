@@ -85,7 +85,7 @@ class ConfirmedHolderTest {
 
     @Test
     void aHolderTheWatchdogRenewsDoesNotRunOutAtTheEndOfAFixedLeaseReentry() {
-        f.watchdog.onAcquired(f.lock, 1, true);
+        f.watchdog.onAcquired(f.lock, 1, true, QueueFixture.LEASE, f.timer.nanoTime());
         holder.confirm(ticket(1, false, 50), 1);
 
         f.timer.advance(51);

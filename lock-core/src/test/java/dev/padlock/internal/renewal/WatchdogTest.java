@@ -23,7 +23,7 @@ class WatchdogTest {
         Call call = new Call(List.of(args).subList(1, args.length), new CompletableFuture<>());
         calls.add(call);
         return call.reply;
-    }, (name, field) -> CompletableFuture.completedFuture(holds), false, LEASE, null, Runnable::run, (key, owner) -> lost.add(key + "/" + owner), timer);
+    }, (name, field) -> CompletableFuture.completedFuture(holds), false, LEASE, null, Runnable::run, (key, owner) -> lost.add(key + "/" + owner), timer, timer);
 
     private record Call(List<String> owners, CompletableFuture<List<Object>> reply) {
         void answer(Object... renewed) {
@@ -38,8 +38,8 @@ class WatchdogTest {
     @Test
     void everyOwnerOfOneLockIsRenewedInOneCall() {
         LockProtocol readLock = lock("a");
-        watchdog.onAcquired(readLock, 1, true);
-        watchdog.onAcquired(readLock, 2, true);
+        watchdog.onAcquired(readLock, 1, true, LEASE, timer.nanoTime());
+        watchdog.onAcquired(readLock, 2, true, LEASE, timer.nanoTime());
         timer.advance(PERIOD);
         assertThat(calls).hasSize(1);
         assertThat(calls.get(0).owners()).containsExactlyInAnyOrder("c:1", "c:2");
@@ -48,8 +48,8 @@ class WatchdogTest {
     @Test
     void aLostOwnerTakesNoOtherOwnersRenewalWithIt() {
         LockProtocol readLock = lock("a");
-        watchdog.onAcquired(readLock, 1, true);
-        watchdog.onAcquired(readLock, 2, true);
+        watchdog.onAcquired(readLock, 1, true, LEASE, timer.nanoTime());
+        watchdog.onAcquired(readLock, 2, true, LEASE, timer.nanoTime());
         timer.advance(PERIOD);
         Call first = calls.get(0);
         first.answer(first.owners().get(0).equals("c:1") ? 0L : 1L, first.owners().get(0).equals("c:1") ? 1L : 0L);
@@ -62,7 +62,7 @@ class WatchdogTest {
     @Test
     void aReleasePausesTheRenewalAndItsReplyDecides() {
         LockProtocol plain = lock("a");
-        watchdog.onAcquired(plain, 1, true);
+        watchdog.onAcquired(plain, 1, true, LEASE, timer.nanoTime());
         assertThat(watchdog.beforeRelease(plain, 1)).as("renewed: an inner release re-arms").isTrue();
         timer.advance(PERIOD);
         assertThat(calls).as("nothing renewed while the release is in flight").isEmpty();
@@ -82,7 +82,7 @@ class WatchdogTest {
     @Test
     void aRenewalThatFindsTheOwnerGoneWhileItsReleaseIsInFlightIsNoLoss() {
         LockProtocol plain = lock("a");
-        watchdog.onAcquired(plain, 1, true);
+        watchdog.onAcquired(plain, 1, true, LEASE, timer.nanoTime());
         timer.advance(PERIOD);
         watchdog.beforeRelease(plain, 1);
         calls.get(0).answer(0L);
@@ -94,37 +94,37 @@ class WatchdogTest {
     @Test
     void aFixedLeaseAloneIsNotRenewedAndAFixedReentryKeepsTheWatchdogLease() {
         LockProtocol plain = lock("a");
-        watchdog.onAcquired(plain, 1, false);
+        watchdog.onAcquired(plain, 1, false, LEASE, timer.nanoTime());
         assertThat(watchdog.activeRenewals()).isZero();
-        watchdog.onAcquired(plain, 2, true);
-        watchdog.onAcquired(plain, 2, false);
+        watchdog.onAcquired(plain, 2, true, LEASE, timer.nanoTime());
+        watchdog.onAcquired(plain, 2, false, LEASE, timer.nanoTime());
         assertThat(watchdog.isRenewing(plain, 2)).isTrue();
     }
 
     @Test
     void aFixedLeaseFirstHoldDoesNotInheritARenewalLeftFromALostHold() {
         LockProtocol plain = lock("a");
-        watchdog.onAcquired(plain, 1, true);
+        watchdog.onAcquired(plain, 1, true, LEASE, timer.nanoTime());
         holds = 1; // the watchdog hold was lost behind the owner's back; this is a first hold
-        watchdog.onAcquired(plain, 1, false);
+        watchdog.onAcquired(plain, 1, false, LEASE, timer.nanoTime());
         assertThat(watchdog.isRenewing(plain, 1)).isFalse();
     }
 
     @Test
     void aHandOffWithAFixedLeaseEndsAnyRenewalTheSuccessorHad() {
         LockProtocol plain = lock("a");
-        watchdog.onAcquired(plain, 1, true);
-        watchdog.onHandedOver(plain, 1, false);
+        watchdog.onAcquired(plain, 1, true, LEASE, timer.nanoTime());
+        watchdog.onHandedOver(plain, 1, false, LEASE, timer.nanoTime());
         assertThat(watchdog.activeRenewals()).isZero();
-        watchdog.onHandedOver(plain, 2, true);
+        watchdog.onHandedOver(plain, 2, true, LEASE, timer.nanoTime());
         assertThat(watchdog.isRenewing(plain, 2)).isTrue();
     }
 
     @Test
     void aForceUnlockEndsEveryOwnersRenewalOfThatNameOnly() {
-        watchdog.onAcquired(lock("a"), 1, true);
-        watchdog.onAcquired(lock("a"), 2, true);
-        watchdog.onAcquired(lock("b"), 1, true);
+        watchdog.onAcquired(lock("a"), 1, true, LEASE, timer.nanoTime());
+        watchdog.onAcquired(lock("a"), 2, true, LEASE, timer.nanoTime());
+        watchdog.onAcquired(lock("b"), 1, true, LEASE, timer.nanoTime());
         watchdog.cancelAll("a");
         timer.advance(PERIOD);
         assertThat(calls).hasSize(1);
@@ -134,8 +134,8 @@ class WatchdogTest {
 
     @Test
     void closeLeavesNothingScheduled() {
-        watchdog.onAcquired(lock("a"), 1, true);
-        assertThat(timer.pending()).isOne();
+        watchdog.onAcquired(lock("a"), 1, true, LEASE, timer.nanoTime());
+        assertThat(timer.pending()).as("the next round, and the check for silence").isEqualTo(2);
         watchdog.close();
         assertThat(timer.pending()).isZero();
         assertThat(watchdog.activeRenewals()).isZero();

@@ -43,8 +43,6 @@ public final class ModelBackend implements RedisBackend {
     private PubSubEvents events;
     /** Calls whose reply the client never read: timed out, or dropped with the connection. */
     private long lostReplies;
-    /** When a call of this client last lost its reply to a timeout (virtual nanos); -1: never. */
-    private long lastLostReplyAt = -1;
     /** Pub/sub messages published to this client that it never heard: lost on the way, or with a dropped connection. */
     private long lostMessages;
     /** The keys and hash tags that a lost reply or message of this client was about. */
@@ -68,11 +66,6 @@ public final class ModelBackend implements RedisBackend {
 
     String clientId() {
         return clientId;
-    }
-
-    /** When a call of this client last timed out; -1: never. */
-    public long lastLostReplyAt() {
-        return lastLostReplyAt;
     }
 
     /** How many messages published to this client it never heard, so far. */
@@ -141,7 +134,6 @@ public final class ModelBackend implements RedisBackend {
         call.timeout = world.at(world.nanoTime() + commandTimeoutNanos, actor, "timeout " + command.get(0), () -> {
             inFlight.remove(call);
             lostReply(call);
-            lastLostReplyAt = world.nanoTime();
             if (call.answer != null) {
                 call.answer.cancel();
             }
