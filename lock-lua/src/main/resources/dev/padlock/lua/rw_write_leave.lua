@@ -16,7 +16,7 @@
 --
 -- Returns  2 when the writer's place was not in line and its field is in the lock in write mode:
 --          a grant that came as it gave up (it held nothing when it took its place), which it now
---          holds once with lease ARGV[5];
+--          holds once with a TTL of at least ARGV[5] (never shortened);
 --          1 when its place was in line (it is removed), 0 otherwise.
 -- Publishes, when the writer was first in line and the lock is free: "1" on the next live
 -- writer's channel, or with none on the shared channel (readers that yielded to it go on); when
@@ -24,12 +24,23 @@
 if redis.replicate_commands then
     redis.replicate_commands()
 end
+-- sets a TTL of at least ms on key, never a shorter one than it has (the owner may hold the lock
+-- through another acquisition, whose lease stays): PEXPIRE GT (Redis 7), else what PTTL says
+local function extend(key, ms)
+    local ok, set = pcall(redis.call, 'pexpire', key, ms, 'gt')
+    if not ok or set == 0 then
+        local ttl = redis.call('pttl', key)
+        if ttl == -1 or (ttl >= 0 and ttl < tonumber(ms)) then
+            redis.call('pexpire', key, ms)
+        end
+    end
+end
 local head = redis.call('lindex', KEYS[3], 0)
 redis.call('zrem', KEYS[4], ARGV[2])
 if redis.call('lrem', KEYS[3], 0, ARGV[2]) == 0 then
     if redis.call('hget', KEYS[1], 'mode') == 'write' and redis.call('hexists', KEYS[1], ARGV[4]) == 1 then
-        redis.call('pexpire', KEYS[1], ARGV[5])
-        redis.call('pexpire', KEYS[6], ARGV[5])
+        extend(KEYS[1], ARGV[5])
+        extend(KEYS[6], ARGV[5])
         return 2
     end
     return 0

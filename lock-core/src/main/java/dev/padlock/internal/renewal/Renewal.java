@@ -38,20 +38,14 @@ final class Renewal {
     }
 
     /**
-     * An acquisition sent at {@code sentNanos} set the TTL to {@code leaseMillis} (a re-entry sets
-     * it, shorter or not): it is the end unless a request sent later already answered.
+     * A re-entry sent at {@code sentNanos} set the TTL to at least {@code leaseMillis}: the scripts
+     * never shorten a held lock's TTL, so the later of the two ends stands.
      *
-     * @return whether the end came sooner (the check for silence is then due sooner)
+     * @return whether the end came sooner (the check for silence is then due sooner): never
      */
     synchronized boolean ttlSet(long sentNanos, long leaseMillis) {
-        if (sentNanos - endSentNanos < 0) {
-            return false;
-        }
-        long end = LeaseClock.endOf(sentNanos, leaseMillis);
-        boolean sooner = end - endNanos < 0;
-        endSentNanos = sentNanos;
-        endNanos = end;
-        return sooner;
+        ttlExtended(sentNanos, leaseMillis);
+        return false;
     }
 
     /** A renewal or extension sent at {@code sentNanos} set the TTL to at least {@code leaseMillis} (never shorter). */

@@ -319,14 +319,14 @@ class LocalQueueTest {
         PendingAcquire holder = queues.acquire(granting, services, false, 1, LEASE, true, FOREVER, false);
         granting.next("claim", 1).answer(Attempt.ACQUIRED);
         assertThat(holder.result()).isCompletedWithValue(true);
-        PendingAcquire second = queues.acquire(granting, services, false, 2, LEASE, false, FOREVER, false);
+        PendingAcquire second = queues.acquire(granting, services, false, 2, 1_000, false, FOREVER, false);
         timer.advance(TimeUnit.NANOSECONDS.toMillis(HandOffBudget.MAX_LOCAL_CHAIN_NANOS) + 5); // the budget ends
 
         f.channels.subscribed = 2; // the lock is contended: the waiter's channels are subscribed already
         f.channels.sharesConfirmed = true;
         queues.release(granting, services, 1);
         Call release = granting.next("release", 1);
-        timer.advance(LEASE + 1_000); // paused: the grant that follows may be older than its lease
+        timer.advance(2_000); // paused: the grant that follows may be older than its 1 s lease
         release.answer(new Release(ReleaseOutcome.RELEASED, 0, true)); // granted to another client, this one in line
         timer.advance(50); // the next owner's turn comes: it waits in line for the grant, sending nothing
         granting.sentNothing();

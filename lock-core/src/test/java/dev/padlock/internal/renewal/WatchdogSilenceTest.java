@@ -105,13 +105,14 @@ class WatchdogSilenceTest {
     }
 
     @Test
-    void aFixedLeaseReentryThatShortensTheTtlEndsTheConfirmedTimeThere() {
-        watchdog.onAcquired(lock, 1, true, LEASE, timer.nanoTime());
+    void aShorterFixedLeaseReentryKeepsTheLaterConfirmedEnd() {
+        watchdog.onAcquired(lock, 1, true, LEASE, timer.nanoTime()); // ends 3000 - 30 - 2
         timer.advance(500);
-        watchdog.onAcquired(lock, 1, false, 1_000, timer.nanoTime()); // ends 500 + 1000 - 10 - 2
-        assertThat(calls).as("renewed at once, unanswered").hasSize(1);
+        watchdog.onAcquired(lock, 1, false, 1_000, timer.nanoTime()); // a re-entry never shortens the TTL
 
-        timer.advance(987);
+        timer.advance(1_000); // past the re-entry's own end
+        assertThat(listened).isEmpty();
+        timer.advance(1_467);
         assertThat(listened).isEmpty();
         timer.advance(1);
         assertThat(listened).containsExactly("a/1");
