@@ -59,8 +59,6 @@ final class Belief {
     int uncertain;
     /** A known defect struck this owner's holds of the lock once in the episode: a hold of it left on Redis may be that defect's. */
     boolean struck;
-    /** When an acquisition of this owner was last cancelled (its call may still be in flight); -1: never. */
-    long cancelledAt = -1;
     /** Acquisitions of this owner in flight: one may have re-armed the lease already. */
     int acquiring;
 

@@ -30,14 +30,6 @@ enum KnownDefect {
      */
     GHOST_HOLD_RENEWED,
     /**
-     * A re-entry cancelled while its call is in flight still re-arms the lock's lease to its own (a
-     * plain, spin, fenced or fair re-entry does, as Redisson's), and the give-back of that hold does
-     * not restore the longer lease the owner's earlier hold was promised. A composite's acquisition
-     * that ends without the lock does the same to the components the owner holds: a red lock's
-     * round, or a late reply after it, re-enters before it is given back.
-     */
-    CANCELLED_REENTRY_REARMS_LEASE,
-    /**
      * A wait cancelled (or given up on) while its call is in flight: the engine undoes what that call
      * may have done (a give-back, {@code lock_abandon}, or a release) once its outcome is known or
      * lost, but the same owner's next acquisition, started in between, does not wait for it; the new

@@ -205,7 +205,6 @@ final class Owner {
         if (!stopping && random().nextInt(12) == 0) {
             later(0, 1_500, "cancels its wait on " + on, () -> {
                 if (call.cancel(true)) {
-                    beliefs.get(on).cancelledAt = world.nanoTime();
                     episode.log(client.id + "/" + id + " cancelled its wait on " + on);
                 }
             });
@@ -258,11 +257,6 @@ final class Owner {
             episode.checkTold(belief);
             episode.held(on);
         } else {
-            if (on.keys().size() > 1) {
-                // a composite gives back what its rounds got, and late replies are given back as
-                // they come: each may have re-entered a hold of the owner first (see KnownDefect)
-                beliefs.get(on).cancelledAt = world.nanoTime();
-            }
             episode.log(client.id + "/" + id + " did not get " + on + ": "
                     + (failure == null ? "false" : describe(failure)));
         }

@@ -188,16 +188,7 @@ final class Promises {
             return; // a re-entry in flight may have re-armed the lease already; a force unlock took it
         }
         long required = belief.requiredExpiry();
-        // the calls of an acquisition given up on land up to a command timeout later (twice: a reply
-        // lost, then the undo)
-        long late = TimeUnit.MILLISECONDS.toNanos(2 * episode.config.commandTimeoutMillis());
-        if (required > now() && hash.expiry() < required - MILLI && belief.kind.rearms()
-                && belief.cancelledAt >= 0 && belief.cancelledAt >= belief.since() - late) {
-            known(belief, KnownDefect.CANCELLED_REENTRY_REARMS_LEASE, belief + " was promised its lease until "
-                    + millis(required) + " ms, but a cancelled re-entry re-armed the lock's TTL to end at "
-                    + millis(hash.expiry()) + " ms");
-            belief.forget();
-        } else if (required > now() && hash.expiry() < required - MILLI) {
+        if (required > now() && hash.expiry() < required - MILLI) {
             episode.fail(belief + " was promised its lease until " + millis(required) + " ms, but the lock's TTL ends at "
                     + millis(hash.expiry()) + " ms");
         }

@@ -120,7 +120,9 @@ class RedLockTest {
         assertThat(elapsed).isGreaterThanOrEqualTo(1_000).isLessThan(10_000);
         assertThat(keysOn(0)).as("the running server was released").isZero();
         assertThat(red.tryLock()).isFalse();
-        assertThat(keysOn(0)).isZero();
+        // with both stopped servers refusing at once, the round may close before the running server's
+        // reply comes: that late hold is given back as it comes, so wait for it (a bound that catches a hang)
+        await().atMost(Duration.ofSeconds(30)).until(() -> keysOn(0) == 0);
     }
 
     @Test

@@ -537,8 +537,11 @@ class LockScriptsTest {
             String mine = "client-c:2:" + SHORT_LEASE + ":9";
             holdWith(key, OTHER, 2, SHORT_LEASE);
             admin.commands().rpush(fairQueueOf(key), GONE + ":1:" + SHORT_LEASE + ":5", mine);
+            admin.commands().hset(sinceOf(key), OTHER, "1800000000000");
+            admin.commands().pexpire(sinceOf(key), SHORT_LEASE);
             try (Subscriber unlock = subscribe(key)) {
                 assertThat(fairForceRelease(key)).isEqualTo(1L);
+                assertThat(admin.commands().exists(sinceOf(key))).as("the holders' since goes with the lock").isZero();
                 assertThat(unlock.messagesSoFar()).containsExactly(MESSAGE);
                 assertThat(fairForceRelease(key)).isZero();
             }
@@ -848,6 +851,22 @@ class LockScriptsTest {
             assertThat(reentry.get(1)).as("a re-entry keeps the token").isEqualTo(again.get(1));
             assertThat(admin.commands().hgetall(key)).isEqualTo(Map.of(OWNER, "2"));
         }
+
+        /** A fenced re-entry raises the lock's and the holders' since's TTL to its lease (issue 37). */
+        @Test
+        void aFencedReentryRaisesTheLockAndItsSinceToItsLease() {
+            String key = uniqueKey();
+            assertThat(fencedAcquire(key, OWNER, "1").get(0)).isEqualTo(1L);
+            admin.commands().pexpire(key, 20_000);
+            admin.commands().hset(sinceOf(key), OWNER, "1800000000000");
+            admin.commands().pexpire(sinceOf(key), 20_000);
+
+            assertThat(fencedAcquire(key, OWNER, null).get(0)).isEqualTo(1L);
+
+            assertThat(admin.commands().pttl(key)).isGreaterThan(30_000L);
+            assertThat(admin.commands().pttl(sinceOf(key))).as("the since lives as long as the lock")
+                    .isGreaterThan(30_000L);
+        }
     }
 
     @Nested
@@ -1144,9 +1163,11 @@ class LockScriptsTest {
                 assertThat(grants.messagesSoFar()).containsExactly("r:7:9:" + key);
             }
             admin.commands().del(leasePrefix(key, READER) + ":1"); // its grant lease ran out; the field is there
+            admin.commands().pexpire(key, 20_000);
             assertThat(readLeave(key, READER, PLACE)).as("a grant that came as it gave up").isEqualTo(2L);
             assertThat(admin.commands().hget(key, READER)).isEqualTo("1");
             assertThat(admin.commands().pttl(leasePrefix(key, READER) + ":1")).isGreaterThan(6000L);
+            assertThat(admin.commands().pttl(key)).as("the lock lives as long as the hold it keeps").isGreaterThan(30_000L);
             assertThat(readRelease(key, READER)).isEqualTo(1L);
             assertThat(admin.keys()).noneMatch(k -> k.contains(key));
         }
