@@ -743,10 +743,18 @@ final class LockModel implements AutoCloseable {
             long end = pending.calledAt + nanos(lease);
             switch (hold.side) {
                 case EXCLUSIVE -> {
-                    // a re-entry sets the lease anew, shorter or longer
-                    hold.leaseEnd = end;
-                    hold.definiteUntil = end - LEASE_MARGIN_NANOS;
-                    hold.possiblyUntil = pending.doneAt + nanos(lease) + LEASE_SLACK_NANOS;
+                    if (owner.redisson()) {
+                        // Redisson's re-entry sets the lease anew, shorter or longer
+                        hold.leaseEnd = end;
+                        hold.definiteUntil = end - LEASE_MARGIN_NANOS;
+                        hold.possiblyUntil = pending.doneAt + nanos(lease) + LEASE_SLACK_NANOS;
+                    } else {
+                        // Padlock's raises the TTL to the new lease, never lowers it (issue 37)
+                        hold.leaseEnd = Math.max(hold.leaseEnd, end);
+                        hold.definiteUntil = Math.max(hold.definiteUntil, end - LEASE_MARGIN_NANOS);
+                        hold.possiblyUntil = Math.max(hold.possiblyUntil,
+                                pending.doneAt + nanos(lease) + LEASE_SLACK_NANOS);
+                    }
                 }
                 case WRITE -> {
                     // the remaining lease plus the new one: never shorter
