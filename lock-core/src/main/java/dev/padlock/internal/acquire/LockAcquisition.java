@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.function.BiFunction;
+import java.util.function.BooleanSupplier;
 
 /**
  * One acquisition in progress: the wait loop shared by the blocking and asynchronous API.
@@ -73,7 +74,7 @@ public final class LockAcquisition implements PendingAcquire {
     /** The wait in progress between two steps, if any; written by the loop, completed early by a cancel or a grant. */
     private volatile CompletableFuture<Boolean> parked;
     /** See {@link #startsNewCountIf}; null: the attempts count as usual. */
-    private java.util.function.BooleanSupplier newCount;
+    private BooleanSupplier newCount;
     /** Whether the loop was started or the acquisition ended before it: see {@link #claimBegin}. */
     private volatile int begun;
     private static final AtomicIntegerFieldUpdater<LockAcquisition> BEGUN =
@@ -149,7 +150,7 @@ public final class LockAcquisition implements PendingAcquire {
      * acquisition begins: an earlier acquisition of the same owner may have settled by then. Before
      * {@link #begin()}; not with {@link #resume}.
      */
-    public void startsNewCountIf(java.util.function.BooleanSupplier newCount) {
+    public void startsNewCountIf(BooleanSupplier newCount) {
         this.newCount = newCount;
     }
 
