@@ -57,10 +57,14 @@ end
 local mode = redis.call('hget', KEYS[1], 'mode')
 if mode == 'write' and redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
     if ARGV[8] == '1' then
-        -- a claim: a new count of 1, never added to what an unconfirmed unlock left
+        -- a claim: a new count of 1, never added to what an unconfirmed unlock left; the TTL is
+        -- raised to the lease, never lowered (the same owner's read holds, a downgrade, share the hash)
         redis.call('hset', KEYS[1], ARGV[2], 1)
-        redis.call('pexpire', KEYS[1], ARGV[1])
-        redis.call('pexpire', KEYS[3], ARGV[1])
+        for _, key in ipairs({KEYS[1], KEYS[3]}) do
+            if not pcall(redis.call, 'pexpire', key, ARGV[1], 'gt') then
+                redis.call('pexpire', key, math.max(redis.call('pttl', key), tonumber(ARGV[1])))
+            end
+        end
         if ARGV[4] ~= '0' and redis.call('zrem', KEYS[5], ARGV[7]) == 1 then
             redis.call('lrem', KEYS[4], 0, ARGV[7])
         end
