@@ -36,6 +36,8 @@ public final class RedLock implements RLock, CallBound {
     private final Observing observing;
     private final EngineClock clock;
     private final Timer timer;
+    /** One owner's acquisitions, one after the other: see {@link OwnerTurns}. */
+    private final OwnerTurns turns = new OwnerTurns();
 
     private RedLock(List<RLock> locks, Observing observing, EngineClock clock, Timer timer) {
         this.locks = locks;
@@ -129,8 +131,11 @@ public final class RedLock implements RLock, CallBound {
 
     private PendingAcquire acquire(long waitNanos, long leaseTime, TimeUnit unit, long threadId) {
         long startNanos = observing == null ? 0 : clock.nanoTime();
-        PendingAcquire acquisition = RedLockAcquisition.start(locks, quorum, name, log, WaitBudget.of(waitNanos, clock), clock, timer,
-                leaseTime <= 0 ? -1 : Math.max(1, unit.toMillis(leaseTime)), threadId);
+        WaitBudget budget = WaitBudget.of(waitNanos, clock);
+        long leaseMillis = leaseTime <= 0 ? -1 : Math.max(1, unit.toMillis(leaseTime));
+        PendingAcquire acquisition = turns.start(threadId, budget, timer,
+                () -> RedLockAcquisition.start(locks, quorum, name, log, budget, clock, timer, leaseMillis, threadId),
+                () -> unlockAll(threadId));
         return observing == null ? acquisition : observing.started(acquisition, name, "composite:" + name,
                 dev.padlock.LockObserver.Kind.RED, threadId, waitNanos, startNanos);
     }

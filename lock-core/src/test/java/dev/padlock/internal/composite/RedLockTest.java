@@ -283,6 +283,74 @@ class RedLockTest {
         assertThat(journal).isEmpty();
     }
 
+    // ---- one owner's acquisitions, one after the other (issue 37, simulator seed 25)
+
+    @Test
+    void aSecondAcquisitionOfAnOwnerStartsOnlyOnceItsFirstHasSettled() {
+        a.holdsBack();
+        b.holdsBack();
+        c.holdsBack();
+        CompletableFuture<Boolean> first = tryLock(TEN_SECONDS, TEN_SECONDS);
+        CompletableFuture<Boolean> second = tryLock(TEN_SECONDS, TEN_SECONDS);
+        assertThat(journal).as("the second waits: its claims would merge with the first's")
+                .containsExactly("tryLock a", "tryLock b", "tryLock c");
+
+        a.answer(0, true);
+        b.answer(0, true);
+        c.answer(0, false);
+
+        assertThat(first).isCompletedWithValue(true);
+        assertThat(journal).as("then it runs, and re-enters what the first holds").hasSize(6).endsWith("tryLock c");
+        a.answer(1, true);
+        b.answer(1, true);
+        c.answer(1, false);
+        assertThat(second).isCompletedWithValue(true);
+        assertThat(List.of(a.holds(), b.holds(), c.holds())).containsExactly(2, 2, 0);
+    }
+
+    @Test
+    void aSecondAcquisitionWhoseWaitRunsOutBeforeItsTurnAnswersFalseWithoutAsking() {
+        a.holdsBack();
+        b.holdsBack();
+        c.holdsBack();
+        tryLock(TEN_SECONDS, TEN_SECONDS);
+        CompletableFuture<Boolean> noWait = tryLock(0, TEN_SECONDS);
+        CompletableFuture<Boolean> shortWait = tryLock(100, TEN_SECONDS);
+
+        assertThat(noWait).isCompletedWithValue(false);
+        timer.advance(100);
+
+        assertThat(shortWait).isCompletedWithValue(false);
+        assertThat(journal).hasSize(3);
+    }
+
+    @Test
+    void aSecondAcquisitionCancelledBeforeItsTurnNeverAsks() {
+        a.holdsBack();
+        b.holdsBack();
+        c.holdsBack();
+        tryLock(TEN_SECONDS, TEN_SECONDS);
+        CompletableFuture<Boolean> second = tryLock(TEN_SECONDS, TEN_SECONDS);
+
+        second.cancel(false);
+        answerAll(true);
+
+        assertThat(journal).hasSize(3);
+        assertThat(List.of(a.holds(), b.holds(), c.holds())).containsExactly(1, 1, 1);
+    }
+
+    @Test
+    void anotherOwnerDoesNotWaitForTheTurn() {
+        a.holdsBack();
+        b.holdsBack();
+        c.holdsBack();
+        tryLock(TEN_SECONDS, TEN_SECONDS);
+
+        red.tryLockAsync(TEN_SECONDS, TEN_SECONDS, TimeUnit.MILLISECONDS, OWNER + 1);
+
+        assertThat(journal).hasSize(6);
+    }
+
     // ---- release and reads: what a majority says
 
     @Test
