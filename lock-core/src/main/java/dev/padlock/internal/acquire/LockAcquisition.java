@@ -323,7 +323,11 @@ public final class LockAcquisition implements PendingAcquire {
             return;
         }
         lostReplies.answered();
-        settlement.ttlSentAt(attemptSentNanos);
+        if (attempt.acquired() || !latch.isGranted()) {
+            // a grant read with a refusal may have been written before this attempt ran, and run
+            // out before it: it is not timed from this send (Settlement#held confirms it if need be)
+            settlement.ttlSentAt(attemptSentNanos);
+        }
         place.answered(attempt, subscriptions.hearsGrants());
         if (attempt.acquired() || latch.isGranted()) {
             token = attempt.token();

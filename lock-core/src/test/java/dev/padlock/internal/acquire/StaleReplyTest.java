@@ -112,4 +112,27 @@ class StaleReplyTest {
         line.next("claim").answer(Attempt.ACQUIRED);
         assertThat(acquisition.result()).isCompletedWithValue(true);
     }
+    /**
+     * Issue 37, case 10 (the fault soak's two holders): a grant written during a pause, whose lease
+     * ran out before the waiter's next attempt ran, is read as that attempt answers "not acquired".
+     * It is not timed from that attempt's send (it may be older): Redis is asked first.
+     */
+    @Test
+    void aGrantReadWithARefusalIsNotTimedFromThatAttemptsSend() {
+        RecordingProtocol line = new RecordingProtocol("orders").claiming().granting(GrantMessage.PLAIN, true);
+        LockAcquisition acquisition = LockAcquisition.start(client, line, request(FOREVER, true).inLine(NONCE, false));
+        line.next("claim").answer(Attempt.notAcquired(1_000));
+        line.next("claim").answer(Attempt.notAcquired(1_000));
+        client.timer.advance(TOO_LATE); // paused: the grant was written, and ran out, meanwhile
+        RecordingProtocol.Call afterPause = line.next("claim"); // the park ended: an attempt goes out
+
+        assertThat(acquisition.grant(NONCE)).isTrue(); // the grant is read as it goes
+        afterPause.answer(Attempt.notAcquired(1_000)); // it ran after the grant's lease ended
+
+        assertThat(acquisition.result()).as("not on the grant alone").isNotDone();
+        line.next("renew").answer(false);
+        assertThat(acquisition.result()).as("the grant is revoked, the loop asks again").isNotDone();
+        line.next("claim").answer(Attempt.ACQUIRED);
+        assertThat(acquisition.result()).isCompletedWithValue(true);
+    }
 }
