@@ -155,6 +155,16 @@ public final class LockAcquisition implements PendingAcquire {
     }
 
     /**
+     * The attempts are re-entries of an owner whose holds this client counts: one whose reply was
+     * lost is confirmed by the owner's hold count on Redis against {@code heldBefore}, not by its
+     * field, which the owner's other holds keep there (see {@link LostReplies#confirm()}). Before
+     * {@link #begin()}.
+     */
+    public void confirmsReentryBy(HeldBefore heldBefore) {
+        lostReplies.reentries(heldBefore);
+    }
+
+    /**
      * A call sent at {@code sentNanos} (a release of this client's) put this client in line for the
      * owner: a grant to that place was written no earlier, so a grant read before any attempt of
      * this acquisition is answered is as old as that send, not as this acquisition's start (see

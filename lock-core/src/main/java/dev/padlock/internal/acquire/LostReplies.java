@@ -48,6 +48,8 @@ final class LostReplies {
     private final long commandTimeoutMillis;
     private final EngineClock clock;
     private final Abandonments abandonments;
+    /** Null unless the attempts are re-entries whose owner's holds this client counts. */
+    private HeldBefore heldBefore;
     /** The pauses between finding out; made by the first lost reply. */
     private Backoff pauses;
     /** Whether a call was sent whose reply was lost and whose outcome Redis has not told yet. */
@@ -144,10 +146,29 @@ final class LostReplies {
         return !inDoubt || idempotent;
     }
 
-    /** Asks Redis whether the owner's field is in the lock: acquired if so. */
+    /**
+     * The attempts are re-entries: {@code heldBefore} says how many holds the owner has besides the
+     * one in doubt (see {@link HeldBefore}). Before the first.
+     */
+    void reentries(HeldBefore heldBefore) {
+        this.heldBefore = heldBefore;
+    }
+
+    /**
+     * Asks Redis whether the attempt in doubt landed: for a re-entry, whether the owner's hold count
+     * is above the holds it had besides it (its other holds confirm nothing); else whether the
+     * owner's field is in the lock. Acquired if so.
+     */
     CompletableFuture<Attempt> confirm() {
         try {
-            return protocol.confirm(owner);
+            int before = heldBefore == null ? HeldBefore.UNKNOWN : heldBefore.count();
+            if (before == HeldBefore.NOT_YET) {
+                // a call of the same owner in flight could move the count: ask once it is answered
+                return CompletableFuture.failedFuture(new RedisUnavailableException("lock '" + protocol.name()
+                        + "': the re-entry by " + protocol.ownerField(owner) + " whose reply was lost is confirmed"
+                        + " once the owner's other calls in flight are answered", lastUnanswered));
+            }
+            return before == HeldBefore.UNKNOWN ? protocol.confirm(owner) : protocol.confirmReentry(owner, before);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }

@@ -101,6 +101,11 @@ public final class AcknowledgedLockProtocol implements LockProtocol {
         return acknowledged(kind.confirm(threadId), threadId);
     }
 
+    @Override
+    public CompletableFuture<Attempt> confirmReentry(long threadId, int heldBefore) {
+        return acknowledged(kind.confirmReentry(threadId, heldBefore), threadId);
+    }
+
     /** {@code reply}, once enough replicas acknowledged it when it says acquired. */
     private CompletableFuture<Attempt> acknowledged(CompletableFuture<Attempt> reply, long threadId) {
         return reply.thenCompose(attempt -> {

@@ -219,6 +219,16 @@ public final class ExclusiveLockProtocol implements LockProtocol {
         return confirm(services.backend(), name, ownerField(threadId));
     }
 
+    @Override
+    public CompletableFuture<Attempt> confirmReentry(long threadId, int heldBefore) {
+        RedisBackend backend = services.backend();
+        return backend.commands().hget(name, ownerField(threadId)).toCompletableFuture()
+                .exceptionallyCompose(failure -> CompletableFuture.failedFuture(
+                        backend.translate(failure, "HGET on '" + name + "'")))
+                .thenApply(count -> count != null && Long.parseLong(count) > heldBefore
+                        ? Attempt.ACQUIRED : Attempt.notAcquired(-2));
+    }
+
     /** {@link LockProtocol#confirm} for any kind whose owners are fields of the hash {@code key}. */
     static CompletableFuture<Attempt> confirm(RedisBackend backend, String key, String field) {
         return backend.commands().hexists(key, field).toCompletableFuture()

@@ -74,7 +74,16 @@ public final class FencedLockProtocol implements LockProtocol {
     /** Held: with the counter's value, which only a new holder moves, so it is this holder's token. */
     @Override
     public CompletableFuture<Attempt> confirm(long threadId) {
-        return lock.confirm(threadId).thenCompose(attempt -> !attempt.acquired()
+        return withToken(lock.confirm(threadId));
+    }
+
+    @Override
+    public CompletableFuture<Attempt> confirmReentry(long threadId, int heldBefore) {
+        return withToken(lock.confirmReentry(threadId, heldBefore));
+    }
+
+    private CompletableFuture<Attempt> withToken(CompletableFuture<Attempt> confirmed) {
+        return confirmed.thenCompose(attempt -> !attempt.acquired()
                 ? CompletableFuture.completedFuture(attempt)
                 : token().thenApply(token -> new Attempt(true, 0, token == null ? 0 : token)));
     }

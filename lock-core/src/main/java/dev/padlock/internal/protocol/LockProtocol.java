@@ -186,6 +186,15 @@ public interface LockProtocol {
     CompletableFuture<Attempt> confirm(long threadId);
 
     /**
+     * {@link #confirm} for a re-entry whose reply was lost, sent while the owner held
+     * {@code heldBefore} holds: acquired only when Redis counts more than that, so the owner's
+     * other holds do not confirm it. Kinds that cannot count fall back to {@link #confirm}.
+     */
+    default CompletableFuture<Attempt> confirmReentry(long threadId, int heldBefore) {
+        return confirm(threadId);
+    }
+
+    /**
      * An acquisition of {@code threadId} that attempted with {@code willWait} stopped without the
      * lock: forget any place it holds in a queue on Redis.
      */

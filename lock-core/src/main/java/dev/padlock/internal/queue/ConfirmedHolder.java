@@ -23,6 +23,11 @@ final class ConfirmedHolder {
     private HolderLeaseWatch leaseWatch;
     private final EngineClock clock;
     private long owner = LocalQueue.NONE;
+    /**
+     * The holder's holds as Redis confirmed them (acquisitions, less the releases that said holds
+     * remain): what names a re-entry whose reply was lost (see {@code HeldBefore}); never a grant.
+     */
+    private int holds;
     private long confirmedAt;
     /** The kind the holder acquired through, for its renewal's key. */
     private LockProtocol protocol;
@@ -49,6 +54,18 @@ final class ConfirmedHolder {
         return owner == LocalQueue.NONE;
     }
 
+    /** The holder's holds as Redis confirmed them; 0 without a holder. */
+    int holds() {
+        return holds;
+    }
+
+    /** A release of the holder said holds remain: one fewer (at least one is left). */
+    void releasedOne() {
+        if (owner != LocalQueue.NONE) {
+            holds = Math.max(1, holds - 1);
+        }
+    }
+
     /**
      * Redis confirmed that {@code ticket}'s owner holds, as the {@code at}-th confirmation, with the
      * lease the ticket asked for: a fixed lease is watched, a watchdog lease is renewed.
@@ -61,6 +78,7 @@ final class ConfirmedHolder {
             sinceNoted = false;
         }
         owner = ticket.owner;
+        holds = reentry ? holds + 1 : 1;
         confirmedAt = at;
         protocol = ticket.protocol;
         if (ticket.watchdogLease) {
@@ -79,6 +97,7 @@ final class ConfirmedHolder {
     void holdForPassOn(LockProtocol kind, long heldFor, long at) {
         sinceNoted = true; // a grant writes the since of the owner it names
         owner = heldFor;
+        holds = 1;
         confirmedAt = at;
         protocol = kind;
         noFixedLease();
@@ -144,6 +163,7 @@ final class ConfirmedHolder {
     void forget() {
         sinceNoted = true;
         owner = LocalQueue.NONE;
+        holds = 0;
         protocol = null;
         if (leaseWatch != null) {
             leaseWatch.noFixedLease();

@@ -1,6 +1,7 @@
 package dev.padlock.internal.queue;
 
 import dev.padlock.internal.acquire.AcquireContext;
+import dev.padlock.internal.acquire.HeldBefore;
 import dev.padlock.internal.acquire.LockAcquisition;
 import dev.padlock.internal.protocol.ExclusiveLockProtocol;
 import dev.padlock.internal.protocol.LockProtocol;
@@ -214,6 +215,23 @@ public final class LocalQueue {
             return null; // a re-entry runs at once, and counts on Redis
         }
         return tickets.settledOf(owner);
+    }
+
+    /**
+     * How many holds {@code ticket}'s owner has besides {@code ticket}, a re-entry whose reply was
+     * lost (see {@link HeldBefore}): the holder's confirmed holds; 0 when it is not the holder (a
+     * lost lease, a force unlock); {@link HeldBefore#UNKNOWN} when it holds through a fair lock
+     * object; {@link HeldBefore#NOT_YET} while another acquisition of the owner, or any release,
+     * is in flight.
+     */
+    synchronized int heldBefore(Ticket ticket) {
+        if (releasesInFlight > 0 || tickets.runsOtherThan(ticket)) {
+            return HeldBefore.NOT_YET;
+        }
+        if (holder.is(ticket.owner)) {
+            return holder.holds();
+        }
+        return queues.heldElsewhere(localKey, ticket.owner) ? HeldBefore.UNKNOWN : 0;
     }
 
     /**

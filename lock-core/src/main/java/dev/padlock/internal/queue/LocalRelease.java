@@ -87,6 +87,15 @@ final class LocalRelease {
         }
     }
 
+    /** A release of {@code owner} said holds remain: the holder counts one fewer. */
+    private void releasedOne(long owner) {
+        synchronized (queue) {
+            if (holder.is(owner)) {
+                holder.releasedOne();
+            }
+        }
+    }
+
     /** {@code failure} again, for a callback stage that passes its call's failure on. */
     private static CompletionException passOn(Throwable failure) {
         return failure instanceof CompletionException wrapped ? wrapped : new CompletionException(failure);
@@ -113,7 +122,9 @@ final class LocalRelease {
                 }
                 ReleaseOutcome outcome = failure == null ? release.outcome() : null;
                 watchdog.afterRelease(protocol, owner, outcome == ReleaseOutcome.STILL_HELD);
-                if (outcome != ReleaseOutcome.STILL_HELD) {
+                if (outcome == ReleaseOutcome.STILL_HELD) {
+                    releasedOne(owner);
+                } else {
                     long yieldNanos = outcome == null ? 0 : HandOffBudget.yieldNanos(release,
                             services.wakeUps().isSubscribed(protocol.unlockChannel(LocalQueue.NONE)),
                             services.clock().nanoTime() - sent);
@@ -163,6 +174,7 @@ final class LocalRelease {
                     handOffRefused(owner, successor, true, sentAt);
                 } else if (outcome == ReleaseOutcome.STILL_HELD) {
                     synchronized (queue) {
+                        releasedOne(owner);
                         queue.putBackFirst(successor); // the owner holds on: the successor waits again
                     }
                     if (!successor.unclaim()) {

@@ -95,6 +95,9 @@ final class TicketRunner {
             // a grant to the place that release took is no younger than the release's send
             acquisition.inLineSince(ticket.requeuedSentNanos);
         }
+        if (!ticket.fresh) {
+            acquisition.confirmsReentryBy(() -> queue.heldBefore(ticket));
+        }
         boolean grantedEarly;
         synchronized (queue) {
             ticket.running = acquisition;

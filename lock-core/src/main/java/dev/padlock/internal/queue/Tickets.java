@@ -160,6 +160,21 @@ final class Tickets {
         return (head != null && head.owner == owner) || hasOwner(queued, owner) || hasOwner(runs, owner);
     }
 
+    /** Whether another acquisition of {@code ticket}'s owner talks to Redis: head or run. */
+    boolean runsOtherThan(Ticket ticket) {
+        if (head != null && head != ticket && head.owner == ticket.owner) {
+            return true;
+        }
+        if (runs != null) {
+            for (Ticket run : runs) {
+                if (run != ticket && run.owner == ticket.owner) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     private static boolean hasOwner(Iterable<Ticket> tickets, long owner) {
         if (tickets != null) {
             for (Ticket ticket : tickets) {

@@ -127,6 +127,66 @@ class LocalQueueTest {
         assertThat(again.result()).isCompletedWithValue(true);
     }
 
+    /**
+     * Issue 37, case 1: a re-entry whose reply was lost is confirmed by the owner's hold count, not by
+     * its field, which the outer hold keeps there: Redis counting only the outer hold means it did
+     * not land, and it is sent again.
+     */
+    @Test
+    void aReentryWhoseReplyWasLostIsConfirmedByTheHoldCountNotByTheOuterHold() {
+        holds(1);
+        PendingAcquire again = acquire(1, FOREVER);
+        lock.next("acquire", 1).fail(new RedisUnavailableException("connection reset", null));
+
+        timer.advance(10);
+        Call confirm = lock.next("confirmReentry", 1);
+        assertThat(confirm.to).as("the holds it has besides the re-entry").isEqualTo(1);
+        confirm.answer(Attempt.notAcquired(-2)); // Redis counts 1: the outer hold alone
+
+        assertThat(again.result()).as("not on the outer hold").isNotDone();
+        lock.next("acquire", 1).answer(Attempt.ACQUIRED);
+        assertThat(again.result()).isCompletedWithValue(true);
+    }
+
+    @Test
+    void aLostReentryOfAnOwnerHoldingTwiceCountsBothHoldsAndAnInnerReleaseCountsOneOff() {
+        holds(1);
+        acquire(1, FOREVER);
+        lock.next("acquire", 1).answer(Attempt.ACQUIRED);
+        acquire(1, FOREVER);
+        lock.next("acquire", 1).answer(Attempt.ACQUIRED);
+        release(1);
+        lock.next("release", 1).answer(new Release(ReleaseOutcome.STILL_HELD, 0, false));
+
+        PendingAcquire again = acquire(1, FOREVER);
+        lock.next("acquire", 1).fail(new RedisUnavailableException("timed out", null));
+        timer.advance(10);
+
+        assertThat(lock.next("confirmReentry", 1).to).isEqualTo(2);
+        assertThat(again.result()).isNotDone();
+    }
+
+    @Test
+    void aLostReentryIsConfirmedOnlyOnceTheOwnersOtherCallsInFlightAreAnswered() {
+        holds(1);
+        PendingAcquire again = acquire(1, FOREVER);
+        Call first = lock.next("acquire", 1);
+        CompletableFuture<ReleaseOutcome> inner = release(1); // sent by the owner's other future
+        Call release = lock.next("release", 1);
+        first.fail(new RedisUnavailableException("timed out", null));
+
+        timer.advance(10);
+        lock.sentNothing(); // the release in flight could move the count
+        release.answer(new Release(ReleaseOutcome.STILL_HELD, 0, false));
+        timer.advance(20);
+
+        Call confirm = lock.next("confirmReentry", 1);
+        assertThat(confirm.to).isEqualTo(1);
+        confirm.answer(Attempt.ACQUIRED);
+        assertThat(again.result()).isCompletedWithValue(true);
+        assertThat(inner).isCompletedWithValue(ReleaseOutcome.STILL_HELD);
+    }
+
     @Test
     void aQueuedOwnerGivesUpWhenItsWaitEndsOnTheTimerAndTheHolderThenReleasesOnRedis() {
         holds(1);

@@ -124,6 +124,12 @@ final class RecordingLock implements LockProtocol {
         return record("confirm", threadId, 0);
     }
 
+    /** Recorded as {@code confirmReentry}, with the holds the owner has besides it as {@link Call#to}. */
+    @Override
+    public CompletableFuture<Attempt> confirmReentry(long threadId, int heldBefore) {
+        return record("confirmReentry", threadId, heldBefore);
+    }
+
     @Override
     public CompletableFuture<Release> release(long threadId, long rearmLeaseMillis) {
         return record("release", threadId, 0);
