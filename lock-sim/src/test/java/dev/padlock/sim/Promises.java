@@ -214,16 +214,16 @@ final class Promises {
                 if (belief.count() == 0 || belief.unchecked()) {
                     continue;
                 }
+                if (belief.promisedUntil() <= now()) {
+                    continue; // its fixed lease is over, and the owner knows it (nothing is missing)
+                }
                 Holding hash = holding(keys, belief.kind, belief.field);
                 if (hash.count() < belief.count() && givenBackSince(belief)
-                        && !belief.releasing) {
+                        && !belief.releasing && !undercut(belief)) { // a force unlock is no give-back
                     known(belief, KnownDefect.GIVE_BACK_REMOVED_A_LATER_HOLD, belief + " lost its hold to a give-back"
                             + " of its own client's earlier claim");
                     belief.forget();
                     continue;
-                }
-                if (belief.promisedUntil() <= now()) {
-                    continue; // its fixed lease is over, and the owner knows it
                 }
                 long onRedis = hash.count();
                 long least = belief.releasing ? belief.certain() - 1 : belief.certain();
