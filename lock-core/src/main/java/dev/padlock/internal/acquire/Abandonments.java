@@ -5,21 +5,30 @@ import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.redis.RedisErrors;
 import io.netty.util.Timer;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Claims whose caller gave up on them before Redis answered (a lost reply, then a timeout, an
- * interrupt or a cancel): each may have landed, so each is given back with
- * {@link LockProtocol#abandon} once Redis answers, and nothing is left on Redis for a caller that
- * was told it failed. Until then the same owner's next acquisition of the lock waits (see
- * {@link #pending}), so a give-back never removes a hold taken after it.
+ * What acquisitions whose caller gave up may have left on Redis, given back once Redis answers, so
+ * that nothing stays for a caller that was told it failed:
  *
- * <p>A give-back is retried while Redis does not answer, with back-off, until the claim's lease
- * would have run out by itself; then the owner is let go.
+ * <ul>
+ *   <li><b>Claims</b> given up on before Redis answered (a lost reply, then a timeout, an
+ *       interrupt or a cancel): each may have landed, so each is given back with
+ *       {@link LockProtocol#abandon}, retried until the claim's lease would have run out by
+ *       itself.</li>
+ *   <li><b>Places in line</b> whose leave went unanswered ({@link #leaveAgain}): the leave is sent
+ *       again until Redis answers it, or for {@link #PLACE_RETRY_MILLIS} at most.</li>
+ * </ul>
+ *
+ * A call is sent again, with back-off, only while Redis does not answer it. Until it is answered
+ * (or the retries stop) the same owner's next acquisition of the lock waits (see
+ * {@link #pending}), so a give-back never removes a hold taken after it.
  *
  * <p>An acquisition cancelled while a call of it may be under way is held to the same rule
  * ({@link #awaitSettle}): whatever lands after the cancel is given back (a release, a give-back of
@@ -30,10 +39,17 @@ public final class Abandonments {
     private static final Logger log = LoggerFactory.getLogger(Abandonments.class);
     private static final long MIN_RETRY_MILLIS = 10;
     private static final long MAX_RETRY_MILLIS = 500;
+    /**
+     * How long the leave of a place left behind is sent again while Redis does not answer: as long
+     * as a grant message to that place is given back (see {@code GrantWaits}).
+     */
+    public static final long PLACE_RETRY_MILLIS = 5 * 60_000;
 
     private final ConcurrentHashMap<String, CompletableFuture<Void>> pending = new ConcurrentHashMap<>();
     /** Cancelled acquisitions not settled yet, by lock and owner: see {@link #awaitSettle}. */
     private final ConcurrentHashMap<String, CompletableFuture<Void>> unsettled = new ConcurrentHashMap<>();
+    /** Leaves being sent again: ended (exceptionally) by {@link #close()}. */
+    private final Set<CompletableFuture<?>> leaving = ConcurrentHashMap.newKeySet();
     private final Timer timer;
     private final EngineClock clock;
     private final long commandTimeoutMillis;
@@ -89,39 +105,76 @@ public final class Abandonments {
         if (pending.putIfAbsent(key, done) != null) {
             return; // one give-back removes every hold the owner's earlier claims left
         }
-        long giveUpAt = clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(leaseMillis + 2 * commandTimeoutMillis);
-        send(protocol, owner, key, done, giveUpAt, new Backoff(MIN_RETRY_MILLIS, MAX_RETRY_MILLIS));
+        resend(() -> protocol.abandon(owner), leaseMillis + 2 * commandTimeoutMillis).whenComplete((removed, failure) -> {
+            if (failure == null && removed) {
+                log.info("gave back lock '{}' of {}: its acquisition landed after its caller had been told it failed",
+                        protocol.name(), protocol.ownerField(owner));
+            } else if (failure != null && !(failure instanceof ClientClosing)) {
+                log.warn("could not give back lock '{}' of {} after its acquisition's reply was lost; if it landed,"
+                        + " its lease ends it: {}", protocol.name(), protocol.ownerField(owner), failure.toString());
+            }
+            finish(key, done);
+        });
     }
 
-    private void send(LockProtocol protocol, long owner, String key, CompletableFuture<Void> done, long giveUpAt,
+    /**
+     * Sends {@code leave} again, with back-off, while Redis does not answer it: the call that takes
+     * a place out of a lock's line went unanswered as its acquisition stopped. The first is sent
+     * after the first pause; the acquisition, settled only once this completes, holds its owner's
+     * next one back meanwhile ({@link #awaitSettle}).
+     *
+     * @return Redis's answer to the first leave it answered; failed with the last failure once the
+     *     retries stop unanswered ({@link #PLACE_RETRY_MILLIS}), on Redis's own error answer, or as
+     *     the client closes
+     */
+    public <T> CompletableFuture<T> leaveAgain(Supplier<CompletableFuture<T>> leave) {
+        CompletableFuture<T> answer = new CompletableFuture<>();
+        leaving.add(answer);
+        answer.whenComplete((ignored, failure) -> leaving.remove(answer));
+        long giveUpAt = clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(PLACE_RETRY_MILLIS);
+        Backoff retries = new Backoff(MIN_RETRY_MILLIS, MAX_RETRY_MILLIS);
+        schedule(() -> send(leave, answer, giveUpAt, retries), retries.next(), answer);
+        return answer;
+    }
+
+    /** {@code call}, sent at once and again while Redis does not answer, for {@code boundMillis}. */
+    private <T> CompletableFuture<T> resend(Supplier<CompletableFuture<T>> call, long boundMillis) {
+        CompletableFuture<T> answer = new CompletableFuture<>();
+        long giveUpAt = clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(boundMillis);
+        send(call, answer, giveUpAt, new Backoff(MIN_RETRY_MILLIS, MAX_RETRY_MILLIS));
+        return answer;
+    }
+
+    private <T> void send(Supplier<CompletableFuture<T>> call, CompletableFuture<T> answer, long giveUpAt,
             Backoff retries) {
-        CompletableFuture<Boolean> reply;
+        if (answer.isDone()) {
+            return; // the client closed
+        }
+        CompletableFuture<T> reply;
         try {
-            reply = protocol.abandon(owner);
+            reply = call.get();
         } catch (RuntimeException e) {
             reply = CompletableFuture.failedFuture(e);
         }
-        reply.whenComplete((removed, failure) -> {
+        reply.whenComplete((value, failure) -> {
             if (failure == null) {
-                if (removed) {
-                    log.info("gave back lock '{}' of {}: its acquisition landed after its caller had been told it"
-                            + " failed", protocol.name(), protocol.ownerField(owner));
-                }
-                finish(key, done);
+                answer.complete(value);
             } else if (RedisErrors.unwrap(failure) instanceof RedisUnavailableException
                     && clock.nanoTime() - giveUpAt < 0) {
-                try {
-                    timer.newTimeout(timeout -> send(protocol, owner, key, done, giveUpAt, retries), retries.next(),
-                            TimeUnit.MILLISECONDS);
-                } catch (IllegalStateException stopped) {
-                    finish(key, done); // the client is closing
-                }
+                schedule(() -> send(call, answer, giveUpAt, retries), retries.next(), answer);
             } else {
-                log.warn("could not give back lock '{}' of {} after its acquisition's reply was lost; if it landed,"
-                        + " its lease ends it: {}", protocol.name(), protocol.ownerField(owner), failure.toString());
-                finish(key, done);
+                answer.completeExceptionally(RedisErrors.unwrap(failure));
             }
         });
+    }
+
+    /** Runs {@code task} on the timer after {@code millis}; {@code answer} fails at once when the client is closing. */
+    private void schedule(Runnable task, long millis, CompletableFuture<?> answer) {
+        try {
+            timer.newTimeout(timeout -> task.run(), millis, TimeUnit.MILLISECONDS);
+        } catch (IllegalStateException stopped) {
+            answer.completeExceptionally(new ClientClosing());
+        }
     }
 
     private void finish(String key, CompletableFuture<Void> done) {
@@ -134,11 +187,21 @@ public final class Abandonments {
         return pending.size() + unsettled.size();
     }
 
-    /** Lets every waiting owner go: the client is closing. */
+    /** Lets every waiting owner go, and stops sending leaves again: the client is closing. */
     public void close() {
         pending.values().forEach(done -> done.complete(null));
         pending.clear();
+        leaving.forEach(answer -> answer.completeExceptionally(new ClientClosing()));
         unsettled.clear();
+    }
+
+    /** Why a call was not sent again: the client is closing. */
+    static final class ClientClosing extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        ClientClosing() {
+            super("the LockClient is closed");
+        }
     }
 
     private static String key(LockProtocol protocol, long owner) {

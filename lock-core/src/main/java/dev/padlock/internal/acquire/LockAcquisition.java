@@ -93,8 +93,8 @@ public final class LockAcquisition implements PendingAcquire {
         boolean claim = request.fresh() && protocol.claims();
         long placeNonce = spin || !protocol.grants() ? 0 : request.placeNonce();
         this.subscriptions = new Subscriptions(registry, timer, protocol, threadId, placeNonce != 0);
-        this.place = new PlaceInLine(protocol, threadId, request.leaseMillis(), claim, budget.oneAttempt(), placeNonce,
-                request.inLine());
+        this.place = new PlaceInLine(protocol, context.abandonments(), threadId, request.leaseMillis(), claim,
+                budget.oneAttempt(), placeNonce, request.inLine());
         this.lostReplies = new LostReplies(protocol, threadId, request.leaseMillis(), claim, budget,
                 commandTimeoutMillis, context.clock(), context.abandonments());
         this.settlement = new Settlement(protocol, threadId, request.leaseMillis(), request.watchdogLease(),
@@ -257,10 +257,19 @@ public final class LockAcquisition implements PendingAcquire {
 
     /**
      * Whether it stopped without the lock while its place may still be in line on Redis (the call
-     * to leave it failed): a grant to that place holds the lock for nobody, and is to be given back.
+     * to leave it failed, and no leave sent again was answered yet): a grant to that place holds
+     * the lock for nobody, and is to be given back ({@link #giveBackGrant()}).
      */
     public boolean placeLeftBehind() {
         return place.leftBehind();
+    }
+
+    /**
+     * A grant reached its place left behind: gives it back, unless the leave sent again found it
+     * and did so already (see {@code PlaceInLine}); once.
+     */
+    public void giveBackGrant() {
+        place.giveBackGrant();
     }
 
     /** Sets what runs as its place is left behind, before its caller is told (null: nothing); before begin. */
@@ -290,8 +299,9 @@ public final class LockAcquisition implements PendingAcquire {
     }
 
     /**
-     * Attempts once the give-back of this owner's earlier claim is done (see {@link Abandonments}):
-     * an attempt sent before it could be taken back by it. Redis not answering that long fails.
+     * Attempts once the give-back of what this owner's earlier acquisition left (a claim, a place in
+     * line: see {@link Abandonments}) is done: an attempt sent before it could be taken back by it.
+     * Redis not answering that long fails.
      */
     private void afterGiveBack(CompletableFuture<Void> giveBack) {
         CompletableFuture<Boolean> gate = new CompletableFuture<>();
@@ -303,8 +313,9 @@ public final class LockAcquisition implements PendingAcquire {
                 attempt();
             } else {
                 settlement.fail(new RedisUnavailableException("acquiring lock '" + protocol.name() + "' at "
-                        + registry.address() + ": Redis did not answer the give-back of an earlier acquisition by "
-                        + protocol.ownerField(threadId) + " whose reply was lost", null));
+                        + registry.address() + ": Redis did not answer the give-back of what an earlier acquisition by "
+                        + protocol.ownerField(threadId) + " may have left (a claim or a place in line whose reply was"
+                        + " lost)", null));
             }
         });
     }

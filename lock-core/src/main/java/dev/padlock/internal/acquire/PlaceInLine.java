@@ -3,6 +3,7 @@ package dev.padlock.internal.acquire;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.LockProtocol.Attempt;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,12 +19,23 @@ import org.slf4j.LoggerFactory;
  * kinds, any attempt that will wait may have queued the owner, and a stop forgets it
  * ({@link LockProtocol#leaveQueue(long)}).
  *
- * <p>Confined to the acquisition's loop, except {@link #leftBehind()}.
+ * <p><b>A place left behind.</b> When the leave's reply is lost (a timeout, a drop: it may not
+ * have run, or, as an {@code EVALSHA} answered {@code NOSCRIPT} too late for its {@code EVAL},
+ * surely did not), the caller is told at once and the leave is sent again while Redis does not
+ * answer ({@link Abandonments#leaveAgain}, see {@link #stillLeaving()}). A grant that reached the
+ * place meanwhile holds the lock for nobody: whoever finds it first, the leave sent again (it
+ * answers "a grant") or the grant's message ({@link #giveBackGrant()}), gives it back, once.
+ *
+ * <p>Confined to the acquisition's loop, except {@link #leftBehind()} and {@link #giveBackGrant()}.
  */
 final class PlaceInLine {
     private static final Logger log = LoggerFactory.getLogger(PlaceInLine.class);
+    @SuppressWarnings("rawtypes")
+    private static final AtomicReferenceFieldUpdater<PlaceInLine, CompletableFuture> GIVING_BACK =
+            AtomicReferenceFieldUpdater.newUpdater(PlaceInLine.class, CompletableFuture.class, "givingBack");
 
     private final LockProtocol protocol;
+    private final Abandonments abandonments;
     private final long owner;
     private final long leaseMillis;
     private final boolean claim;
@@ -42,15 +54,20 @@ final class PlaceInLine {
     private volatile boolean leftBehind;
     /** Runs as a place is left behind, before the acquisition's caller is told; null: nothing. */
     private volatile Runnable onLeftBehind;
+    /** The leave of a place left behind, sent again until Redis answers; null when none is. */
+    private CompletableFuture<Void> stillLeaving;
+    /** The give-back of a grant to the place left behind, once one is under way: see {@link #giveBackGrant()}. */
+    private volatile CompletableFuture<Void> givingBack;
 
     /**
      * @param claim whether the owner's attempts are claims
      * @param nonce the place nonce; 0 for none
      * @param inLine whether a release already put this client in line for the owner with it
      */
-    PlaceInLine(LockProtocol protocol, long owner, long leaseMillis, boolean claim, boolean oneAttempt, long nonce,
-            boolean inLine) {
+    PlaceInLine(LockProtocol protocol, Abandonments abandonments, long owner, long leaseMillis, boolean claim,
+            boolean oneAttempt, long nonce, boolean inLine) {
         this.protocol = protocol;
+        this.abandonments = abandonments;
         this.owner = owner;
         this.leaseMillis = leaseMillis;
         this.claim = claim;
@@ -125,7 +142,9 @@ final class PlaceInLine {
 
     /**
      * The acquisition stops without the lock: leaves the line, or the queue, it may be in. A kind
-     * that grants keeps a place in line only for an acquisition whose attempt took one.
+     * that grants keeps a place in line only for an acquisition whose attempt took one. A leave of
+     * a place whose reply is lost leaves the place behind, and is sent again
+     * ({@link #stillLeaving()}).
      *
      * @return null when there is nothing to leave; else completes with whether it found a grant to
      *     the owner instead, which the owner then holds (false too when leaving failed)
@@ -138,21 +157,90 @@ final class PlaceInLine {
             return null;
         }
         boolean byNonce = nonce != 0 && !claim;
-        CompletableFuture<Boolean> left = byNonce ? protocol.leaveQueue(owner, leaseMillis, nonce)
-                : protocol.leaveQueue(owner).thenApply(ignored -> false);
+        CompletableFuture<Boolean> left = byNonce ? leavePlace() : protocol.leaveQueue(owner).thenApply(ignored -> false);
         return left.handle((held, failure) -> {
             if (failure == null) {
                 return Boolean.TRUE.equals(held);
             }
-            log.debug("could not leave the queue of lock '{}'; the entry expires by itself: {}", protocol.name(),
-                    failure.toString());
-            leftBehind = byNonce;
+            if (!byNonce) {
+                log.debug("could not leave the queue of lock '{}'; the entry expires by itself: {}", protocol.name(),
+                        failure.toString());
+                return false;
+            }
+            leftBehind = true;
             Runnable hook = onLeftBehind;
-            if (byNonce && hook != null) {
+            if (hook != null) {
                 hook.run();
+            }
+            if (LostReplies.isLost(failure)) {
+                log.debug("lock '{}': the leave of {}'s place in line went unanswered; sending it again: {}",
+                        protocol.name(), protocol.ownerField(owner), failure.toString());
+                stillLeaving = abandonments.leaveAgain(this::leavePlace).handle(this::leftAgain)
+                        .thenCompose(given -> given);
+            } else {
+                log.warn("lock '{}': could not leave {}'s place in line; a grant to it is given back: {}",
+                        protocol.name(), protocol.ownerField(owner), failure.toString());
             }
             return false;
         });
+    }
+
+    private CompletableFuture<Boolean> leavePlace() {
+        try {
+            return protocol.leaveQueue(owner, leaseMillis, nonce);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** The leave sent again was answered (a grant found is given back), or its retries stopped. */
+    private CompletableFuture<Void> leftAgain(Boolean granted, Throwable failure) {
+        if (failure instanceof Abandonments.ClientClosing) {
+            return CompletableFuture.completedFuture(null);
+        }
+        if (failure != null) {
+            log.warn("lock '{}': could not leave {}'s place in line; a grant to it is given back: {}",
+                    protocol.name(), protocol.ownerField(owner), failure.toString());
+            return CompletableFuture.completedFuture(null);
+        }
+        leftBehind = false;
+        // the leave kept the grant, with the owner's lease: nobody waits for it any more
+        return Boolean.TRUE.equals(granted) ? giveBackGrant() : CompletableFuture.completedFuture(null);
+    }
+
+    /**
+     * The leave of a place left behind, sent again until Redis answers it and, when it found a grant,
+     * until that was given back; null when no leave is sent again. Set once {@link #leave()}'s
+     * result completes.
+     */
+    CompletableFuture<Void> stillLeaving() {
+        return stillLeaving;
+    }
+
+    /**
+     * A grant reached the place left behind, and holds the lock for nobody: gives it back (one
+     * release, however many find the grant); completes once that release is answered (or failed,
+     * which is logged: the grant's lease then ends it).
+     */
+    CompletableFuture<Void> giveBackGrant() {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        if (!GIVING_BACK.compareAndSet(this, null, done)) {
+            return givingBack; // one release: whoever found the grant second waits for the first one's
+        }
+        CompletableFuture<LockProtocol.Release> release;
+        try {
+            release = protocol.release(owner, 0);
+        } catch (RuntimeException e) {
+            release = CompletableFuture.failedFuture(e);
+        }
+        release.whenComplete((released, failure) -> {
+            if (failure != null) {
+                log.warn("could not give back lock '{}' granted to {} after its wait ended; its lease will expire: {}",
+                        protocol.name(), protocol.ownerField(owner), failure.toString());
+            }
+            done.complete(null);
+        });
+        return done;
     }
 
     /**

@@ -22,7 +22,10 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Stopped</b> without the lock ({@link #stop}): the subscriptions are given back, then a
  *       claim whose outcome is unknown ({@link LostReplies#giveUp()}), then the place in line
  *       ({@link PlaceInLine#leave()}); only then is the caller told. A stop turns into a hold when
- *       a grant came first, or when leaving the line found one.</li>
+ *       a grant came first, or when leaving the line found one. A leave whose reply was lost is
+ *       sent again after the caller is told ({@link PlaceInLine#stillLeaving()}): the acquisition
+ *       settles once Redis answered it, and the owner's next acquisition of the lock waits for
+ *       that.</li>
  * </ul>
  *
  * Confined to the acquisition's loop; {@link #result()} may be cancelled from anywhere.
@@ -191,8 +194,17 @@ final class Settlement {
                 held(); // a grant came as it gave up, and the caller was not told yet: it holds
                 return;
             }
+            CompletableFuture<Void> stillLeaving = place.stillLeaving();
+            if (stillLeaving != null) {
+                // what the leave sent again finds is given back: the owner's next acquisition waits for it
+                context.abandonments().awaitSettle(protocol, owner, settled);
+            }
             complete.run();
-            settled.complete(null);
+            if (stillLeaving == null) {
+                settled.complete(null);
+            } else {
+                stillLeaving.whenComplete((ignored, leaveFailure) -> settled.complete(null));
+            }
         });
     }
 }

@@ -5,7 +5,8 @@
  * {@code Subscriptions} (its channels and the park), {@code PlaceInLine} (its attempts and the
  * place in line they take), {@code LostReplies} (in-doubt recovery), {@code GrantLatch} (grant
  * messages), {@code Settlement} (how it ends) and {@code Backoff}. {@code PendingAcquire} is any
- * acquisition in progress, and {@code Abandonments} gives back claims whose reply was lost. Uses
- * {@code renewal}, {@code protocol}, {@code wakeup}, {@code redis}, {@code base}.
+ * acquisition in progress, and {@code Abandonments} gives back what an acquisition whose reply was
+ * lost may have left (a claim, a place in line). Uses {@code renewal}, {@code protocol},
+ * {@code wakeup}, {@code redis}, {@code base}.
  */
 package dev.padlock.internal.acquire;

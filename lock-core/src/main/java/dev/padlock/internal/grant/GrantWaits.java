@@ -2,6 +2,7 @@ package dev.padlock.internal.grant;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.padlock.internal.acquire.Abandonments;
 import dev.padlock.internal.acquire.AcquireContext;
 import dev.padlock.internal.acquire.AcquireRequest;
 import dev.padlock.internal.acquire.LockAcquisition;
@@ -37,9 +38,11 @@ import org.slf4j.LoggerFactory;
  * <p>A grant message that finds no acquisition of its nonce is dropped: the acquisition it was for
  * has ended, and either took the lock (an attempt found the grant first) or left its place, and
  * the leave script kept a grant that reached it. The exception is a grant to the place of an
- * acquisition that ended without the lock and could not leave its place (its leave call failed):
- * that grant holds the lock for nobody, for the owner's whole lease, so it is given back at once
- * (one release, which passes the lock on).
+ * acquisition that ended without the lock and could not leave its place (its leave call failed;
+ * a lost reply is sent again meanwhile): that grant holds the lock for nobody, for the owner's
+ * whole lease, so it is given back at once (one release, which passes the lock on), unless the
+ * leave sent again found it first ({@link LockAcquisition#giveBackGrant()}). Such places are
+ * remembered for as long as their leave is sent again ({@link Abandonments#PLACE_RETRY_MILLIS}).
  *
  * <p>An owner whose unlock could not be confirmed holds nothing as far as this client knows: its
  * next acquisition of the lock starts a new hold count ({@link UnconfirmedUnlocks}). Thread-safe.
@@ -56,14 +59,14 @@ public final class GrantWaits {
     private final ConcurrentHashMap<Key, Timeout> sinceNotes = new ConcurrentHashMap<>();
     /** Places left behind by acquisitions that ended without the lock, by nonce: see the class notes. */
     private final Cache<Long, LeftBehind> leftBehind = Caffeine.newBuilder()
-            .expireAfterWrite(Duration.ofMinutes(5)).maximumSize(10_000).build();
+            .expireAfterWrite(Duration.ofMillis(Abandonments.PLACE_RETRY_MILLIS)).maximumSize(10_000).build();
     private final AtomicLong nonces = new AtomicLong();
     private final UnconfirmedUnlocks unconfirmedUnlocks = new UnconfirmedUnlocks();
 
     private record Key(char kind, String name, long owner) {
     }
 
-    private record LeftBehind(Key key, LockProtocol protocol) {
+    private record LeftBehind(Key key, LockAcquisition acquisition) {
     }
 
     /**
@@ -87,7 +90,7 @@ public final class GrantWaits {
         });
         Key key = new Key(protocol.grantKind(), protocol.name(), owner);
         // noted before the caller is told and before the wait leaves the running ones: no grant misses both
-        acquisition.whenPlaceLeftBehind(() -> leftBehind.put(acquisition.placeNonce(), new LeftBehind(key, protocol)));
+        acquisition.whenPlaceLeftBehind(() -> leftBehind.put(acquisition.placeNonce(), new LeftBehind(key, acquisition)));
         acquisition.result().whenComplete((acquired, failure) -> {
             if (failure == null && acquired && acquisition.granted()) {
                 scheduleSinceNote(protocol, services, key);
@@ -175,12 +178,7 @@ public final class GrantWaits {
         }
         log.debug("lock '{}': a grant to owner {} whose wait ended without leaving its place: giving it back",
                 message.name(), message.owner());
-        place.protocol().release(message.owner(), 0).whenComplete((release, failure) -> {
-            if (failure != null) {
-                log.warn("could not give back lock '{}' granted to {} after its wait ended; its lease will expire: {}",
-                        message.name(), place.protocol().ownerField(message.owner()), failure.toString());
-            }
-        });
+        place.acquisition().giveBackGrant();
     }
 
     /**

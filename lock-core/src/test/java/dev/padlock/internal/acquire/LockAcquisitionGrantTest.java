@@ -239,6 +239,11 @@ class LockAcquisitionGrantTest {
 
         assertThat(acquisition.result()).isCompletedWithValue(false);
         assertThat(acquisition.placeLeftBehind()).as("a grant to it holds the lock for nobody").isTrue();
+        assertThat(acquisition.settled()).as("its leave is sent again").isNotDone();
+        client.timer.advance(10);
+        fair.next("leave").answer(false);
+        assertThat(acquisition.placeLeftBehind()).isFalse();
+        assertThat(acquisition.settled()).isDone();
     }
 
     @Test

@@ -7,6 +7,8 @@ import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.acquire.RecordingProtocol;
 import dev.padlock.internal.protocol.GrantMessage;
 import dev.padlock.internal.protocol.LockProtocol.Attempt;
+import dev.padlock.internal.protocol.LockProtocol.Release;
+import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -223,6 +225,49 @@ class GrantWaitsTest {
         assertThat(fair.next("release").owner).isEqualTo(1);
         waits.onGranted(new GrantMessage(GrantMessage.FAIR, 1, place, "orders"));
         assertThat(fair.calls()).as("given back once").isEmpty();
+    }
+
+    /**
+     * Issue 37, case 8: a leave whose reply was lost is sent again; meanwhile the owner's next
+     * acquisition waits, since that leave, finding a hold of the owner with the place out of line,
+     * would take it for a grant and give it back.
+     */
+    @Test
+    void theOwnersNextAcquisitionWaitsForTheLeaveSentAgain() {
+        PendingAcquire first = start(1, 300);
+        parks(fair);
+        client.timer.advance(300);
+        fair.next("acquire").answer(Attempt.notAcquired(5_000));
+        fair.next("leave").lose();
+        assertThat(first.result()).isCompletedWithValue(false);
+        assertThat(first.settled()).as("its leave is sent again").isNotDone();
+
+        PendingAcquire next = waits.start(fair, client, LEASE, false, 1, 0, false, null);
+        assertThat(fair.calls()).isEmpty();
+        client.timer.advance(10);
+        fair.next("leave").answer(false);
+
+        assertThat(first.settled()).isDone();
+        fair.next("acquire").answer(Attempt.ACQUIRED);
+        assertThat(next.result()).isCompletedWithValue(true);
+    }
+
+    @Test
+    void aGrantToAPlaceLeftBehindIsGivenBackOnceThoughTheLeaveSentAgainFindsItToo() {
+        PendingAcquire first = start(1, 300);
+        long place = parks(fair);
+        client.timer.advance(300);
+        fair.next("acquire").answer(Attempt.notAcquired(5_000));
+        fair.next("leave").lose();
+
+        waits.onGranted(new GrantMessage(GrantMessage.FAIR, 1, place, "orders"));
+        RecordingProtocol.Call giveBack = fair.next("release");
+        client.timer.advance(10);
+        fair.next("leave").answer(true); // it ran before the give-back: it kept the grant
+
+        assertThat(fair.calls()).as("given back once").isEmpty();
+        giveBack.answer(new Release(ReleaseOutcome.RELEASED, 0));
+        assertThat(first.settled()).isDone();
     }
 
     @Test
