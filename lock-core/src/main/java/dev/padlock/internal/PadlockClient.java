@@ -111,16 +111,20 @@ public final class PadlockClient implements LockClient {
         Watchdog.HoldCounter holds = (name, field) -> backend.commands().hget(name, field).toCompletableFuture()
                 .thenApply(count -> count == null ? 0L : Long.parseLong(count));
         Observing observing = config.observer().map(observer -> new Observing(observer, clock)).orElse(null);
-        BiConsumer<String, Long> lossHook = observing == null ? queues::onLeaseLost : (localKey, owner) -> {
+        GrantWaits grantWaits = new GrantWaits();
+        BiConsumer<String, Long> lossHook = (localKey, owner) -> {
             queues.onLeaseLost(localKey, owner);
-            observing.leaseLost(localKey, owner);
+            grantWaits.leaseLost(localKey, owner);
+            if (observing != null) {
+                observing.leaseLost(localKey, owner);
+            }
         };
         Watchdog watchdog = new Watchdog(renewals, holds, backend.isCluster(), config.watchdogTimeout().toMillis(),
                 config.leaseLostListener().orElse(null), listenerExecutor, lossHook, timer, clock, observing);
         log.debug("Padlock client {} connected to {}", clientId, backend.address());
         LockServices services = new LockServices(clientId, new OwnerFields(clientId), backend, scripts, wakeUps, watchdog, queues,
                 new Abandonments(timer, clock, config.commandTimeout().toMillis()), timer, clock,
-                config.commandTimeout().toMillis(), replicas, config.acknowledgementTimeout().toMillis(), observing, new GrantWaits());
+                config.commandTimeout().toMillis(), replicas, config.acknowledgementTimeout().toMillis(), observing, grantWaits);
         wakeUps.onGrant(text -> {
             GrantMessage message = GrantMessage.parse(text);
             if (message == null) {

@@ -8,9 +8,12 @@ package dev.padlock.internal.acquire;
  */
 @FunctionalInterface
 public interface HeldBefore {
-    /** Not known: the owner holds through a kind whose holds this client does not count. */
+    /**
+     * Not known: the owner holds through a kind whose holds this client does not count, or another
+     * acquisition of it is in flight; its field is asked for then, as before counts were kept.
+     */
     int UNKNOWN = -1;
-    /** Not yet: another call of the owner on the lock is in flight and could move the count. */
+    /** Not yet: a release of the owner is in flight and could move the count. */
     int NOT_YET = -2;
 
     /** The count, {@link #UNKNOWN} or {@link #NOT_YET}. */

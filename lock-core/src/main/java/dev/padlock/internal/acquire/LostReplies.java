@@ -163,10 +163,10 @@ final class LostReplies {
         try {
             int before = heldBefore == null ? HeldBefore.UNKNOWN : heldBefore.count();
             if (before == HeldBefore.NOT_YET) {
-                // a call of the same owner in flight could move the count: ask once it is answered
+                // a release of the same owner in flight could move the count: ask once it is answered
                 return CompletableFuture.failedFuture(new RedisUnavailableException("lock '" + protocol.name()
                         + "': the re-entry by " + protocol.ownerField(owner) + " whose reply was lost is confirmed"
-                        + " once the owner's other calls in flight are answered", lastUnanswered));
+                        + " once its release in flight is answered", lastUnanswered));
             }
             return before == HeldBefore.UNKNOWN ? protocol.confirm(owner) : protocol.confirmReentry(owner, before);
         } catch (RuntimeException e) {

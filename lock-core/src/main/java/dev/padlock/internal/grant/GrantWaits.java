@@ -62,6 +62,7 @@ public final class GrantWaits {
             .expireAfterWrite(Duration.ofMillis(Abandonments.PLACE_RETRY_MILLIS)).maximumSize(10_000).build();
     private final AtomicLong nonces = new AtomicLong();
     private final UnconfirmedUnlocks unconfirmedUnlocks = new UnconfirmedUnlocks();
+    private final HeldCounts heldCounts = new HeldCounts();
 
     private record Key(char kind, String name, long owner) {
     }
@@ -82,8 +83,13 @@ public final class GrantWaits {
                         .inLine(nonces.incrementAndGet(), false));
         // asked as it begins: the same owner's earlier wait, if any, has settled by then
         acquisition.startsNewCountIf(() -> unconfirmedUnlocks.startsNewCount(localKey, owner));
+        HeldCounts.Key counted = new HeldCounts.Key(localKey, protocol.grantKind(), owner);
+        // an attempt whose reply was lost landed only if Redis counts more than the owner's other holds
+        acquisition.confirmsReentryBy(() -> heldCounts.heldBefore(counted, services.clock().nanoTime()));
         acquisition.beforeTold(() -> {
             unconfirmedUnlocks.held(localKey, owner);
+            heldCounts.held(counted, watchdogLease ? Long.MAX_VALUE
+                    : services.clock().nanoTime() + TimeUnit.MILLISECONDS.toNanos(leaseMillis));
             if (onHeld != null) {
                 onHeld.run();
             }
@@ -97,12 +103,12 @@ public final class GrantWaits {
             }
         });
         if (spin) {
-            acquisition.begin();
+            begin(counted, acquisition);
             return acquisition;
         }
         CompletableFuture<Void> mine = acquisition.settled();
         if (waitNanos <= 0) {
-            return oneShot(key, acquisition, mine);
+            return oneShot(key, counted, acquisition, mine);
         }
         // the same owner waits for this lock already: start once every earlier wait has settled (not
         // only the last one: a wait that ended before its turn leaves the ones before it running)
@@ -114,7 +120,7 @@ public final class GrantWaits {
         });
         tail.whenComplete((ignored, failure) -> turns.remove(key, tail));
         if (earlier[0] == null) {
-            run(key, acquisition);
+            run(key, counted, acquisition);
             return acquisition;
         }
         CompletableFuture<Void> turn = earlier[0];
@@ -130,7 +136,7 @@ public final class GrantWaits {
             if (bound != null) {
                 bound.cancel();
             }
-            run(key, acquisition);
+            run(key, counted, acquisition);
         });
         return acquisition;
     }
@@ -141,7 +147,8 @@ public final class GrantWaits {
      * acquisitions told, one hold on Redis). Otherwise (a re-entry included) it goes at once, and a
      * wait of the owner that starts while it is in flight starts once it has settled.
      */
-    private PendingAcquire oneShot(Key key, LockAcquisition acquisition, CompletableFuture<Void> mine) {
+    private PendingAcquire oneShot(Key key, HeldCounts.Key counted, LockAcquisition acquisition,
+            CompletableFuture<Void> mine) {
         LockAcquisition inLine = waits.get(key);
         if (inLine != null && !inLine.result().isDone()) {
             acquisition.endBeforeBegin();
@@ -150,16 +157,23 @@ public final class GrantWaits {
         CompletableFuture<Void> tail = turns.compute(key, (k, previous) ->
                 previous == null || previous.isDone() ? mine : CompletableFuture.allOf(previous, mine));
         tail.whenComplete((ignored, failure) -> turns.remove(key, tail));
-        acquisition.begin();
+        begin(counted, acquisition);
         return acquisition;
     }
 
-    private void run(Key key, LockAcquisition acquisition) {
+    private void run(Key key, HeldCounts.Key counted, LockAcquisition acquisition) {
         if (!acquisition.claimBegin()) {
             return; // ended before its turn came
         }
         waits.put(key, acquisition);
         acquisition.settled().whenComplete((ignored, failure) -> waits.remove(key, acquisition));
+        begin(counted, acquisition);
+    }
+
+    /** Begins {@code acquisition}, counted as the owner's acquisition in flight until it settles. */
+    private void begin(HeldCounts.Key counted, LockAcquisition acquisition) {
+        heldCounts.acquiring(counted);
+        acquisition.settled().whenComplete((ignored, failure) -> heldCounts.settled(counted));
         acquisition.begin();
     }
 
@@ -191,6 +205,7 @@ public final class GrantWaits {
 
     /** {@code owner} releases {@code protocol}'s lock: its since needs no note any more. */
     public void released(LockProtocol protocol, long owner) {
+        heldCounts.releaseSent(new HeldCounts.Key(protocol.localKey(), protocol.grantKind(), owner));
         if (sinceNotes.isEmpty()) {
             return;
         }
@@ -198,6 +213,21 @@ public final class GrantWaits {
         if (note != null) {
             note.cancel();
         }
+    }
+
+    /** The release {@link #released} announced was answered: holds remain ({@code stillHeld}), or not, or unknown. */
+    public void releaseAnswered(LockProtocol protocol, long owner, boolean stillHeld) {
+        heldCounts.releaseAnswered(new HeldCounts.Key(protocol.localKey(), protocol.grantKind(), owner), stillHeld);
+    }
+
+    /** {@code owner}'s holds of the lock {@code localKey} are gone: its lease was lost. */
+    public void leaseLost(String localKey, long owner) {
+        heldCounts.lost(localKey, owner);
+    }
+
+    /** Every hold of the lock {@code localKey} is gone: it was force-unlocked. */
+    public void forceReleased(String localKey) {
+        heldCounts.forceReleased(localKey);
     }
 
     /**

@@ -266,6 +266,7 @@ public final class RedisLock implements RLock, LeaseExtending, CallBound {
             // released, not held, or unknown after a failure: the renewal ends either way
             boolean stillHeld = failure == null && release.outcome() == ReleaseOutcome.STILL_HELD;
             watchdog.afterRelease(protocol, threadId, stillHeld);
+            services.grantWaits().releaseAnswered(protocol, threadId, stillHeld);
             if (failure != null && RedisErrors.unwrap(failure) instanceof RedisUnavailableException) {
                 // whatever it left is no hold of the owner's: its next acquisition starts a new count
                 services.grantWaits().unlockUnconfirmed(protocol, threadId);
@@ -293,6 +294,7 @@ public final class RedisLock implements RLock, LeaseExtending, CallBound {
             if (failure == null && released) {
                 services.watchdog().cancelAll(protocol.name());
                 LeaseClocks.forceReleased(protocol.name());
+                services.grantWaits().forceReleased(protocol.localKey());
             }
         });
         if (protocol.sharesLocalView()) {

@@ -221,10 +221,14 @@ public final class ExclusiveLockProtocol implements LockProtocol {
 
     @Override
     public CompletableFuture<Attempt> confirmReentry(long threadId, int heldBefore) {
-        RedisBackend backend = services.backend();
-        return backend.commands().hget(name, ownerField(threadId)).toCompletableFuture()
+        return confirmReentry(services.backend(), name, ownerField(threadId), heldBefore);
+    }
+
+    /** {@link LockProtocol#confirmReentry} for any kind whose owners count their holds in the hash {@code key}. */
+    static CompletableFuture<Attempt> confirmReentry(RedisBackend backend, String key, String field, int heldBefore) {
+        return backend.commands().hget(key, field).toCompletableFuture()
                 .exceptionallyCompose(failure -> CompletableFuture.failedFuture(
-                        backend.translate(failure, "HGET on '" + name + "'")))
+                        backend.translate(failure, "HGET on '" + key + "'")))
                 .thenApply(count -> count != null && Long.parseLong(count) > heldBefore
                         ? Attempt.ACQUIRED : Attempt.notAcquired(-2));
     }

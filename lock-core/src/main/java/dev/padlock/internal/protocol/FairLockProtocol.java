@@ -163,6 +163,11 @@ public final class FairLockProtocol implements LockProtocol {
         return ExclusiveLockProtocol.confirm(backend, name, ownerField(threadId));
     }
 
+    @Override
+    public CompletableFuture<Attempt> confirmReentry(long threadId, int heldBefore) {
+        return ExclusiveLockProtocol.confirmReentry(backend, name, ownerField(threadId), heldBefore);
+    }
+
     /** The lock and its holders' since, renewed together by {@code lock_renew}. */
     @Override
     public String[] renewKeys(long threadId) {

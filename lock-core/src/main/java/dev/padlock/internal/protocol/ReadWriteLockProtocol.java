@@ -269,6 +269,11 @@ public final class ReadWriteLockProtocol implements LockProtocol {
     }
 
     @Override
+    public CompletableFuture<Attempt> confirmReentry(long threadId, int heldBefore) {
+        return ExclusiveLockProtocol.confirmReentry(backend, name, ownerField(threadId), heldBefore);
+    }
+
+    @Override
     public CompletableFuture<Boolean> isLocked() {
         if (write) {
             return backend.commands().hget(name, "mode").thenApply(mode()::equals).toCompletableFuture();

@@ -220,13 +220,16 @@ public final class LocalQueue {
     /**
      * How many holds {@code ticket}'s owner has besides {@code ticket}, a re-entry whose reply was
      * lost (see {@link HeldBefore}): the holder's confirmed holds; 0 when it is not the holder (a
-     * lost lease, a force unlock); {@link HeldBefore#UNKNOWN} when it holds through a fair lock
-     * object; {@link HeldBefore#NOT_YET} while another acquisition of the owner, or any release,
-     * is in flight.
+     * lost lease, a force unlock); {@link HeldBefore#NOT_YET} while a release is in flight;
+     * {@link HeldBefore#UNKNOWN} when it holds through a fair lock object, or while another
+     * acquisition of the owner is in flight (which may be in doubt too, and wait for this one).
      */
     synchronized int heldBefore(Ticket ticket) {
-        if (releasesInFlight > 0 || tickets.runsOtherThan(ticket)) {
+        if (releasesInFlight > 0) {
             return HeldBefore.NOT_YET;
+        }
+        if (tickets.runsOtherThan(ticket)) {
+            return HeldBefore.UNKNOWN;
         }
         if (holder.is(ticket.owner)) {
             return holder.holds();

@@ -167,7 +167,7 @@ class LocalQueueTest {
     }
 
     @Test
-    void aLostReentryIsConfirmedOnlyOnceTheOwnersOtherCallsInFlightAreAnswered() {
+    void aLostReentryIsConfirmedOnlyOnceTheOwnersReleaseInFlightIsAnswered() {
         holds(1);
         PendingAcquire again = acquire(1, FOREVER);
         Call first = lock.next("acquire", 1);

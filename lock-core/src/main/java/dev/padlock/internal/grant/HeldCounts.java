@@ -1,0 +1,106 @@
+package dev.padlock.internal.grant;
+
+import dev.padlock.internal.acquire.HeldBefore;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The holds each owner of this client was told it has of a lock of the kinds that grant (fair,
+ * read, write), as Redis confirmed them: acquisitions, less the releases that said holds remain,
+ * until a release frees the lock, a lease is lost or a fixed lease runs out. It only names a
+ * re-entry whose reply was lost ({@link HeldBefore}): it grants nothing and tells nobody it holds.
+ * Thread-safe.
+ */
+final class HeldCounts {
+    /** One owner's holds of one lock through one kind. */
+    record Key(String localKey, char kind, long owner) {
+    }
+
+    /**
+     * @param holds holds told
+     * @param releasing releases sent and not answered
+     * @param acquiring acquisitions begun and not settled
+     * @param endNanos when the last fixed lease told ends, on the engine's clock; {@link Long#MAX_VALUE}
+     *     for a watchdog lease
+     */
+    private record Count(int holds, int releasing, int acquiring, long endNanos) {
+        static final Count NONE = new Count(0, 0, 0, Long.MIN_VALUE);
+
+        boolean empty() {
+            return holds == 0 && releasing <= 0 && acquiring <= 0;
+        }
+    }
+
+    private final ConcurrentHashMap<Key, Count> counts = new ConcurrentHashMap<>();
+
+    /** An acquisition of the owner begins. */
+    void acquiring(Key key) {
+        counts.compute(key, (k, c) -> {
+            Count now = c == null ? Count.NONE : c;
+            return new Count(now.holds, now.releasing, now.acquiring + 1, now.endNanos);
+        });
+    }
+
+    /** An acquisition of the owner settled. */
+    void settled(Key key) {
+        counts.computeIfPresent(key, (k, c) -> orNull(new Count(c.holds, c.releasing, c.acquiring - 1, c.endNanos)));
+    }
+
+    /** The owner was told it holds once more, with a lease that ends no later than {@code endNanos}. */
+    void held(Key key, long endNanos) {
+        counts.compute(key, (k, c) -> {
+            Count now = c == null ? Count.NONE : c;
+            return new Count(now.holds + 1, now.releasing, now.acquiring, Math.max(now.endNanos, endNanos));
+        });
+    }
+
+    /** A release of the owner is sent. */
+    void releaseSent(Key key) {
+        counts.compute(key, (k, c) -> {
+            Count now = c == null ? Count.NONE : c;
+            return new Count(now.holds, now.releasing + 1, now.acquiring, now.endNanos);
+        });
+    }
+
+    /** The release was answered: holds remain ({@code stillHeld}), or none does, or the reply was lost. */
+    void releaseAnswered(Key key, boolean stillHeld) {
+        counts.computeIfPresent(key, (k, c) -> orNull(new Count(stillHeld ? Math.max(1, c.holds - 1) : 0,
+                c.releasing - 1, c.acquiring, c.endNanos)));
+    }
+
+    /** The owner's holds of {@code localKey} are gone (a lost lease): through every kind. */
+    void lost(String localKey, long owner) {
+        counts.replaceAll((k, c) -> k.localKey().equals(localKey) && k.owner() == owner
+                ? new Count(0, c.releasing, c.acquiring, Long.MIN_VALUE) : c);
+        counts.values().removeIf(Count::empty);
+    }
+
+    /** Every hold of {@code localKey} is gone: a force unlock. */
+    void forceReleased(String localKey) {
+        counts.replaceAll((k, c) -> k.localKey().equals(localKey) ? new Count(0, c.releasing, c.acquiring, Long.MIN_VALUE) : c);
+        counts.values().removeIf(Count::empty);
+    }
+
+    /**
+     * The holds the owner has besides the one acquisition of it in doubt, at {@code nowNanos}:
+     * {@link HeldBefore#NOT_YET} while a release of it is in flight; {@link HeldBefore#UNKNOWN}
+     * while another acquisition of it is (which may be in doubt too, and wait for this one); 0 once
+     * its last fixed lease has run out.
+     */
+    int heldBefore(Key key, long nowNanos) {
+        Count c = counts.get(key);
+        if (c == null) {
+            return 0;
+        }
+        if (c.releasing > 0) {
+            return HeldBefore.NOT_YET;
+        }
+        if (c.acquiring > 1) {
+            return HeldBefore.UNKNOWN;
+        }
+        return nowNanos - c.endNanos >= 0 ? 0 : c.holds;
+    }
+
+    private static Count orNull(Count count) {
+        return count.empty() ? null : count;
+    }
+}
