@@ -179,20 +179,11 @@ public final class SoakWorker {
                     pendingHold.set(true);
                 }
                 pendingWaitStop |= take(commands, waitStopKey) != null;
-                if (pendingWaitStop) {
-                    // the thread whose acquisition in progress began last, if any: it says when
-                    int latest = -1;
-                    for (int t = 0; t < threads; t++) {
-                        if (waitingSince.get(t) != 0 && (latest < 0 || waitingSince.get(t) > waitingSince.get(latest))) {
-                            latest = t;
-                        }
-                    }
-                    long since = latest < 0 ? 0 : waitingSince.get(latest);
-                    if (since != 0) {
-                        commands.rpush(SoakRun.waitingKey(run, index), latest + " " + since);
-                        log.write("WAITSTOP", latest, since, SoakLog.nowMicros());
-                        pendingWaitStop = false;
-                    }
+                long[] waiter = pendingWaitStop ? latestWait(waitingSince) : null;
+                if (waiter != null) {
+                    commands.rpush(SoakRun.waitingKey(run, index), waiter[0] + " " + waiter[1]);
+                    log.write("WAITSTOP", waiter[0], waiter[1], SoakLog.nowMicros());
+                    pendingWaitStop = false;
                 }
                 log.flush();
                 Thread.sleep(50);
@@ -217,6 +208,21 @@ public final class SoakWorker {
         } finally {
             resourceClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
         }
+    }
+
+    /**
+     * The thread whose acquisition in progress began last, as {@code {thread, attemptUs}}; null
+     * when none is in progress.
+     */
+    private static long[] latestWait(AtomicLongArray waitingSince) {
+        long[] latest = null;
+        for (int t = 0; t < waitingSince.length(); t++) {
+            long since = waitingSince.get(t);
+            if (since != 0 && (latest == null || since > latest[1])) {
+                latest = new long[] {t, since};
+            }
+        }
+        return latest;
     }
 
     /** Gets and deletes {@code key}: the controller's arming, taken once. */
