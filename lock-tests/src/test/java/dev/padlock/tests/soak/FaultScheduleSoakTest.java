@@ -13,9 +13,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The fault-schedule soak: {@value #DEFAULT_PROCESSES} worker JVMs of {@value #DEFAULT_THREADS}
  * threads on one lock name and a fenced resource beside it, while a seeded schedule of faults
- * hits the lock's redis-server (a holder stalled past its lease, a worker stopped, {@code CLIENT
- * KILL}, the server paused, killed and restarted empty, {@code SCRIPT FLUSH}); then every check
- * of {@link SoakAnalysis} is printed with the run's figures, and asserted.
+ * hits the lock's redis-server (a holder stalled past its lease, a worker stopped, a worker stopped
+ * just after one of its threads began to wait, {@code CLIENT KILL}, the server paused, killed and
+ * restarted empty, {@code SCRIPT FLUSH}); then every check of {@link SoakAnalysis} is printed with
+ * the run's figures, and asserted.
  *
  * <p>In CI it runs {@value #DEFAULT_SECONDS} s with a fixed seed; {@code scripts/soak.sh [seconds]
  * [seed]} runs it longer. System properties:
@@ -33,10 +34,10 @@ class FaultScheduleSoakTest {
 
     static final int DEFAULT_SECONDS = 40;
     /**
-     * Its first 40 s hold every kind of fault, two restarts (one of them of a hung server), two
-     * {@code CLIENT KILL}s and two worker stops.
+     * Its first 40 s hold every kind of fault, a restart of a hung server, a worker stop and two
+     * waiter stops (a worker JVM stopped 0.18 and 0.27 s into one of its threads' waits).
      */
-    static final long DEFAULT_SEED = 31;
+    static final long DEFAULT_SEED = 629;
     static final int DEFAULT_PROCESSES = 4;
     static final int DEFAULT_THREADS = 3;
 

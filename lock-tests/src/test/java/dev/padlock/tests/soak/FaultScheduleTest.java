@@ -33,6 +33,18 @@ class FaultScheduleTest {
     }
 
     @Test
+    void theCiRunStopsAWorkerInAWaitTwice() {
+        FaultSchedule schedule = FaultSchedule.generate(FaultScheduleSoakTest.DEFAULT_SEED, CI_MS,
+                FaultScheduleSoakTest.DEFAULT_PROCESSES, SoakRun.WATCHDOG_MS, SoakWorker.LEASE_MS);
+
+        assertThat(schedule.faults()).filteredOn(f -> f.kind() == FaultSchedule.Kind.WAITER_STOP).hasSize(2)
+                .allSatisfy(f -> {
+                    assertThat(f.durationMs()).isGreaterThan(SoakRun.WATCHDOG_MS);
+                    assertThat(f.leadMs()).isBetween(100L, 300L);
+                });
+    }
+
+    @Test
     void faultsNeverOverlapAndLeaveTheEdgesQuiet() {
         for (long seed = 0; seed < 50; seed++) {
             FaultSchedule schedule = FaultSchedule.generate(seed, 120_000, 4, SoakRun.WATCHDOG_MS,
@@ -40,7 +52,8 @@ class FaultScheduleTest {
             long free = FaultSchedule.WARM_UP_MS;
             for (FaultSchedule.Fault fault : schedule.faults()) {
                 assertThat(fault.offsetMs()).as("seed %d: %s", seed, fault).isGreaterThanOrEqualTo(free);
-                free = fault.offsetMs() + fault.durationMs();
+                assertThat(fault.spanMs()).as("seed %d: %s", seed, fault).isGreaterThanOrEqualTo(fault.durationMs());
+                free = fault.offsetMs() + fault.spanMs();
                 assertThat(fault.worker()).isLessThan(4);
             }
             assertThat(free).as("seed %d", seed).isLessThanOrEqualTo(120_000 - FaultSchedule.QUIET_TAIL_MS);

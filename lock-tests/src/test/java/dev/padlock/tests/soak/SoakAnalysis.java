@@ -14,25 +14,8 @@ import java.util.TreeMap;
 /**
  * Reads a soak run's logs (the workers' events, the fenced resource's own log, the faults as
  * applied, the keys left on both servers) and judges it. Each check is exact given the logs; the
- * only allowances are time bounds, and those are generous upper bounds named below.
- *
- * <p>Holding intervals: from the moment an acquire call returned to the moment the unlock call
- * began, both on the wall clock of one machine. Redis granted the lock before the first and
- * dropped it after the second, so two intervals of rightful holders never intersect.
- *
- * <p>Implementation notes: an overlap of holders A (acquired first) and B is explained when
- * <ol>
- *   <li>A held a fixed lease and B acquired at least a lease after A did, less
- *       {@link #GRANT_LAG_US} for the time between Redis's grant and A's stamp (the lease had run
- *       out: A stalled, its process was stopped, or the server was paused);</li>
- *   <li>or the lock's server was killed (its data lost) after A acquired and before B did;</li>
- *   <li>or A's process was stopped (SIGSTOP, always longer than the watchdog lease) while A held,
- *       before B acquired;</li>
- *   <li>or A's or B's process was stopped inside its acquire call: a grant read on waking was
- *       older than any lease (a stop outlasts both), so it "acquired" a lock Redis no longer gave
- *       it.</li>
- * </ol>
- * Anything else is unexplained: two rightful holders at once.
+ * only allowances are time bounds, and those are generous upper bounds named below. The overlaps
+ * and what explains them are {@link SoakOverlaps}'.
  */
 final class SoakAnalysis {
 
@@ -47,19 +30,15 @@ final class SoakAnalysis {
      */
     static final long RIDE_THROUGH_ALLOWANCE_US = 2 * SoakRun.COMMAND_TIMEOUT_MS * 1_000;
 
-    /**
-     * How much earlier than its acquire call returned a holder's lease may have begun: Redis grants
-     * the lock, then the reply crosses loopback and the thread wakes up to stamp the time. A
-     * generous upper bound on that gap.
-     */
-    static final long GRANT_LAG_US = 10_000;
-
     /** One check's verdict. */
     record Check(String id, String title, boolean passed, String figures) {
     }
 
-    /** A stretch of time when Redis could not answer (for {@code process >= 0}: that worker stopped). */
-    record Outage(String kind, long startUs, long endUs, int process) {
+    /**
+     * A stretch of time when Redis could not answer, or (for {@code process >= 0}) that worker was
+     * stopped; {@code resumeUs} as {@link SoakRun.Applied} has it.
+     */
+    record Outage(String kind, long startUs, long resumeUs, long endUs, int process) {
     }
 
     private final SoakRun.Outcome outcome;
@@ -96,10 +75,10 @@ final class SoakAnalysis {
         for (SoakRun.Applied applied : outcome.applied()) {
             FaultSchedule.Fault fault = applied.fault();
             switch (fault.kind()) {
-                case SERVER_PAUSE, RESTART, CLIENT_KILL ->
-                        outages.add(new Outage(fault.kind().name(), applied.startUs(), applied.endUs(), -1));
-                case WORKER_STOP ->
-                        outages.add(new Outage(fault.kind().name(), applied.startUs(), applied.endUs(), fault.worker()));
+                case SERVER_PAUSE, RESTART, CLIENT_KILL -> outages.add(new Outage(fault.kind().name(), applied.startUs(),
+                        applied.resumeUs(), applied.endUs(), -1));
+                case WORKER_STOP, WAITER_STOP -> outages.add(new Outage(fault.kind().name(), applied.startUs(),
+                        applied.resumeUs(), applied.endUs(), fault.worker()));
                 case HOLDER_STALL, SCRIPT_FLUSH -> {
                     // not an outage: Redis answers throughout
                 }
@@ -112,7 +91,9 @@ final class SoakAnalysis {
 
     private void judge() {
         figures();
-        overlaps();
+        SoakOverlaps overlaps = new SoakOverlaps(acquisitions, outages, outcome.goUs());
+        checks.add(overlaps.check(report));
+        overlaps.stops(outcome.applied(), events, report);
         fencing();
         exceptions();
         strayHolds();
@@ -173,92 +154,11 @@ final class SoakAnalysis {
             if (run > longest) {
                 longest = run;
                 longestWho = "w" + a.process() + "t" + a.thread() + " ending at +"
-                        + String.format("%.2f s", (a.acquiredUs() - outcome.goUs()) / 1e6);
+                        + String.format("%.2f s", (a.toldUs() - outcome.goUs()) / 1e6);
             }
         }
         report.append("  longest run of acquisitions by one thread: ").append(longest).append(" (").append(longestWho)
                 .append(")\n");
-    }
-
-    private void overlaps() {
-        Map<String, Integer> byExplanation = new TreeMap<>();
-        Map<String, Set<String>> holdersByExplanation = new TreeMap<>();
-        List<String> unexplained = new ArrayList<>();
-        int overlaps = 0;
-        for (int i = 0; i < acquisitions.size(); i++) {
-            Acquisition a = acquisitions.get(i);
-            for (int j = i + 1; j < acquisitions.size() && acquisitions.get(j).acquiredUs() < a.releaseStartUs(); j++) {
-                Acquisition b = acquisitions.get(j);
-                overlaps++;
-                String why = explain(a, b);
-                byExplanation.merge(why, 1, Integer::sum);
-                holdersByExplanation.computeIfAbsent(why, k -> new java.util.TreeSet<>()).add(a.who());
-                if (why.equals("UNEXPLAINED")) {
-                    unexplained.add(String.format("%s (%s, lease %d ms, from +%.3f s to +%.3f s, unlock %s) and %s "
-                                    + "(%s, acquired +%.3f s)", a.who(), a.op(), a.leaseMs(), rel(a.acquiredUs()),
-                            rel(a.releaseStartUs()), a.release(), b.who(), b.op(), rel(b.acquiredUs())));
-                }
-            }
-        }
-        report.append("\noverlaps of two holders: ").append(overlaps).append(" pairs, by the first holder's loss\n");
-        byExplanation.forEach((why, count) -> report.append(String.format("  %5d pairs, %3d first holders  %s%n",
-                count, holdersByExplanation.get(why).size(), why)));
-        unexplained.stream().limit(20).forEach(text -> report.append("  unexplained: ").append(text).append('\n'));
-        checks.add(new Check("overlaps", "every overlap is explained by a holder that lost its lease",
-                unexplained.isEmpty(), overlaps + " overlaps, " + unexplained.size() + " unexplained"));
-    }
-
-    private String explain(Acquisition a, Acquisition b) {
-        if (a.leaseMs() > 0 && b.acquiredUs() >= a.acquiredUs() - GRANT_LAG_US + a.leaseMs() * 1_000) {
-            if (a.stallMs() != null) {
-                return "fixed lease ran out: holder told to stall past it";
-            }
-            if (outageBetween(a.acquiredUs(), b.acquiredUs(), "WORKER_STOP", a.process())) {
-                return "fixed lease ran out: holder's process stopped";
-            }
-            if (outageBetween(a.acquiredUs(), b.acquiredUs(), "SERVER_PAUSE", -1)) {
-                return "fixed lease ran out: during a server pause";
-            }
-            if (outageBetween(a.acquiredUs(), b.acquiredUs(), "RESTART", -1)) {
-                return "fixed lease ran out: across a restart";
-            }
-            return "fixed lease ran out: holder slow (no fault)";
-        }
-        for (Outage o : outages) {
-            if (o.kind().equals("RESTART") && a.acquiredUs() <= o.startUs() && o.startUs() < b.acquiredUs()) {
-                return "data lost: server killed and restarted empty";
-            }
-        }
-        for (Outage o : outages) {
-            // The stop began while a held (its stamp is taken just before the signal is sent).
-            if (o.kind().equals("WORKER_STOP") && o.process() == a.process() && o.endUs() > a.acquiredUs()
-                    && o.startUs() < Math.min(a.releaseStartUs(), b.acquiredUs())) {
-                return "watchdog lease ran out: holder's process stopped";
-            }
-        }
-        if (stoppedInsideAcquire(a)) {
-            return "first holder's process stopped inside its acquire: its grant had run out when it returned";
-        }
-        if (stoppedInsideAcquire(b)) {
-            return "second holder's process stopped inside its acquire: its grant had run out when it returned";
-        }
-        return "UNEXPLAINED";
-    }
-
-    /**
-     * Whether the holder's process was stopped inside its acquire call: a grant read on waking is
-     * stale. The stop's stamps bracket the signals loosely (its start is stamped before
-     * {@code kill -STOP} is spawned, its end after {@code kill -CONT} returns), so an attempt stamped
-     * just after the start stamp may still have been stopped: any overlap of the two counts.
-     */
-    private boolean stoppedInsideAcquire(Acquisition holder) {
-        return outages.stream().anyMatch(o -> o.kind().equals("WORKER_STOP") && o.process() == holder.process()
-                && o.startUs() < holder.acquiredUs() && o.endUs() > holder.attemptUs());
-    }
-
-    private boolean outageBetween(long fromUs, long toUs, String kind, int process) {
-        return outages.stream().anyMatch(o -> o.kind().equals(kind) && o.startUs() < toUs && o.endUs() > fromUs
-                && (process < 0 || o.process() == process));
     }
 
     private void fencing() {
@@ -269,7 +169,7 @@ final class SoakAnalysis {
         long duplicateAcquisitions = timesHanded.values().stream().mapToLong(c -> c - 1).sum();
 
         // A regression: a token lower than one already handed out before this acquisition began.
-        long[] acquiredAt = fenced.stream().mapToLong(Acquisition::acquiredUs).toArray();
+        long[] acquiredAt = fenced.stream().mapToLong(Acquisition::toldUs).toArray();
         long[] prefixMax = new long[fenced.size()];
         for (int i = 0; i < fenced.size(); i++) {
             prefixMax[i] = Math.max(i == 0 ? Long.MIN_VALUE : prefixMax[i - 1], fenced.get(i).token());
@@ -282,7 +182,7 @@ final class SoakAnalysis {
                 regressed.add(b);
                 if (examples.size() < 5) {
                     examples.add(String.format("%s got %d at +%.3f s after %d had been handed out", b.who(), b.token(),
-                            rel(b.acquiredUs()), prefixMax[before - 1]));
+                            rel(b.toldUs()), prefixMax[before - 1]));
                 }
             }
         }
@@ -305,7 +205,7 @@ final class SoakAnalysis {
             }
             accepted++;
             // Stale: a later holder with a token no higher than a's had already acquired when a wrote.
-            for (int j = i + 1; j < fenced.size() && fenced.get(j).acquiredUs() < a.write().startUs(); j++) {
+            for (int j = i + 1; j < fenced.size() && fenced.get(j).toldUs() < a.write().startUs(); j++) {
                 if (fenced.get(j).token() <= a.token()) {
                     staleAccepted++;
                     if (examples.size() < 10) {
@@ -388,7 +288,7 @@ final class SoakAnalysis {
                     examples.add(String.format("w%dt%d %s at +%.3f s, no outage near: %s %s", f.process(), f.thread(),
                             f.op(), rel(f.failUs()), f.kind(), f.message()));
                 }
-            } else if (o.kind().equals("WORKER_STOP")) {
+            } else if (o.process() >= 0) {
                 label = "own process stopped";
             } else if (f.deadlineUs() >= o.endUs() + RIDE_THROUGH_ALLOWANCE_US) {
                 label = o.kind() + ", wait outlasted it";

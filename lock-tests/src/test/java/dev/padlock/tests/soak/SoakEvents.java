@@ -19,12 +19,14 @@ final class SoakEvents {
 
     /**
      * One acquisition: the call ({@code waitMs} -1 when unbounded, {@code leaseMs} 0 for a
-     * watchdog lease), when it began and returned, a fenced one's token, when its unlock began and
-     * how it ended ({@code OK}, {@code NOT_HELD}, an exception's kind, or {@code NO_UNLOCK} when the
-     * log ends first), and its stall and write when any.
+     * watchdog lease), when it began, when its future completed ({@code toldUs}, stamped in the
+     * future's callback) and when its thread woke from joining it, a fenced one's token, when its
+     * unlock began and how it ended ({@code OK}, {@code NOT_HELD}, an exception's kind, or
+     * {@code NO_UNLOCK} when the log ends first), and its stall and write when any.
      */
     record Acquisition(int process, int thread, long seq, String op, long waitMs, long leaseMs, long attemptUs,
-            long acquiredUs, Long token, long releaseStartUs, String release, Long stallMs, Write write) {
+            long toldUs, long returnedUs, Long token, long releaseStartUs, String release, Long stallMs,
+            Write write) {
         String who() {
             return "w" + process + "t" + thread + "#" + seq;
         }
@@ -34,7 +36,11 @@ final class SoakEvents {
     record Write(long startUs, long endUs, long token, boolean accepted, String previousMax) {
     }
 
-    /** An acquire call that threw. */
+    /** An acquisition told it did not get the lock within its wait, at {@code toldUs}. */
+    record Timeout(int process, int thread, String op, long attemptUs, long toldUs) {
+    }
+
+    /** An acquire call that threw (its future completed exceptionally at {@code failUs}). */
     record Failure(int process, int thread, String op, long waitMs, long attemptUs, long failUs, String kind,
             String message) {
         /** The deadline of the call, or {@code Long.MAX_VALUE} without a wait bound. */
@@ -53,7 +59,7 @@ final class SoakEvents {
 
     private final List<Acquisition> acquisitions = new ArrayList<>();
     private final List<Failure> failures = new ArrayList<>();
-    private final Map<Integer, Integer> timeoutsPerProcess = new TreeMap<>();
+    private final List<Timeout> timeouts = new ArrayList<>();
     private final Map<Integer, Integer> lostPerProcess = new TreeMap<>();
     private final List<Stray> strays = new ArrayList<>();
 
@@ -66,11 +72,11 @@ final class SoakEvents {
         for (SoakRun.WorkerExit exit : exits) {
             events.read(exit.index(), exit);
         }
-        events.acquisitions.sort(Comparator.comparingLong(Acquisition::acquiredUs));
+        events.acquisitions.sort(Comparator.comparingLong(Acquisition::toldUs));
         return events;
     }
 
-    /** Every acquisition, by the time its acquire call returned. */
+    /** Every acquisition, by the time it was told (its future completed). */
     List<Acquisition> acquisitions() {
         return acquisitions;
     }
@@ -79,8 +85,14 @@ final class SoakEvents {
         return failures;
     }
 
+    List<Timeout> timeouts() {
+        return timeouts;
+    }
+
     Map<Integer, Integer> timeoutsPerProcess() {
-        return timeoutsPerProcess;
+        Map<Integer, Integer> perProcess = new TreeMap<>();
+        timeouts.forEach(t -> perProcess.merge(t.process(), 1, Integer::sum));
+        return perProcess;
     }
 
     Map<Integer, Integer> lostPerProcess() {
@@ -101,7 +113,7 @@ final class SoakEvents {
         Map<String, Boolean> checkPending = new HashMap<>();
         long endUs = exit.exitedUs();
         for (String line : Files.readAllLines(exit.log(), StandardCharsets.UTF_8)) {
-            String[] f = line.split(" ", 9);
+            String[] f = line.split(" ", line.startsWith("FAIL ") ? 9 : -1); // a failure's message comes last
             if (Set.of("ACQ", "REL", "FAIL", "TIMEOUT").contains(f[0])) {
                 if (checkPending.getOrDefault(f[1], false)) {
                     inStray.put(f[1], false);
@@ -127,14 +139,15 @@ final class SoakEvents {
                         acquisitions.add(acquisition(p, done, Long.parseLong(f[3]), f[5]));
                     }
                 }
-                case "TIMEOUT" -> timeoutsPerProcess.merge(p, 1, Integer::sum);
+                case "TIMEOUT" -> timeouts.add(new Timeout(p, Integer.parseInt(f[1]), f[2], Long.parseLong(f[5]),
+                        Long.parseLong(f[6])));
                 case "FAIL" -> failures.add(new Failure(p, Integer.parseInt(f[1]), f[2], Long.parseLong(f[3]),
                         Long.parseLong(f[5]), Long.parseLong(f[6]), f[7], f.length > 8 ? f[8] : ""));
                 case "LOST" -> lostPerProcess.merge(p, 1, Integer::sum);
                 case "STRAY" -> strays.add(new Stray(p, Integer.parseInt(f[1]), f[2], Long.parseLong(f[3]),
                         episodeStart));
                 case "END" -> endUs = Long.parseLong(f[1]);
-                case "START", "THREAD" -> {
+                case "START", "THREAD", "WAITSTOP", "HOLD", "LETGO" -> {
                     // nothing to judge
                 }
                 default -> throw new IllegalStateException("unknown event in " + exit.log() + ": " + line);
@@ -152,8 +165,8 @@ final class SoakEvents {
     private static Acquisition acquisition(int p, Pending pending, long releaseStartUs, String release) {
         String[] f = pending.acq();
         return new Acquisition(p, Integer.parseInt(f[1]), Long.parseLong(f[2]), f[3], Long.parseLong(f[4]),
-                Long.parseLong(f[5]), Long.parseLong(f[6]), Long.parseLong(f[7]),
-                "-".equals(f[8]) ? null : Long.valueOf(f[8]), releaseStartUs, release, pending.stall(),
+                Long.parseLong(f[5]), Long.parseLong(f[6]), Long.parseLong(f[7]), Long.parseLong(f[8]),
+                "-".equals(f[9]) ? null : Long.valueOf(f[9]), releaseStartUs, release, pending.stall(),
                 pending.write());
     }
 }

@@ -19,19 +19,23 @@ import java.time.Instant;
  * <pre>
  * START  us pid
  * THREAD t javaThreadId
- * ACQ    t seq op waitMs leaseMs attemptUs acquiredUs token|-
+ * WAITSTOP t attemptUs us          (told the controller, at us, that t's acquisition since attemptUs goes on)
+ * HOLD   t seq us                   (keeps this hold until the controller lets it go)
+ * LETGO  t seq us true|false        (let go by the controller, or not within the bound)
+ * ACQ    t seq op waitMs leaseMs attemptUs toldUs returnedUs token|-
  * STALL  t seq us ms
  * WRITE  t seq startUs endUs token A|R previousMax
  * REL    t seq startUs endUs OK|NOT_HELD|exceptionKind
- * TIMEOUT t op waitMs leaseMs attemptUs endUs
- * FAIL   t op waitMs leaseMs attemptUs failUs kind message
+ * TIMEOUT t op waitMs leaseMs attemptUs toldUs
+ * FAIL   t op waitMs leaseMs attemptUs toldUs kind message
  * STRAY  t UNLOCK|FAIL|TIMEOUT us   (Redis says the thread holds the lock after it unlocked its
  *                                   only hold, or after it was told it did not get it)
  * LOST   us javaThreadId
  * END    us acquisitions
  * </pre>
- * A wait of {@code -1} is a call without a wait bound ({@code lock()}); a lease of {@code 0} is a
- * watchdog lease. Thread-safe: every line is written under this object's lock.
+ * {@code toldUs} is when the acquisition's future completed, stamped in its callback;
+ * {@code returnedUs} when the thread that joined it woke. A wait of {@code -1} is a call without a
+ * wait bound ({@code lock()}); a lease of {@code 0} is a watchdog lease. Thread-safe: every line is written under this object's lock.
  */
 final class SoakLog implements AutoCloseable {
 

@@ -7,7 +7,9 @@ import static java.util.concurrent.TimeUnit.NANOSECONDS;
 import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.RedisServerProcess;
 import dev.padlock.testing.RedisServers;
+import io.lettuce.core.KeyValue;
 import io.lettuce.core.KillArgs;
+import io.lettuce.core.api.sync.RedisCommands;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -45,8 +47,24 @@ final class SoakRun {
     record Settings(int processes, int threads, long durationMs, long seed, Path directory) {
     }
 
-    /** A fault as applied: the plan, and when it really began and ended (wall-clock µs). */
-    record Applied(FaultSchedule.Fault fault, long startUs, long endUs, String note) {
+    /**
+     * A fault as applied: the plan, and when it really began and ended (wall-clock µs).
+     *
+     * @param startUs taken before the fault's first act (for a stop: before {@code kill -STOP} is
+     *     sent)
+     * @param resumeUs for a stop, taken just before {@code kill -CONT} is sent: every stamp the
+     *     stopped worker takes after it resumes is later; {@code endUs} for other faults
+     * @param endUs taken after its last act returned
+     * @param waiter for a waiter stop, the wait it was aimed at; null otherwise (or when no wait began)
+     */
+    record Applied(FaultSchedule.Fault fault, long startUs, long resumeUs, long endUs, String note, Waiter waiter) {
+        Applied(FaultSchedule.Fault fault, long startUs, long endUs, String note) {
+            this(fault, startUs, endUs, endUs, note, null);
+        }
+    }
+
+    /** A wait a waiter stop was aimed at: the worker's thread index, and when its acquisition began. */
+    record Waiter(int thread, long attemptUs) {
     }
 
     /** A worker process as it ended. */
@@ -122,6 +140,11 @@ final class SoakRun {
                     exits.add(new WorkerExit(p, worker.pid(), logs.get(p), outputs.get(p),
                             exited ? worker.exitValue() : null, exitedUs));
                 }
+                for (int p = 0; p < workers.size(); p++) {
+                    // a waiter stop's arming or announcement that came too late: control keys, not the test's
+                    resourceAdmin.commands().del(waitStopKey(run, p), waitingKey(run, p), holdKey(run, p),
+                            holdingKey(run, p), letGoKey(run, p));
+                }
                 return new Outcome(settings, lockName, run, schedule, applied, exits, goUs, endUs,
                         keysAndTtls(lockAdmin), keysAndTtls(resourceAdmin),
                         resourceAdmin.commands().lrange(FencedResource.logKey(run), 0, -1));
@@ -147,15 +170,12 @@ final class SoakRun {
             case WORKER_STOP -> {
                 Process worker = workers.get(fault.worker());
                 if (!worker.isAlive()) {
-                    note = "worker already gone";
-                    break;
+                    return new Applied(fault, start, SoakLog.nowMicros(), "worker already gone");
                 }
-                signal(worker, "STOP");
-                try {
-                    Thread.sleep(fault.durationMs());
-                } finally {
-                    signal(worker, "CONT");
-                }
+                return stop(fault, worker, start, "", null, () -> { });
+            }
+            case WAITER_STOP -> {
+                return stopWaiter(fault, run, resourceAdmin, workers.get(fault.worker()));
             }
             case CLIENT_KILL -> {
                 Long normal = lockAdmin.commands().clientKill(KillArgs.Builder.typeNormal());
@@ -171,12 +191,12 @@ final class SoakRun {
                 }
             }
             case RESTART -> {
-                if (fault.hungMs() > 0) {
+                if (fault.leadMs() > 0) {
                     lockServer.pause();
-                    Thread.sleep(fault.hungMs());
+                    Thread.sleep(fault.leadMs());
                 }
                 lockServer.kill();
-                Thread.sleep(fault.durationMs() - fault.hungMs());
+                Thread.sleep(fault.durationMs() - fault.leadMs());
                 lockServer.restart();
                 note = "new pid " + lockServer.pid();
             }
@@ -185,6 +205,114 @@ final class SoakRun {
         }
         long end = SoakLog.nowMicros();
         return new Applied(fault, start, end, note);
+    }
+
+    /**
+     * A stop of a worker while one of its threads waits in line: another worker (the next one) is
+     * armed to keep its next watchdog hold until let go, so that the lock stays held; once it says
+     * it holds, the target is armed (it names its thread whose acquisition in progress began last,
+     * on {@link #waitingKey}); {@code leadMs} after that wait began the target is stopped, and the
+     * holder is let go, so that the lock is granted on while the waiter's JVM is stopped. Every
+     * step is bounded by {@link FaultSchedule#WAIT_ANNOUNCE_MS}; a step that times out is noted and
+     * the rest done without it.
+     */
+    private Applied stopWaiter(FaultSchedule.Fault fault, String run, RedisAdmin resourceAdmin, Process worker)
+            throws InterruptedException {
+        long armed = SoakLog.nowMicros();
+        if (!worker.isAlive()) {
+            return new Applied(fault, armed, SoakLog.nowMicros(), "worker already gone");
+        }
+        RedisCommands<String, String> commands = resourceAdmin.commands();
+        int target = fault.worker();
+        int holder = (target + 1) % settings.processes();
+        String holderNote = "";
+        boolean[] letGo = {holder == target}; // one worker: no one to hold, nothing to let go
+        if (holder != target) {
+            commands.del(holdingKey(run, holder), letGoKey(run, holder));
+            commands.set(holdKey(run, holder), "1");
+            String held = pop(commands, holdingKey(run, holder));
+            holderNote = held != null ? ", behind w" + holder + "t" + held.split(" ")[0] + "'s hold" : ", no hold";
+        }
+        try {
+            commands.del(waitingKey(run, target));
+            commands.set(waitStopKey(run, target), "1");
+            String began = pop(commands, waitingKey(run, target));
+            if (began == null) {
+                return new Applied(fault, armed, SoakLog.nowMicros(), "no wait began within "
+                        + FaultSchedule.WAIT_ANNOUNCE_MS + " ms" + holderNote);
+            }
+            String[] fields = began.split(" ");
+            Waiter waiter = new Waiter(Integer.parseInt(fields[0]), Long.parseLong(fields[1]));
+            long leftMs = fault.leadMs() - (SoakLog.nowMicros() - waiter.attemptUs()) / 1_000;
+            if (leftMs > 0) {
+                Thread.sleep(leftMs);
+            }
+            long start = SoakLog.nowMicros();
+            String note = String.format("%d ms into t%d's wait%s", (start - waiter.attemptUs()) / 1_000,
+                    waiter.thread(), holderNote);
+            return stop(fault, worker, start, note, waiter, () -> {
+                if (!letGo[0]) {
+                    commands.rpush(letGoKey(run, holder), "go");
+                    letGo[0] = true;
+                }
+            });
+        } finally {
+            commands.del(waitStopKey(run, target));
+            if (!letGo[0]) {
+                commands.del(holdKey(run, holder));
+                commands.rpush(letGoKey(run, holder), "go"); // a hold that is there, or comes late, ends now
+            }
+        }
+    }
+
+    /** BLPOP of {@code key}, bounded by {@link FaultSchedule#WAIT_ANNOUNCE_MS}: its value, or null. */
+    private static String pop(RedisCommands<String, String> commands, String key) {
+        KeyValue<String, String> popped = commands.blpop(FaultSchedule.WAIT_ANNOUNCE_MS / 1000.0, key);
+        return popped == null || !popped.hasValue() ? null : popped.getValue();
+    }
+
+    /**
+     * SIGSTOP of {@code worker}, {@code stopped} once it is sent, the rest of the fault's duration,
+     * then SIGCONT; stamps as {@link Applied} says.
+     */
+    private static Applied stop(FaultSchedule.Fault fault, Process worker, long start, String note, Waiter waiter,
+            Runnable stopped) throws InterruptedException {
+        long resume;
+        signal(worker, "STOP");
+        try {
+            stopped.run();
+            sleepUntil(System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(start + fault.durationMs() * 1_000
+                    - SoakLog.nowMicros()));
+        } finally {
+            resume = SoakLog.nowMicros();
+            signal(worker, "CONT");
+        }
+        return new Applied(fault, start, resume, SoakLog.nowMicros(), note, waiter);
+    }
+
+    /** Where the controller arms worker {@code index} for a waiter stop (the worker takes it). */
+    static String waitStopKey(String run, int index) {
+        return run + ":waitstop:" + index;
+    }
+
+    /** Where worker {@code index}'s armed thread says {@code "<thread> <attemptUs>"} as its acquisition begins. */
+    static String waitingKey(String run, int index) {
+        return run + ":waiting:" + index;
+    }
+
+    /** Where the controller arms worker {@code index} to keep its next watchdog hold until let go. */
+    static String holdKey(String run, int index) {
+        return run + ":hold:" + index;
+    }
+
+    /** Where worker {@code index}'s armed thread says {@code "<thread> <seq>"} once it holds. */
+    static String holdingKey(String run, int index) {
+        return run + ":holding:" + index;
+    }
+
+    /** Where the controller lets worker {@code index}'s armed hold go. */
+    static String letGoKey(String run, int index) {
+        return run + ":letgo:" + index;
     }
 
     private static void awaitReady(RedisAdmin resource, String run, List<Process> workers) throws InterruptedException {

@@ -17,21 +17,30 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A worker JVM of the fault-schedule soak ({@link SoakRun}): {@code threads} threads loop on ONE
  * lock name, through an {@link RLock} and an {@link RFencedLock} of that name, with watchdog and
- * fixed leases, until the run's time is up. A fenced holder writes its token to the fenced
- * resource ({@link FencedResource}, on a second Redis that is never faulted). Every event goes to
- * the worker's {@link SoakLog}.
+ * fixed leases, until the run's time is up ({@link SoakLoop}: each acquisition's completion is
+ * stamped in its future's callback). A fenced holder writes its token to the fenced resource
+ * ({@link FencedResource}, on a second Redis that is never faulted). Every event goes to the
+ * worker's {@link SoakLog}.
  *
  * <p>Control goes through the resource's Redis, which stays up: the worker {@code INCR}s
- * {@code <run>:ready}, waits (bounded) in {@code BLPOP <run>:go}, and a poller thread takes
- * {@code <run>:stall:<index>} (milliseconds) when the controller sets it: the next thread of this
- * worker that acquires with a fixed lease then sleeps that long inside its critical section (a
- * holder paused past its lease). The seed and the worker and thread indexes drive every choice.
+ * {@code <run>:ready}, waits (bounded) in {@code BLPOP <run>:go}, and a poller thread takes the
+ * controller's arming when it is set: {@code <run>:stall:<index>} (milliseconds), and the next
+ * thread of this worker that acquires with a fixed lease sleeps that long inside its critical
+ * section (a holder paused past its lease); {@link SoakRun#holdKey}, and the next thread of this
+ * worker that acquires with a watchdog lease says so on {@link SoakRun#holdingKey} and keeps the
+ * lock until the controller lets it go ({@link SoakRun#letGoKey}, at most {@link #HOLD_BOUND});
+ * {@link SoakRun#waitStopKey}, and the poller pushes {@code "<thread> <attemptUs>"} of the
+ * thread whose acquisition in progress began last (at its next poll with one) to
+ * {@link SoakRun#waitingKey}, so that the controller can stop this JVM while that thread waits.
+ * The seed and the worker and thread indexes drive every choice.
  *
  * <p>Exit codes: 0 done, 1 an error, 2 no go signal, 3 a thread did not finish in time. The JVM
  * halts at the end whatever threads a library left behind.
@@ -52,34 +61,10 @@ public final class SoakWorker {
     static final long LEASE_MS = 1_000;
 
     private static final Duration GO_TIMEOUT = Duration.ofSeconds(60);
+    /** The longest a thread keeps a hold the controller armed, unless it is let go sooner. */
+    static final Duration HOLD_BOUND = Duration.ofSeconds(5);
     /** How long after the run's end the threads may take to finish their last iteration. */
     private static final Duration FINISH_TIMEOUT = Duration.ofSeconds(30);
-
-    /** The calls a thread picks from, each iteration. */
-    enum Op {
-        TRY_FIXED, TRY_WATCHDOG, LOCK_WATCHDOG, LOCK_FIXED, FENCED_TRY_FIXED, FENCED_TRY_WATCHDOG, FENCED_LOCK;
-
-        long waitMs() {
-            return switch (this) {
-                case LOCK_WATCHDOG, LOCK_FIXED, FENCED_LOCK -> -1;
-                case TRY_FIXED, TRY_WATCHDOG, FENCED_TRY_FIXED, FENCED_TRY_WATCHDOG -> WAIT_MS;
-            };
-        }
-
-        long leaseMs() {
-            return switch (this) {
-                case TRY_FIXED, LOCK_FIXED, FENCED_TRY_FIXED -> LEASE_MS;
-                case TRY_WATCHDOG, LOCK_WATCHDOG, FENCED_TRY_WATCHDOG, FENCED_LOCK -> 0;
-            };
-        }
-
-        boolean fenced() {
-            return switch (this) {
-                case FENCED_TRY_FIXED, FENCED_TRY_WATCHDOG, FENCED_LOCK -> true;
-                case TRY_FIXED, TRY_WATCHDOG, LOCK_WATCHDOG, LOCK_FIXED -> false;
-            };
-        }
-    }
 
     private SoakWorker() {
     }
@@ -121,6 +106,7 @@ public final class SoakWorker {
         try (SoakLog log = new SoakLog(logFile);
                 StatefulRedisConnection<String, String> control = resourceClient.connect();
                 StatefulRedisConnection<String, String> resourceConnection = resourceClient.connect();
+                StatefulRedisConnection<String, String> holdConnection = resourceClient.connect();
                 LockClient padlock = LockClient.create(LockConfig.builder()
                         .redisUri(lockUri)
                         .watchdogTimeout(Duration.ofMillis(watchdogMs))
@@ -132,14 +118,26 @@ public final class SoakWorker {
             RLock lock = padlock.getLock(lockName);
             RFencedLock fenced = padlock.getFencedLock(lockName);
             AtomicLong pendingStall = new AtomicLong();
+            boolean pendingWaitStop = false; // the poller's own
+            AtomicBoolean pendingHold = new AtomicBoolean();
+            AtomicLongArray waitingSince = new AtomicLongArray(threads);
             AtomicLong acquisitions = new AtomicLong();
+            RedisCommands<String, String> commands = control.sync();
+            SoakLoop.Control hold = (thread, seq) -> {
+                commands.rpush(SoakRun.holdingKey(run, index), thread + " " + seq);
+                // on a connection of its own: a blocking pop holds up every command behind it
+                KeyValue<String, String> letGo = holdConnection.sync().blpop(HOLD_BOUND.toSeconds(),
+                        SoakRun.letGoKey(run, index));
+                return letGo != null && letGo.hasValue();
+            };
+            SoakLoop.Shared shared = new SoakLoop.Shared(pendingStall, pendingHold, hold, waitingSince, acquisitions,
+                    commandTimeoutMs);
             CountDownLatch go = new CountDownLatch(1);
             long[] endMicros = new long[1];
             AtomicReference<Throwable> failure = new AtomicReference<>();
             for (int t = 0; t < threads; t++) {
                 Random random = new Random(seed * 1_000_003L + index * 1_009L + t);
-                Loop loop = new Loop(t, "w" + index + "t" + t, random, lock, fenced, resource, log, pendingStall,
-                        acquisitions);
+                SoakLoop loop = new SoakLoop(t, "w" + index + "t" + t, random, lock, fenced, resource, log, shared);
                 Thread thread = new Thread(() -> {
                     try {
                         go.await();
@@ -157,7 +155,6 @@ public final class SoakWorker {
                 thread.start();
             }
 
-            RedisCommands<String, String> commands = control.sync();
             commands.incr(run + ":ready");
             KeyValue<String, String> signal = commands.blpop(GO_TIMEOUT.toSeconds(), run + ":go");
             if (signal == null || !signal.hasValue()) {
@@ -168,14 +165,25 @@ public final class SoakWorker {
             endMicros[0] = SoakLog.nowMicros() + durationMs * 1_000;
             go.countDown();
 
-            // The stall poller: bounded by the run's end plus the finishing time.
+            // The poller of the controller's arming: bounded by the run's end plus the finishing time.
             long pollDeadline = began + TimeUnit.MILLISECONDS.toNanos(durationMs) + FINISH_TIMEOUT.toNanos();
             String stallKey = run + ":stall:" + index;
+            String waitStopKey = SoakRun.waitStopKey(run, index);
+            String holdKey = SoakRun.holdKey(run, index);
             while (System.nanoTime() - pollDeadline < 0 && running.stream().anyMatch(Thread::isAlive)) {
-                String stall = commands.eval("local v = redis.call('GET', KEYS[1]) "
-                        + "if v then redis.call('DEL', KEYS[1]) end return v", ScriptOutputType.VALUE, stallKey);
+                String stall = take(commands, stallKey);
                 if (stall != null) {
                     pendingStall.set(Long.parseLong(stall));
+                }
+                if (take(commands, holdKey) != null) {
+                    pendingHold.set(true);
+                }
+                pendingWaitStop |= take(commands, waitStopKey) != null;
+                long[] waiter = pendingWaitStop ? latestWait(waitingSince) : null;
+                if (waiter != null) {
+                    commands.rpush(SoakRun.waitingKey(run, index), waiter[0] + " " + waiter[1]);
+                    log.write("WAITSTOP", waiter[0], waiter[1], SoakLog.nowMicros());
+                    pendingWaitStop = false;
                 }
                 log.flush();
                 Thread.sleep(50);
@@ -202,132 +210,25 @@ public final class SoakWorker {
         }
     }
 
-    /** One thread's loop: acquire, a short critical section, unlock, until the end. */
-    private static final class Loop {
-        private final int thread;
-        private final String who;
-        private final Random random;
-        private final RLock lock;
-        private final RFencedLock fenced;
-        private final FencedResource resource;
-        private final SoakLog log;
-        private final AtomicLong pendingStall;
-        private final AtomicLong acquisitions;
-
-        Loop(int thread, String who, Random random, RLock lock, RFencedLock fenced, FencedResource resource, SoakLog log,
-                AtomicLong pendingStall, AtomicLong acquisitions) {
-            this.thread = thread;
-            this.who = who;
-            this.random = random;
-            this.lock = lock;
-            this.fenced = fenced;
-            this.resource = resource;
-            this.log = log;
-            this.pendingStall = pendingStall;
-            this.acquisitions = acquisitions;
-        }
-
-        void run(long endMicros) throws InterruptedException {
-            Op[] ops = Op.values();
-            long seq = 0;
-            while (SoakLog.nowMicros() < endMicros) {
-                Op op = ops[random.nextInt(ops.length)];
-                long attempt = SoakLog.nowMicros();
-                Long token = null;
-                boolean acquired;
-                try {
-                    switch (op) {
-                        case TRY_FIXED -> acquired = lock.tryLock(WAIT_MS, LEASE_MS, TimeUnit.MILLISECONDS);
-                        case TRY_WATCHDOG -> acquired = lock.tryLock(WAIT_MS, TimeUnit.MILLISECONDS);
-                        case LOCK_WATCHDOG -> {
-                            lock.lock();
-                            acquired = true;
-                        }
-                        case LOCK_FIXED -> {
-                            lock.lock(LEASE_MS, TimeUnit.MILLISECONDS);
-                            acquired = true;
-                        }
-                        case FENCED_TRY_FIXED -> {
-                            token = fenced.tryLockAndGetToken(WAIT_MS, LEASE_MS, TimeUnit.MILLISECONDS);
-                            acquired = token != null;
-                        }
-                        case FENCED_TRY_WATCHDOG -> {
-                            token = fenced.tryLockAndGetToken(WAIT_MS, -1, TimeUnit.MILLISECONDS);
-                            acquired = token != null;
-                        }
-                        case FENCED_LOCK -> {
-                            token = fenced.lockAndGetToken();
-                            acquired = true;
-                        }
-                        default -> throw new IllegalStateException("unknown op " + op);
-                    }
-                } catch (RuntimeException e) {
-                    log.write("FAIL", thread, op, op.waitMs(), op.leaseMs(), attempt, SoakLog.nowMicros(),
-                            kind(e), String.valueOf(e.getMessage()));
-                    checkNotHeld("FAIL");
-                    Thread.sleep(5);
-                    continue;
-                }
-                if (!acquired) {
-                    log.write("TIMEOUT", thread, op, op.waitMs(), op.leaseMs(), attempt, SoakLog.nowMicros());
-                    checkNotHeld("TIMEOUT");
-                    continue;
-                }
-                long acquiredAt = SoakLog.nowMicros();
-                seq++;
-                acquisitions.incrementAndGet();
-                log.write("ACQ", thread, seq, op, op.waitMs(), op.leaseMs(), attempt, acquiredAt,
-                        token == null ? "-" : token);
-                criticalSection(op, seq, token);
-                long releaseStart = SoakLog.nowMicros();
-                String result;
-                try {
-                    lock.unlock();
-                    result = "OK";
-                } catch (IllegalMonitorStateException e) {
-                    result = "NOT_HELD";
-                } catch (RuntimeException e) {
-                    result = kind(e);
-                }
-                log.write("REL", thread, seq, releaseStart, SoakLog.nowMicros(), result);
-                if (result.equals("OK")) {
-                    checkNotHeld("UNLOCK");
-                }
-                Thread.sleep(random.nextInt(3));
+    /**
+     * The thread whose acquisition in progress began last, as {@code {thread, attemptUs}}; null
+     * when none is in progress.
+     */
+    private static long[] latestWait(AtomicLongArray waitingSince) {
+        long[] latest = null;
+        for (int t = 0; t < waitingSince.length(); t++) {
+            long since = waitingSince.get(t);
+            if (since != 0 && (latest == null || since > latest[1])) {
+                latest = new long[] {t, since};
             }
         }
+        return latest;
+    }
 
-        /**
-         * Asks Redis whether this thread still holds the lock although it unlocked its only hold,
-         * or was told it did not get it: a stray hold, logged as such. Left in place, as a user's
-         * thread would leave it. An error of the question itself is not judged.
-         */
-        private void checkNotHeld(String after) {
-            try {
-                if (lock.isHeldByCurrentThread()) {
-                    log.write("STRAY", thread, after, SoakLog.nowMicros());
-                }
-            } catch (RuntimeException e) {
-                // Redis did not answer: nothing to judge.
-            }
-        }
-
-        private void criticalSection(Op op, long seq, Long token) throws InterruptedException {
-            if (op.leaseMs() > 0) {
-                long stall = pendingStall.getAndSet(0);
-                if (stall > 0) {
-                    log.write("STALL", thread, seq, SoakLog.nowMicros(), stall);
-                    Thread.sleep(stall);
-                }
-            }
-            if (token != null) {
-                long start = SoakLog.nowMicros();
-                FencedResource.Write write = resource.write(token, who + "#" + seq);
-                log.write("WRITE", thread, seq, start, SoakLog.nowMicros(), token, write.accepted() ? "A" : "R",
-                        write.previousMax());
-            }
-            Thread.sleep(1 + random.nextInt(3));
-        }
+    /** Gets and deletes {@code key}: the controller's arming, taken once. */
+    private static String take(RedisCommands<String, String> commands, String key) {
+        return commands.eval("local v = redis.call('GET', KEYS[1]) if v then redis.call('DEL', KEYS[1]) end return v",
+                ScriptOutputType.VALUE, key);
     }
 
     /** An exception's kind: its class, and its cause's when it has one. */
