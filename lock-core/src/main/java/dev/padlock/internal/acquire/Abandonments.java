@@ -22,6 +22,9 @@ import org.slf4j.LoggerFactory;
  *       interrupt or a cancel): each may have landed, so each is given back with
  *       {@link LockProtocol#abandon}, retried until the claim's lease would have run out by
  *       itself.</li>
+ *   <li><b>Other acquisitions</b> given up on in doubt (a re-entry; a fair, read or write hold):
+ *       Redis is asked by hold count whether it landed, and one hold is given back if so
+ *       ({@link #giveBackIfLanded}).</li>
  *   <li><b>Places in line</b> whose leave went unanswered ({@link #leaveAgain}): the leave is sent
  *       again until Redis answers it, or for {@link #PLACE_RETRY_MILLIS} at most.</li>
  * </ul>
@@ -115,6 +118,47 @@ public final class Abandonments {
             }
             finish(key, done);
         });
+    }
+
+    /**
+     * Gives back {@code owner}'s acquisition of {@code protocol}'s lock that is no claim (a re-entry,
+     * or a kind's first hold that adds to a count) and whose outcome is unknown, if it landed: once
+     * Redis answers, it is asked whether the owner's hold count is above the holds the owner has
+     * besides it ({@code heldBefore}), and one release is sent if so. Call before the caller learns
+     * that its acquisition failed; the owner's next acquisition of the lock waits meanwhile.
+     */
+    public void giveBackIfLanded(LockProtocol protocol, long owner, HeldBefore heldBefore) {
+        String key = key(protocol, owner);
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        CompletableFuture<Void> entry = pending.compute(key, (k, previous) ->
+                previous == null || previous.isDone() ? done : CompletableFuture.allOf(previous, done));
+        entry.whenComplete((ignored, failure) -> pending.remove(key, entry));
+        resend(() -> giveBackIfLanded(protocol, owner, heldBefore.count()), PLACE_RETRY_MILLIS)
+                .whenComplete((gaveBack, failure) -> {
+                    if (failure == null && gaveBack) {
+                        log.info("gave back a hold of lock '{}' by {}: its acquisition landed after its caller had been"
+                                + " told it failed", protocol.name(), protocol.ownerField(owner));
+                    } else if (failure != null && !(failure instanceof ClientClosing)) {
+                        log.warn("could not give back lock '{}' of {} after its acquisition's reply was lost; if it"
+                                + " landed, its hold stays until its lease ends: {}", protocol.name(),
+                                protocol.ownerField(owner), failure.toString());
+                    }
+                    done.complete(null);
+                });
+    }
+
+    private static CompletableFuture<Boolean> giveBackIfLanded(LockProtocol protocol, long owner, int before) {
+        if (before == HeldBefore.NOT_YET) {
+            return CompletableFuture.failedFuture(new RedisUnavailableException("lock '" + protocol.name() + "': a "
+                    + "release by " + protocol.ownerField(owner) + " is in flight; asked again once it is answered", null));
+        }
+        if (before == HeldBefore.UNKNOWN) {
+            return CompletableFuture.failedFuture(new IllegalStateException("another acquisition by "
+                    + protocol.ownerField(owner) + " is under way, so the hold count cannot tell"));
+        }
+        return protocol.confirmReentry(owner, before).thenCompose(found -> !found.acquired()
+                ? CompletableFuture.completedFuture(false)
+                : protocol.release(owner, 0).thenApply(release -> true));
     }
 
     /**

@@ -26,8 +26,9 @@ import org.slf4j.LoggerFactory;
  *       calls in a row (twice the command timeout for an unbounded wait); then the caller gets the
  *       exception.</li>
  *   <li><b>Giving up.</b> A claim given up on while its outcome is unknown is given back by
- *       {@link Abandonments}, and the same owner's next acquisition of the lock waits for that
- *       first; any other attempt holds, if it landed, until its lease ends.</li>
+ *       {@link Abandonments}; an attempt whose owner's holds are counted ({@link HeldBefore}) is
+ *       given back if Redis counts it; the same owner's next acquisition of the lock waits for
+ *       that first. Any other attempt holds, if it landed, until its lease ends.</li>
  * </ul>
  *
  * Confined to the acquisition's loop, except {@link #lastUnanswered()}.
@@ -175,17 +176,30 @@ final class LostReplies {
     }
 
     /**
+     * {@link #giveUp()} for a claim in doubt, as the acquisition starts to stop: a claim is given
+     * back whatever leaving its place finds (a claim and a grant make one hold). Nothing else.
+     */
+    void giveUpClaim() {
+        if (inDoubt && claim) {
+            inDoubt = false;
+            abandonments.abandon(protocol, owner, leaseMillis);
+        }
+    }
+
+    /**
      * The acquisition stops without the lock, its caller about to be told so: what may have
-     * landed must not stay. A claim is given back ({@link Abandonments}); any other attempt holds,
-     * if it landed, until its lease ends, which is logged.
+     * landed must not stay. A claim is given back ({@link Abandonments}), and so is a counted
+     * attempt that Redis counts; any other attempt holds, if it landed, until its lease ends,
+     * which is logged.
      */
     void giveUp() {
+        giveUpClaim();
         if (!inDoubt) {
             return;
         }
         inDoubt = false;
-        if (claim) {
-            abandonments.abandon(protocol, owner, leaseMillis);
+        if (heldBefore != null) {
+            abandonments.giveBackIfLanded(protocol, owner, heldBefore);
         } else {
             log.warn("lock '{}': gave up on an acquisition by {} whose reply was lost; if it landed, its hold"
                     + " stays until its lease ends", protocol.name(), protocol.ownerField(owner));

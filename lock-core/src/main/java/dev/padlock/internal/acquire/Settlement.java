@@ -171,10 +171,10 @@ final class Settlement {
     }
 
     /**
-     * Stops without the lock: gives back the subscriptions, what a lost reply may have left, and
-     * any place in line on Redis, then runs {@code complete} (which settles the result), then
-     * completes {@link #settled}. Leaving the line comes first, so a caller that tries again at once
-     * is queued anew.
+     * Stops without the lock: gives back the subscriptions and any place in line on Redis, then
+     * what a lost reply may have left (unless leaving found a grant, which the owner then holds),
+     * then runs {@code complete} (which settles the result), then completes {@link #settled}.
+     * Leaving the line comes first, so a caller that tries again at once is queued anew.
      */
     void stop(Runnable complete) {
         if (!latch.stop()) {
@@ -182,9 +182,10 @@ final class Settlement {
             return;
         }
         subscriptions.close();
-        lostReplies.giveUp(); // the caller is told it failed: what may have landed must not stay
+        lostReplies.giveUpClaim();
         CompletableFuture<Boolean> left = place.leave();
         if (left == null) {
+            lostReplies.giveUp(); // the caller is told it failed: what may have landed must not stay
             complete.run();
             settled.complete(null);
             return;
@@ -196,8 +197,12 @@ final class Settlement {
             }
             CompletableFuture<Void> stillLeaving = place.stillLeaving();
             if (stillLeaving != null) {
-                // what the leave sent again finds is given back: the owner's next acquisition waits for it
+                // what the leave sent again finds (a grant, or the attempt in doubt that took the
+                // place) is given back: the owner's next acquisition waits for it
                 context.abandonments().awaitSettle(protocol, owner, settled);
+            } else {
+                // only now: a leave that finds a grant makes the owner hold, and nothing is given back
+                lostReplies.giveUp();
             }
             complete.run();
             if (stillLeaving == null) {

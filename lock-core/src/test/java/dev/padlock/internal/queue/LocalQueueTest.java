@@ -148,6 +148,30 @@ class LocalQueueTest {
         assertThat(again.result()).isCompletedWithValue(true);
     }
 
+    /**
+     * Issue 37 (simulator replay -2111750717056226044:60, a read lock): a re-entry cancelled while
+     * its reply was lost landed later; nobody gave it back, and its count outlived every unlock.
+     * Now Redis is asked by hold count, and the hold is given back if it landed.
+     */
+    @Test
+    void aReentryGivenUpInDoubtIsGivenBackIfRedisCountsIt() {
+        holds(1);
+        PendingAcquire again = acquire(1, FOREVER);
+        lock.next("acquire", 1).fail(new RedisUnavailableException("timed out", null));
+        again.result().cancel(false);
+
+        timer.advance(10);
+        Call confirm = lock.next("confirmReentry", 1);
+        assertThat(confirm.to).isEqualTo(1);
+        PendingAcquire next = acquire(1, FOREVER);
+        assertThat(lock.calls).as("the owner's next acquisition waits for the give-back").isEmpty();
+        confirm.answer(Attempt.ACQUIRED); // it had landed: Redis counts 2
+
+        lock.next("release", 1).answer(new Release(ReleaseOutcome.STILL_HELD, 0, false));
+        lock.next("acquire", 1).answer(Attempt.ACQUIRED);
+        assertThat(next.result()).isCompletedWithValue(true);
+    }
+
     @Test
     void aLostReentryOfAnOwnerHoldingTwiceCountsBothHoldsAndAnInnerReleaseCountsOneOff() {
         holds(1);
