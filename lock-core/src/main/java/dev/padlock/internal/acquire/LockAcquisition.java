@@ -344,15 +344,18 @@ public final class LockAcquisition implements PendingAcquire {
             return;
         }
         lostReplies.answered();
-        if (attempt.acquired() || !latch.isGranted()) {
-            // a grant read with a refusal may have been written before this attempt ran, and run
-            // out before it: it is not timed from this send (Settlement#held confirms it if need be)
+        boolean granted = latch.isGranted();
+        if (attempt.acquired() || !granted) {
             settlement.ttlSentAt(attemptSentNanos);
         }
         place.answered(attempt, subscriptions.hearsGrants());
-        if (attempt.acquired() || latch.isGranted()) {
+        if (attempt.acquired()) {
             token = attempt.token();
             settlement.held();
+        } else if (granted) {
+            // a grant read with a refusal: the attempt found no field, so the grant was written after
+            // it ran, or was gone by then (run out, force-unlocked): Redis says which
+            settlement.confirmGrant();
         } else if (result.isDone()) {
             settlement.settle();
         } else if (attempt.refusal() != null) {

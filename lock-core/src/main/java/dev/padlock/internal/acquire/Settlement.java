@@ -142,6 +142,18 @@ final class Settlement {
     }
 
     /**
+     * A grant came, but an attempt answered after it found no field of the owner: the grant is taken
+     * only once Redis confirms the field ({@link #confirmAgain}).
+     */
+    void confirmGrant() {
+        if (result.isDone()) {
+            held(); // told nobody yet: held() gives it back
+            return;
+        }
+        confirmAgain();
+    }
+
+    /**
      * The news of the hold came after the lease it set could have run out (counted from the send of
      * the attempt it answers: a pause, a slow network): it is not taken on its own. The owner's
      * lease is set again; found, it holds from that call's send; not found (or the call failed), the

@@ -135,4 +135,25 @@ class StaleReplyTest {
         line.next("claim").answer(Attempt.ACQUIRED);
         assertThat(acquisition.result()).isCompletedWithValue(true);
     }
+    /**
+     * Issue 37 (simulator replay -4588441521579527322:60): a grant written while its waiter was
+     * paused, then force-unlocked, read with the refusal of the attempt sent on waking. Its lease
+     * was long, so no timing could tell: the refusal says the field was gone, and Redis is asked.
+     */
+    @Test
+    void aGrantReadWithARefusalIsConfirmedHoweverLongItsLease() {
+        RecordingProtocol line = new RecordingProtocol("orders").claiming().granting(GrantMessage.PLAIN, true);
+        LockAcquisition acquisition = LockAcquisition.start(client, line, request(FOREVER, true).inLine(NONCE, false));
+        line.next("claim").answer(Attempt.notAcquired(1_000));
+        RecordingProtocol.Call inLine = line.next("claim");
+
+        assertThat(acquisition.grant(NONCE)).isTrue();
+        inLine.answer(Attempt.notAcquired(1_000)); // sent before the grant, or run after it was removed
+
+        assertThat(acquisition.result()).as("not on the grant alone").isNotDone();
+        line.next("renew").answer(false);
+        assertThat(acquisition.result()).isNotDone();
+        line.next("claim").answer(Attempt.ACQUIRED);
+        assertThat(acquisition.result()).isCompletedWithValue(true);
+    }
 }
