@@ -204,17 +204,16 @@ public final class LocalQueue {
     }
 
     /**
-     * When {@code owner}, which does not hold the lock, has acquisitions in this queue already
-     * (head, queued or run): a future that completes once they all settled; else null. A new
-     * acquisition of that owner waits for it (see {@link LocalQueues#acquire}): two acquisitions of
-     * one owner in flight at once could each take the owner's field for its own hold. Under the
-     * monitor.
+     * When {@code owner} has acquisitions in this queue already: a future that completes once they
+     * all settled; else null. A new acquisition of that owner waits for it (see
+     * {@link LocalQueues#acquire}): two first holds of one owner in flight at once could each take
+     * the owner's field for its own hold. For an owner that holds, only its acquisitions talking to
+     * Redis count (a re-entry never waits for the lock behind its own queued wait): a re-entry whose
+     * reply was lost is confirmed by the owner's hold count only while no other acquisition of the
+     * owner can move it (a red lock's late replies, say). Under the monitor.
      */
     CompletableFuture<Void> earlierOf(long owner) {
-        if (holds(owner)) {
-            return null; // a re-entry runs at once, and counts on Redis
-        }
-        return tickets.settledOf(owner);
+        return holds(owner) ? tickets.runsSettledOf(owner) : tickets.settledOf(owner);
     }
 
     /**

@@ -200,6 +200,20 @@ final class Tickets {
         return CompletableFuture.allOf(earlier.toArray(CompletableFuture[]::new));
     }
 
+    /** As {@link #settledOf}, for {@code owner}'s acquisitions talking to Redis only: head and runs. */
+    CompletableFuture<Void> runsSettledOf(long owner) {
+        boolean head = this.head != null && this.head.owner == owner;
+        if (!head && !hasOwner(runs, owner)) {
+            return null;
+        }
+        List<CompletableFuture<Void>> earlier = new ArrayList<>(2);
+        if (head) {
+            earlier.add(this.head.settled());
+        }
+        addSettledOf(runs, owner, earlier);
+        return CompletableFuture.allOf(earlier.toArray(CompletableFuture[]::new));
+    }
+
     private static void addSettledOf(Iterable<Ticket> tickets, long owner, List<CompletableFuture<Void>> earlier) {
         if (tickets != null) {
             for (Ticket ticket : tickets) {
