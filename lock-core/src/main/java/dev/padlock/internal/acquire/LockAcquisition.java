@@ -496,7 +496,12 @@ public final class LockAcquisition implements PendingAcquire {
             if (found.acquired() || latch.isGranted()) {
                 token = found.token();
                 settlement.held();
-            } else if (result.isDone() || budget.spent()) {
+                return;
+            }
+            if (lostReplies.notLandedWhileHolding()) {
+                place.lostAttemptsTookNoPlace(); // the next attempt re-enters rather than takes a grant
+            }
+            if (result.isDone() || budget.spent()) {
                 settlement.stop(() -> result.complete(false));
             } else {
                 attempt();

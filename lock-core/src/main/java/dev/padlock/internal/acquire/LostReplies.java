@@ -51,6 +51,8 @@ final class LostReplies {
     private final Abandonments abandonments;
     /** Null unless the attempts are re-entries whose owner's holds this client counts. */
     private HeldBefore heldBefore;
+    /** The holds the last {@link #confirm()} counted besides the attempts in doubt; UNKNOWN when it did not count. */
+    private int countedBefore = HeldBefore.UNKNOWN;
     /** The pauses between finding out; made by the first lost reply. */
     private Backoff pauses;
     /** Whether a call was sent whose reply was lost and whose outcome Redis has not told yet. */
@@ -169,6 +171,7 @@ final class LostReplies {
                         + "': the re-entry by " + protocol.ownerField(owner) + " whose reply was lost is confirmed"
                         + " once its release in flight is answered", lastUnanswered));
             }
+            countedBefore = before;
             return before == HeldBefore.UNKNOWN ? protocol.confirm(owner) : protocol.confirmReentry(owner, before);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
@@ -184,6 +187,14 @@ final class LostReplies {
             inDoubt = false;
             abandonments.abandon(protocol, owner, leaseMillis);
         }
+    }
+
+    /**
+     * Whether the last {@link #confirm()} found the attempts in doubt not landed while the owner held
+     * other holds: none of them ran as the owner held (a run would have re-entered).
+     */
+    boolean notLandedWhileHolding() {
+        return countedBefore > 0;
     }
 
     /**

@@ -49,6 +49,8 @@ final class PlaceInLine {
     private final long nonce;
     /** Whether this client may be in line for the owner (an attempt got it in line, or a release put it back). */
     private boolean inLine;
+    /** Whether it is in line for sure: an answer said so, or a release put it back; not a lost reply. */
+    private boolean inLineAnswered;
     /** Whether an attempt that may have queued the owner was sent and not yet answered "acquired". */
     private boolean mayBeQueued;
     private volatile boolean leftBehind;
@@ -74,6 +76,7 @@ final class PlaceInLine {
         this.oneAttempt = oneAttempt;
         this.nonce = nonce;
         this.inLine = inLine && nonce != 0;
+        this.inLineAnswered = this.inLine; // a release put it back in line
     }
 
     /** The attempts start a new hold count: the owner's last unlock could not be confirmed. Before the first. */
@@ -132,6 +135,17 @@ final class PlaceInLine {
         if (!attempt.acquired() && claim && hearsGrants && !oneAttempt) {
             inLine = true;
         }
+        inLineAnswered = inLine && !attempt.acquired();
+    }
+
+    /**
+     * Redis counts no hold of the owner's attempts whose replies were lost while it held the lock:
+     * none of them ran as the owner held, so none took a place; this client is in line only as far
+     * as an answer said. (A later attempt sent as in line would take the owner's field for a grant
+     * and hold once instead of re-entering.)
+     */
+    void lostAttemptsTookNoPlace() {
+        inLine = inLineAnswered;
     }
 
     /** The owner holds: a successful attempt left the line (and any queue), a grant took the place. */

@@ -226,6 +226,35 @@ class LockAcquisitionLostReplyTest {
         throw new AssertionError("still running after " + maxMillis + " ms");
     }
 
+    /**
+     * Issue 37 (simulator replay 1054119953125113664:60, a fair lock): a holder's re-entry with a
+     * place, whose reply was lost, was sent again as "in line"; the script took the outer hold's
+     * field for a grant to that place and held once instead of re-entering. Redis counting only
+     * the other holds means no lost attempt ran, so none took a place.
+     */
+    @Test
+    void aReentryFoundNotLandedIsSentAgainAsAReentryNotAsAPlaceInLine() {
+        RecordingProtocol line = new RecordingProtocol("orders").granting(dev.padlock.internal.protocol.GrantMessage.FAIR, true);
+        // the lock is contended: this client listens on its channels already
+        client.wakeUps.alreadyConfirmed(line.unlockChannel(1)).alreadyConfirmed(line.grantChannel());
+        LockAcquisition acquisition = LockAcquisition.create(client, line, request(FOREVER, false).inLine(7, false));
+        acquisition.confirmsReentryBy(() -> 1);
+        acquisition.begin();
+        RecordingProtocol.Call first = line.next("acquire");
+        assertThat(first.nonce).as("sent with its place").isEqualTo(7);
+        first.lose(); // it may have taken the place
+        client.timer.advance(10);
+
+        RecordingProtocol.Call confirm = line.next("confirmReentry");
+        assertThat(confirm.leaseMillis).as("the holds besides it").isEqualTo(1);
+        confirm.answer(Attempt.notAcquired(-2));
+
+        RecordingProtocol.Call again = line.next("acquire");
+        assertThat(again.inLine).as("not sent as in line: it took no place").isFalse();
+        again.answer(Attempt.ACQUIRED);
+        assertThat(acquisition.result()).isCompletedWithValue(true);
+    }
+
     private LockAcquisition start(long waitMillis, boolean fresh) {
         return LockAcquisition.start(client, lock, request(waitMillis, fresh));
     }

@@ -221,6 +221,12 @@ public final class RecordingProtocol implements LockProtocol {
         return record("confirm", threadId, 0, false, 0, false);
     }
 
+    /** Recorded as {@code confirmReentry}, with the holds the owner has besides it as {@link Call#leaseMillis}. */
+    @Override
+    public CompletableFuture<Attempt> confirmReentry(long threadId, int heldBefore) {
+        return record("confirmReentry", threadId, heldBefore, false, 0, false);
+    }
+
     @Override
     public CompletableFuture<Void> leaveQueue(long threadId) {
         return record("leave", threadId, 0, false, 0, false);
