@@ -141,7 +141,7 @@ final class Episode {
         }
     }
 
-    /** Counts a broken promise of a known kind, which another issue fixes; the run goes on. */
+    /** A broken promise by a named mechanism: fails the run, unless relaxed for exploring (see {@link KnownDefect}). */
     void known(KnownDefect defect, String what) {
         log("KNOWN (" + defect + "): " + what);
         knownFindings.merge(defect, 1, Integer::sum);
