@@ -310,7 +310,13 @@ public final class LockAcquisition implements PendingAcquire {
         arm(gate);
         gate.whenComplete((done, failure) -> {
             if (giveBack.isDone() || result.isDone()) {
-                attempt();
+                // a cancelled acquisition registers its give-back as it settles: wait for that too
+                CompletableFuture<Void> next = result.isDone() ? null : lostReplies.pendingGiveBack();
+                if (next != null && !next.isDone()) {
+                    afterGiveBack(next);
+                } else {
+                    attempt();
+                }
             } else {
                 settlement.fail(new RedisUnavailableException("acquiring lock '" + protocol.name() + "' at "
                         + registry.address() + ": Redis did not answer the give-back of what an earlier acquisition by "

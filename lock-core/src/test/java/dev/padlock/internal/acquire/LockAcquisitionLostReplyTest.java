@@ -146,6 +146,31 @@ class LockAcquisitionLostReplyTest {
         assertThat(next.result()).isCompletedWithValue(true);
     }
 
+    /**
+     * Issue 37 (simulator seed 404, replay -877491324520158678:60): the owner's next acquisition,
+     * started while a cancelled one had not settled, waited for that settle, but not for the
+     * give-back its settle registered; its claim landed first and the give-back removed it.
+     */
+    @Test
+    void aNextAcquisitionWaitsForTheGiveBackTheCancelledOneRegisteredAsItSettled() {
+        lock.claiming();
+        LockAcquisition first = start(FOREVER, true);
+        RecordingProtocol.Call claim = lock.next("claim");
+        first.result().cancel(false); // its claim in flight: not settled
+        LockAcquisition next = start(FOREVER, true);
+        assertThat(lock.calls()).as("it waits for the first to settle").isEmpty();
+
+        claim.lose(); // the first settles, and its claim's give-back goes out
+        RecordingProtocol.Call giveBack = lock.next("abandon");
+        lock.next("leave").answer(null);
+        assertThat(first.settled()).isDone();
+
+        assertThat(lock.calls()).as("a claim sent now could be taken back by the give-back").isEmpty();
+        giveBack.answer(true);
+        lock.next("claim").answer(Attempt.ACQUIRED);
+        assertThat(next.result()).isCompletedWithValue(true);
+    }
+
     @Test
     void aClaimWhoseBoundRanOutIsGivenBackBeforeItsCallerIsTold() {
         lock.claiming();
