@@ -33,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * only once the first has settled: then it re-enters if the first took the lock, or takes its own
  * place if not. Its wait budget runs from its call; one that ends, or is cancelled, before it
  * started answers {@code false} without asking Redis, since the same owner's earlier wait was
- * ahead of it all that time. One-shot attempts are never held back: they take no place.
+ * ahead of it all that time. A one-shot attempt takes no place; it goes at once, or after the
+ * same owner's one-shot in flight has settled.
  *
  * <p>A grant message that finds no acquisition of its nonce is dropped: the acquisition it was for
  * has ended, and either took the lock (an attempt found the grant first) or left its place, and
@@ -144,8 +145,9 @@ public final class GrantWaits {
     /**
      * A one-shot attempt. Beside a wait of the same owner still in line it is not acquired and
      * sends nothing: that wait's next attempt would take the one-shot's hold for its own grant (two
-     * acquisitions told, one hold on Redis). Otherwise (a re-entry included) it goes at once, and a
-     * wait of the owner that starts while it is in flight starts once it has settled.
+     * acquisitions told, one hold on Redis). Otherwise (a re-entry included) it goes at once, or
+     * once the owner's acquisition in flight has settled; a wait of the owner that starts while it
+     * is in flight starts once it has settled.
      */
     private PendingAcquire oneShot(Key key, HeldCounts.Key counted, LockAcquisition acquisition,
             CompletableFuture<Void> mine) {
@@ -154,10 +156,30 @@ public final class GrantWaits {
             acquisition.endBeforeBegin();
             return acquisition;
         }
-        CompletableFuture<Void> tail = turns.compute(key, (k, previous) ->
-                previous == null || previous.isDone() ? mine : CompletableFuture.allOf(previous, mine));
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        CompletableFuture<Void>[] earlier = new CompletableFuture[1];
+        CompletableFuture<Void> tail = turns.compute(key, (k, previous) -> {
+            earlier[0] = previous == null || previous.isDone() ? null : previous;
+            return earlier[0] == null ? mine : CompletableFuture.allOf(earlier[0], mine);
+        });
         tail.whenComplete((ignored, failure) -> turns.remove(key, tail));
-        begin(counted, acquisition);
+        if (earlier[0] == null) {
+            begin(counted, acquisition);
+            return acquisition;
+        }
+        // another one-shot of the owner is in flight: two at once could each claim the owner's
+        // field (after an unconfirmed unlock) for its own hold, or leave a lost reply unnamed by
+        // the hold count; this one goes once that one has settled, or ends unsent when cancelled
+        acquisition.result().whenComplete((acquired, failure) -> {
+            if (acquisition.result().isCancelled()) {
+                acquisition.endBeforeBegin();
+            }
+        });
+        earlier[0].whenComplete((ignored, failure) -> {
+            if (acquisition.claimBegin()) {
+                begin(counted, acquisition);
+            }
+        });
         return acquisition;
     }
 

@@ -133,6 +133,38 @@ class GrantWaitsTest {
         assertThat(fair.calls()).as("its turn is not now: nothing is sent").isEmpty();
     }
 
+    /**
+     * Issue 37 (simulator seed 404): two one-shots of one owner in flight at once, after its unlock
+     * went unconfirmed, each claimed the owner's field (a new count of 1) and both were told they
+     * held, once on Redis. The second goes once the first has settled.
+     */
+    @Test
+    void aOneShotGoesOnceTheSameOwnersOneShotInFlightHasSettled() {
+        PendingAcquire first = start(1, 0);
+        RecordingProtocol.Call attempt = fair.next("acquire");
+        PendingAcquire second = start(1, 0);
+        assertThat(fair.calls()).as("it waits for the first").isEmpty();
+
+        attempt.answer(Attempt.ACQUIRED);
+        assertThat(first.result()).isCompletedWithValue(true);
+
+        fair.next("acquire").answer(Attempt.ACQUIRED); // now a re-entry, counted on Redis
+        assertThat(second.result()).isCompletedWithValue(true);
+    }
+
+    @Test
+    void aOneShotCancelledWhileTheSameOwnersOneShotIsInFlightSendsNothing() {
+        start(1, 0);
+        RecordingProtocol.Call attempt = fair.next("acquire");
+        PendingAcquire second = start(1, 0);
+
+        second.result().cancel(false);
+        attempt.answer(Attempt.notAcquired(1_000));
+
+        assertThat(fair.calls()).isEmpty();
+        assertThat(second.settled()).isDone();
+    }
+
     @Test
     void aOneShotReEntryAfterTheOwnersWaitWasGrantedGoesStraightToRedis() {
         PendingAcquire first = start(1, FOREVER);
