@@ -49,7 +49,7 @@ final class LostReplies {
     private final long commandTimeoutMillis;
     private final EngineClock clock;
     private final Abandonments abandonments;
-    /** Null unless the attempts are re-entries whose owner's holds this client counts. */
+    /** Null unless this client counts the owner's holds of the lock (see {@link HeldBefore}). */
     private HeldBefore heldBefore;
     /** The holds the last {@link #confirm()} counted besides the attempts in doubt; UNKNOWN when it did not count. */
     private int countedBefore = HeldBefore.UNKNOWN;
@@ -150,7 +150,7 @@ final class LostReplies {
     }
 
     /**
-     * The attempts are re-entries: {@code heldBefore} says how many holds the owner has besides the
+     * The owner's holds are counted: {@code heldBefore} says how many holds the owner has besides the
      * one in doubt (see {@link HeldBefore}). Before the first.
      */
     void reentries(HeldBefore heldBefore) {
