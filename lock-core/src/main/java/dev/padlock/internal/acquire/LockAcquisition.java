@@ -155,10 +155,11 @@ public final class LockAcquisition implements PendingAcquire {
     }
 
     /**
-     * The attempts are re-entries of an owner whose holds this client counts: one whose reply was
-     * lost is confirmed by the owner's hold count on Redis against {@code heldBefore}, not by its
-     * field, which the owner's other holds keep there (see {@link LostReplies#confirm()}). Before
-     * {@link #begin()}.
+     * The owner's holds of the lock are counted by this client (a re-entry's, or any of the fair,
+     * read and write kinds): an attempt whose reply was lost is confirmed by the owner's hold count
+     * on Redis against {@code heldBefore}, not by its field, which the owner's other holds keep
+     * there (see {@link LostReplies#confirm()}), and given back if it landed after its caller gave
+     * up. Before {@link #begin()}.
      */
     public void confirmsReentryBy(HeldBefore heldBefore) {
         lostReplies.reentries(heldBefore);
