@@ -89,8 +89,8 @@ public final class GrantWaits {
         acquisition.confirmsReentryBy(() -> heldCounts.heldBefore(counted, services.clock().nanoTime()));
         acquisition.beforeTold(() -> {
             unconfirmedUnlocks.held(localKey, owner);
-            heldCounts.held(counted, watchdogLease ? Long.MAX_VALUE
-                    : services.clock().nanoTime() + TimeUnit.MILLISECONDS.toNanos(leaseMillis));
+            long now = services.clock().nanoTime();
+            heldCounts.held(counted, now, watchdogLease ? Long.MAX_VALUE : now + TimeUnit.MILLISECONDS.toNanos(leaseMillis));
             if (onHeld != null) {
                 onHeld.run();
             }

@@ -30,7 +30,12 @@ final class HeldCounts {
         }
     }
 
+    /** Past this many owners counted (at least), {@link #held} drops those whose last fixed lease has run out. */
+    static final int SWEEP_ABOVE = 1_024;
+
     private final ConcurrentHashMap<Key, Count> counts = new ConcurrentHashMap<>();
+    /** The size past which the next {@link #held} sweeps: doubles with what a sweep keeps, so sweeps stay rare. */
+    private volatile int sweepAt = SWEEP_ABOVE;
 
     /** An acquisition of the owner begins. */
     void acquiring(Key key) {
@@ -45,12 +50,25 @@ final class HeldCounts {
         counts.computeIfPresent(key, (k, c) -> orNull(new Count(c.holds, c.releasing, c.acquiring - 1, c.endNanos)));
     }
 
-    /** The owner was told it holds once more, with a lease that ends no later than {@code endNanos}. */
-    void held(Key key, long endNanos) {
+    /**
+     * The owner was told it holds once more, at {@code nowNanos}, with a lease that ends no later than
+     * {@code endNanos}. Owners whose holds ran out without an unlock (a fixed lease left to expire)
+     * are dropped once many are counted, so the counts stay bounded.
+     */
+    void held(Key key, long nowNanos, long endNanos) {
         counts.compute(key, (k, c) -> {
             Count now = c == null ? Count.NONE : c;
             return new Count(now.holds + 1, now.releasing, now.acquiring, Math.max(now.endNanos, endNanos));
         });
+        if (counts.size() > sweepAt) {
+            counts.values().removeIf(c -> c.releasing <= 0 && c.acquiring <= 0 && nowNanos - c.endNanos >= 0);
+            sweepAt = Math.max(SWEEP_ABOVE, 2 * counts.size());
+        }
+    }
+
+    /** How many owners are counted; for tests. */
+    int size() {
+        return counts.size();
     }
 
     /** A release of the owner is sent. */

@@ -1,0 +1,49 @@
+package dev.padlock.internal.grant;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.padlock.internal.acquire.HeldBefore;
+import org.junit.jupiter.api.Test;
+
+/** The holds counted per owner of the granting kinds: what names an acquisition in doubt. */
+class HeldCountsTest {
+    private final HeldCounts counts = new HeldCounts();
+    private final HeldCounts.Key owner = new HeldCounts.Key("orders", 'f', 1);
+
+    @Test
+    void holdsCountUpAndAReleaseThatLeavesHoldsCountsOneOff() {
+        counts.held(owner, 0, 1_000);
+        counts.held(owner, 0, 1_000);
+        counts.releaseSent(owner);
+        assertThat(counts.heldBefore(owner, 0)).as("a release in flight could move it").isEqualTo(HeldBefore.NOT_YET);
+
+        counts.releaseAnswered(owner, true);
+
+        assertThat(counts.heldBefore(owner, 0)).isEqualTo(1);
+    }
+
+    @Test
+    void aFixedLeaseThatRanOutCountsNothing() {
+        counts.held(owner, 0, 1_000);
+
+        assertThat(counts.heldBefore(owner, 1_000)).isZero();
+    }
+
+    @Test
+    void anotherAcquisitionOfTheOwnerInFlightMakesTheCountUnknown() {
+        counts.held(owner, 0, Long.MAX_VALUE);
+        counts.acquiring(owner);
+        counts.acquiring(owner);
+
+        assertThat(counts.heldBefore(owner, 0)).isEqualTo(HeldBefore.UNKNOWN);
+    }
+
+    @Test
+    void ownersWhoseFixedLeasesRanOutWithoutAnUnlockDoNotPileUp() {
+        for (int i = 0; i < 3 * HeldCounts.SWEEP_ABOVE; i++) {
+            counts.held(new HeldCounts.Key("lock-" + i, 'f', 1), i * 10L, i * 10L + 5);
+        }
+
+        assertThat(counts.size()).isLessThanOrEqualTo(HeldCounts.SWEEP_ABOVE + 1);
+    }
+}
