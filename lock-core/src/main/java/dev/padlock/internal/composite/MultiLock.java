@@ -25,8 +25,11 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Implementation notes</h2>
  * Components are acquired one at a time, in one fixed order: sorted by name, ties in the given
- * order. Two multi locks over the same names thus take them in the same order and cannot
- * deadlock each other. Each component gets the wait left on one {@link WaitBudget}
+ * order. Two multi locks over the same names thus take them in the same order. An owner may still
+ * hold a later component without the earlier ones (an outer hold whose first component was
+ * force-unlocked or ran out, or a component locked alone), so an unbounded wait holds the earlier
+ * components while it waits for the rest one round at most ({@link #ROUND_NANOS_PER_COMPONENT}
+ * each), then gives them back and starts again: two waits cannot deadlock each other. Each component gets the wait left on one {@link WaitBudget}
  * deadline ({@code 0}: one attempt), and the lease as given. The first components' leases start
  * earlier than the last one's and may run out while it is awaited (a fixed lease's end, or a
  * watchdog whose renewals failed): when taking them all took more than 1 % of a fixed lease (2 ms
@@ -46,6 +49,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class MultiLock implements RLock, CallBound {
     private static final Logger log = LoggerFactory.getLogger(MultiLock.class);
+    /**
+     * How long an unbounded acquisition holding its first components waits for each later one, in
+     * one round, before it gives back what it took and starts again (Redisson's multi lock waits
+     * as long per component).
+     */
+    static final long ROUND_NANOS_PER_COMPONENT = TimeUnit.MILLISECONDS.toNanos(1_500);
 
     /** In acquisition order. */
     private final List<RLock> locks;
@@ -268,6 +277,8 @@ public final class MultiLock implements RLock, CallBound {
         private final long threadId;
         /** When the first component was asked for, this time round. */
         private long firstAskedNanos;
+        /** When the first component was held, this time round: an unbounded wait's round starts then. */
+        private long firstTakenNanos;
         private final CompletableFuture<Boolean> result = new CompletableFuture<>();
         private final CompletableFuture<Void> settled = new CompletableFuture<>();
         /** How many components, from the first, this call holds; confined to the step running now. */
@@ -317,10 +328,19 @@ public final class MultiLock implements RLock, CallBound {
             if (taken == 0) {
                 firstAskedNanos = clock.nanoTime();
             }
-            CompletableFuture<?> step = budget.forever()
-                    ? call(() -> lock.lockAsync(leaseNanos, TimeUnit.NANOSECONDS, threadId))
-                    : call(() -> lock.tryLockAsync(budget.remainingNanos(), leaseNanos,
-                            TimeUnit.NANOSECONDS, threadId));
+            CompletableFuture<?> step;
+            if (!budget.forever()) {
+                step = call(() -> lock.tryLockAsync(budget.remainingNanos(), leaseNanos, TimeUnit.NANOSECONDS, threadId));
+            } else if (taken == 0) {
+                step = call(() -> lock.lockAsync(leaseNanos, TimeUnit.NANOSECONDS, threadId));
+            } else {
+                // holding the earlier ones: wait for the rest a round at most, then give them back and
+                // start again, so that holds out of order (a component force-unlocked under an outer
+                // hold, say) cannot deadlock two waits for ever
+                long roundEndNanos = firstTakenNanos + ROUND_NANOS_PER_COMPONENT * (locks.size() - 1);
+                long leftNanos = Math.max(0, roundEndNanos - clock.nanoTime());
+                step = call(() -> lock.tryLockAsync(leftNanos, leaseNanos, TimeUnit.NANOSECONDS, threadId));
+            }
             inFlight = step;
             if (result.isCancelled()) {
                 step.cancel(false);
@@ -329,8 +349,11 @@ public final class MultiLock implements RLock, CallBound {
                 if (failure != null) {
                     rollBack(result.isCancelled() ? null : RedisErrors.unwrap(failure));
                 } else if (Boolean.FALSE.equals(acquired)) {
-                    rollBack(null);
+                    rollBack(null, budget.forever() && !result.isDone() ? this::next : null);
                 } else {
+                    if (taken == 0) {
+                        firstTakenNanos = clock.nanoTime();
+                    }
                     taken++;
                     next();
                 }

@@ -179,11 +179,31 @@ class MultiLockTest {
     }
 
     @Test
-    void aWaitWithoutBoundLocksEveryComponentWithoutBound() {
-        CompletableFuture<Void> locked = multi(a, b).lockAsync(-1, TimeUnit.MILLISECONDS, OWNER);
+    void aWaitWithoutBoundLocksTheFirstComponentWithoutBoundAndWaitsForTheRestOneRound() {
+        CompletableFuture<Void> locked = multi(a, b, c).lockAsync(-1, TimeUnit.MILLISECONDS, OWNER);
 
         assertThat(locked).isCompletedWithValue(null);
-        assertThat(journal).containsExactly("lock a", "lock b");
+        assertThat(journal).containsExactly("lock a", "tryLock b", "tryLock c");
+        assertThat(b.lastAcquisition().waitMillis()).isEqualTo(2 * 1_500);
+    }
+
+    /**
+     * Seed 7 of the simulator: one owner's outer multi hold kept b after a was force-unlocked, and
+     * its nested lock() waited for a; another owner's lock() held a and waited for b for ever.
+     */
+    @Test
+    void aWaitWithoutBoundThatCannotGetALaterComponentGivesBackTheEarlierOnesAndStartsAgain() {
+        b.holdsBack();
+        CompletableFuture<Void> locked = multi(a, b).lockAsync(-1, TimeUnit.MILLISECONDS, OWNER);
+
+        b.answer(0, false); // its round ran out: another owner holds b
+
+        assertThat(journal).as("a given back for the other owner's wait, then asked again")
+                .containsExactly("lock a", "tryLock b", "unlock a", "lock a", "tryLock b");
+        assertThat(locked).isNotDone();
+        b.answer(1, true);
+        assertThat(locked).isCompletedWithValue(null);
+        assertThat(List.of(a, b)).allSatisfy(lock -> assertThat(lock.holds()).isOne());
     }
 
     @Test
@@ -274,7 +294,7 @@ class MultiLockTest {
 
         assertThat(Thread.currentThread().isInterrupted()).as("the exception reports the interrupt").isFalse();
         assertThat(b.lastAcquisition().future()).isCancelled();
-        assertThat(journal).containsExactly("lock a", "lock b", "unlock a");
+        assertThat(journal).containsExactly("lock a", "tryLock b", "unlock a");
         assertThat(a.holds()).isZero();
     }
 
