@@ -133,7 +133,7 @@ public final class Abandonments {
         CompletableFuture<Void> entry = pending.compute(key, (k, previous) ->
                 previous == null || previous.isDone() ? done : CompletableFuture.allOf(previous, done));
         entry.whenComplete((ignored, failure) -> pending.remove(key, entry));
-        resend(() -> giveBackIfLanded(protocol, owner, heldBefore.count()), PLACE_RETRY_MILLIS)
+        resend(() -> giveBackOnce(protocol, owner, heldBefore), PLACE_RETRY_MILLIS)
                 .whenComplete((gaveBack, failure) -> {
                     if (failure == null && gaveBack) {
                         log.info("gave back a hold of lock '{}' by {}: its acquisition landed after its caller had been"
@@ -147,18 +147,30 @@ public final class Abandonments {
                 });
     }
 
-    private static CompletableFuture<Boolean> giveBackIfLanded(LockProtocol protocol, long owner, int before) {
-        if (before == HeldBefore.NOT_YET) {
-            return CompletableFuture.failedFuture(new RedisUnavailableException("lock '" + protocol.name() + "': a "
-                    + "release by " + protocol.ownerField(owner) + " is in flight; asked again once it is answered", null));
+    /**
+     * One try of {@link #giveBackIfLanded(LockProtocol, long, HeldBefore)}: failed with a
+     * {@link RedisUnavailableException}, to be tried again, while the holds besides the one in doubt
+     * cannot be told (a release or another acquisition of the owner in flight), or moved while Redis
+     * was asked.
+     */
+    private static CompletableFuture<Boolean> giveBackOnce(LockProtocol protocol, long owner, HeldBefore heldBefore) {
+        int before = heldBefore.count();
+        if (before == HeldBefore.NOT_YET || before == HeldBefore.UNKNOWN) {
+            return CompletableFuture.failedFuture(cannotTell(protocol, owner));
         }
-        if (before == HeldBefore.UNKNOWN) {
-            return CompletableFuture.failedFuture(new IllegalStateException("another acquisition by "
-                    + protocol.ownerField(owner) + " is under way, so the hold count cannot tell"));
-        }
-        return protocol.confirmReentry(owner, before).thenCompose(found -> !found.acquired()
-                ? CompletableFuture.completedFuture(false)
-                : protocol.release(owner, 0).thenApply(release -> true));
+        return protocol.confirmReentry(owner, before).thenCompose(found -> {
+            if (heldBefore.count() != before) {
+                return CompletableFuture.failedFuture(cannotTell(protocol, owner));
+            }
+            return !found.acquired() ? CompletableFuture.completedFuture(false)
+                    : protocol.release(owner, 0).thenApply(release -> true);
+        });
+    }
+
+    private static RedisUnavailableException cannotTell(LockProtocol protocol, long owner) {
+        return new RedisUnavailableException("lock '" + protocol.name() + "': another release or acquisition by "
+                + protocol.ownerField(owner) + " is in flight, so its hold count cannot tell yet whether the one"
+                + " given up landed; asked again once it is answered", null);
     }
 
     /**

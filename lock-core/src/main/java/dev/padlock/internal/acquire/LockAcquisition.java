@@ -71,6 +71,8 @@ public final class LockAcquisition implements PendingAcquire {
     private volatile long token = Attempt.NO_TOKEN;
     /** When the attempt in flight was sent. */
     private long attemptSentNanos;
+    /** Set before the first attempt goes out: see {@link #mayHaveLanded()}. */
+    private volatile boolean sentAnAttempt;
     /** The wait in progress between two steps, if any; written by the loop, completed early by a cancel or a grant. */
     private volatile CompletableFuture<Boolean> parked;
     /** See {@link #startsNewCountIf}; null: the attempts count as usual. */
@@ -209,6 +211,7 @@ public final class LockAcquisition implements PendingAcquire {
      * @param sentNanos when it was sent, as {@link AcquireContext#clock()} reads
      */
     public void resume(boolean willWait, long sentNanos, Attempt attempt, Throwable failure) {
+        sentAnAttempt = true;
         place.sent(willWait);
         attemptSentNanos = sentNanos;
         onAttempt(attempt, failure);
@@ -290,6 +293,11 @@ public final class LockAcquisition implements PendingAcquire {
 
     /** The fencing token this acquisition got; {@link Attempt#NO_TOKEN} unless acquired by a kind with tokens. */
     @Override
+    public boolean mayHaveLanded() {
+        return sentAnAttempt;
+    }
+
+    @Override
     public long token() {
         return token;
     }
@@ -341,6 +349,7 @@ public final class LockAcquisition implements PendingAcquire {
             return;
         }
         latch.attempting(); // this attempt is the one a wake-up asked for
+        sentAnAttempt = true; // before it goes out: see mayHaveLanded
         attemptSentNanos = clock.nanoTime();
         place.attempt(subscriptions.hearsGrants()).whenComplete(this::onAttempt);
     }

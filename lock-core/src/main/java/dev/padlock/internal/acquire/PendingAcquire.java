@@ -41,6 +41,15 @@ public interface PendingAcquire {
         return LockProtocol.Attempt.NO_TOKEN;
     }
 
+    /**
+     * Whether an attempt of it may have reached Redis: false only while it waits to send its first
+     * (behind the give-back of what an earlier acquisition of its owner left, say), when it cannot
+     * have moved its owner's hold count.
+     */
+    default boolean mayHaveLanded() {
+        return true;
+    }
+
     /** The last failure of a call Redis did not answer, while the acquisition rides it out; else null. */
     default Throwable lastUnanswered() {
         return null;

@@ -1,5 +1,6 @@
 package dev.padlock.internal.queue;
 
+import dev.padlock.internal.acquire.PendingAcquire;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -160,19 +161,28 @@ final class Tickets {
         return (head != null && head.owner == owner) || hasOwner(queued, owner) || hasOwner(runs, owner);
     }
 
-    /** Whether another acquisition of {@code ticket}'s owner talks to Redis: head or run. */
+    /**
+     * Whether another acquisition of {@code ticket}'s owner talks to Redis (head or run) and may have
+     * moved the owner's hold count: one still waiting to send its first attempt (behind a give-back
+     * of {@code ticket}'s, say) cannot have.
+     */
     boolean runsOtherThan(Ticket ticket) {
-        if (head != null && head != ticket && head.owner == ticket.owner) {
+        if (head != null && head != ticket && head.owner == ticket.owner && mayHaveLanded(head)) {
             return true;
         }
         if (runs != null) {
             for (Ticket run : runs) {
-                if (run != ticket && run.owner == ticket.owner) {
+                if (run != ticket && run.owner == ticket.owner && mayHaveLanded(run)) {
                     return true;
                 }
             }
         }
         return false;
+    }
+
+    private static boolean mayHaveLanded(Ticket ticket) {
+        PendingAcquire running = ticket.running;
+        return running == null || running.mayHaveLanded(); // none yet: the runner may send the first attempt itself
     }
 
     private static boolean hasOwner(Iterable<Ticket> tickets, long owner) {
