@@ -179,6 +179,25 @@ final class LostReplies {
     }
 
     /**
+     * Whether the owner's field, found by a leave as the acquisition gave up, may be the owner's
+     * other holds rather than a grant to this one: the owner's holds are counted, and it has (or
+     * may have) some besides this acquisition. A grant reaches only an owner that held nothing.
+     */
+    boolean fieldMayBeOtherHolds() {
+        return heldBefore != null && heldBefore.count() != 0;
+    }
+
+    /**
+     * {@link #giveUp()} once a leave found the owner's field while it had other holds
+     * ({@link #fieldMayBeOtherHolds}): a grant to this acquisition, if one landed, shows in the
+     * owner's hold count, and is given back.
+     */
+    void giveUpByCount() {
+        inDoubt = false;
+        abandonments.giveBackIfLanded(protocol, owner, heldBefore);
+    }
+
+    /**
      * {@link #giveUp()} for a claim in doubt, as the acquisition starts to stop: a claim is given
      * back whatever leaving its place finds (a claim and a grant make one hold). Nothing else.
      */

@@ -203,12 +203,16 @@ final class Settlement {
             return;
         }
         left.whenComplete((held, failure) -> {
-            if (Boolean.TRUE.equals(held)) {
+            boolean fieldFound = Boolean.TRUE.equals(held);
+            if (fieldFound && !lostReplies.fieldMayBeOtherHolds()) {
                 held(); // a grant came as it gave up, and the caller was not told yet: it holds
                 return;
             }
             CompletableFuture<Void> stillLeaving = place.stillLeaving();
-            if (stillLeaving != null) {
+            if (fieldFound) {
+                // the owner's other holds, or a grant to this one: the hold count tells
+                lostReplies.giveUpByCount();
+            } else if (stillLeaving != null) {
                 // what the leave sent again finds (a grant, or the attempt in doubt that took the
                 // place) is given back: the owner's next acquisition waits for it
                 context.abandonments().awaitSettle(protocol, owner, settled);

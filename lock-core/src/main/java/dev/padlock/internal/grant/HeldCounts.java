@@ -81,7 +81,7 @@ final class HeldCounts {
 
     /** The release was answered: holds remain ({@code stillHeld}), or none does, or the reply was lost. */
     void releaseAnswered(Key key, boolean stillHeld) {
-        counts.computeIfPresent(key, (k, c) -> orNull(new Count(stillHeld ? Math.max(1, c.holds - 1) : 0,
+        counts.computeIfPresent(key, (k, c) -> orNull(new Count(stillHeld ? Math.max(0, c.holds - 1) : 0,
                 c.releasing - 1, c.acquiring, c.endNanos)));
     }
 

@@ -59,10 +59,13 @@ final class ConfirmedHolder {
         return holds;
     }
 
-    /** A release of the holder said holds remain: one fewer (at least one is left). */
+    /**
+     * A release of the holder said holds remain: one fewer. At 0, what remains on Redis is no hold
+     * anyone was told of (an acquisition given up in doubt that landed, to be given back).
+     */
     void releasedOne() {
         if (owner != LocalQueue.NONE) {
-            holds = Math.max(1, holds - 1);
+            holds = Math.max(0, holds - 1);
         }
     }
 

@@ -230,10 +230,10 @@ public final class LocalQueue {
         if (tickets.runsOtherThan(ticket)) {
             return HeldBefore.UNKNOWN;
         }
-        if (holder.is(ticket.owner)) {
-            return holder.holds();
+        if (queues.heldElsewhere(localKey, ticket.owner)) {
+            return HeldBefore.UNKNOWN; // Redis counts those holds too, and this queue does not
         }
-        return queues.heldElsewhere(localKey, ticket.owner) ? HeldBefore.UNKNOWN : 0;
+        return holder.is(ticket.owner) ? holder.holds() : 0;
     }
 
     /**

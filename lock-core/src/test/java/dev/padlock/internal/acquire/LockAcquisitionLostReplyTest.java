@@ -280,6 +280,31 @@ class LockAcquisitionLostReplyTest {
         assertThat(acquisition.result()).isCompletedWithValue(true);
     }
 
+    /**
+     * Simulator seed 606 (a fair lock): a holder's re-entry with a place was lost on a dropped
+     * connection and cancelled; leaving its place found the owner's field, the outer hold, and took
+     * it for a grant to the place, whose give-back then removed the outer hold. With holds besides
+     * it, the field is no grant: the hold count tells whether anything landed.
+     */
+    @Test
+    void aLeaveThatFindsTheFieldOfAnOwnerWithOtherHoldsIsNoGrantAndTheCountTells() {
+        RecordingProtocol line = new RecordingProtocol("orders").granting(dev.padlock.internal.protocol.GrantMessage.FAIR, true);
+        client.wakeUps.alreadyConfirmed(line.unlockChannel(1)).alreadyConfirmed(line.grantChannel());
+        LockAcquisition acquisition = LockAcquisition.create(client, line, request(FOREVER, false).inLine(7, false));
+        acquisition.confirmsReentryBy(() -> 1);
+        acquisition.begin();
+        line.next("acquire").lose(); // it may have taken the place
+        acquisition.result().cancel(false);
+
+        line.next("leave").answer(true); // the outer hold's field
+
+        assertThat(line.calls()).as("no release of the outer hold").noneMatch(call -> call.op.equals("release"));
+        RecordingProtocol.Call count = line.next("confirmReentry");
+        assertThat(count.leaseMillis).as("the holds besides it").isEqualTo(1);
+        count.answer(Attempt.notAcquired(-2)); // Redis counts only the outer hold: nothing landed
+        assertThat(line.calls()).isEmpty();
+    }
+
     private LockAcquisition start(long waitMillis, boolean fresh) {
         return LockAcquisition.start(client, lock, request(waitMillis, fresh));
     }

@@ -205,10 +205,64 @@ class LocalQueueTest {
         timer.advance(20);
 
         Call confirm = lock.next("confirmReentry", 1);
-        assertThat(confirm.to).isEqualTo(1);
+        // the release left a hold only because the re-entry had landed: the owner's told hold is gone
+        assertThat(confirm.to).isZero();
         confirm.answer(Attempt.ACQUIRED);
         assertThat(again.result()).isCompletedWithValue(true);
         assertThat(inner).isCompletedWithValue(ReleaseOutcome.STILL_HELD);
+    }
+
+    /**
+     * Simulator seed 606 (a red lock): a re-entry given up in doubt landed, and the owner's unlock
+     * then said "holds remain". The queue still counted one hold, so the give-back found nothing
+     * above it, and the landed hold was renewed for ever. The remaining hold is no told one.
+     */
+    @Test
+    void aReleaseThatLeavesOnlyAGivenUpReentryCountsNoHoldSoTheGiveBackTakesIt() {
+        holds(1);
+        PendingAcquire again = acquire(1, FOREVER);
+        Call first = lock.next("acquire", 1);
+        again.result().cancel(false);
+        release(1);
+        Call release = lock.next("release", 1);
+        first.fail(new RedisUnavailableException("timed out", null));
+        timer.advance(10);
+        lock.sentNothing(); // the release in flight could move the count
+
+        release.answer(new Release(ReleaseOutcome.STILL_HELD, 0, false));
+        timer.advance(1_000);
+
+        Call confirm = lock.next("confirmReentry", 1);
+        assertThat(confirm.to).isZero();
+        confirm.answer(Attempt.ACQUIRED);
+        lock.next("release", 1);
+    }
+
+    /**
+     * Simulator seed 303 (a fenced lock): the give-back of a re-entry given up in doubt did not
+     * reach Redis at its first try; at the next, the owner's next re-entry (waiting for it) counted
+     * as "another acquisition in flight", so the give-back stopped and its landed hold stayed for
+     * ever. An acquisition that has sent nothing cannot have moved the count.
+     */
+    @Test
+    void aGiveBackTriedAgainIsNotStoppedByTheNextAcquisitionWaitingForIt() {
+        holds(1);
+        PendingAcquire again = acquire(1, FOREVER);
+        lock.next("acquire", 1).fail(new RedisUnavailableException("timed out", null));
+        again.result().cancel(false);
+        timer.advance(10);
+        lock.next("confirmReentry", 1).fail(new RedisUnavailableException("timed out", null));
+        PendingAcquire next = acquire(1, FOREVER);
+        lock.sentNothing();
+
+        timer.advance(1_000); // the give-back's next try
+
+        Call confirm = lock.next("confirmReentry", 1);
+        assertThat(confirm.to).isEqualTo(1);
+        confirm.answer(Attempt.ACQUIRED); // it had landed: Redis counts 2
+        lock.next("release", 1).answer(new Release(ReleaseOutcome.STILL_HELD, 0, false));
+        lock.next("acquire", 1).answer(Attempt.ACQUIRED);
+        assertThat(next.result()).isCompletedWithValue(true);
     }
 
     @Test
