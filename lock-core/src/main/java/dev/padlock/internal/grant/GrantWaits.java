@@ -44,6 +44,9 @@ import org.slf4j.LoggerFactory;
  * whole lease, so it is given back at once (one release, which passes the lock on), unless the
  * leave sent again found it first ({@link LockAcquisition#giveBackGrant()}). Such places are
  * remembered for as long as their leave is sent again ({@link Abandonments#PLACE_RETRY_MILLIS}).
+ * So is a second grant to the place of an acquisition that held by a grant: a grant removes its
+ * place from the line, so an attempt of that wait sent before the first grant and run after it,
+ * finding the field gone (a force unlock, a lease run out), took the place again at the tail.
  *
  * <p>An owner whose unlock could not be confirmed holds nothing as far as this client knows: its
  * next acquisition of the lock starts a new hold count ({@link UnconfirmedUnlocks}). Thread-safe.
@@ -61,6 +64,12 @@ public final class GrantWaits {
     /** Places left behind by acquisitions that ended without the lock, by nonce: see the class notes. */
     private final Cache<Long, LeftBehind> leftBehind = Caffeine.newBuilder()
             .expireAfterWrite(Duration.ofMillis(Abandonments.PLACE_RETRY_MILLIS)).maximumSize(10_000).build();
+    /**
+     * Places whose wait held by a grant, by nonce: a second grant to one reached a place that an
+     * attempt of that wait, run after the first grant, took again (see {@link #onGranted}).
+     */
+    private final Cache<Long, GrantTaken> grantTaken = Caffeine.newBuilder()
+            .expireAfterWrite(Duration.ofMillis(Abandonments.PLACE_RETRY_MILLIS)).maximumSize(10_000).build();
     private final AtomicLong nonces = new AtomicLong();
     private final UnconfirmedUnlocks unconfirmedUnlocks = new UnconfirmedUnlocks();
     private final HeldCounts heldCounts = new HeldCounts();
@@ -69,6 +78,10 @@ public final class GrantWaits {
     }
 
     private record LeftBehind(Key key, LockAcquisition acquisition) {
+    }
+
+    /** What gives back a second grant to a place whose wait held by a grant: see {@link #grantTaken}. */
+    private record GrantTaken(Key key, LockProtocol protocol) {
     }
 
     /**
@@ -100,6 +113,7 @@ public final class GrantWaits {
         acquisition.whenPlaceLeftBehind(() -> leftBehind.put(acquisition.placeNonce(), new LeftBehind(key, acquisition)));
         acquisition.result().whenComplete((acquired, failure) -> {
             if (failure == null && acquired && acquisition.granted()) {
+                grantTaken.put(acquisition.placeNonce(), new GrantTaken(key, protocol));
                 scheduleSinceNote(protocol, services, key);
             }
         });
@@ -207,14 +221,39 @@ public final class GrantWaits {
             return;
         }
         LeftBehind place = leftBehind.asMap().remove(message.nonce());
-        if (place == null || !place.key().equals(key)) {
-            log.debug("lock '{}': a grant ({}) to owner {} that no acquisition waits for any more", message.name(),
-                    message.kind(), message.owner());
+        if (place != null && place.key().equals(key)) {
+            log.debug("lock '{}': a grant to owner {} whose wait ended without leaving its place: giving it back",
+                    message.name(), message.owner());
+            place.acquisition().giveBackGrant();
             return;
         }
-        log.debug("lock '{}': a grant to owner {} whose wait ended without leaving its place: giving it back",
-                message.name(), message.owner());
-        place.acquisition().giveBackGrant();
+        GrantTaken taken = grantTaken.asMap().remove(message.nonce());
+        if (taken != null && taken.key().equals(key)) {
+            // a grant removes its place from the line: a second one means an attempt of that wait, sent
+            // before the first grant and run after it, found the field gone and took the place again
+            log.debug("lock '{}': a second grant to a place of owner {} whose wait held by the first: giving it back",
+                    message.name(), message.owner());
+            giveBack(taken.protocol(), message.owner());
+            return;
+        }
+        log.debug("lock '{}': a grant ({}) to owner {} that no acquisition waits for any more", message.name(),
+                message.kind(), message.owner());
+    }
+
+    /** Releases the one hold a grant nobody waits for gave {@code owner}; a failure leaves it to its lease. */
+    private static void giveBack(LockProtocol protocol, long owner) {
+        CompletableFuture<LockProtocol.Release> release;
+        try {
+            release = protocol.release(owner, 0);
+        } catch (RuntimeException e) {
+            release = CompletableFuture.failedFuture(e);
+        }
+        release.whenComplete((released, failure) -> {
+            if (failure != null) {
+                log.warn("could not give back lock '{}' granted to {} after its wait had held; its lease will expire: {}",
+                        protocol.name(), protocol.ownerField(owner), failure.toString());
+            }
+        });
     }
 
     /**

@@ -302,6 +302,27 @@ class GrantWaitsTest {
         assertThat(first.settled()).isDone();
     }
 
+    /**
+     * Simulator seed 25 (the fair component of a multi lock): an attempt of a wait, sent before a
+     * grant to its place and run after a force unlock had removed that grant's field, took the place
+     * again at the tail; the wait held by the grant, and a later grant to the place taken again held
+     * the lock for nobody, under the owner's next acquisition, which re-entered on it. A grant
+     * removes its place from the line, so a second grant to a place whose wait held is given back.
+     */
+    @Test
+    void aSecondGrantToAPlaceWhoseWaitHeldByTheFirstIsGivenBack() {
+        PendingAcquire first = start(1, FOREVER);
+        long place = parks(fair);
+        waits.onGranted(new GrantMessage(GrantMessage.FAIR, 1, place, "orders"));
+        assertThat(first.result()).isCompletedWithValue(true);
+
+        waits.onGranted(new GrantMessage(GrantMessage.FAIR, 1, place, "orders"));
+
+        assertThat(fair.next("release").owner).isEqualTo(1);
+        waits.onGranted(new GrantMessage(GrantMessage.FAIR, 1, place, "orders"));
+        assertThat(fair.calls()).as("given back once").isEmpty();
+    }
+
     @Test
     void aGrantForAPlaceThatWasLeftIsDropped() {
         PendingAcquire first = start(1, 300);
