@@ -82,7 +82,13 @@ final class Promises {
     private Holding holding(SortedMap<String, ModelRedis.Entry> keys, Kind kind, String field) {
         if (kind.keys().size() == 1) {
             ModelRedis.Entry hash = keys.get(kind.lockName());
-            return new Holding(count(hash, field), hash == null ? 0 : expiry(hash));
+            long expiry = hash == null ? 0 : expiry(hash);
+            if (kind == Kind.READ) {
+                // a read hold ends with its own lease keys, whatever the hash's TTL (a writer drops
+                // the fields of readers whose lease keys are gone)
+                expiry = Math.min(expiry, readLeaseExpiry(keys, kind.lockName(), field));
+            }
+            return new Holding(count(hash, field), expiry);
         }
         List<Holding> parts = new java.util.ArrayList<>();
         for (String key : kind.keys()) {
@@ -94,6 +100,19 @@ final class Promises {
         List<Long> expiries = parts.stream().filter(h -> h.count() >= count).map(Holding::expiry)
                 .sorted(java.util.Comparator.reverseOrder()).toList();
         return new Holding(count, expiries.get(kind.quorum() - 1));
+    }
+
+    /** When the last of a reader's lease keys ({@code {name}:<field>:rwlock_timeout:<n>}) expires; 0 without one. */
+    private long readLeaseExpiry(SortedMap<String, ModelRedis.Entry> keys, String name, String field) {
+        String prefix = "{" + name + "}:" + field + ":rwlock_timeout:";
+        long until = 0;
+        for (Map.Entry<String, ModelRedis.Entry> key : keys.tailMap(prefix).entrySet()) {
+            if (!key.getKey().startsWith(prefix)) {
+                break;
+            }
+            until = Math.max(until, expiry(key.getValue()));
+        }
+        return until;
     }
 
     /** Whether any of the lock's hashes has the field: a hold left there lasts until it is let go or expires. */
@@ -229,7 +248,9 @@ final class Promises {
                 long least = belief.releasing ? belief.certain() - 1 : belief.certain();
                 if (onRedis >= belief.count()) {
                     belief.lastSeenExpiry = hash.expiry();
-                    checkTtl(belief, hash);
+                    if (!belief.releasing) { // an unlock in flight may have landed: what is left may be no hold of it
+                        checkTtl(belief, hash);
+                    }
                 } else if (undercut(belief) || onRedis >= least) {
                     continue;
                 } else if (belief.last().lostReply() && owner.unconfirmed.contains(belief.field)) {
