@@ -503,6 +503,14 @@ public final class LockAcquisition implements PendingAcquire {
             attempt();
             return;
         }
+        if (lostReplies.countedOwnerHoldsNone()) {
+            // the owner holds nothing as far as this client counts: the attempt finds out as a first
+            // hold does (it claims), so whatever the field holds, the owner holds it once
+            place.claimFromNowOn();
+            lostReplies.attemptsFindOut();
+            attempt();
+            return;
+        }
         lostReplies.confirm().whenComplete((found, failure) -> {
             if (failure != null) {
                 onUnanswered(failure);

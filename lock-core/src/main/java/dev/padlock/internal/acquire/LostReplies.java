@@ -179,6 +179,16 @@ final class LostReplies {
     }
 
     /**
+     * Whether this is a counted acquisition (a re-entry) whose owner this client now counts no
+     * hold of (its lease was lost, its unlocks released the rest, or an unlock could not be
+     * confirmed): Redis's count cannot tell whether the attempt in doubt landed, since the owner's
+     * field may hold what an unconfirmed unlock left.
+     */
+    boolean countedOwnerHoldsNone() {
+        return heldBefore != null && heldBefore.count() == 0;
+    }
+
+    /**
      * Whether the owner's field, found by a leave as the acquisition gave up, may be the owner's
      * other holds rather than a grant to this one: the owner's holds are counted, and it has (or
      * may have) some besides this acquisition. A grant reaches only an owner that held nothing.

@@ -38,7 +38,8 @@ final class PlaceInLine {
     private final Abandonments abandonments;
     private final long owner;
     private final long leaseMillis;
-    private final boolean claim;
+    /** Whether the attempts are claims; from the start, or once {@link #claimFromNowOn()} said so. */
+    private boolean claim;
     /**
      * Whether the attempts of a kind that does not claim start a new hold count (see
      * {@link LockProtocol#tryAcquire(long, long, boolean, long, boolean, boolean)}); set before the first.
@@ -77,6 +78,19 @@ final class PlaceInLine {
         this.nonce = nonce;
         this.inLine = inLine && nonce != 0;
         this.inLineAnswered = this.inLine; // a release put it back in line
+    }
+
+    /**
+     * The next attempts start the owner's hold count afresh, as a first hold does: a claim for the
+     * kinds that claim, else an attempt that starts a new count. What the owner's field holds on
+     * Redis then counts once, for this acquisition.
+     */
+    void claimFromNowOn() {
+        if (protocol.claims()) {
+            claim = true;
+        } else {
+            newCount = true;
+        }
     }
 
     /** The attempts start a new hold count: the owner's last unlock could not be confirmed. Before the first. */

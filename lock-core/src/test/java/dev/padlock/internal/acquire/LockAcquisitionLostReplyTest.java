@@ -305,6 +305,29 @@ class LockAcquisitionLostReplyTest {
         assertThat(line.calls()).isEmpty();
     }
 
+    /**
+     * Simulator seed 42 (a red lock's components): a re-entry whose reply was lost was confirmed
+     * after its owner's unlock could not be confirmed, which had left holds on Redis that this
+     * client no longer counts. Counted against none, they said "landed", and the owner's next
+     * acquisition re-entered on top of them. An owner counted with no holds finds out with a claim,
+     * which makes whatever its field holds one hold.
+     */
+    @Test
+    void aLostReentryOfAnOwnerCountedWithNoHoldsFindsOutWithAClaim() {
+        RecordingProtocol plain = new RecordingProtocol("orders").claiming();
+        LockAcquisition acquisition = LockAcquisition.create(client, plain, request(FOREVER, false));
+        int[] counted = {1};
+        acquisition.confirmsReentryBy(() -> counted[0]);
+        acquisition.begin();
+        plain.next("acquire").lose();
+        counted[0] = 0; // the owner's unconfirmed unlock: this client forgot its holds
+
+        client.timer.advance(10);
+
+        plain.next("claim").answer(Attempt.ACQUIRED);
+        assertThat(acquisition.result()).isCompletedWithValue(true);
+    }
+
     private LockAcquisition start(long waitMillis, boolean fresh) {
         return LockAcquisition.start(client, lock, request(waitMillis, fresh));
     }
