@@ -1,5 +1,7 @@
 package dev.padlock.internal.renewal;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.padlock.LeaseLostListener;
 import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.lease.LeaseClocks;
@@ -9,6 +11,7 @@ import dev.padlock.internal.renewal.Renewal.State;
 import dev.padlock.internal.script.LuaScript;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -77,6 +80,12 @@ public final class Watchdog implements AutoCloseable {
     private final LossOnSilence silence;
     private final RenewalCalls calls;
     private final ConcurrentHashMap<Owner, Renewal> renewals = new ConcurrentHashMap<>();
+    /**
+     * When each owner was last told it lost a lock, on the engine's clock, for a lease's time: a
+     * watchdog acquisition sent before that, whose reply came after, is covered by the loss told
+     * (its owner heard of it after it heard "acquired") and is not renewed.
+     */
+    private final Cache<Owner, Long> toldLostAt;
     /** Orders renewal sends before releases; see the class notes. */
     private final ReentrantLock dispatchLock = new ReentrantLock();
     private volatile boolean closed;
@@ -106,6 +115,8 @@ public final class Watchdog implements AutoCloseable {
         this.timer = timer;
         this.clock = clock;
         this.calls = new RenewalCalls(sender, clock, leaseMillis, observing, this::lost);
+        this.toldLostAt = Caffeine.newBuilder().ticker(clock::nanoTime)
+                .expireAfterWrite(Duration.ofMillis(Math.max(1, leaseMillis))).maximumSize(10_000).build();
         this.silence = new LossOnSilence(timer, clock, leaseMillis,
                 renewal -> told(renewal, "no renewal was answered before its last confirmed TTL ran out"));
         this.nextRound = timer.newTimeout(this::round, periodMillis(), TimeUnit.MILLISECONDS);
@@ -148,6 +159,11 @@ public final class Watchdog implements AutoCloseable {
                     }
                 });
             }
+            return;
+        }
+        Long lostAt = toldLostAt.getIfPresent(key);
+        if (lostAt != null && sentNanos - lostAt < 0) {
+            // sent before its owner was told it lost the lock, answered after: the loss covers it
             return;
         }
         Renewal[] sooner = new Renewal[1];
@@ -255,8 +271,8 @@ public final class Watchdog implements AutoCloseable {
         }
     }
 
-    /** Ends the renewal of {@code owner}: Redis said it does not hold this lock. */
-    void forget(LockProtocol protocol, long owner) {
+    /** Ends the renewal of {@code owner}: Redis said it does not hold this lock, or its holds are taken as nothing. */
+    public void forget(LockProtocol protocol, long owner) {
         if (renewals.isEmpty()) {
             return;
         }
@@ -346,7 +362,9 @@ public final class Watchdog implements AutoCloseable {
     /** Tells everyone concerned that {@code renewal}, now {@code LOST}, lost its lock, for {@code why}. */
     private void told(Renewal renewal, String why) {
         String localKey = renewal.protocol.localKey();
-        renewals.remove(new Owner(localKey, renewal.owner), renewal);
+        Owner key = new Owner(localKey, renewal.owner);
+        toldLostAt.put(key, clock.nanoTime());
+        renewals.remove(key, renewal);
         lossHook.accept(localKey, renewal.owner);
         LeaseClocks.lost(renewal.owner);
         String name = renewal.protocol.name();

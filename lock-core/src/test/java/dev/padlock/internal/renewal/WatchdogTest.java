@@ -91,6 +91,29 @@ class WatchdogTest {
         assertThat(watchdog.activeRenewals()).isZero();
     }
 
+    /**
+     * Simulator seed 2 (a read lock): a renewal found the owner's holds gone while its re-entry was
+     * in flight; the re-entry, answered after the loss was told, made a first hold, which a new
+     * renewal kept for ever while its owner, told it lost the lock, unlocked no more. An
+     * acquisition sent before its owner was told of the loss is covered by it.
+     */
+    @Test
+    void anAcquisitionSentBeforeItsOwnerWasToldOfALossIsNotRenewed() {
+        LockProtocol readLock = lock("a");
+        watchdog.onAcquired(readLock, 1, true, LEASE, timer.nanoTime());
+        timer.advance(PERIOD);
+        long reentrySent = timer.nanoTime();
+        timer.advance(1);
+        calls.get(0).answer(0L); // the owner's holds are gone: it is told so
+
+        watchdog.onAcquired(readLock, 1, true, LEASE, reentrySent);
+
+        assertThat(lost).containsExactly("a/1");
+        assertThat(watchdog.isRenewing(readLock, 1)).isFalse();
+        watchdog.onAcquired(readLock, 1, true, LEASE, timer.nanoTime());
+        assertThat(watchdog.isRenewing(readLock, 1)).as("an acquisition sent after it").isTrue();
+    }
+
     @Test
     void aFixedLeaseAloneIsNotRenewedAndAFixedReentryKeepsTheWatchdogLease() {
         LockProtocol plain = lock("a");
