@@ -4,6 +4,7 @@ import static dev.padlock.internal.composite.CompositeLocks.call;
 import static dev.padlock.internal.composite.CompositeLocks.currentThreadId;
 
 import dev.padlock.RLock;
+import dev.padlock.RedisUnavailableException;
 import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.base.CallBound;
 import dev.padlock.internal.base.EngineClock;
@@ -178,6 +179,15 @@ public final class MultiLock implements RLock, CallBound {
     public CompletableFuture<Void> unlockAsync(long threadId) {
         CompletableFuture<Void> reply = CompositeLocks.bare(CompositeLocks.callAll(locks, lock -> lock.unlockAsync(threadId))
                 .thenApply(outcomes -> {
+                    if (outcomes.stream().anyMatch(outcome -> outcome.failure() instanceof RedisUnavailableException)) {
+                        // its caller hears the outcome is unknown and unlocks no more: holds left on the
+                        // other components are taken as nothing too, not renewed for ever
+                        for (int i = 0; i < locks.size(); i++) {
+                            if (!outcomes.get(i).failed() && locks.get(i) instanceof HoldsForgetting forgetting) {
+                                forgetting.forgetHolds(threadId);
+                            }
+                        }
+                    }
                     if (outcomes.stream().anyMatch(CompositeLocks.Outcome::failed)) {
                         throw CompositeLocks.firstFailure(outcomes);
                     }

@@ -9,6 +9,7 @@ import dev.padlock.internal.acquire.LockAcquisition;
 import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.base.CallBound;
 import dev.padlock.internal.base.Require;
+import dev.padlock.internal.composite.HoldsForgetting;
 import dev.padlock.internal.composite.LeaseExtending;
 import dev.padlock.internal.observe.Observing;
 import dev.padlock.internal.lease.LeaseClocks;
@@ -31,7 +32,7 @@ import java.util.function.Function;
  * bookkeeping around acquire and release, and the blocking methods, which wait on the same
  * asynchronous core as the asynchronous ones, through {@link BlockingWaits}.
  */
-public final class RedisLock implements RLock, LeaseExtending, CallBound {
+public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, CallBound {
     private final LockProtocol protocol;
     private final LockServices services;
     private final boolean spin;
@@ -277,6 +278,15 @@ public final class RedisLock implements RLock, LeaseExtending, CallBound {
                 services.queues().onReleasedElsewhere(protocol.localKey(), threadId);
             }
         }).thenApply(LockProtocol.Release::outcome);
+    }
+
+    @Override
+    public void forgetHolds(long threadId) {
+        services.watchdog().forget(protocol, threadId);
+        String localKey = protocol.localKey();
+        services.queues().onLeaseLost(localKey, threadId);
+        services.grantWaits().leaseLost(localKey, threadId);
+        services.grantWaits().unlockUnconfirmed(protocol, threadId);
     }
 
     @Override

@@ -14,7 +14,7 @@ import java.util.function.Supplier;
  * answers at once as it is told, or leaves its futures for the test to complete. Only the
  * asynchronous methods are used by the composites; the blocking ones throw.
  */
-final class FakeLock implements RLock, LeaseExtending {
+final class FakeLock implements RLock, LeaseExtending, HoldsForgetting {
 
     /** One acquisition call: what it asked for, and its future. */
     record Acquire(boolean forever, long waitTime, long leaseTime, TimeUnit unit, long threadId,
@@ -199,6 +199,11 @@ final class FakeLock implements RLock, LeaseExtending {
             }
         });
         return out;
+    }
+
+    @Override
+    public void forgetHolds(long threadId) {
+        call("forget " + name);
     }
 
     @Override

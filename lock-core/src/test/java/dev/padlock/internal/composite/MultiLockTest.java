@@ -265,6 +265,24 @@ class MultiLockTest {
         assertThat(causeOf(held)).as("a stays locked until its lease ends: the caller must know").isSameAs(lost);
     }
 
+    /**
+     * Simulator seed 3: a multi unlock that could not be confirmed on one component failed as
+     * "unknown", so its caller unlocked no more, while another component, which still counted a
+     * hold of the owner, was renewed for ever. The other components take its holds as nothing too.
+     */
+    @Test
+    void anUnlockNotConfirmedOnOneComponentHasTheOthersTakeTheOwnersHoldsAsNothing() {
+        RLock multi = multi(a, b);
+        assertThat(tryLock(multi, 0)).isCompletedWithValue(true);
+        RedisUnavailableException lost = new RedisUnavailableException("unlock of b lost", null);
+        b.unlockFailsWith(lost);
+
+        CompletableFuture<Void> unlocked = multi.unlockAsync(OWNER);
+
+        assertThat(unlocked).isCompletedExceptionally();
+        assertThat(journal).contains("forget a").doesNotContain("forget b");
+    }
+
     @Test
     void aComponentWhoseLeaseRanOutBeforeTheGiveBackIsNotAFailure() {
         a.unlockFailsWith(new IllegalMonitorStateException("a is not held"));

@@ -1,0 +1,16 @@
+package dev.padlock.internal.composite;
+
+/**
+ * A component lock whose owner's holds this client can take as nothing, as it does itself after an
+ * unlock it could not confirm. A multi lock whose unlock could not be confirmed on one component
+ * tells its other components so: its caller was told the unlock's outcome is unknown and unlocks no
+ * more, so nothing of that owner may be renewed there either.
+ */
+public interface HoldsForgetting {
+
+    /**
+     * Takes {@code threadId} as holding nothing of this lock: its renewal ends, and its next
+     * acquisition starts a new hold count. What Redis still has ends with its lease.
+     */
+    void forgetHolds(long threadId);
+}
