@@ -281,9 +281,14 @@ public final class GrantWaits {
         heldCounts.releaseAnswered(new HeldCounts.Key(protocol.localKey(), protocol.grantKind(), owner), stillHeld);
     }
 
-    /** {@code owner}'s holds of the lock {@code localKey} are gone: its lease was lost. */
+    /**
+     * {@code owner}'s holds of the lock {@code localKey} are gone: it was told it lost its lease.
+     * Its next acquisition starts a new count: told of a loss on silence, or by a renewal that
+     * raced its unlock, it may still have a count on Redis that nobody will unlock.
+     */
     public void leaseLost(String localKey, long owner) {
         heldCounts.lost(localKey, owner);
+        unconfirmedUnlocks.unconfirmed(localKey, owner);
     }
 
     /** Every hold of the lock {@code localKey} is gone: it was force-unlocked. */

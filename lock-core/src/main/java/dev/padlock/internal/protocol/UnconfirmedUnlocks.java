@@ -4,9 +4,9 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 
 /**
- * The owners of one client whose unlock of a lock could not be confirmed (its reply was lost):
- * whatever that unlock left on Redis is no hold of theirs, since the engine stopped counting and
- * renewing it. Their next acquisition of the lock therefore starts a new hold count of 1 (a claim)
+ * The owners of one client whose unlock of a lock could not be confirmed (its reply was lost), or
+ * who were told they lost it (a loss on silence may leave their count on Redis): whatever is left
+ * on Redis is no hold of theirs, since the engine stopped counting and renewing it. Their next acquisition of the lock therefore starts a new hold count of 1 (a claim)
  * instead of adding to the leftover; once they hold again, they count as usual.
  *
  * <p>For the kinds that keep no local view of their holders (the fair lock and both sides of the

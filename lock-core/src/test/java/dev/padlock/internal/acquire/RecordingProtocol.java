@@ -194,6 +194,13 @@ public final class RecordingProtocol implements LockProtocol {
         return attempt("acquire", threadId, leaseMillis, willWait, placeNonce, inLine);
     }
 
+    /** Recorded as {@code acquire}, or as {@code acquireNewCount} when it starts a new count. */
+    @Override
+    public CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait, long placeNonce,
+            boolean inLine, boolean newCount) {
+        return attempt(newCount ? "acquireNewCount" : "acquire", threadId, leaseMillis, willWait, placeNonce, inLine);
+    }
+
     @Override
     public CompletableFuture<Attempt> tryClaim(long leaseMillis, long threadId, boolean willWait) {
         return attempt("claim", threadId, leaseMillis, willWait, 0, false);

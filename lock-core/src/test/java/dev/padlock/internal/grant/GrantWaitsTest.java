@@ -323,6 +323,21 @@ class GrantWaitsTest {
         assertThat(fair.calls()).as("given back once").isEmpty();
     }
 
+    /**
+     * Simulator seeds 9 and 10 (the write and the read lock): an owner told on silence that it lost
+     * the lock still had its count on Redis; its next acquisition added to it, and the leftover
+     * outlived every unlock, renewed under later holds. After a loss told, the owner's next
+     * acquisition starts a new count, as after an unconfirmed unlock.
+     */
+    @Test
+    void afterALossToldTheOwnersNextAcquisitionStartsANewCount() {
+        waits.leaseLost(fair.localKey(), 1);
+
+        start(1, FOREVER);
+
+        assertThat(fair.next("acquireNewCount").owner).isEqualTo(1);
+    }
+
     @Test
     void aGrantForAPlaceThatWasLeftIsDropped() {
         PendingAcquire first = start(1, 300);
