@@ -174,7 +174,7 @@ public final class LockAcquisition implements PendingAcquire {
      * {@link Settlement#held()}). Before {@link #begin()}.
      */
     public void inLineSince(long sentNanos) {
-        settlement.ttlSentAt(sentNanos);
+        settlement.inLineSince(sentNanos);
     }
 
     /** Sets what runs once the owner holds, before its caller is told (null: nothing); before {@link #begin()}. */

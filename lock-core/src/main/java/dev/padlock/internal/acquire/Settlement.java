@@ -51,6 +51,14 @@ final class Settlement {
     private volatile Runnable beforeTold;
     /** When the request was sent that, if the owner holds, set its TTL no earlier: see {@link #ttlSentAt}. */
     private volatile long ttlSentNanos;
+    /**
+     * No grant to this acquisition's place was written before this: when it started, or when a
+     * release put its client in line for it (see {@link #inLineSince}). A grant message carries no
+     * time, and one read after a pause may be older than the last attempt answered since (that
+     * attempt, sent as the process resumed, was refused because the grant had run out), so a grant
+     * is timed from here, not from that attempt.
+     */
+    private volatile long grantsSinceNanos;
 
     Settlement(LockProtocol protocol, long owner, long leaseMillis, boolean watchdogLease, AcquireContext context,
             GrantLatch latch, LostReplies lostReplies, PlaceInLine place, Subscriptions subscriptions,
@@ -61,6 +69,7 @@ final class Settlement {
         this.owner = owner;
         this.leaseMillis = leaseMillis;
         this.ttlSentNanos = startNanos;
+        this.grantsSinceNanos = startNanos;
         this.watchdogLease = watchdogLease;
         this.watchdog = context.watchdog();
         this.latch = latch;
@@ -92,6 +101,12 @@ final class Settlement {
         this.ttlSentNanos = sentNanos;
     }
 
+    /** A release sent at {@code sentNanos} put this client in line for the owner: see {@link #grantsSinceNanos}. */
+    void inLineSince(long sentNanos) {
+        this.ttlSentNanos = sentNanos;
+        this.grantsSinceNanos = Math.min(grantsSinceNanos, sentNanos);
+    }
+
     /** The loop never began: {@code false}, with nothing to give back. */
     void endUnbegun() {
         latch.end();
@@ -104,6 +119,9 @@ final class Settlement {
      * news is fresh (see {@link #confirmAgain}).
      */
     void held() {
+        if (latch.isGranted() && grantsSinceNanos - ttlSentNanos < 0) {
+            ttlSentNanos = grantsSinceNanos; // a grant message may be older than the last attempt answered
+        }
         if (context.clock().nanoTime() - LeaseClock.endOf(ttlSentNanos, leaseMillis) >= 0 && !result.isDone()) {
             confirmAgain();
             return;
@@ -164,6 +182,7 @@ final class Settlement {
         protocol.renew(context.scripts(), owner, leaseMillis).whenComplete((found, failure) -> {
             if (failure == null && found) {
                 ttlSentNanos = sentNanos;
+                grantsSinceNanos = sentNanos; // Redis found the field: the hold counts from this call
                 held();
             } else {
                 latch.revoke();

@@ -136,6 +136,29 @@ class StaleReplyTest {
         assertThat(acquisition.result()).isCompletedWithValue(true);
     }
     /**
+     * Issue 37, case 10 ({@code PausedLeaseHolderTest} under load): the waiter's JVM was stopped
+     * while a release granted it the lock; on waking, the park's timeout sent an attempt whose
+     * refusal was read before the grant message. Timed from that attempt's send, the grant looked
+     * fresh, though it had run out during the stop and another owner held the lock. A grant
+     * message carries no time: it is timed from when its place could first exist.
+     */
+    @Test
+    void aGrantReadAfterTheRefusalOfAnAttemptSentOnWakingIsTimedFromTheWaitsStart() {
+        RecordingProtocol line = new RecordingProtocol("orders").claiming().granting(GrantMessage.PLAIN, true);
+        LockAcquisition acquisition = LockAcquisition.start(client, line, request(FOREVER, true).inLine(NONCE, false));
+        line.next("claim").answer(Attempt.notAcquired(1_000));
+        line.next("claim").answer(Attempt.notAcquired(1_000));
+        client.timer.advance(TOO_LATE); // stopped: the grant was written, and ran out, meanwhile
+        line.next("claim").answer(Attempt.notAcquired(1_000)); // sent on waking, answered first
+
+        assertThat(acquisition.grant(NONCE)).isTrue(); // the grant message, read last
+
+        assertThat(acquisition.result()).as("not on the grant alone").isNotDone();
+        line.next("renew").answer(false);
+        assertThat(acquisition.result()).as("the grant is revoked, the loop asks again").isNotDone();
+    }
+
+    /**
      * Issue 37 (simulator replay -4588441521579527322:60): a grant written while its waiter was
      * paused, then force-unlocked, read with the refusal of the attempt sent on waking. Its lease
      * was long, so no timing could tell: the refusal says the field was gone, and Redis is asked.
