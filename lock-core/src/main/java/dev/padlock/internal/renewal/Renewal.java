@@ -20,6 +20,12 @@ final class Renewal {
     /** Releases sent and not yet answered; rounds skip the renewal while there are any. */
     private int releasing;
     private long endNanos;
+    /**
+     * The end that the watchdog's own lease set (the first hold, renewals, extensions): what is
+     * left of {@link #endNanos} once a hold is released, since a fixed-lease re-entry's later end
+     * may have gone with it (a read hold's lease is its own).
+     */
+    private long renewedEndNanos;
     /** The send time of the request that set {@link #endNanos}. */
     private long endSentNanos;
     /** The pending check for silence, and when it is due; null when none. */
@@ -31,6 +37,7 @@ final class Renewal {
         this.owner = owner;
         this.endSentNanos = sentNanos;
         this.endNanos = LeaseClock.endOf(sentNanos, leaseMillis);
+        this.renewedEndNanos = endNanos;
     }
 
     synchronized State state() {
@@ -44,18 +51,22 @@ final class Renewal {
      * @return whether the end came sooner (the check for silence is then due sooner): never
      */
     synchronized boolean ttlSet(long sentNanos, long leaseMillis) {
-        ttlExtended(sentNanos, leaseMillis);
-        return false;
-    }
-
-    /** A renewal or extension sent at {@code sentNanos} set the TTL to at least {@code leaseMillis} (never shorter). */
-    synchronized void ttlExtended(long sentNanos, long leaseMillis) {
         long end = LeaseClock.endOf(sentNanos, leaseMillis);
         if (end - endNanos > 0) {
             endNanos = end;
         }
         if (sentNanos - endSentNanos > 0) {
             endSentNanos = sentNanos;
+        }
+        return false;
+    }
+
+    /** A renewal or extension sent at {@code sentNanos} set the TTL to at least {@code leaseMillis} (never shorter). */
+    synchronized void ttlExtended(long sentNanos, long leaseMillis) {
+        ttlSet(sentNanos, leaseMillis);
+        long end = LeaseClock.endOf(sentNanos, leaseMillis);
+        if (end - renewedEndNanos > 0) {
+            renewedEndNanos = end;
         }
     }
 
@@ -80,6 +91,20 @@ final class Renewal {
         }
         silenceCheck = check;
         silenceCheckDue = dueNanos;
+    }
+
+    /**
+     * A release left holds (or may have, its reply lost): the confirmed end falls back to what the
+     * watchdog's lease set, as the hold released may have taken a later end with it.
+     *
+     * @return whether the end came sooner (the check for silence is then due sooner)
+     */
+    synchronized boolean releasedOne() {
+        if (renewedEndNanos - endNanos < 0) {
+            endNanos = renewedEndNanos;
+            return true;
+        }
+        return false;
     }
 
     /** True when the renewal was running (and now pauses for the release). */

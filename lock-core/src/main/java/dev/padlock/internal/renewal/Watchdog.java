@@ -82,10 +82,15 @@ public final class Watchdog implements AutoCloseable {
     private final ConcurrentHashMap<Owner, Renewal> renewals = new ConcurrentHashMap<>();
     /**
      * When each owner was last told it lost a lock, on the engine's clock, for a lease's time: a
-     * watchdog acquisition sent before that, whose reply came after, is covered by the loss told
-     * (its owner heard of it after it heard "acquired") and is not renewed.
+     * watchdog acquisition sent before that, whose reply came after, is not renewed (its owner may
+     * hear of the loss after it heard "acquired", and take that hold as lost too).
      */
     private final Cache<Owner, Long> toldLostAt;
+    /**
+     * Holds of such acquisitions, by owner: not renewed, but told lost when their last confirmed
+     * end passes, unless their owner released them or holds again, renewed, before.
+     */
+    private final ConcurrentHashMap<Owner, Renewal> unrenewed = new ConcurrentHashMap<>();
     /** Orders renewal sends before releases; see the class notes. */
     private final ReentrantLock dispatchLock = new ReentrantLock();
     private volatile boolean closed;
@@ -163,8 +168,20 @@ public final class Watchdog implements AutoCloseable {
         }
         Long lostAt = toldLostAt.getIfPresent(key);
         if (lostAt != null && sentNanos - lostAt < 0) {
-            // sent before its owner was told it lost the lock, answered after: the loss covers it
+            // sent before its owner was told it lost the lock, answered after: its owner may hear
+            // of that loss after "acquired" and take this hold as lost too, so nothing renews it;
+            // it is told lost once its TTL can have run out, unless released before
+            Renewal hold = new Renewal(protocol, owner, sentNanos, ttlMillis);
+            Renewal earlier = unrenewed.put(key, hold);
+            if (earlier != null) {
+                earlier.end();
+            }
+            silence.watch(hold);
             return;
+        }
+        Renewal superseded = unrenewed.isEmpty() ? null : unrenewed.remove(key);
+        if (superseded != null) {
+            superseded.end(); // its field is renewed from now on
         }
         Renewal[] sooner = new Renewal[1];
         renewals.compute(key, (k, existing) -> {
@@ -258,9 +275,13 @@ public final class Watchdog implements AutoCloseable {
 
     /**
      * The reply of a release announced by {@link #beforeRelease}: with {@code stillHeld} the renewal
-     * goes on, otherwise (released, not held, or a failure that leaves it unknown) it ends.
+     * goes on, its confirmed end back to what its own lease set (see {@link Renewal#releasedOne});
+     * otherwise (released, not held, or a failure that leaves it unknown) it ends.
      */
     public void afterRelease(LockProtocol protocol, long owner, boolean stillHeld) {
+        if (!stillHeld && !unrenewed.isEmpty()) {
+            endUnrenewed(new Owner(protocol.localKey(), owner));
+        }
         if (renewals.isEmpty()) {
             return; // no key to build: the fixed-lease owner's common case
         }
@@ -268,11 +289,16 @@ public final class Watchdog implements AutoCloseable {
         Renewal renewal = renewals.get(key);
         if (renewal != null && renewal.endRelease(stillHeld)) {
             renewals.remove(key, renewal);
+        } else if (renewal != null && renewal.releasedOne()) {
+            endsSooner(renewal);
         }
     }
 
     /** Ends the renewal of {@code owner}: Redis said it does not hold this lock, or its holds are taken as nothing. */
     public void forget(LockProtocol protocol, long owner) {
+        if (!unrenewed.isEmpty()) {
+            endUnrenewed(new Owner(protocol.localKey(), owner));
+        }
         if (renewals.isEmpty()) {
             return;
         }
@@ -283,8 +309,22 @@ public final class Watchdog implements AutoCloseable {
         }
     }
 
+    private void endUnrenewed(Owner key) {
+        Renewal hold = unrenewed.remove(key);
+        if (hold != null) {
+            hold.end();
+        }
+    }
+
     /** Ends every renewal of lock {@code name}, whatever its kind and owner: it was force-unlocked. */
     public void cancelAll(String name) {
+        unrenewed.values().removeIf(hold -> {
+            if (hold.protocol.name().equals(name)) {
+                hold.end();
+                return true;
+            }
+            return false;
+        });
         dispatchLock.lock();
         try {
             renewals.values().removeIf(renewal -> {
@@ -365,6 +405,7 @@ public final class Watchdog implements AutoCloseable {
         Owner key = new Owner(localKey, renewal.owner);
         toldLostAt.put(key, clock.nanoTime());
         renewals.remove(key, renewal);
+        unrenewed.remove(key, renewal);
         lossHook.accept(localKey, renewal.owner);
         LeaseClocks.lost(renewal.owner);
         String name = renewal.protocol.name();
@@ -392,6 +433,8 @@ public final class Watchdog implements AutoCloseable {
         try {
             renewals.values().forEach(Renewal::end);
             renewals.clear();
+            unrenewed.values().forEach(Renewal::end);
+            unrenewed.clear();
             silence.close();
         } finally {
             dispatchLock.unlock();

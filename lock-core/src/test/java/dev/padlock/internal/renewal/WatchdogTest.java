@@ -114,6 +114,41 @@ class WatchdogTest {
         assertThat(watchdog.isRenewing(readLock, 1)).as("an acquisition sent after it").isTrue();
     }
 
+    /**
+     * Simulator seed 99 (a fair lock): a wait sent before its owner was told of a loss held by a
+     * grant answered after it. Nothing renewed that hold and nothing told its owner, which went on
+     * believing it held after its TTL ran out. It is told lost when its TTL can have run out, unless
+     * it was released before.
+     */
+    @Test
+    void aHoldNotRenewedSinceItsAcquisitionWasSentBeforeALossIsToldLostAtItsEndUnlessReleased() {
+        LockProtocol fairLock = lock("a");
+        watchdog.onAcquired(fairLock, 1, true, LEASE, timer.nanoTime());
+        timer.advance(PERIOD);
+        long waitSent = timer.nanoTime();
+        timer.advance(1);
+        calls.get(0).answer(0L); // told it lost its hold
+        watchdog.onAcquired(fairLock, 1, true, LEASE, waitSent);
+        assertThat(watchdog.isRenewing(fairLock, 1)).isFalse();
+
+        timer.advance(LEASE);
+
+        assertThat(lost).containsExactly("a/1", "a/1");
+        assertThat(watchdog.toldLostOnSilence(fairLock, 1)).isTrue();
+
+        LockProtocol other = lock("b");
+        watchdog.onAcquired(other, 1, true, LEASE, timer.nanoTime());
+        timer.advance(PERIOD);
+        long sent = timer.nanoTime();
+        timer.advance(1);
+        calls.get(calls.size() - 1).answer(0L);
+        watchdog.onAcquired(other, 1, true, LEASE, sent);
+        watchdog.beforeRelease(other, 1);
+        watchdog.afterRelease(other, 1, false);
+        timer.advance(LEASE);
+        assertThat(lost).as("released before its end: no second loss").containsExactly("a/1", "a/1", "b/1");
+    }
+
     @Test
     void aFixedLeaseAloneIsNotRenewedAndAFixedReentryKeepsTheWatchdogLease() {
         LockProtocol plain = lock("a");
