@@ -290,12 +290,14 @@ final class Owner {
                     belief.forget();
                 }
             } else {
-                // the outcome is not known: the engine stops renewing and takes the owner as holding
-                // nothing (Redis may keep its holds until their lease ends), and so does the
-                // application; more holds on Redis than believed are no breach of the promise
+                // the outcome is not known: the hold is let go as far as the application goes, and it
+                // unlocks the others it has, from their finally blocks. The engine keeps those (one
+                // given back later if Redis still counts it); after the last, it stops renewing
+                // (Redis may keep it until its lease ends). More holds on Redis than believed are no
+                // breach of the promise
                 episode.log(client.id + "/" + id + " unlock of " + on + " failed: " + describe(cause));
                 unconfirmed.add(belief.field);
-                belief.forget();
+                belief.released();
             }
             next();
         });

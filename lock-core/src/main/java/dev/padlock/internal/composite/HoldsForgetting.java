@@ -9,7 +9,8 @@ package dev.padlock.internal.composite;
 public interface HoldsForgetting {
 
     /**
-     * Takes {@code threadId} as holding nothing of this lock: its renewal ends, and its next
+     * Takes {@code threadId} as holding nothing of this lock, unless this client counts holds it
+     * was told of (an outer hold, which it unlocks itself): its renewal ends, and its next
      * acquisition starts a new hold count. What Redis still has ends with its lease.
      */
     void forgetHolds(long threadId);

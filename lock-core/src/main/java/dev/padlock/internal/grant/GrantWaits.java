@@ -264,6 +264,28 @@ public final class GrantWaits {
         unconfirmedUnlocks.unconfirmed(protocol.localKey(), owner);
     }
 
+    /**
+     * The reply to {@code owner}'s release of {@code protocol}'s lock was lost. With other holds
+     * counted, the owner holds on, and the hold released is given back if Redis still counts it
+     * once it answers (the owner's next acquisition waits meanwhile); returns true. Otherwise its
+     * next acquisition starts a new count, whatever the release left ({@link #unlockUnconfirmed}).
+     */
+    public boolean releaseLost(LockProtocol protocol, long owner, AcquireContext services) {
+        HeldCounts.Key counted = new HeldCounts.Key(protocol.localKey(), protocol.grantKind(), owner);
+        if (!heldCounts.releaseLost(counted)) {
+            unlockUnconfirmed(protocol, owner);
+            return false;
+        }
+        services.abandonments().giveBackIfLanded(protocol, owner,
+                () -> heldCounts.heldBefore(counted, services.clock().nanoTime()));
+        return true;
+    }
+
+    /** Whether {@code owner} has holds of {@code protocol}'s lock counted, as Redis confirmed them. */
+    public boolean counts(LockProtocol protocol, long owner) {
+        return heldCounts.holds(new HeldCounts.Key(protocol.localKey(), protocol.grantKind(), owner));
+    }
+
     /** {@code owner} releases {@code protocol}'s lock: its since needs no note any more. */
     public void released(LockProtocol protocol, long owner) {
         heldCounts.releaseSent(new HeldCounts.Key(protocol.localKey(), protocol.grantKind(), owner));

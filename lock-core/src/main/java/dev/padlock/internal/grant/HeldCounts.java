@@ -85,6 +85,26 @@ final class HeldCounts {
                 c.releasing - 1, c.acquiring, c.endNanos)));
     }
 
+    /**
+     * The release's reply was lost: whether the owner has holds besides the one released, which
+     * stay counted (the one in doubt is given back if Redis still counts it); else as a release
+     * that freed the lock.
+     */
+    boolean releaseLost(Key key) {
+        boolean[] others = new boolean[1];
+        counts.computeIfPresent(key, (k, c) -> {
+            others[0] = c.holds > 1;
+            return orNull(new Count(others[0] ? c.holds - 1 : 0, c.releasing - 1, c.acquiring, c.endNanos));
+        });
+        return others[0];
+    }
+
+    /** Whether the owner has holds counted. */
+    boolean holds(Key key) {
+        Count c = counts.get(key);
+        return c != null && c.holds > 0;
+    }
+
     /** The owner's holds of {@code localKey} are gone (a lost lease): through every kind. */
     void lost(String localKey, long owner) {
         counts.replaceAll((k, c) -> k.localKey().equals(localKey) && k.owner() == owner

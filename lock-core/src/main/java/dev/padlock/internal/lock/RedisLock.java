@@ -245,8 +245,9 @@ public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, 
     }
 
     /**
-     * A release whose reply was lost may or may not have landed: the exception says so. Its
-     * renewal has ended either way, so at worst the hold lasts until its lease runs out.
+     * A release whose reply was lost may or may not have landed: the exception says so. The
+     * owner's last hold is no longer renewed, so at worst it lasts until its lease runs out; one of
+     * several is given back if Redis still counts it, and the others stay held.
      */
     private Throwable unconfirmed(Throwable failure, long threadId) {
         Throwable cause = RedisErrors.unwrap(failure);
@@ -254,8 +255,9 @@ public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, 
             return cause;
         }
         return new RedisUnavailableException("the unlock of '" + getName() + "' by " + protocol.ownerField(threadId)
-                + " could not be confirmed; if it did not land, the hold lasts until its lease runs out (this client"
-                + " no longer renews it): " + cause.getMessage(), cause);
+                + " could not be confirmed: if it was its last hold and did not land, the hold lasts until its lease"
+                + " runs out (this client no longer renews it); a hold of several is given back once Redis answers: "
+                + cause.getMessage(), cause);
     }
 
     /** A release without local queue: the watchdog's bookkeeping around one release call. */
@@ -264,14 +266,15 @@ public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, 
         Watchdog watchdog = services.watchdog();
         long rearm = watchdog.beforeRelease(protocol, threadId) ? watchdog.leaseMillis() : 0;
         return protocol.release(threadId, rearm).whenComplete((release, failure) -> {
-            // released, not held, or unknown after a failure: the renewal ends either way
             boolean stillHeld = failure == null && release.outcome() == ReleaseOutcome.STILL_HELD;
-            watchdog.afterRelease(protocol, threadId, stillHeld);
-            services.grantWaits().releaseAnswered(protocol, threadId, stillHeld);
             if (failure != null && RedisErrors.unwrap(failure) instanceof RedisUnavailableException) {
-                // whatever it left is no hold of the owner's: its next acquisition starts a new count
-                services.grantWaits().unlockUnconfirmed(protocol, threadId);
+                // with other holds the owner holds on, else whatever it left is no hold of the owner's
+                stillHeld = services.grantWaits().releaseLost(protocol, threadId, services);
+            } else {
+                services.grantWaits().releaseAnswered(protocol, threadId, stillHeld);
             }
+            // released, not held, or unknown without other holds: the renewal ends
+            watchdog.afterRelease(protocol, threadId, stillHeld);
             if (failure == null && !stillHeld && protocol.grantKind() == GrantMessage.FAIR) {
                 // a fair lock shares its hash with the plain, spin and fenced locks: this client's
                 // view of that hash must not keep the owner as holder
@@ -282,6 +285,12 @@ public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, 
 
     @Override
     public void forgetHolds(long threadId) {
+        boolean counted = protocol.sharesLocalView()
+                ? services.queues().counts(protocol.localKey(), threadId)
+                : services.grantWaits().counts(protocol, threadId);
+        if (counted) {
+            return; // holds the owner was told of, which it unlocks itself
+        }
         services.watchdog().forget(protocol, threadId);
         String localKey = protocol.localKey();
         services.queues().onLeaseLost(localKey, threadId);

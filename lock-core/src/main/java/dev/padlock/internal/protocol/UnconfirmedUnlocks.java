@@ -4,7 +4,8 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 
 /**
- * The owners of one client whose unlock of a lock could not be confirmed (its reply was lost), or
+ * The owners of one client whose unlock of their last hold of a lock could not be confirmed (its
+ * reply was lost; an unlock of one hold of several is settled by the hold count instead), or
  * who were told they lost it (a loss on silence may leave their count on Redis): whatever is left
  * on Redis is no hold of theirs, since the engine stopped counting and renewing it. Their next acquisition of the lock therefore starts a new hold count of 1 (a claim)
  * instead of adding to the leftover; once they hold again, they count as usual.

@@ -224,16 +224,29 @@ public final class LocalQueue {
      * acquisition of the owner is in flight (which may be in doubt too, and wait for this one).
      */
     synchronized int heldBefore(Ticket ticket) {
+        return heldBesides(ticket.owner, ticket);
+    }
+
+    /**
+     * How many holds {@code owner} has, for a release of it whose reply was lost (see
+     * {@link LocalRelease}): as {@link #heldBefore}, with every acquisition of the owner in flight
+     * making it {@link HeldBefore#UNKNOWN}.
+     */
+    synchronized int heldBy(long owner) {
+        return heldBesides(owner, null);
+    }
+
+    private int heldBesides(long owner, Ticket except) {
         if (releasesInFlight > 0) {
             return HeldBefore.NOT_YET;
         }
-        if (tickets.runsOtherThan(ticket)) {
+        if (tickets.runsOf(owner, except)) {
             return HeldBefore.UNKNOWN;
         }
-        if (queues.heldElsewhere(localKey, ticket.owner)) {
+        if (queues.heldElsewhere(localKey, owner)) {
             return HeldBefore.UNKNOWN; // Redis counts those holds too, and this queue does not
         }
-        return holder.is(ticket.owner) ? holder.holds() : 0;
+        return holder.is(owner) ? holder.holds() : 0;
     }
 
     /**
@@ -265,6 +278,11 @@ public final class LocalQueue {
     /** See {@link ConfirmedHolder#sinceNotNoted}. */
     synchronized void sinceNotNoted(long owner) {
         holder.sinceNotNoted(owner);
+    }
+
+    /** Whether {@code owner} is the holder with holds Redis confirmed (see {@link ConfirmedHolder#holds}). */
+    synchronized boolean holdsCounted(long owner) {
+        return holder.is(owner) && holder.holds() > 0;
     }
 
     /** The watchdog found {@code owner}'s lease lost: Redis says it holds nothing. */

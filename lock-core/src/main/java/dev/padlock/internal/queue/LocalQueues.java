@@ -161,6 +161,15 @@ public final class LocalQueues {
         }
     }
 
+    /**
+     * Whether {@code owner} holds the lock known as {@code localKey} as this client counts it: as
+     * its local view's holder with holds confirmed, or through a fair lock on the same hash.
+     */
+    public boolean counts(String localKey, long owner) {
+        LocalQueue queue = queues.get(localKey);
+        return (queue != null && queue.holdsCounted(owner)) || heldElsewhere(localKey, owner);
+    }
+
     /** See {@link #onHeldElsewhere}. */
     boolean heldElsewhere(String localKey, long owner) {
         return heldElsewhere.estimatedSize() > 0 && heldElsewhere.getIfPresent(new Holder(localKey, owner)) != null;

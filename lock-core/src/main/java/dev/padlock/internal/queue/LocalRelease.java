@@ -1,11 +1,13 @@
 package dev.padlock.internal.queue;
 
+import dev.padlock.RedisUnavailableException;
 import dev.padlock.internal.acquire.AcquireContext;
 import dev.padlock.internal.lease.LeaseClock;
 import dev.padlock.internal.lease.LeaseClocks;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.LockProtocol.Release;
 import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
+import dev.padlock.internal.redis.RedisErrors;
 import dev.padlock.internal.renewal.Watchdog;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -68,7 +70,8 @@ final class LocalRelease {
                 return null;
             }
             queue.releaseSent();
-            if (holder.is(owner) && !tickets.headRunning() && budget.allowsHandOff()) {
+            // an owner with more holds than this one keeps the lock: no hand-off
+            if (holder.is(owner) && holder.holds() <= 1 && !tickets.headRunning() && budget.allowsHandOff()) {
                 successor = tickets.claimFirst();
             }
             if (successor == null && !tickets.headRunning() && protocol.grants()) {
@@ -115,14 +118,16 @@ final class LocalRelease {
         long nextNonce = next == null ? 0 : next.nonce;
         // handled in the reply's own stage: this runs on every uncontended unlock
         return protocol.release(owner, rearm, nextOwner, nextLease, nextNonce, (release, failure) -> {
+            boolean inDoubt = false;
             try {
                 if (next != null && failure == null && release.granted()) {
                     next.requeuedSentNanos = sent;
                     next.requeued = true;
                 }
                 ReleaseOutcome outcome = failure == null ? release.outcome() : null;
-                watchdog.afterRelease(protocol, owner, outcome == ReleaseOutcome.STILL_HELD);
-                if (outcome == ReleaseOutcome.STILL_HELD) {
+                inDoubt = outcome == null && othersRemainInDoubt(owner, failure, sentAt);
+                watchdog.afterRelease(protocol, owner, outcome == ReleaseOutcome.STILL_HELD || inDoubt);
+                if (outcome == ReleaseOutcome.STILL_HELD || inDoubt) {
                     releasedOne(owner);
                 } else {
                     long yieldNanos = outcome == null ? 0 : HandOffBudget.yieldNanos(release,
@@ -133,11 +138,29 @@ final class LocalRelease {
             } finally {
                 answered();
             }
+            if (inDoubt) {
+                // the owner holds on; Redis's count tells, once it answers, whether this hold is still there
+                services.abandonments().giveBackIfLanded(protocol, owner, () -> queue.heldBy(owner));
+            }
             if (failure != null) {
                 throw passOn(failure);
             }
             return release.outcome();
         });
+    }
+
+    /**
+     * Whether a release of {@code owner} sent at {@code sentAt} failed with its reply lost while the
+     * owner, as Redis confirmed before it was sent, holds more than that one hold: the other holds
+     * stay, and the one in doubt is given back if Redis still counts it ({@code Abandonments.giveBackIfLanded}).
+     */
+    private boolean othersRemainInDoubt(long owner, Throwable failure, long sentAt) {
+        if (!(RedisErrors.unwrap(failure) instanceof RedisUnavailableException)) {
+            return false;
+        }
+        synchronized (queue) {
+            return holder.is(owner) && holder.confirmedBy(sentAt) && holder.holds() > 1;
+        }
     }
 
     /**

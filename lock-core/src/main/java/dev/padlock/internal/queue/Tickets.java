@@ -167,12 +167,17 @@ final class Tickets {
      * of {@code ticket}'s, say) cannot have.
      */
     boolean runsOtherThan(Ticket ticket) {
-        if (head != null && head != ticket && head.owner == ticket.owner && mayHaveLanded(head)) {
+        return runsOf(ticket.owner, ticket);
+    }
+
+    /** Whether a run of {@code owner} other than {@code except} (null: any) may have landed; see {@link #runsOtherThan}. */
+    boolean runsOf(long owner, Ticket except) {
+        if (head != null && head != except && head.owner == owner && mayHaveLanded(head)) {
             return true;
         }
         if (runs != null) {
             for (Ticket run : runs) {
-                if (run != ticket && run.owner == ticket.owner && mayHaveLanded(run)) {
+                if (run != except && run.owner == owner && mayHaveLanded(run)) {
                     return true;
                 }
             }

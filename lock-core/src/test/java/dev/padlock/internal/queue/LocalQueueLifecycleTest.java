@@ -333,7 +333,8 @@ class LocalQueueLifecycleTest {
         lock.next("acquire", 1).answer(Attempt.ACQUIRED);
         f.acquire(2, FOREVER);
         f.release(1);
-        lock.next("handoff", 1).answer(ReleaseOutcome.STILL_HELD);
+        // two holds: the first unlock cannot hand the lock over
+        lock.next("release", 1).answer(new Release(ReleaseOutcome.STILL_HELD, 0, false));
         f.release(1);
         lock.next("handoff", 1).answer(ReleaseOutcome.RELEASED);
 

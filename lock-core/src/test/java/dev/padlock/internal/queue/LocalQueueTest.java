@@ -238,6 +238,34 @@ class LocalQueueTest {
     }
 
     /**
+     * Simulator seed 4 (a multi lock): the roll-back of an owner's second acquisition unlocked
+     * it, unconfirmed, while the owner held on through its first. The queue forgot the owner, so its
+     * next re-entry was a claim that merged both holds into one count. One hold of several, its
+     * unlock unconfirmed, leaves the others held, and Redis's count says whether to give it back.
+     */
+    @Test
+    void anUnconfirmedUnlockOfOneHoldOfTwoKeepsTheOtherAndGivesItBackIfRedisStillCountsIt() {
+        holds(1);
+        acquire(1, FOREVER);
+        lock.next("acquire", 1).answer(Attempt.ACQUIRED);
+
+        CompletableFuture<ReleaseOutcome> inner = release(1);
+        lock.next("release", 1).fail(new RedisUnavailableException("timed out", null));
+        assertThat(inner).isCompletedExceptionally();
+        PendingAcquire again = acquire(1, FOREVER);
+        timer.advance(10);
+
+        Call confirm = lock.next("confirmReentry", 1);
+        assertThat(confirm.to).as("the hold the owner keeps").isEqualTo(1);
+        lock.sentNothing(); // the re-entry waits for the give-back
+        confirm.answer(Attempt.ACQUIRED); // the unlock had not landed: Redis counts 2
+        lock.next("release", 1).answer(new Release(ReleaseOutcome.STILL_HELD, 0, false));
+
+        lock.next("acquire", 1).answer(Attempt.ACQUIRED); // a re-entry, not a claim
+        assertThat(again.result()).isCompletedWithValue(true);
+    }
+
+    /**
      * Simulator seed 303 (a fenced lock): the give-back of a re-entry given up in doubt did not
      * reach Redis at its first try; at the next, the owner's next re-entry (waiting for it) counted
      * as "another acquisition in flight", so the give-back stopped and its landed hold stayed for

@@ -97,6 +97,58 @@ class UnconfirmedUnlockTest {
         assertThat(admin.commands().exists(name)).as("its unlock frees the lock").isZero();
     }
 
+    /** Every kind the engine counts holds of, the plain lock too. */
+    static Stream<Arguments> allKinds() {
+        return Stream.concat(Stream.of(
+                Arguments.of("plain", (BiFunction<LockClient, String, RLock>) LockClient::getLock, "")), kinds());
+    }
+
+    /**
+     * Simulator seed 4: an unlock of one hold of two could not be confirmed, and the owner's holds
+     * were all forgotten, so its next lock merged with the hold it kept (Redis 1, the owner
+     * believing 2). The other hold stays; the one in doubt is given back once Redis answers.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("allKinds")
+    void anUnconfirmedUnlockOfOneOfTwoHoldsKeepsTheOtherAndTheNextLockCountsOnTopOfIt(String kind,
+            BiFunction<LockClient, String, RLock> make, String fieldSuffix, RedisServerProcess server, RedisAdmin admin)
+            throws Exception {
+        String name = Clients.uniqueName("unconfirmed-inner-" + kind);
+        LockClient client = clients.open(b -> b.commandTimeout(Duration.ofMillis(500)));
+        RLock lock = make.apply(client, name);
+        String field = client.getId() + ":" + onOwner(() -> Thread.currentThread().getId()) + fieldSuffix;
+        onOwner(() -> {
+            lock.lock(60, TimeUnit.SECONDS);
+            lock.lock(60, TimeUnit.SECONDS);
+            return null;
+        });
+        admin.commands().scriptFlush(); // the unlock surely does not land: see above
+        server.pause();
+        Object outcome = onOwner(() -> {
+            try {
+                lock.unlock();
+                return "unlocked";
+            } catch (RedisUnavailableException e) {
+                return e;
+            }
+        });
+        server.resume();
+        assertThat(outcome).as("the unlock could not be confirmed").isInstanceOf(RedisUnavailableException.class);
+
+        onOwner(() -> {
+            lock.lock(60, TimeUnit.SECONDS);
+            return null;
+        });
+        assertThat(admin.commands().hget(name, field)).as("the hold kept and the new one").isEqualTo("2");
+        assertThat(onOwner(() -> lock.getHoldCount())).isEqualTo(2);
+        onOwner(() -> {
+            lock.unlock();
+            lock.unlock();
+            return null;
+        });
+        assertThat(admin.commands().exists(name)).as("its two unlocks free the lock").isZero();
+    }
+
     private <T> T onOwner(Callable<T> call) throws Exception {
         return owner.submit(call).get(20, TimeUnit.SECONDS);
     }
