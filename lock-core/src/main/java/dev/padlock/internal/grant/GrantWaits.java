@@ -281,6 +281,21 @@ public final class GrantWaits {
         return true;
     }
 
+    /**
+     * A release of {@code owner} said holds remain. Returns whether it holds on as this client
+     * counts it (holds told, or an acquisition or release in flight); if not, what Redis keeps is
+     * no hold anyone was told of (an acquisition given up in doubt that landed, given back by
+     * itself, or a count left by a lost hold): it is not renewed, and the owner's next acquisition
+     * starts a new count.
+     */
+    public boolean holdsOnAfterRelease(LockProtocol protocol, long owner) {
+        if (!heldCounts.none(new HeldCounts.Key(protocol.localKey(), protocol.grantKind(), owner))) {
+            return true;
+        }
+        unlockUnconfirmed(protocol, owner);
+        return false;
+    }
+
     /** Whether {@code owner} has holds of {@code protocol}'s lock counted, as Redis confirmed them. */
     public boolean counts(LockProtocol protocol, long owner) {
         return heldCounts.holds(new HeldCounts.Key(protocol.localKey(), protocol.grantKind(), owner));

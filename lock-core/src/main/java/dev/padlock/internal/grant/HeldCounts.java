@@ -99,6 +99,12 @@ final class HeldCounts {
         return others[0];
     }
 
+    /** Whether the owner has nothing counted: no hold, and no acquisition or release in flight. */
+    boolean none(Key key) {
+        Count c = counts.get(key);
+        return c == null || c.empty();
+    }
+
     /** Whether the owner has holds counted. */
     boolean holds(Key key) {
         Count c = counts.get(key);

@@ -272,6 +272,11 @@ public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, 
                 stillHeld = services.grantWaits().releaseLost(protocol, threadId, services);
             } else {
                 services.grantWaits().releaseAnswered(protocol, threadId, stillHeld);
+                // a fair lock shares its hash and renewal with the plain lock's holds of the owner
+                if (stillHeld && !(protocol.grantKind() == GrantMessage.FAIR
+                        && services.queues().counts(protocol.localKey(), threadId))) {
+                    stillHeld = services.grantWaits().holdsOnAfterRelease(protocol, threadId);
+                }
             }
             // released, not held, or unknown without other holds: the renewal ends
             watchdog.afterRelease(protocol, threadId, stillHeld);

@@ -280,6 +280,14 @@ public final class LocalQueue {
         holder.sinceNotNoted(owner);
     }
 
+    /**
+     * Whether {@code owner} holds on after a release that left holds on Redis: it has holds
+     * confirmed, an acquisition that may have landed, or holds through a fair lock on the same hash.
+     */
+    synchronized boolean holdsOn(long owner) {
+        return holdsCounted(owner) || tickets.runsOf(owner, null) || queues.heldElsewhere(localKey, owner);
+    }
+
     /** Whether {@code owner} is the holder with holds Redis confirmed (see {@link ConfirmedHolder#holds}). */
     synchronized boolean holdsCounted(long owner) {
         return holder.is(owner) && holder.holds() > 0;

@@ -90,6 +90,19 @@ final class LocalRelease {
         }
     }
 
+    /**
+     * A release of {@code owner} said holds remain: the holder counts one fewer. Returns whether
+     * the owner holds on as this client counts it (see {@link LocalQueue#holdsOn}); if not, what
+     * Redis keeps is no hold anyone was told of (an acquisition given up in doubt that landed, given
+     * back by itself, or a count left by a lost hold), and it is not renewed.
+     */
+    private boolean releasedOneOf(long owner) {
+        synchronized (queue) {
+            releasedOne(owner);
+            return !holder.is(owner) || queue.holdsOn(owner);
+        }
+    }
+
     /** A release of {@code owner} said holds remain: the holder counts one fewer. */
     private void releasedOne(long owner) {
         synchronized (queue) {
@@ -126,13 +139,14 @@ final class LocalRelease {
                 }
                 ReleaseOutcome outcome = failure == null ? release.outcome() : null;
                 inDoubt = outcome == null && othersRemainInDoubt(owner, failure, sentAt);
-                watchdog.afterRelease(protocol, owner, outcome == ReleaseOutcome.STILL_HELD || inDoubt);
-                if (outcome == ReleaseOutcome.STILL_HELD || inDoubt) {
-                    releasedOne(owner);
-                } else {
-                    long yieldNanos = outcome == null ? 0 : HandOffBudget.yieldNanos(release,
-                            services.wakeUps().isSubscribed(protocol.unlockChannel(LocalQueue.NONE)),
-                            services.clock().nanoTime() - sent);
+                // what remains may be no hold the owner was told of: then it is not renewed
+                boolean holdsRemain = (outcome == ReleaseOutcome.STILL_HELD || inDoubt) && releasedOneOf(owner);
+                watchdog.afterRelease(protocol, owner, holdsRemain);
+                if (!holdsRemain) {
+                    long yieldNanos = outcome == null || outcome == ReleaseOutcome.STILL_HELD ? 0
+                            : HandOffBudget.yieldNanos(release,
+                                    services.wakeUps().isSubscribed(protocol.unlockChannel(LocalQueue.NONE)),
+                                    services.clock().nanoTime() - sent);
                     afterRelease(owner, yieldNanos, sentAt);
                 }
             } finally {

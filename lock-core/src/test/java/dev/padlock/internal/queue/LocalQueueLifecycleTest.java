@@ -200,6 +200,8 @@ class LocalQueueLifecycleTest {
     @Test
     void aQueueStaysWhileHoldsRemain() {
         f.holds(1);
+        f.acquire(1, FOREVER);
+        lock.next("acquire", 1).answer(Attempt.ACQUIRED);
 
         f.release(1);
         lock.next("release", 1).answer(new Release(ReleaseOutcome.STILL_HELD, 0));
