@@ -356,4 +356,14 @@ final class CompositeLocks {
         RuntimeException mapped = RedisErrors.forCaller(failure, operation);
         return mapped != null ? mapped : unchecked(RedisErrors.unwrap(failure));
     }
+
+    /** Whether any of {@code locks} told {@code threadId} of a loss at or after {@code sinceNanos} (see {@link ToldLosses}). */
+    static boolean toldLostSince(List<RLock> locks, long threadId, long sinceNanos) {
+        for (RLock lock : locks) {
+            if (lock instanceof ToldLosses losses && losses.toldLostSince(threadId, sinceNanos)) {
+                return true;
+            }
+        }
+        return false;
+    }
 }

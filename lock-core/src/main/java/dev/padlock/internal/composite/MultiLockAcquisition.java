@@ -111,9 +111,17 @@ final class MultiLockAcquisition implements PendingAcquire {
         });
     }
 
-    /** Every component is held: reports it, or gives them back when the call was cancelled meanwhile. */
+    /**
+     * Every component is held: reports it, or gives them back when the call was cancelled meanwhile,
+     * or when a component's loss was told since this round began (see {@link ToldLosses}), then
+     * starts again while wait is left.
+     */
     private void held() {
-        if (result.complete(true)) {
+        if (CompositeLocks.toldLostSince(locks, threadId, firstAskedNanos)) {
+            log.debug("'{}': a component's loss was told while the others were taken; starting again",
+                    locks.get(0).getName());
+            rollBack(null, !result.isDone() && (budget.forever() || budget.remainingNanos() > 0) ? this::next : null);
+        } else if (result.complete(true)) {
             settled.complete(null);
         } else {
             rollBack(null);

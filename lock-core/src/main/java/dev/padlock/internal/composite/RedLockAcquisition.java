@@ -278,7 +278,10 @@ final class RedLockAcquisition implements PendingAcquire {
                 }
             }
             long validityMillis = validityLeaseMillis - elapsedMillis - driftMillis;
-            if (misuse == null && acquired.size() >= quorum && validityMillis > 0 && result.complete(true)) {
+            // a component whose loss was told since the round began counts for nothing (see ToldLosses)
+            long live = acquired.stream()
+                    .filter(lock -> !CompositeLocks.toldLostSince(List.of(lock), threadId, startNanos)).count();
+            if (misuse == null && live >= quorum && validityMillis > 0 && result.complete(true)) {
                 settleOne();
                 return;
             }

@@ -10,6 +10,7 @@ import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.base.CallBound;
 import dev.padlock.internal.base.Require;
 import dev.padlock.internal.composite.HoldsForgetting;
+import dev.padlock.internal.composite.ToldLosses;
 import dev.padlock.internal.composite.LeaseExtending;
 import dev.padlock.internal.observe.Observing;
 import dev.padlock.internal.lease.LeaseClocks;
@@ -32,7 +33,7 @@ import java.util.function.Function;
  * bookkeeping around acquire and release, and the blocking methods, which wait on the same
  * asynchronous core as the asynchronous ones, through {@link BlockingWaits}.
  */
-public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, CallBound {
+public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, ToldLosses, CallBound {
     private final LockProtocol protocol;
     private final LockServices services;
     private final boolean spin;
@@ -286,6 +287,11 @@ public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, 
                 services.queues().onReleasedElsewhere(protocol.localKey(), threadId);
             }
         }).thenApply(LockProtocol.Release::outcome);
+    }
+
+    @Override
+    public boolean toldLostSince(long threadId, long sinceNanos) {
+        return services.watchdog().toldLostSince(protocol, threadId, sinceNanos);
     }
 
     @Override

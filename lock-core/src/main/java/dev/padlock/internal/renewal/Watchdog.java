@@ -294,6 +294,15 @@ public final class Watchdog implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether {@code owner} was told it lost the lock at or after {@code sinceNanos} (within a
+     * lease's time: older losses are forgotten).
+     */
+    public boolean toldLostSince(LockProtocol protocol, long owner, long sinceNanos) {
+        Long lostAt = toldLostAt.getIfPresent(new Owner(protocol.localKey(), owner));
+        return lostAt != null && lostAt - sinceNanos >= 0;
+    }
+
     /** Ends the renewal of {@code owner}: Redis said it does not hold this lock, or its holds are taken as nothing. */
     public void forget(LockProtocol protocol, long owner) {
         if (!unrenewed.isEmpty()) {

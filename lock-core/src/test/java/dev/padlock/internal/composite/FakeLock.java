@@ -14,7 +14,7 @@ import java.util.function.Supplier;
  * answers at once as it is told, or leaves its futures for the test to complete. Only the
  * asynchronous methods are used by the composites; the blocking ones throw.
  */
-final class FakeLock implements RLock, LeaseExtending, HoldsForgetting {
+final class FakeLock implements RLock, LeaseExtending, HoldsForgetting, ToldLosses {
 
     /** One acquisition call: what it asked for, and its future. */
     record Acquire(boolean forever, long waitTime, long leaseTime, TimeUnit unit, long threadId,
@@ -43,6 +43,8 @@ final class FakeLock implements RLock, LeaseExtending, HoldsForgetting {
     private Throwable readFailure;
     /** Whether a lease extension finds the hold: false once its lease ran out. */
     private boolean leaseRunsOut;
+    /** When its owner was last told it lost this lock; {@link Long#MIN_VALUE}: never. */
+    private long toldLostAt = Long.MIN_VALUE;
 
     FakeLock(String name, List<String> journal) {
         this.name = name;
@@ -50,6 +52,18 @@ final class FakeLock implements RLock, LeaseExtending, HoldsForgetting {
     }
 
     // ---- what the test tells it
+
+    /** Its owner was told, at {@code nanos}, that it lost this lock (the hold is gone). */
+    FakeLock toldLostAt(long nanos) {
+        toldLostAt = nanos;
+        holds = Math.max(0, holds - 1);
+        return this;
+    }
+
+    @Override
+    public boolean toldLostSince(long threadId, long sinceNanos) {
+        return toldLostAt != Long.MIN_VALUE && toldLostAt - sinceNanos >= 0;
+    }
 
     /** Acquisitions answer true at once (the default). */
     FakeLock grants() {

@@ -69,6 +69,19 @@ class RedLockTest {
         assertThat(held).isNotDone();
     }
 
+    /** As the multi lock's (simulator seed 42): a component whose loss was told during the round counts for nothing. */
+    @Test
+    void aComponentWhoseLossWasToldDuringTheRoundDoesNotCountForTheMajority() {
+        c.refuses();
+        b.holdsBack();
+        CompletableFuture<Boolean> held = tryLock(0, TEN_SECONDS);
+        a.toldLostAt(timer.nanoTime());
+
+        b.lastAcquisition().future().complete(true);
+
+        assertThat(held).isCompletedWithValue(false);
+    }
+
     @Test
     void withoutAMajorityWhatWasAcquiredIsGivenBack() {
         b.refuses();
