@@ -1,6 +1,7 @@
 package dev.padlock.internal.grant;
 
 import dev.padlock.internal.acquire.HeldBefore;
+import dev.padlock.internal.protocol.GrantMessage;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -58,7 +59,13 @@ final class HeldCounts {
     void held(Key key, long nowNanos, long endNanos) {
         counts.compute(key, (k, c) -> {
             Count now = c == null ? Count.NONE : c;
-            return new Count(now.holds + 1, now.releasing, now.acquiring, Math.max(now.endNanos, endNanos));
+            long end = endNanos;
+            if (key.kind() == GrantMessage.WRITE && now.holds > 0 && endNanos != Long.MAX_VALUE
+                    && now.endNanos != Long.MAX_VALUE && now.endNanos - nowNanos > 0) {
+                // a write re-entry adds its lease to what the TTL had left
+                end = now.endNanos + (endNanos - nowNanos);
+            }
+            return new Count(now.holds + 1, now.releasing, now.acquiring, Math.max(now.endNanos, end));
         });
         if (counts.size() > sweepAt) {
             counts.values().removeIf(c -> c.releasing <= 0 && c.acquiring <= 0 && nowNanos - c.endNanos >= 0);

@@ -20,7 +20,7 @@ public record GrantMessage(char kind, long owner, long nonce, String name) {
     /** A read lock's grant, to one owner's place in the readers' hall. */
     static final char READ = 'r';
     /** A write lock's grant, to one owner's place in the writers' line. */
-    static final char WRITE = 'w';
+    public static final char WRITE = 'w';
 
     /** Reads {@code message}; null when it is malformed (no owner, nonce or name). */
     public static GrantMessage parse(String message) {

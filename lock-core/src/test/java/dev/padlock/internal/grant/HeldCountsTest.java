@@ -3,6 +3,7 @@ package dev.padlock.internal.grant;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.padlock.internal.acquire.HeldBefore;
+import dev.padlock.internal.protocol.GrantMessage;
 import org.junit.jupiter.api.Test;
 
 /** The holds counted per owner of the granting kinds: what names an acquisition in doubt. */
@@ -27,6 +28,21 @@ class HeldCountsTest {
         counts.held(owner, 0, 1_000);
 
         assertThat(counts.heldBefore(owner, 1_000)).isZero();
+    }
+
+    /**
+     * Simulator seed 505: a write re-entry adds its lease to what the TTL had left, but the count
+     * took the later of the two ends. The give-back of an unlock in doubt, asked once that shorter
+     * end had passed, counted no hold left and released the one the owner kept, still within its TTL.
+     */
+    @Test
+    void aWriteReentryAddsItsLeaseToWhatTheTtlHadLeft() {
+        HeldCounts.Key writer = new HeldCounts.Key("orders", GrantMessage.WRITE, 1);
+        counts.held(writer, 0, 500);
+        counts.held(writer, 300, 300 + 1_500);
+
+        assertThat(counts.heldBefore(writer, 1_900)).as("the TTL runs to 500 + 1 500").isEqualTo(2);
+        assertThat(counts.heldBefore(writer, 2_000)).isZero();
     }
 
     @Test
