@@ -130,18 +130,33 @@ public final class Abandonments {
     public void giveBackIfLanded(LockProtocol protocol, long owner, HeldBefore heldBefore) {
         String key = key(protocol, owner);
         CompletableFuture<Void> done = new CompletableFuture<>();
-        CompletableFuture<Void> entry = pending.compute(key, (k, previous) ->
-                previous == null || previous.isDone() ? done : CompletableFuture.allOf(previous, done));
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        CompletableFuture<Void>[] earlier = new CompletableFuture[1];
+        CompletableFuture<Void> entry = pending.compute(key, (k, previous) -> {
+            earlier[0] = previous == null || previous.isDone() ? null : previous;
+            return earlier[0] == null ? done : CompletableFuture.allOf(earlier[0], done);
+        });
         entry.whenComplete((ignored, failure) -> pending.remove(key, entry));
+        if (earlier[0] == null) {
+            giveBackWhenAnswered(protocol, owner, heldBefore, done);
+        } else {
+            // one after the other: two asking the count at once would each give back the same hold
+            earlier[0].whenComplete((ignored, failure) -> giveBackWhenAnswered(protocol, owner, heldBefore, done));
+        }
+    }
+
+    private void giveBackWhenAnswered(LockProtocol protocol, long owner, HeldBefore heldBefore,
+            CompletableFuture<Void> done) {
         resend(() -> giveBackOnce(protocol, owner, heldBefore), PLACE_RETRY_MILLIS)
                 .whenComplete((gaveBack, failure) -> {
                     if (failure == null && gaveBack) {
-                        log.info("gave back a hold of lock '{}' by {}: its acquisition landed after its caller had been"
-                                + " told it failed", protocol.name(), protocol.ownerField(owner));
+                        log.info("gave back a hold of lock '{}' by {} that its owner no longer counts (an acquisition"
+                                + " given up in doubt that landed, or an unlock in doubt that did not)", protocol.name(),
+                                protocol.ownerField(owner));
                     } else if (failure != null && !(failure instanceof ClientClosing)) {
-                        log.warn("could not give back lock '{}' of {} after its acquisition's reply was lost; if it"
-                                + " landed, its hold stays until its lease ends: {}", protocol.name(),
-                                protocol.ownerField(owner), failure.toString());
+                        log.warn("could not give back lock '{}' of {} after a reply was lost; a hold it no longer counts"
+                                + " may stay until its lease ends: {}", protocol.name(), protocol.ownerField(owner),
+                                failure.toString());
                     }
                     done.complete(null);
                 });

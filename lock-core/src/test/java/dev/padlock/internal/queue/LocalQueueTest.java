@@ -266,6 +266,38 @@ class LocalQueueTest {
     }
 
     /**
+     * Simulator seed 3 (a read lock): two unlocks in doubt of an owner holding three times each
+     * asked Redis's count at once, each found one hold more than the owner kept, and each gave one
+     * back: the hold the owner kept went too. Give-backs of one owner go one after the other.
+     */
+    @Test
+    void twoUnconfirmedUnlocksGiveBackOneAfterTheOther() {
+        holds(1);
+        acquire(1, FOREVER);
+        lock.next("acquire", 1).answer(Attempt.ACQUIRED);
+        acquire(1, FOREVER);
+        lock.next("acquire", 1).answer(Attempt.ACQUIRED);
+        release(1);
+        lock.next("release", 1).fail(new RedisUnavailableException("timed out", null));
+        Call first = lock.next("confirmReentry", 1);
+        release(1);
+        lock.next("release", 1).fail(new RedisUnavailableException("timed out", null));
+        lock.sentNothing(); // the second give-back waits for the first
+        first.answer(Attempt.ACQUIRED); // the owner's count moved meanwhile: asked again
+
+        timer.advance(10);
+        Call again = lock.next("confirmReentry", 1);
+        assertThat(again.to).isEqualTo(1);
+        again.answer(Attempt.ACQUIRED); // Redis counts 2: one unlock did not land
+        lock.next("release", 1).answer(new Release(ReleaseOutcome.STILL_HELD, 0, false));
+
+        Call second = lock.next("confirmReentry", 1);
+        assertThat(second.to).isEqualTo(1);
+        second.answer(Attempt.notAcquired(1_000));
+        lock.sentNothing();
+    }
+
+    /**
      * Simulator seed 303 (a fenced lock): the give-back of a re-entry given up in doubt did not
      * reach Redis at its first try; at the next, the owner's next re-entry (waiting for it) counted
      * as "another acquisition in flight", so the give-back stopped and its landed hold stayed for
