@@ -149,7 +149,9 @@ final class Promises {
             Belief.Hold hold = belief.last();
             if (belief.uncertain > 0 && onRedis >= belief.certain()) {
                 episode.log(belief + ": its earlier holds had outlived their lease; Redis counts " + onRedis);
-                belief.keep(onRedis);
+                if (belief.kind.keys().size() == 1) {
+                    belief.keep(onRedis);
+                } // a composite's components may count them still (a red lock's minority): it unlocks each
             } else if (givenBackSince(belief)) {
                 known(belief, KnownDefect.GIVE_BACK_REMOVED_A_LATER_HOLD, what);
                 belief.keep(onRedis);
@@ -237,7 +239,7 @@ final class Promises {
                     continue; // its fixed lease is over, and the owner knows it (nothing is missing)
                 }
                 Holding hash = holding(keys, belief.kind, belief.field);
-                if (hash.count() < belief.count() && givenBackSince(belief)
+                if (hash.count() < belief.certain() && givenBackSince(belief)
                         && !belief.releasing && !undercut(belief)) { // a force unlock is no give-back
                     known(belief, KnownDefect.GIVE_BACK_REMOVED_A_LATER_HOLD, belief + " lost its hold to a give-back"
                             + " of its own client's earlier claim");
