@@ -291,12 +291,12 @@ public final class LockAcquisition implements PendingAcquire {
         return settlement.settled();
     }
 
-    /** The fencing token this acquisition got; {@link Attempt#NO_TOKEN} unless acquired by a kind with tokens. */
     @Override
     public boolean mayHaveLanded() {
         return sentAnAttempt;
     }
 
+    /** The fencing token this acquisition got; {@link Attempt#NO_TOKEN} unless acquired by a kind with tokens. */
     @Override
     public long token() {
         return token;

@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.padlock.internal.acquire.Abandonments;
 import dev.padlock.internal.acquire.AcquireContext;
 import dev.padlock.internal.acquire.AcquireRequest;
+import dev.padlock.internal.acquire.HeldBefore;
 import dev.padlock.internal.acquire.LockAcquisition;
 import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.protocol.GrantMessage;
@@ -12,6 +13,7 @@ import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.UnconfirmedUnlocks;
 import io.netty.util.Timeout;
 import java.time.Duration;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -72,6 +74,8 @@ public final class GrantWaits {
             .expireAfterWrite(Duration.ofMillis(Abandonments.PLACE_RETRY_MILLIS)).maximumSize(10_000).build();
     private final AtomicLong nonces = new AtomicLong();
     private final UnconfirmedUnlocks unconfirmedUnlocks = new UnconfirmedUnlocks();
+    /** The acquisitions begun and not settled, by counted owner: what a release's give-back waits for. */
+    private final ConcurrentHashMap<HeldCounts.Key, Set<LockAcquisition>> running = new ConcurrentHashMap<>();
     private final HeldCounts heldCounts = new HeldCounts();
 
     private record Key(char kind, String name, long owner) {
@@ -209,8 +213,26 @@ public final class GrantWaits {
     /** Begins {@code acquisition}, counted as the owner's acquisition in flight until it settles. */
     private void begin(HeldCounts.Key counted, LockAcquisition acquisition) {
         heldCounts.acquiring(counted);
-        acquisition.settled().whenComplete((ignored, failure) -> heldCounts.settled(counted));
+        running.computeIfAbsent(counted, k -> ConcurrentHashMap.newKeySet()).add(acquisition);
+        acquisition.settled().whenComplete((ignored, failure) -> {
+            heldCounts.settled(counted);
+            running.computeIfPresent(counted, (k, set) -> set.remove(acquisition) && set.isEmpty() ? null : set);
+        });
         acquisition.begin();
+    }
+
+    /**
+     * The holds {@code owner} has, for the give-back of a release whose reply was lost: unknown
+     * while an acquisition of it that may have landed is in flight (one that waits for the give-back
+     * has sent nothing); see {@link HeldCounts#heldBy}.
+     */
+    private int heldBy(HeldCounts.Key counted, long nowNanos) {
+        int held = heldCounts.heldBy(counted, nowNanos);
+        Set<LockAcquisition> acquisitions = held < 0 ? null : running.get(counted);
+        if (acquisitions != null && acquisitions.stream().anyMatch(LockAcquisition::mayHaveLanded)) {
+            return HeldBefore.UNKNOWN;
+        }
+        return held;
     }
 
     /** A grant message of a fair, a read or a write lock on one of this client's grant channels. */
@@ -276,8 +298,7 @@ public final class GrantWaits {
             unlockUnconfirmed(protocol, owner);
             return false;
         }
-        services.abandonments().giveBackIfLanded(protocol, owner,
-                () -> heldCounts.heldBefore(counted, services.clock().nanoTime()));
+        services.abandonments().giveBackIfLanded(protocol, owner, () -> heldBy(counted, services.clock().nanoTime()));
         return true;
     }
 

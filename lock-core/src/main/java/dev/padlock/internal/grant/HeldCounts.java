@@ -151,6 +151,22 @@ final class HeldCounts {
         return nowNanos - c.endNanos >= 0 ? 0 : c.holds;
     }
 
+    /**
+     * The holds the owner has, for a release of it whose reply was lost: {@link HeldBefore#NOT_YET}
+     * while another release of it is in flight; 0 once its last fixed lease has run out. Its
+     * acquisitions in flight are not looked at: see {@code GrantWaits}.
+     */
+    int heldBy(Key key, long nowNanos) {
+        Count c = counts.get(key);
+        if (c == null) {
+            return 0;
+        }
+        if (c.releasing > 0) {
+            return HeldBefore.NOT_YET;
+        }
+        return nowNanos - c.endNanos >= 0 ? 0 : c.holds;
+    }
+
     private static Count orNull(Count count) {
         return count.empty() ? null : count;
     }

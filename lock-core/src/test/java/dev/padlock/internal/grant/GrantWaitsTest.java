@@ -329,6 +329,33 @@ class GrantWaitsTest {
      * outlived every unlock, renewed under later holds. After a loss told, the owner's next
      * acquisition starts a new count, as after an unconfirmed unlock.
      */
+    /**
+     * Simulator seed 101 (a fair lock): a release's reply was lost while a cancelled re-entry of the
+     * same owner was still in flight. The release's give-back counted what Redis had, that re-entry
+     * included, against the holds the owner kept, and gave one back; the re-entry's own give-back
+     * took another, and the owner's kept hold went. The count waits for such an acquisition.
+     */
+    @Test
+    void theGiveBackOfAReleaseInDoubtWaitsForTheOwnersAcquisitionInFlight() {
+        start(1, 0);
+        fair.next("acquire").answer(Attempt.ACQUIRED);
+        start(1, 0);
+        fair.next("acquire").answer(Attempt.ACQUIRED);
+        PendingAcquire third = start(1, 0);
+        RecordingProtocol.Call attempt = fair.next("acquire"); // sent, not answered
+
+        waits.released(fair, 1);
+        assertThat(waits.releaseLost(fair, 1, client)).as("one hold stays").isTrue();
+        client.timer.advance(1_000);
+        assertThat(fair.calls()).as("the re-entry in flight may have landed: not yet").isEmpty();
+
+        attempt.answer(Attempt.ACQUIRED);
+        assertThat(third.result()).isCompletedWithValue(true);
+        client.timer.advance(1_000);
+
+        assertThat(fair.next("confirmReentry").leaseMillis).as("the holds the owner has").isEqualTo(2);
+    }
+
     @Test
     void afterALossToldTheOwnersNextAcquisitionStartsANewCount() {
         waits.leaseLost(fair.localKey(), 1);
