@@ -349,9 +349,9 @@ public final class GrantWaits {
         unconfirmedUnlocks.unconfirmed(localKey, owner);
     }
 
-    /** Every hold of the lock {@code localKey} is gone: it was force-unlocked. */
-    public void forceReleased(String localKey) {
-        heldCounts.forceReleased(localKey);
+    /** Every hold of the lock {@code localKey} told before {@code sentNanos} is gone: a force unlock sent then. */
+    public void forceReleased(String localKey, long sentNanos) {
+        heldCounts.forceReleased(localKey, sentNanos);
     }
 
     /**

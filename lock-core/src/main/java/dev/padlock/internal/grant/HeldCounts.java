@@ -23,8 +23,8 @@ final class HeldCounts {
      * @param endNanos when the last fixed lease told ends, on the engine's clock; {@link Long#MAX_VALUE}
      *     for a watchdog lease
      */
-    private record Count(int holds, int releasing, int acquiring, long endNanos) {
-        static final Count NONE = new Count(0, 0, 0, Long.MIN_VALUE);
+    private record Count(int holds, int releasing, int acquiring, long endNanos, long heldNanos) {
+        static final Count NONE = new Count(0, 0, 0, Long.MIN_VALUE, Long.MIN_VALUE);
 
         boolean empty() {
             return holds == 0 && releasing <= 0 && acquiring <= 0;
@@ -42,13 +42,13 @@ final class HeldCounts {
     void acquiring(Key key) {
         counts.compute(key, (k, c) -> {
             Count now = c == null ? Count.NONE : c;
-            return new Count(now.holds, now.releasing, now.acquiring + 1, now.endNanos);
+            return new Count(now.holds, now.releasing, now.acquiring + 1, now.endNanos, now.heldNanos);
         });
     }
 
     /** An acquisition of the owner settled. */
     void settled(Key key) {
-        counts.computeIfPresent(key, (k, c) -> orNull(new Count(c.holds, c.releasing, c.acquiring - 1, c.endNanos)));
+        counts.computeIfPresent(key, (k, c) -> orNull(new Count(c.holds, c.releasing, c.acquiring - 1, c.endNanos, c.heldNanos)));
     }
 
     /**
@@ -65,7 +65,7 @@ final class HeldCounts {
                 // a write re-entry adds its lease to what the TTL had left
                 end = now.endNanos + (endNanos - nowNanos);
             }
-            return new Count(now.holds + 1, now.releasing, now.acquiring, Math.max(now.endNanos, end));
+            return new Count(now.holds + 1, now.releasing, now.acquiring, Math.max(now.endNanos, end), nowNanos);
         });
         if (counts.size() > sweepAt) {
             counts.values().removeIf(c -> c.releasing <= 0 && c.acquiring <= 0 && nowNanos - c.endNanos >= 0);
@@ -82,14 +82,14 @@ final class HeldCounts {
     void releaseSent(Key key) {
         counts.compute(key, (k, c) -> {
             Count now = c == null ? Count.NONE : c;
-            return new Count(now.holds, now.releasing + 1, now.acquiring, now.endNanos);
+            return new Count(now.holds, now.releasing + 1, now.acquiring, now.endNanos, now.heldNanos);
         });
     }
 
     /** The release was answered: holds remain ({@code stillHeld}), or none does, or the reply was lost. */
     void releaseAnswered(Key key, boolean stillHeld) {
         counts.computeIfPresent(key, (k, c) -> orNull(new Count(stillHeld ? Math.max(0, c.holds - 1) : 0,
-                c.releasing - 1, c.acquiring, c.endNanos)));
+                c.releasing - 1, c.acquiring, c.endNanos, c.heldNanos)));
     }
 
     /**
@@ -101,7 +101,7 @@ final class HeldCounts {
         boolean[] others = new boolean[1];
         counts.computeIfPresent(key, (k, c) -> {
             others[0] = c.holds > 1;
-            return orNull(new Count(others[0] ? c.holds - 1 : 0, c.releasing - 1, c.acquiring, c.endNanos));
+            return orNull(new Count(others[0] ? c.holds - 1 : 0, c.releasing - 1, c.acquiring, c.endNanos, c.heldNanos));
         });
         return others[0];
     }
@@ -121,13 +121,17 @@ final class HeldCounts {
     /** The owner's holds of {@code localKey} are gone (a lost lease): through every kind. */
     void lost(String localKey, long owner) {
         counts.replaceAll((k, c) -> k.localKey().equals(localKey) && k.owner() == owner
-                ? new Count(0, c.releasing, c.acquiring, Long.MIN_VALUE) : c);
+                ? new Count(0, c.releasing, c.acquiring, Long.MIN_VALUE, c.heldNanos) : c);
         counts.values().removeIf(Count::empty);
     }
 
-    /** Every hold of {@code localKey} is gone: a force unlock. */
-    void forceReleased(String localKey) {
-        counts.replaceAll((k, c) -> k.localKey().equals(localKey) ? new Count(0, c.releasing, c.acquiring, Long.MIN_VALUE) : c);
+    /**
+     * Every hold of {@code localKey} told before {@code sentNanos} is gone: a force unlock sent then.
+     * An owner told it holds since may have acquired after it ran, and keeps its count.
+     */
+    void forceReleased(String localKey, long sentNanos) {
+        counts.replaceAll((k, c) -> k.localKey().equals(localKey) && c.heldNanos - sentNanos < 0
+                ? new Count(0, c.releasing, c.acquiring, Long.MIN_VALUE, c.heldNanos) : c);
         counts.values().removeIf(Count::empty);
     }
 

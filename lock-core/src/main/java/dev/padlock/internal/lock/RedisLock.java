@@ -318,13 +318,15 @@ public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, 
     public CompletableFuture<Boolean> forceUnlockAsync() {
         Require.state(!services.wakeUps().isClosed(), "the LockClient is closed");
         long sentAt = services.queues().confirmations();
+        long sentNanos = services.clock().nanoTime();
         // renewals stop only for a lock that was deleted: a force unlock that found nothing (the read
-        // side of a lock in write mode, say) leaves this client's holders renewed
+        // side of a lock in write mode, say) leaves this client's holders renewed; nor do those told
+        // they hold after it was sent, who may have acquired after it ran
         CompletableFuture<Boolean> reply = protocol.forceRelease().whenComplete((released, failure) -> {
             if (failure == null && released) {
-                services.watchdog().cancelAll(protocol.name());
+                services.watchdog().cancelAll(protocol.name(), sentNanos);
                 LeaseClocks.forceReleased(protocol.name());
-                services.grantWaits().forceReleased(protocol.localKey());
+                services.grantWaits().forceReleased(protocol.localKey(), sentNanos);
             }
         });
         if (protocol.sharesLocalView()) {

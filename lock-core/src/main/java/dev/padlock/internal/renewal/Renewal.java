@@ -26,6 +26,8 @@ final class Renewal {
      * may have gone with it (a read hold's lease is its own).
      */
     private long renewedEndNanos;
+    /** When Redis last confirmed an acquisition of the owner, on the engine's clock: see {@link #acquiredBefore}. */
+    private long acquiredNanos;
     /** The send time of the request that set {@link #endNanos}. */
     private long endSentNanos;
     /** The pending check for silence, and when it is due; null when none. */
@@ -38,6 +40,23 @@ final class Renewal {
         this.endSentNanos = sentNanos;
         this.endNanos = LeaseClock.endOf(sentNanos, leaseMillis);
         this.renewedEndNanos = endNanos;
+        this.acquiredNanos = sentNanos;
+    }
+
+    /** Redis confirmed an acquisition of the owner (a first hold or a re-entry) at {@code nowNanos}. */
+    synchronized void acquiredAt(long nowNanos) {
+        if (nowNanos - acquiredNanos > 0) {
+            acquiredNanos = nowNanos;
+        }
+    }
+
+    /**
+     * Whether every acquisition it renews was confirmed before {@code nanos}: a force unlock sent
+     * then ended them all. One confirmed later may have run after the force unlock: its renewal
+     * tells.
+     */
+    synchronized boolean acquiredBefore(long nanos) {
+        return acquiredNanos - nanos < 0;
     }
 
     synchronized State state() {

@@ -155,6 +155,7 @@ public final class Watchdog implements AutoCloseable {
         if (!watchdogLease) {
             Renewal existing = renewals.get(key);
             if (existing != null) {
+                existing.acquiredAt(clock.nanoTime());
                 if (existing.ttlSet(sentNanos, ttlMillis)) {
                     endsSooner(existing);
                 }
@@ -192,6 +193,10 @@ public final class Watchdog implements AutoCloseable {
             sooner[0] = new Renewal(protocol, owner, sentNanos, ttlMillis);
             return sooner[0];
         });
+        Renewal renewal = renewals.get(key);
+        if (renewal != null) {
+            renewal.acquiredAt(clock.nanoTime());
+        }
         if (sooner[0] != null) {
             endsSooner(sooner[0]);
         }
@@ -325,10 +330,14 @@ public final class Watchdog implements AutoCloseable {
         }
     }
 
-    /** Ends every renewal of lock {@code name}, whatever its kind and owner: it was force-unlocked. */
-    public void cancelAll(String name) {
+    /**
+     * Ends every renewal of lock {@code name}, whatever its kind and owner, whose acquisitions were
+     * all confirmed before {@code sentNanos}: a force unlock sent then deleted the lock. A hold
+     * confirmed since may have been taken after it ran, and is left to its renewal.
+     */
+    public void cancelAll(String name, long sentNanos) {
         unrenewed.values().removeIf(hold -> {
-            if (hold.protocol.name().equals(name)) {
+            if (hold.protocol.name().equals(name) && hold.acquiredBefore(sentNanos)) {
                 hold.end();
                 return true;
             }
@@ -337,7 +346,7 @@ public final class Watchdog implements AutoCloseable {
         dispatchLock.lock();
         try {
             renewals.values().removeIf(renewal -> {
-                if (renewal.protocol.name().equals(name)) {
+                if (renewal.protocol.name().equals(name) && renewal.acquiredBefore(sentNanos)) {
                     renewal.end();
                     return true;
                 }

@@ -45,6 +45,17 @@ class HeldCountsTest {
         assertThat(counts.heldBefore(writer, 2_000)).isZero();
     }
 
+    /** As the watchdog's (simulator seed 21): a force unlock ends only the holds told before it was sent. */
+    @Test
+    void aForceUnlockKeepsTheCountOfAHoldToldAfterItWasSent() {
+        counts.held(owner, 10, Long.MAX_VALUE);
+
+        counts.forceReleased("orders", 5);
+        assertThat(counts.heldBefore(owner, 30)).isOne();
+        counts.forceReleased("orders", 20);
+        assertThat(counts.heldBefore(owner, 30)).isZero();
+    }
+
     @Test
     void anotherAcquisitionOfTheOwnerInFlightMakesTheCountUnknown() {
         counts.held(owner, 0, Long.MAX_VALUE);

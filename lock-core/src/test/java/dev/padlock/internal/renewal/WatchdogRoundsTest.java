@@ -249,8 +249,9 @@ class WatchdogRoundsTest {
         watchdog.onAcquired(lock("a"), 1, true, LEASE, timer.nanoTime());
         watchdog.onAcquired(lock("a"), 2, true, LEASE, timer.nanoTime());
         watchdog.onAcquired(lock("b"), 3, true, LEASE, timer.nanoTime());
+        timer.advance(1);
 
-        watchdog.cancelAll("a");
+        watchdog.cancelAll("a", timer.nanoTime());
 
         assertThat(watchdog.activeRenewals()).isOne();
         timer.advance(PERIOD);

@@ -183,11 +183,28 @@ class WatchdogTest {
         watchdog.onAcquired(lock("a"), 1, true, LEASE, timer.nanoTime());
         watchdog.onAcquired(lock("a"), 2, true, LEASE, timer.nanoTime());
         watchdog.onAcquired(lock("b"), 1, true, LEASE, timer.nanoTime());
-        watchdog.cancelAll("a");
+        timer.advance(1);
+        watchdog.cancelAll("a", timer.nanoTime());
         timer.advance(PERIOD);
         assertThat(calls).hasSize(1);
         assertThat(calls.get(0).owners()).containsExactly("c:1");
         assertThat(watchdog.activeRenewals()).isOne();
+    }
+
+    /**
+     * Simulator seed 21 (a fair lock): a grant was read after this client's force unlock of the lock
+     * had run but before its reply came; the reply then ended the new holder's renewal as well, and
+     * nothing told it. A hold confirmed after the force unlock was sent is left to its renewal.
+     */
+    @Test
+    void aForceUnlockLeavesTheRenewalOfAHoldConfirmedAfterItWasSent() {
+        long forceUnlockSent = timer.nanoTime();
+        timer.advance(1);
+        watchdog.onAcquired(lock("a"), 1, true, LEASE, timer.nanoTime());
+
+        watchdog.cancelAll("a", forceUnlockSent);
+
+        assertThat(watchdog.isRenewing(lock("a"), 1)).isTrue();
     }
 
     @Test
