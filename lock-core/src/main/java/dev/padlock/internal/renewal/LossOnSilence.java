@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
  * <p>A check on the client's timer is due at each renewal's last confirmed end; it finds the end
  * moved on (a renewal answered: it checks again then) or the renewal over, or it declares the loss.
  * A renewal paused for a release is lost too: the owner may hold on after that release (an inner
- * one), and nothing says the release landed before the TTL ran out.
+ * one), and nothing says the release landed before the TTL ran out. So is a hold nothing renews
+ * (see {@link #watchUnrenewed}), unless released first.
  *
  * <p>A loss told is final for that hold: for the owner the client answers "not held" without
  * waiting for Redis ({@code isHeldByThread} false, an unlock throws), whatever a late reply says.
@@ -34,6 +35,11 @@ final class LossOnSilence {
     private final Consumer<Renewal> onLost;
     /** Per owner told of a loss on silence: the nanoTime it may be forgotten. */
     private final ConcurrentHashMap<Owner, Long> told = new ConcurrentHashMap<>();
+    /**
+     * Holds not renewed, by owner (see {@link #watchUnrenewed}): told lost when their last
+     * confirmed end passes, unless released or renewed before.
+     */
+    private final ConcurrentHashMap<Owner, Renewal> unrenewed = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
     LossOnSilence(Timer timer, EngineClock clock, long leaseMillis, Consumer<Renewal> onLost) {
@@ -46,6 +52,38 @@ final class LossOnSilence {
     /** Checks {@code renewal} at its last confirmed end (a new one, or one whose end came sooner). */
     void watch(Renewal renewal) {
         checkIn(renewal, renewal.leftNanos(clock.nanoTime()));
+    }
+
+    /**
+     * Watches {@code hold}, which nothing renews (an acquisition sent before its owner was told of
+     * a loss, answered after: the owner may take it as lost too), so that its owner is told it lost
+     * it at its last confirmed end, unless {@link #endUnrenewed} comes first.
+     */
+    void watchUnrenewed(Owner key, Renewal hold) {
+        Renewal earlier = unrenewed.put(key, hold);
+        if (earlier != null) {
+            earlier.end();
+        }
+        watch(hold);
+    }
+
+    /** The hold {@link #watchUnrenewed} watches for {@code key} was released, or is renewed from now on. */
+    void endUnrenewed(Owner key) {
+        Renewal hold = unrenewed.isEmpty() ? null : unrenewed.remove(key);
+        if (hold != null) {
+            hold.end();
+        }
+    }
+
+    /** Ends the unrenewed holds of lock {@code name} acquired before {@code sentNanos}: a force unlock sent then. */
+    void endUnrenewed(String name, long sentNanos) {
+        unrenewed.values().removeIf(hold -> {
+            if (hold.protocol.name().equals(name) && hold.acquiredBefore(sentNanos)) {
+                hold.end();
+                return true;
+            }
+            return false;
+        });
     }
 
     /** Whether {@code owner} of {@code localKey} was told of a loss on silence and has not acquired it since. */
@@ -71,6 +109,8 @@ final class LossOnSilence {
     void close() {
         closed = true;
         told.clear();
+        unrenewed.values().forEach(Renewal::end);
+        unrenewed.clear();
     }
 
     private void checkIn(Renewal renewal, long delayNanos) {
@@ -90,8 +130,9 @@ final class LossOnSilence {
                 }
                 case ACTIVE, RELEASING -> {
                     if (renewal.markLostOnSilence(now)) {
-                        told.put(new Owner(renewal.protocol.localKey(), renewal.owner),
-                                now + TimeUnit.MILLISECONDS.toNanos(2 * leaseMillis));
+                        Owner key = new Owner(renewal.protocol.localKey(), renewal.owner);
+                        unrenewed.remove(key, renewal);
+                        told.put(key, now + TimeUnit.MILLISECONDS.toNanos(2 * leaseMillis));
                         onLost.accept(renewal);
                     } else {
                         checkIn(renewal, renewal.leftNanos(now));

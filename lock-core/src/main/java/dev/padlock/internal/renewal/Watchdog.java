@@ -86,11 +86,6 @@ public final class Watchdog implements AutoCloseable {
      * hear of the loss after it heard "acquired", and take that hold as lost too).
      */
     private final Cache<Owner, Long> toldLostAt;
-    /**
-     * Holds of such acquisitions, by owner: not renewed, but told lost when their last confirmed
-     * end passes, unless their owner released them or holds again, renewed, before.
-     */
-    private final ConcurrentHashMap<Owner, Renewal> unrenewed = new ConcurrentHashMap<>();
     /** Orders renewal sends before releases; see the class notes. */
     private final ReentrantLock dispatchLock = new ReentrantLock();
     private volatile boolean closed;
@@ -172,18 +167,10 @@ public final class Watchdog implements AutoCloseable {
             // sent before its owner was told it lost the lock, answered after: its owner may hear
             // of that loss after "acquired" and take this hold as lost too, so nothing renews it;
             // it is told lost once its TTL can have run out, unless released before
-            Renewal hold = new Renewal(protocol, owner, sentNanos, ttlMillis);
-            Renewal earlier = unrenewed.put(key, hold);
-            if (earlier != null) {
-                earlier.end();
-            }
-            silence.watch(hold);
+            silence.watchUnrenewed(key, new Renewal(protocol, owner, sentNanos, ttlMillis));
             return;
         }
-        Renewal superseded = unrenewed.isEmpty() ? null : unrenewed.remove(key);
-        if (superseded != null) {
-            superseded.end(); // its field is renewed from now on
-        }
+        silence.endUnrenewed(key); // its field is renewed from now on
         Renewal[] sooner = new Renewal[1];
         renewals.compute(key, (k, existing) -> {
             if (existing != null && existing.state() != State.ENDED && existing.state() != State.LOST) {
@@ -284,8 +271,8 @@ public final class Watchdog implements AutoCloseable {
      * otherwise (released, not held, or a failure that leaves it unknown) it ends.
      */
     public void afterRelease(LockProtocol protocol, long owner, boolean stillHeld) {
-        if (!stillHeld && !unrenewed.isEmpty()) {
-            endUnrenewed(new Owner(protocol.localKey(), owner));
+        if (!stillHeld) {
+            silence.endUnrenewed(new Owner(protocol.localKey(), owner));
         }
         if (renewals.isEmpty()) {
             return; // no key to build: the fixed-lease owner's common case
@@ -310,9 +297,7 @@ public final class Watchdog implements AutoCloseable {
 
     /** Ends the renewal of {@code owner}: Redis said it does not hold this lock, or its holds are taken as nothing. */
     public void forget(LockProtocol protocol, long owner) {
-        if (!unrenewed.isEmpty()) {
-            endUnrenewed(new Owner(protocol.localKey(), owner));
-        }
+        silence.endUnrenewed(new Owner(protocol.localKey(), owner));
         if (renewals.isEmpty()) {
             return;
         }
@@ -323,26 +308,13 @@ public final class Watchdog implements AutoCloseable {
         }
     }
 
-    private void endUnrenewed(Owner key) {
-        Renewal hold = unrenewed.remove(key);
-        if (hold != null) {
-            hold.end();
-        }
-    }
-
     /**
      * Ends every renewal of lock {@code name}, whatever its kind and owner, whose acquisitions were
      * all confirmed before {@code sentNanos}: a force unlock sent then deleted the lock. A hold
      * confirmed since may have been taken after it ran, and is left to its renewal.
      */
     public void cancelAll(String name, long sentNanos) {
-        unrenewed.values().removeIf(hold -> {
-            if (hold.protocol.name().equals(name) && hold.acquiredBefore(sentNanos)) {
-                hold.end();
-                return true;
-            }
-            return false;
-        });
+        silence.endUnrenewed(name, sentNanos);
         dispatchLock.lock();
         try {
             renewals.values().removeIf(renewal -> {
@@ -423,7 +395,6 @@ public final class Watchdog implements AutoCloseable {
         Owner key = new Owner(localKey, renewal.owner);
         toldLostAt.put(key, clock.nanoTime());
         renewals.remove(key, renewal);
-        unrenewed.remove(key, renewal);
         lossHook.accept(localKey, renewal.owner);
         LeaseClocks.lost(renewal.owner);
         String name = renewal.protocol.name();
@@ -451,8 +422,6 @@ public final class Watchdog implements AutoCloseable {
         try {
             renewals.values().forEach(Renewal::end);
             renewals.clear();
-            unrenewed.values().forEach(Renewal::end);
-            unrenewed.clear();
             silence.close();
         } finally {
             dispatchLock.unlock();
