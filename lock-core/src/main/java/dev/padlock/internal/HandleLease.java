@@ -4,7 +4,6 @@ import dev.padlock.LockLease;
 import dev.padlock.RLock;
 import dev.padlock.internal.composite.LeaseExtending;
 import dev.padlock.internal.lease.LeaseClock;
-import dev.padlock.internal.lease.LeaseClocks;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -23,10 +22,13 @@ final class HandleLease implements LockLease {
     private final boolean watchdogLease;
     private final Long token;
     private final LeaseClock clock;
+    /** Closes the lease's clock where it was opened: see {@link Leases#acquire}. */
+    private final Runnable closeClock;
     /** Whether a release was sent (by {@link #release}, {@link #releaseAsync} or {@link #close}). */
     private final AtomicBoolean released = new AtomicBoolean();
 
-    HandleLease(RLock lock, long owner, boolean watchdogLease, Long token, LeaseClock clock) {
+    HandleLease(RLock lock, long owner, boolean watchdogLease, Long token, LeaseClock clock, Runnable closeClock) {
+        this.closeClock = closeClock;
         this.lock = lock;
         this.owner = owner;
         this.watchdogLease = watchdogLease;
@@ -61,7 +63,7 @@ final class HandleLease implements LockLease {
     @Override
     public CompletableFuture<Void> releaseAsync() {
         released.set(true);
-        LeaseClocks.close(owner); // from now on nothing is certain: the release may land at once
+        closeClock.run(); // from now on nothing is certain: the release may land at once
         return lock.unlockAsync(owner);
     }
 

@@ -12,8 +12,10 @@ import dev.padlock.internal.base.WaitBudget;
 import dev.padlock.internal.lease.LeaseClock;
 import dev.padlock.internal.lease.LeaseClocks;
 import dev.padlock.internal.lease.LeasedWork;
+import dev.padlock.internal.lease.ReportsToLeases;
 import dev.padlock.internal.redis.RedisErrors;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -40,23 +42,31 @@ public final class Leases {
      * stops the wait, and releases a lease that lands after the cancel.
      */
     public static CompletableFuture<Optional<LockLease>> acquire(RLock lock, long waitMillis, long leaseMillis) {
-        long owner = LeaseClocks.open(EngineClock.SYSTEM, leaseMillis);
+        long owner = LeaseClocks.newOwner();
+        // the lock's clients report to the lease's clock, which runs on their clock
+        List<LeaseClocks> registries = lock instanceof ReportsToLeases reporting ? reporting.leaseClocks() : List.of();
+        LeaseClock clock = LeaseClocks.start(
+                lock instanceof ReportsToLeases reporting ? reporting.engineClock() : EngineClock.SYSTEM, leaseMillis);
+        registries.forEach(registry -> registry.open(owner, clock));
+        Runnable close = () -> {
+            registries.forEach(registry -> registry.close(owner));
+            clock.released();
+        };
         boolean fenced = lock instanceof RFencedLock;
         // the acquisition's own future, not a stage made from it: only its cancel stops the wait
         CompletableFuture<?> acquisition;
         try {
             acquisition = start(lock, waitMillis, leaseMillis, owner);
         } catch (RuntimeException e) {
-            LeaseClocks.close(owner);
+            close.run();
             throw e;
         }
         CompletableFuture<Optional<LockLease>> result = new CompletableFuture<>();
         acquisition.whenComplete((answer, failure) -> {
-            LeaseClock clock = LeaseClocks.clockOf(owner);
             // lockAsync answers null, tryLockAsync whether held, a fenced lock the token (null: not held)
             boolean held = failure == null && (answer instanceof Boolean acquired ? acquired : answer != null || !fenced);
-            if (!held || clock == null) {
-                LeaseClocks.close(owner);
+            if (!held) {
+                close.run();
                 if (failure != null) {
                     result.completeExceptionally(RedisErrors.unwrap(failure));
                 } else {
@@ -64,7 +74,7 @@ public final class Leases {
                 }
                 return;
             }
-            LockLease lease = new HandleLease(lock, owner, leaseMillis == 0, fenced ? (Long) answer : null, clock);
+            LockLease lease = new HandleLease(lock, owner, leaseMillis == 0, fenced ? (Long) answer : null, clock, close);
             if (!result.complete(Optional.of(lease))) {
                 lease.releaseAsync(); // the caller cancelled while the lease was on its way
             }

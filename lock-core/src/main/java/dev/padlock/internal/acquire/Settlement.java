@@ -1,7 +1,6 @@
 package dev.padlock.internal.acquire;
 
 import dev.padlock.internal.lease.LeaseClock;
-import dev.padlock.internal.lease.LeaseClocks;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
 import dev.padlock.internal.redis.RedisErrors;
@@ -132,7 +131,6 @@ final class Settlement {
         subscriptions.close();
         boolean renewed = false;
         if (!result.isDone()) {
-            LeaseClocks.ttlSet(protocol, owner, ttlSentNanos, leaseMillis);
             watchdog.onAcquired(protocol, owner, watchdogLease, leaseMillis, ttlSentNanos);
             Runnable hook = beforeTold;
             if (hook != null) {

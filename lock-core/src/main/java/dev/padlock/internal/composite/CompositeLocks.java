@@ -8,6 +8,8 @@ import dev.padlock.internal.acquire.LateCancels;
 import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.base.CallBound;
 import dev.padlock.internal.base.Require;
+import dev.padlock.internal.lease.LeaseClocks;
+import dev.padlock.internal.lease.ReportsToLeases;
 import dev.padlock.internal.observe.Observing;
 import dev.padlock.internal.redis.RedisErrors;
 import java.util.ArrayList;
@@ -365,5 +367,20 @@ final class CompositeLocks {
             }
         }
         return false;
+    }
+
+    /** The lease registries of {@code locks}' clients, each once (see {@link ReportsToLeases}). */
+    static List<LeaseClocks> leaseClocks(List<RLock> locks) {
+        List<LeaseClocks> all = new ArrayList<>();
+        for (RLock lock : locks) {
+            if (lock instanceof ReportsToLeases reporting) {
+                for (LeaseClocks clocks : reporting.leaseClocks()) {
+                    if (all.stream().noneMatch(known -> known == clocks)) {
+                        all.add(clocks);
+                    }
+                }
+            }
+        }
+        return all;
     }
 }

@@ -8,6 +8,8 @@ import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.base.CallBound;
 import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.base.WaitBudget;
+import dev.padlock.internal.lease.LeaseClocks;
+import dev.padlock.internal.lease.ReportsToLeases;
 import dev.padlock.internal.observe.Observing;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -44,7 +46,7 @@ import java.util.concurrent.locks.Condition;
  * between calls. Reads combine the components' answers: locked or held when all are, the
  * smallest hold count, the shortest time to live.
  */
-public final class MultiLock implements RLock, CallBound {
+public final class MultiLock implements RLock, ReportsToLeases, CallBound {
     /**
      * How long an unbounded acquisition holding its first components waits for each later one, in
      * one round, before it gives back what it took and starts again (Redisson's multi lock waits
@@ -267,5 +269,15 @@ public final class MultiLock implements RLock, CallBound {
     @Override
     public String toString() {
         return "RLock[" + name + "]";
+    }
+
+    @Override
+    public List<LeaseClocks> leaseClocks() {
+        return CompositeLocks.leaseClocks(locks);
+    }
+
+    @Override
+    public EngineClock engineClock() {
+        return clock;
     }
 }

@@ -7,6 +7,8 @@ import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.base.CallBound;
 import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.base.WaitBudget;
+import dev.padlock.internal.lease.LeaseClocks;
+import dev.padlock.internal.lease.ReportsToLeases;
 import dev.padlock.internal.observe.Observing;
 import io.netty.util.Timer;
 import java.util.List;
@@ -26,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * <p>Reads answer what a majority agrees on; a failed read is reported only when the answer
  * depends on it.
  */
-public final class RedLock implements RLock, CallBound {
+public final class RedLock implements RLock, ReportsToLeases, CallBound {
     private static final Logger log = LoggerFactory.getLogger(RedLock.class);
 
     private final List<RLock> locks;
@@ -265,5 +267,15 @@ public final class RedLock implements RLock, CallBound {
     @Override
     public String toString() {
         return "RLock[" + name + "]";
+    }
+
+    @Override
+    public List<LeaseClocks> leaseClocks() {
+        return CompositeLocks.leaseClocks(locks);
+    }
+
+    @Override
+    public EngineClock engineClock() {
+        return clock;
     }
 }

@@ -79,7 +79,7 @@ public final class LeaseClock {
     }
 
     /** The lease is released (or being released): it certainly has nothing left, and is not lost. */
-    void released() {
+    public void released() {
         synchronized (this) {
             over = true;
             onLost = null;

@@ -8,38 +8,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The owner ids of leases, and the engine's way to tell a lease's {@link LeaseClock} what Redis
- * said. Lease owners are negative longs, handed out once per JVM as thread ids are, so no thread
- * (whose ids are positive) and no other lease shares one; the engine's reports for any other
- * owner return at once. One registry per JVM: a red lock's components may belong to several
- * clients.
+ * One client's leases, by owner id: the engine's way to tell each lease's {@link LeaseClock} what
+ * Redis said. Each client has its own, held by its watchdog; a lease of a composite lock is opened
+ * on every component's client ({@link ReportsToLeases}).
+ *
+ * <p>Lease owners are negative longs, handed out once per JVM as thread ids are ({@link #newOwner}),
+ * so no thread (whose ids are positive) and no other lease shares one, whichever clients a lease
+ * spans; that counter is the only state shared by clients. Reports for any other owner return at
+ * once. Thread-safe.
  */
 public final class LeaseClocks {
     static final Logger log = LoggerFactory.getLogger(LeaseClocks.class);
     private static final AtomicLong LAST_OWNER = new AtomicLong();
-    private static final ConcurrentHashMap<Long, LeaseClock> CLOCKS = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Long, LeaseClock> clocks = new ConcurrentHashMap<>();
 
-    private LeaseClocks() {
-    }
-
-    /** A new lease owner id, with its clock: started now, with {@code fixedLeaseMillis} (0 for a watchdog lease). */
-    public static long open(EngineClock clock, long fixedLeaseMillis) {
-        long owner = LAST_OWNER.decrementAndGet();
-        CLOCKS.put(owner, new LeaseClock(clock, clock.nanoTime(), fixedLeaseMillis));
-        return owner;
-    }
-
-    /** The clock of lease owner {@code owner}; null once closed. */
-    public static LeaseClock clockOf(long owner) {
-        return CLOCKS.get(owner);
-    }
-
-    /** Forgets lease owner {@code owner}: it never held, or it is released. */
-    public static void close(long owner) {
-        LeaseClock clock = CLOCKS.remove(owner);
-        if (clock != null) {
-            clock.released();
-        }
+    /** A new lease owner id. */
+    public static long newOwner() {
+        return LAST_OWNER.decrementAndGet();
     }
 
     /** Whether {@code owner} is a lease's owner id rather than a thread's. */
@@ -47,14 +32,34 @@ public final class LeaseClocks {
         return owner < 0;
     }
 
+    /** A clock for a new lease, started now on {@code clock}, with {@code fixedLeaseMillis} (0 for a watchdog lease). */
+    public static LeaseClock start(EngineClock clock, long fixedLeaseMillis) {
+        return new LeaseClock(clock, clock.nanoTime(), fixedLeaseMillis);
+    }
+
+    /** Reports about lease owner {@code owner} go to {@code clock} from now on. */
+    public void open(long owner, LeaseClock clock) {
+        clocks.put(owner, clock);
+    }
+
+    /** The clock of lease owner {@code owner}; null when not open here. */
+    public LeaseClock clockOf(long owner) {
+        return clocks.get(owner);
+    }
+
+    /** Forgets lease owner {@code owner}: it never held, or it is released. */
+    public void close(long owner) {
+        clocks.remove(owner);
+    }
+
     /**
      * Redis confirmed that a request sent at {@code sentNanos} (an {@link EngineClock#nanoTime()}
      * reading) set {@code owner}'s TTL on {@code lock} to {@code leaseMillis}: an acquisition, a
      * grant, a hand-off, a renewal or an extension.
      */
-    public static void ttlSet(LockProtocol lock, long owner, long sentNanos, long leaseMillis) {
+    public void ttlSet(LockProtocol lock, long owner, long sentNanos, long leaseMillis) {
         if (isLease(owner)) {
-            LeaseClock clock = CLOCKS.get(owner);
+            LeaseClock clock = clocks.get(owner);
             if (clock != null) {
                 clock.ttlSet(lock, sentNanos, leaseMillis);
             }
@@ -62,9 +67,9 @@ public final class LeaseClocks {
     }
 
     /** The watchdog found that {@code owner} no longer holds a lock it renewed. */
-    public static void lost(long owner) {
+    public void lost(long owner) {
         if (isLease(owner)) {
-            LeaseClock clock = CLOCKS.get(owner);
+            LeaseClock clock = clocks.get(owner);
             if (clock != null) {
                 clock.lost();
             }
@@ -72,8 +77,8 @@ public final class LeaseClocks {
     }
 
     /** This client deleted the lock {@code name} whoever held it: every lease holding it is lost. */
-    public static void forceReleased(String name) {
-        for (LeaseClock clock : CLOCKS.values()) {
+    public void forceReleased(String name) {
+        for (LeaseClock clock : clocks.values()) {
             if (clock.holds(name)) {
                 clock.lost();
             }

@@ -4,9 +4,15 @@ import dev.padlock.RFencedLock;
 import dev.padlock.internal.acquire.LockAcquisition;
 import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.base.CallBound;
+import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.base.Require;
+import dev.padlock.internal.composite.HoldsForgetting;
 import dev.padlock.internal.composite.LeaseExtending;
+import dev.padlock.internal.composite.ToldLosses;
+import dev.padlock.internal.lease.LeaseClocks;
+import dev.padlock.internal.lease.ReportsToLeases;
 import dev.padlock.internal.protocol.FencedLockProtocol;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
@@ -15,7 +21,8 @@ import java.util.concurrent.locks.Condition;
  * The {@link RFencedLock}: a {@link RedisLock} over {@link FencedLockProtocol}, whose acquisitions
  * also report the token the acquire script returned.
  */
-public final class RedisFencedLock implements RFencedLock, LeaseExtending, CallBound {
+public final class RedisFencedLock implements RFencedLock, LeaseExtending, HoldsForgetting, ToldLosses, ReportsToLeases,
+        CallBound {
     private final RedisLock lock;
     private final FencedLockProtocol protocol;
 
@@ -218,5 +225,25 @@ public final class RedisFencedLock implements RFencedLock, LeaseExtending, CallB
     @Override
     public String toString() {
         return lock.toString();
+    }
+
+    @Override
+    public List<LeaseClocks> leaseClocks() {
+        return lock.leaseClocks();
+    }
+
+    @Override
+    public EngineClock engineClock() {
+        return lock.engineClock();
+    }
+
+    @Override
+    public boolean toldLostSince(long threadId, long sinceNanos) {
+        return lock.toldLostSince(threadId, sinceNanos);
+    }
+
+    @Override
+    public void forgetHolds(long threadId) {
+        lock.forgetHolds(threadId);
     }
 }

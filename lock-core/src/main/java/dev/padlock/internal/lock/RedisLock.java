@@ -8,12 +8,14 @@ import dev.padlock.internal.acquire.LateCancels;
 import dev.padlock.internal.acquire.LockAcquisition;
 import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.base.CallBound;
+import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.base.Require;
 import dev.padlock.internal.composite.HoldsForgetting;
-import dev.padlock.internal.composite.ToldLosses;
 import dev.padlock.internal.composite.LeaseExtending;
-import dev.padlock.internal.observe.Observing;
+import dev.padlock.internal.composite.ToldLosses;
 import dev.padlock.internal.lease.LeaseClocks;
+import dev.padlock.internal.lease.ReportsToLeases;
+import dev.padlock.internal.observe.Observing;
 import dev.padlock.internal.protocol.GrantMessage;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
@@ -33,7 +35,7 @@ import java.util.function.Function;
  * bookkeeping around acquire and release, and the blocking methods, which wait on the same
  * asynchronous core as the asynchronous ones, through {@link BlockingWaits}.
  */
-public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, ToldLosses, CallBound {
+public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, ToldLosses, ReportsToLeases, CallBound {
     private final LockProtocol protocol;
     private final LockServices services;
     private final boolean spin;
@@ -184,7 +186,6 @@ public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, 
         long sentNanos = services.clock().nanoTime();
         return protocol.renew(services.scripts(), threadId, leaseMillis).thenApply(extended -> {
             if (extended) {
-                LeaseClocks.ttlSet(protocol, threadId, sentNanos, leaseMillis);
                 services.watchdog().onExtended(protocol, threadId, leaseMillis, sentNanos);
             }
             return extended;
@@ -290,6 +291,16 @@ public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, 
     }
 
     @Override
+    public List<LeaseClocks> leaseClocks() {
+        return List.of(services.watchdog().leaseClocks());
+    }
+
+    @Override
+    public EngineClock engineClock() {
+        return services.clock();
+    }
+
+    @Override
     public boolean toldLostSince(long threadId, long sinceNanos) {
         return services.watchdog().toldLostSince(protocol, threadId, sinceNanos);
     }
@@ -325,7 +336,6 @@ public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, 
         CompletableFuture<Boolean> reply = protocol.forceRelease().whenComplete((released, failure) -> {
             if (failure == null && released) {
                 services.watchdog().cancelAll(protocol.name(), sentNanos);
-                LeaseClocks.forceReleased(protocol.name());
                 services.grantWaits().forceReleased(protocol.localKey(), sentNanos);
             }
         });

@@ -3,7 +3,6 @@ package dev.padlock.internal.queue;
 import dev.padlock.RedisUnavailableException;
 import dev.padlock.internal.acquire.AcquireContext;
 import dev.padlock.internal.lease.LeaseClock;
-import dev.padlock.internal.lease.LeaseClocks;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.LockProtocol.Release;
 import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
@@ -228,7 +227,6 @@ final class LocalRelease {
 
     /** Redis confirmed the hand-off sent at {@code sentNanos}: the successor holds the lock. */
     private void handedOver(Ticket successor, long sentNanos) {
-        LeaseClocks.ttlSet(successor.protocol, successor.owner, sentNanos, successor.leaseMillis);
         services.watchdog().onHandedOver(successor.protocol, successor.owner, successor.watchdogLease,
                 successor.leaseMillis, sentNanos);
         List<Ticket> reentries;

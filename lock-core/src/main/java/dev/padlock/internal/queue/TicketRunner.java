@@ -4,7 +4,6 @@ import dev.padlock.internal.acquire.AcquireContext;
 import dev.padlock.internal.acquire.AcquireRequest;
 import dev.padlock.internal.acquire.LockAcquisition;
 import dev.padlock.internal.lease.LeaseClock;
-import dev.padlock.internal.lease.LeaseClocks;
 import dev.padlock.internal.redis.RedisErrors;
 import java.util.List;
 import org.slf4j.Logger;
@@ -54,7 +53,6 @@ final class TicketRunner {
                 (attempt, failure) -> {
                     if (failure == null && attempt.acquired()
                             && services.clock().nanoTime() - LeaseClock.endOf(sentNanos, ticket.leaseMillis) < 0) {
-                        LeaseClocks.ttlSet(ticket.protocol, ticket.owner, sentNanos, ticket.leaseMillis);
                         services.watchdog().onAcquired(ticket.protocol, ticket.owner, ticket.watchdogLease, ticket.leaseMillis,
                                 sentNanos);
                         ticket.token = attempt.token();

@@ -25,9 +25,11 @@ final class RenewalCalls {
     /** The client's observer; null when none is set. */
     private final RenewalListener observing;
     private final Consumer<Renewal> onLost;
+    private final LeaseClocks leaseClocks;
 
     RenewalCalls(Watchdog.Sender sender, EngineClock clock, long leaseMillis, RenewalListener observing,
-            Consumer<Renewal> onLost) {
+            Consumer<Renewal> onLost, LeaseClocks leaseClocks) {
+        this.leaseClocks = leaseClocks;
         this.sender = sender;
         this.clock = clock;
         this.leaseMillis = leaseMillis;
@@ -67,7 +69,7 @@ final class RenewalCalls {
                             onLost.accept(renewal);
                         } else if (renewal.state() != State.LOST) { // a loss told is final
                             renewal.ttlExtended(sentNanos, leaseMillis);
-                            LeaseClocks.ttlSet(renewal.protocol, renewal.owner, sentNanos, leaseMillis);
+                            leaseClocks.ttlSet(renewal.protocol, renewal.owner, sentNanos, leaseMillis);
                         }
                     }
                     if (observing != null) {

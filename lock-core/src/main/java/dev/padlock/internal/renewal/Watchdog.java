@@ -80,6 +80,8 @@ public final class Watchdog implements AutoCloseable {
     private final LossOnSilence silence;
     private final RenewalCalls calls;
     private final ConcurrentHashMap<Owner, Renewal> renewals = new ConcurrentHashMap<>();
+    /** This client's leases, told what Redis confirms and what the watchdog finds lost. */
+    private final LeaseClocks leaseClocks = new LeaseClocks();
     /**
      * When each owner was last told it lost a lock, on the engine's clock, for a lease's time: a
      * watchdog acquisition sent before that, whose reply came after, is not renewed (its owner may
@@ -114,12 +116,17 @@ public final class Watchdog implements AutoCloseable {
         this.lossHook = lossHook;
         this.timer = timer;
         this.clock = clock;
-        this.calls = new RenewalCalls(sender, clock, leaseMillis, observing, this::lost);
+        this.calls = new RenewalCalls(sender, clock, leaseMillis, observing, this::lost, leaseClocks);
         this.toldLostAt = Caffeine.newBuilder().ticker(clock::nanoTime)
                 .expireAfterWrite(Duration.ofMillis(Math.max(1, leaseMillis))).maximumSize(10_000).build();
         this.silence = new LossOnSilence(timer, clock, leaseMillis,
                 renewal -> told(renewal, "no renewal was answered before its last confirmed TTL ran out"));
         this.nextRound = timer.newTimeout(this::round, periodMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** This client's leases (see {@link LeaseClocks}). */
+    public LeaseClocks leaseClocks() {
+        return leaseClocks;
     }
 
     /** The lease a watchdog acquisition sets, and renewals set again. */
@@ -142,6 +149,7 @@ public final class Watchdog implements AutoCloseable {
      */
     public void onAcquired(LockProtocol protocol, long owner, boolean watchdogLease, long ttlMillis,
             long sentNanos) {
+        leaseClocks.ttlSet(protocol, owner, sentNanos, ttlMillis);
         silence.acquired(protocol.localKey(), owner);
         if (closed || (!watchdogLease && renewals.isEmpty())) {
             return;
@@ -213,6 +221,7 @@ public final class Watchdog implements AutoCloseable {
      * Redis says: a renewed owner's confirmed end moves on.
      */
     public void onExtended(LockProtocol protocol, long owner, long ttlMillis, long sentNanos) {
+        leaseClocks.ttlSet(protocol, owner, sentNanos, ttlMillis);
         Renewal renewal = renewals.isEmpty() ? null : renewals.get(new Owner(protocol.localKey(), owner));
         if (renewal != null) {
             renewal.ttlExtended(sentNanos, ttlMillis);
@@ -236,6 +245,7 @@ public final class Watchdog implements AutoCloseable {
         if (watchdogLease) {
             onAcquired(protocol, owner, true, ttlMillis, sentNanos);
         } else {
+            leaseClocks.ttlSet(protocol, owner, sentNanos, ttlMillis);
             silence.acquired(protocol.localKey(), owner);
             forget(protocol, owner);
         }
@@ -314,6 +324,7 @@ public final class Watchdog implements AutoCloseable {
      * confirmed since may have been taken after it ran, and is left to its renewal.
      */
     public void cancelAll(String name, long sentNanos) {
+        leaseClocks.forceReleased(name);
         silence.endUnrenewed(name, sentNanos);
         dispatchLock.lock();
         try {
@@ -396,7 +407,7 @@ public final class Watchdog implements AutoCloseable {
         toldLostAt.put(key, clock.nanoTime());
         renewals.remove(key, renewal);
         lossHook.accept(localKey, renewal.owner);
-        LeaseClocks.lost(renewal.owner);
+        leaseClocks.lost(renewal.owner);
         String name = renewal.protocol.name();
         log.warn("lease of lock '{}' held by {} was lost: {}", name, renewal.protocol.ownerField(renewal.owner), why);
         if (listener != null) {

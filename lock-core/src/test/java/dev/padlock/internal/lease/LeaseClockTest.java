@@ -98,12 +98,30 @@ class LeaseClockTest {
 
     @Test
     void onlyLeaseOwnersAreLeases() {
-        long owner = LeaseClocks.open(time, 0);
+        LeaseClocks client = new LeaseClocks();
+        long owner = LeaseClocks.newOwner();
+        client.open(owner, LeaseClocks.start(time, 0));
         assertThat(LeaseClocks.isLease(owner)).isTrue();
         assertThat(LeaseClocks.isLease(Thread.currentThread().getId())).isFalse();
-        LeaseClocks.ttlSet(orders, owner, time.nanoTime(), 1_000);
-        assertThat(LeaseClocks.clockOf(owner).safeForNanos()).isPositive();
-        LeaseClocks.close(owner);
-        assertThat(LeaseClocks.clockOf(owner)).isNull();
+        client.ttlSet(orders, owner, time.nanoTime(), 1_000);
+        assertThat(client.clockOf(owner).safeForNanos()).isPositive();
+        client.close(owner);
+        assertThat(client.clockOf(owner)).isNull();
+    }
+
+    /** Each client reports to its own leases: no state is shared by clients but the owner ids. */
+    @Test
+    void aClientsReportsReachOnlyTheLeasesOpenedOnIt() {
+        LeaseClocks mine = new LeaseClocks();
+        LeaseClocks other = new LeaseClocks();
+        long owner = LeaseClocks.newOwner();
+        LeaseClock clock = LeaseClocks.start(time, 0);
+        mine.open(owner, clock);
+
+        other.ttlSet(orders, owner, time.nanoTime(), 1_000);
+        assertThat(clock.safeForNanos()).isZero();
+        mine.ttlSet(orders, owner, time.nanoTime(), 1_000);
+        assertThat(clock.safeForNanos()).isPositive();
+        assertThat(LeaseClocks.newOwner()).isNotEqualTo(owner);
     }
 }
