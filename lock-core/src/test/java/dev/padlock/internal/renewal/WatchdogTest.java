@@ -149,6 +149,25 @@ class WatchdogTest {
         assertThat(lost).as("released before its end: no second loss").containsExactly("a/1", "a/1", "b/1");
     }
 
+    /**
+     * Simulator seed 12 (a read lock): a fixed-lease re-entry's later end stayed the renewal's
+     * confirmed end after that re-entry was released, so a stall past the remaining hold's own TTL
+     * went untold (a read hold's lease is its own). After a release that leaves holds, the end falls
+     * back to what the watchdog's lease set.
+     */
+    @Test
+    void aReleaseThatLeavesHoldsDropsTheLaterEndOfTheFixedReentryThatWentWithIt() {
+        LockProtocol readLock = lock("a");
+        watchdog.onAcquired(readLock, 1, true, LEASE, timer.nanoTime());
+        watchdog.onAcquired(readLock, 1, false, 10 * LEASE, timer.nanoTime()); // Redis counts 2 (holds)
+        watchdog.beforeRelease(readLock, 1);
+        watchdog.afterRelease(readLock, 1, true); // the re-entry went; no renewal is answered from now on
+
+        timer.advance(LEASE);
+
+        assertThat(lost).containsExactly("a/1");
+    }
+
     @Test
     void aFixedLeaseAloneIsNotRenewedAndAFixedReentryKeepsTheWatchdogLease() {
         LockProtocol plain = lock("a");
