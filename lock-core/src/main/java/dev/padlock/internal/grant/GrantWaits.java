@@ -309,8 +309,8 @@ public final class GrantWaits {
      * itself, or a count left by a lost hold): it is not renewed, and the owner's next acquisition
      * starts a new count.
      */
-    public boolean holdsOnAfterRelease(LockProtocol protocol, long owner) {
-        if (!heldCounts.none(new HeldCounts.Key(protocol.localKey(), protocol.grantKind(), owner))) {
+    public boolean holdsOnAfterRelease(LockProtocol protocol, long owner, long nowNanos) {
+        if (!heldCounts.none(new HeldCounts.Key(protocol.localKey(), protocol.grantKind(), owner), nowNanos)) {
             return true;
         }
         unlockUnconfirmed(protocol, owner);

@@ -48,7 +48,8 @@ final class HeldCounts {
 
     /** An acquisition of the owner settled. */
     void settled(Key key) {
-        counts.computeIfPresent(key, (k, c) -> orNull(new Count(c.holds, c.releasing, c.acquiring - 1, c.endNanos, c.heldNanos)));
+        counts.computeIfPresent(key, (k, c) ->
+                orNull(new Count(c.holds, c.releasing, c.acquiring - 1, c.endNanos, c.heldNanos)));
     }
 
     /**
@@ -59,6 +60,11 @@ final class HeldCounts {
     void held(Key key, long nowNanos, long endNanos) {
         counts.compute(key, (k, c) -> {
             Count now = c == null ? Count.NONE : c;
+            if (now.holds > 0 && nowNanos - now.endNanos >= 0) {
+                // the last fixed lease told ran out: those holds went with the key, and a new one
+                // must not bring them back
+                now = new Count(0, now.releasing, now.acquiring, Long.MIN_VALUE, now.heldNanos);
+            }
             long end = endNanos;
             if (key.kind() == GrantMessage.WRITE && now.holds > 0 && endNanos != Long.MAX_VALUE
                     && now.endNanos != Long.MAX_VALUE && now.endNanos - nowNanos > 0) {
@@ -101,15 +107,19 @@ final class HeldCounts {
         boolean[] others = new boolean[1];
         counts.computeIfPresent(key, (k, c) -> {
             others[0] = c.holds > 1;
-            return orNull(new Count(others[0] ? c.holds - 1 : 0, c.releasing - 1, c.acquiring, c.endNanos, c.heldNanos));
+            return orNull(new Count(others[0] ? c.holds - 1 : 0, c.releasing - 1, c.acquiring, c.endNanos,
+                    c.heldNanos));
         });
         return others[0];
     }
 
-    /** Whether the owner has nothing counted: no hold, and no acquisition or release in flight. */
-    boolean none(Key key) {
+    /**
+     * Whether the owner has nothing counted at {@code nowNanos}: no hold whose lease is left, and no
+     * acquisition or release in flight.
+     */
+    boolean none(Key key, long nowNanos) {
         Count c = counts.get(key);
-        return c == null || c.empty();
+        return c == null || (c.holds == 0 || nowNanos - c.endNanos >= 0) && c.releasing <= 0 && c.acquiring <= 0;
     }
 
     /** Whether the owner has holds counted. */

@@ -277,7 +277,8 @@ public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, 
                 // a fair lock shares its hash and renewal with the plain lock's holds of the owner
                 if (stillHeld && !(protocol.grantKind() == GrantMessage.FAIR
                         && services.queues().counts(protocol.localKey(), threadId))) {
-                    stillHeld = services.grantWaits().holdsOnAfterRelease(protocol, threadId);
+                    stillHeld = services.grantWaits()
+                            .holdsOnAfterRelease(protocol, threadId, services.clock().nanoTime());
                 }
             }
             // released, not held, or unknown without other holds: the renewal ends

@@ -56,6 +56,24 @@ class HeldCountsTest {
         assertThat(counts.heldBefore(owner, 30)).isZero();
     }
 
+    /**
+     * Simulator seed 22 (a write lock): a hold's fixed lease ran out without an unlock, and the
+     * owner's next acquisition, with a watchdog lease, brought it back into the count. The owner's
+     * unlocks then always left one hold counted, so the count nobody was told of that Redis kept
+     * was renewed for ever. Holds whose lease ran out stay gone.
+     */
+    @Test
+    void aHoldWhoseFixedLeaseRanOutIsNotBroughtBackByTheNextAcquisition() {
+        counts.held(owner, 0, 1_000);
+
+        counts.held(owner, 2_000, Long.MAX_VALUE);
+
+        assertThat(counts.heldBefore(owner, 3_000)).isOne();
+        counts.releaseSent(owner);
+        counts.releaseAnswered(owner, true);
+        assertThat(counts.none(owner, 3_000)).isTrue();
+    }
+
     @Test
     void anotherAcquisitionOfTheOwnerInFlightMakesTheCountUnknown() {
         counts.held(owner, 0, Long.MAX_VALUE);
