@@ -29,6 +29,11 @@ final class HeldCounts {
         boolean empty() {
             return holds == 0 && releasing <= 0 && acquiring <= 0;
         }
+
+        /** Whether the last fixed lease told has run out by {@code nowNanos}; never for a watchdog lease. */
+        boolean ranOut(long nowNanos) {
+            return endNanos != Long.MAX_VALUE && nowNanos - endNanos >= 0;
+        }
     }
 
     /** Past this many owners counted (at least), {@link #held} drops those whose last fixed lease has run out. */
@@ -60,7 +65,7 @@ final class HeldCounts {
     void held(Key key, long nowNanos, long endNanos) {
         counts.compute(key, (k, c) -> {
             Count now = c == null ? Count.NONE : c;
-            if (now.holds > 0 && nowNanos - now.endNanos >= 0) {
+            if (now.holds > 0 && now.ranOut(nowNanos)) {
                 // the last fixed lease told ran out: those holds went with the key, and a new one
                 // must not bring them back
                 now = new Count(0, now.releasing, now.acquiring, Long.MIN_VALUE, now.heldNanos);
@@ -74,7 +79,7 @@ final class HeldCounts {
             return new Count(now.holds + 1, now.releasing, now.acquiring, Math.max(now.endNanos, end), nowNanos);
         });
         if (counts.size() > sweepAt) {
-            counts.values().removeIf(c -> c.releasing <= 0 && c.acquiring <= 0 && nowNanos - c.endNanos >= 0);
+            counts.values().removeIf(c -> c.releasing <= 0 && c.acquiring <= 0 && c.ranOut(nowNanos));
             sweepAt = Math.max(SWEEP_ABOVE, 2 * counts.size());
         }
     }
@@ -119,7 +124,7 @@ final class HeldCounts {
      */
     boolean none(Key key, long nowNanos) {
         Count c = counts.get(key);
-        return c == null || (c.holds == 0 || nowNanos - c.endNanos >= 0) && c.releasing <= 0 && c.acquiring <= 0;
+        return c == null || (c.holds == 0 || c.ranOut(nowNanos)) && c.releasing <= 0 && c.acquiring <= 0;
     }
 
     /** Whether the owner has holds counted. */
@@ -162,7 +167,7 @@ final class HeldCounts {
         if (c.acquiring > 1) {
             return HeldBefore.UNKNOWN;
         }
-        return nowNanos - c.endNanos >= 0 ? 0 : c.holds;
+        return c.ranOut(nowNanos) ? 0 : c.holds;
     }
 
     /**
@@ -178,7 +183,7 @@ final class HeldCounts {
         if (c.releasing > 0) {
             return HeldBefore.NOT_YET;
         }
-        return nowNanos - c.endNanos >= 0 ? 0 : c.holds;
+        return c.ranOut(nowNanos) ? 0 : c.holds;
     }
 
     private static Count orNull(Count count) {
