@@ -180,18 +180,17 @@ public final class Watchdog implements AutoCloseable {
         }
         silence.endUnrenewed(key); // its field is renewed from now on
         Renewal[] sooner = new Renewal[1];
+        long nowNanos = clock.nanoTime();
         renewals.compute(key, (k, existing) -> {
             if (existing != null && existing.state() != State.ENDED && existing.state() != State.LOST) {
+                existing.acquiredAt(nowNanos);
                 sooner[0] = existing.ttlSet(sentNanos, ttlMillis) ? existing : null;
                 return existing;
             }
             sooner[0] = new Renewal(protocol, owner, sentNanos, ttlMillis);
+            sooner[0].acquiredAt(nowNanos);
             return sooner[0];
         });
-        Renewal renewal = renewals.get(key);
-        if (renewal != null) {
-            renewal.acquiredAt(clock.nanoTime());
-        }
         if (sooner[0] != null) {
             endsSooner(sooner[0]);
         }

@@ -68,19 +68,7 @@ class UnconfirmedUnlockTest {
             lock.lock(60, TimeUnit.SECONDS);
             return null;
         });
-        // the release script is not on the server: its EVALSHA, read after the timeout, answers
-        // NOSCRIPT too late for the EVAL that would follow, so the unlock surely does not land
-        admin.commands().scriptFlush();
-        server.pause();
-        Object outcome = onOwner(() -> {
-            try {
-                lock.unlock();
-                return "unlocked";
-            } catch (RedisUnavailableException e) {
-                return e;
-            }
-        });
-        server.resume();
+        Object outcome = unlockThatDoesNotLand(lock, server, admin);
         assertThat(outcome).as("the unlock could not be confirmed").isInstanceOf(RedisUnavailableException.class);
         assertThat(admin.commands().hget(name, field)).as("what the unconfirmed unlock left").isEqualTo("1");
 
@@ -122,17 +110,7 @@ class UnconfirmedUnlockTest {
             lock.lock(60, TimeUnit.SECONDS);
             return null;
         });
-        admin.commands().scriptFlush(); // the unlock surely does not land: see above
-        server.pause();
-        Object outcome = onOwner(() -> {
-            try {
-                lock.unlock();
-                return "unlocked";
-            } catch (RedisUnavailableException e) {
-                return e;
-            }
-        });
-        server.resume();
+        Object outcome = unlockThatDoesNotLand(lock, server, admin);
         assertThat(outcome).as("the unlock could not be confirmed").isInstanceOf(RedisUnavailableException.class);
 
         onOwner(() -> {
@@ -147,6 +125,29 @@ class UnconfirmedUnlockTest {
             return null;
         });
         assertThat(admin.commands().exists(name)).as("its two unlocks free the lock").isZero();
+    }
+
+    /**
+     * The owner's unlock of {@code lock} while the server is paused: its answer, or the
+     * {@link RedisUnavailableException} it threw. The release script is not on the server: its
+     * EVALSHA, read after the timeout, answers NOSCRIPT too late for the EVAL that would follow, so
+     * the unlock surely does not land.
+     */
+    private Object unlockThatDoesNotLand(RLock lock, RedisServerProcess server, RedisAdmin admin) throws Exception {
+        admin.commands().scriptFlush();
+        server.pause();
+        try {
+            return onOwner(() -> {
+                try {
+                    lock.unlock();
+                    return "unlocked";
+                } catch (RedisUnavailableException e) {
+                    return e;
+                }
+            });
+        } finally {
+            server.resume();
+        }
     }
 
     private <T> T onOwner(Callable<T> call) throws Exception {
