@@ -177,9 +177,12 @@ public final class LockAcquisition implements PendingAcquire {
         settlement.inLineSince(sentNanos);
     }
 
-    /** Sets what runs once the owner holds, before its caller is told (null: nothing); before {@link #begin()}. */
-    public void beforeTold(Runnable hook) {
-        settlement.beforeTold(hook);
+    /**
+     * Sets what runs once the owner holds, before its caller is told, and what undoes it when a
+     * cancel came in between (the hold is then given back); before {@link #begin()}.
+     */
+    public void beforeTold(Runnable hook, Runnable untold) {
+        settlement.beforeTold(hook, untold);
     }
 
     /** Starts the loop; once. */

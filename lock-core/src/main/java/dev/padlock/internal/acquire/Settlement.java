@@ -48,6 +48,8 @@ final class Settlement {
     private final CompletableFuture<Void> settled = new CompletableFuture<>();
     /** Runs once the owner holds, before its caller is told: see {@link #beforeTold}. */
     private volatile Runnable beforeTold;
+    /** Undoes {@link #beforeTold} for a hold whose caller cancelled before it was told. */
+    private volatile Runnable untold;
     /** When the request was sent that, if the owner holds, set its TTL no earlier: see {@link #ttlSentAt}. */
     private volatile long ttlSentNanos;
     /**
@@ -87,9 +89,13 @@ final class Settlement {
         return settled;
     }
 
-    /** Sets what runs once the owner holds, before its caller is told (null: nothing). */
-    void beforeTold(Runnable hook) {
+    /**
+     * Sets what runs once the owner holds, before its caller is told, and what undoes it when the
+     * caller cancelled in between, so the hold is given back untold (nulls: nothing).
+     */
+    void beforeTold(Runnable hook, Runnable untold) {
         this.beforeTold = hook;
+        this.untold = untold;
     }
 
     /**
@@ -139,6 +145,10 @@ final class Settlement {
             if (result.complete(true)) {
                 settle();
                 return;
+            }
+            Runnable undo = untold;
+            if (hook != null && undo != null) {
+                undo.run(); // cancelled between the hook and the telling: the hold goes back untold
             }
             renewed = watchdog.beforeRelease(protocol, owner);
         }

@@ -111,7 +111,7 @@ public final class GrantWaits {
             if (onHeld != null) {
                 onHeld.run();
             }
-        });
+        }, () -> heldCounts.untold(counted));
         Key key = new Key(protocol.grantKind(), protocol.name(), owner);
         // noted before the caller is told and before the wait leaves the running ones: no grant misses both
         acquisition.whenPlaceLeftBehind(() -> leftBehind.put(acquisition.placeNonce(), new LeftBehind(key, acquisition)));

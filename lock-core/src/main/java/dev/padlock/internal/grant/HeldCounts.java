@@ -84,6 +84,12 @@ final class HeldCounts {
         }
     }
 
+    /** A hold counted by {@link #held} was not told after all: its caller cancelled, and it is given back. */
+    void untold(Key key) {
+        counts.computeIfPresent(key, (k, c) ->
+                orNull(new Count(Math.max(0, c.holds - 1), c.releasing, c.acquiring, c.endNanos, c.heldNanos)));
+    }
+
     /** How many owners are counted; for tests. */
     int size() {
         return counts.size();

@@ -383,7 +383,7 @@ class LockAcquisitionTest {
         List<Boolean> toldWhenHookRan = new ArrayList<>();
         LockAcquisition acquisition = LockAcquisition.create(client, lock,
                 AcquireRequest.of(OWNER, AcquireFixture.WATCHDOG_LEASE_MILLIS, true, FOREVER, false, false));
-        acquisition.beforeTold(() -> toldWhenHookRan.add(acquisition.result().isDone()));
+        acquisition.beforeTold(() -> toldWhenHookRan.add(acquisition.result().isDone()), null);
         acquisition.begin();
 
         lock.next("acquire").answer(Attempt.ACQUIRED);
@@ -397,10 +397,13 @@ class LockAcquisitionTest {
     void aCancelAsTheCallerIsToldReleasesWithTheWatchdogLeaseAndEndsTheRenewal() {
         LockAcquisition acquisition = LockAcquisition.create(client, lock,
                 AcquireRequest.of(OWNER, AcquireFixture.WATCHDOG_LEASE_MILLIS, true, FOREVER, false, false));
-        acquisition.beforeTold(() -> acquisition.result().cancel(false)); // the caller gives up just then
+        List<String> undone = new ArrayList<>();
+        acquisition.beforeTold(() -> acquisition.result().cancel(false), // the caller gives up just then
+                () -> undone.add("untold"));
         acquisition.begin();
 
         lock.next("acquire").answer(Attempt.ACQUIRED);
+        assertThat(undone).as("what the hook did is undone").containsExactly("untold");
 
         RecordingProtocol.Call release = lock.next("release");
         assertThat(release.leaseMillis).as("a re-entry keeps its renewed lease").isEqualTo(

@@ -430,6 +430,30 @@ class GrantWaitsTest {
         assertThat(toldWhenHookRan).containsExactly(false);
     }
 
+    /**
+     * A cancel that comes after the held hook counted a hold and before the caller is told: the
+     * acquisition gives its hold back, and the count of holds told drops it again, so a later
+     * release in doubt gives back by the holds the owner was really told of.
+     */
+    @Test
+    void aHoldCancelledAfterItWasCountedAndBeforeItWasToldIsNotCounted() {
+        start(1, 0);
+        fair.next("acquire").answer(Attempt.ACQUIRED);
+        PendingAcquire[] cancelled = new PendingAcquire[1];
+        cancelled[0] = waits.start(fair, client, LEASE, false, 1, 0, false, () -> cancelled[0].result().cancel(false));
+        fair.next("acquire").answer(Attempt.ACQUIRED);
+        assertThat(cancelled[0].result()).isCancelled();
+        fair.next("release").answer(new Release(ReleaseOutcome.STILL_HELD, 0));
+        start(1, 0);
+        fair.next("acquire").answer(Attempt.ACQUIRED);
+
+        waits.released(fair, 1);
+        assertThat(waits.releaseLost(fair, 1, client)).as("one hold stays").isTrue();
+        client.timer.advance(1_000);
+
+        assertThat(fair.next("confirmReentry").leaseMillis).as("the holds the owner has").isEqualTo(1);
+    }
+
     /** The wait in flight fails, subscribes, fails again in line and parks; its place nonce. */
     private long parks(RecordingProtocol lock) {
         lock.next("acquire").answer(Attempt.notAcquired(5_000));
