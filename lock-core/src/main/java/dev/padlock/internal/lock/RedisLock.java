@@ -349,6 +349,9 @@ public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, 
             reply = reply.whenComplete((released, failure) -> {
                 if (failure == null) {
                     services.queues().onForceUnlocked(protocol.localKey(), sentAt);
+                } else if (RedisErrors.unwrap(failure) instanceof RedisUnavailableException) {
+                    // it may have deleted the lock: waiters of this client must not wait on a guess
+                    services.queues().onForceUnlockInDoubt(protocol.localKey(), sentAt);
                 }
             });
         }

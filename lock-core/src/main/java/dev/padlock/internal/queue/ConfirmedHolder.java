@@ -35,6 +35,11 @@ final class ConfirmedHolder {
     private long heldSince;
     /** Whether the holder's since is noted on Redis, or is being noted, or needs no note. */
     private boolean sinceNoted = true;
+    /**
+     * Whether a force unlock sent after the holder was confirmed went unanswered: it may have
+     * deleted the lock, so queued owners ask Redis instead of waiting for the holder (see {@link #doubt}).
+     */
+    private boolean inDoubt;
 
     ConfirmedHolder(Supplier<HolderLeaseWatch> leaseWatches, EngineClock clock) {
         this.leaseWatches = leaseWatches;
@@ -75,7 +80,7 @@ final class ConfirmedHolder {
      */
     void confirm(Ticket ticket, long at) {
         boolean reentry = owner == ticket.owner;
-        if (owner == LocalQueue.NONE) {
+        if (owner == LocalQueue.NONE || inDoubt && !reentry) {
             // a new run of holds by this client; a local hand-off goes on with the run's since
             heldSince = clock.nanoTime();
             sinceNoted = false;
@@ -84,6 +89,7 @@ final class ConfirmedHolder {
         holds = reentry ? holds + 1 : 1;
         confirmedAt = at;
         protocol = ticket.protocol;
+        inDoubt = false;
         if (ticket.watchdogLease) {
             noFixedLease();
         } else if (reentry) {
@@ -103,6 +109,7 @@ final class ConfirmedHolder {
         holds = 1;
         confirmedAt = at;
         protocol = kind;
+        inDoubt = false;
         noFixedLease();
     }
 
@@ -165,12 +172,29 @@ final class ConfirmedHolder {
      */
     void forget() {
         sinceNoted = true;
+        inDoubt = false;
         owner = LocalQueue.NONE;
         holds = 0;
         protocol = null;
         if (leaseWatch != null) {
             leaseWatch.noFixedLease();
         }
+    }
+
+    /**
+     * A force unlock sent at the {@code sentAt}-th confirmation got no answer: when it was sent after
+     * the holder was confirmed, the holder may be gone, and is kept only as a guess (its re-entry
+     * must not queue behind itself, nor go out as a claim) until Redis confirms an owner.
+     */
+    void doubt(long sentAt) {
+        if (owner != LocalQueue.NONE && confirmedAt <= sentAt) {
+            inDoubt = true;
+        }
+    }
+
+    /** Whether queued owners ask Redis: nobody holds, or the holder may be gone ({@link #doubt}). */
+    boolean noneOrInDoubt() {
+        return owner == LocalQueue.NONE || inDoubt;
     }
 
     /** Whether Redis confirmed the holder (if any) no later than the {@code sentAt}-th confirmation. */

@@ -112,7 +112,7 @@ public final class LocalQueue {
             tickets.runStarted(ticket);
             return Entry.RUN;
         }
-        if (holder.none() && !tickets.headRunning() && tickets.noneQueued()) {
+        if (holder.noneOrInDoubt() && !tickets.headRunning() && tickets.noneQueued()) {
             becomeHead(ticket);
             return Entry.RUN_AS_HEAD;
         }
@@ -322,6 +322,18 @@ public final class LocalQueue {
     }
 
     /**
+     * This client's force unlock, sent when {@link LocalQueues#confirmations()} was {@code sentAt},
+     * got no answer: it may have deleted the lock. A holder confirmed before it is kept as a guess,
+     * and queued owners ask Redis, now and whenever one queues, until Redis confirms an owner.
+     */
+    void onForceUnlockInDoubt(long sentAt) {
+        synchronized (this) {
+            holder.doubt(sentAt);
+        }
+        probe();
+    }
+
+    /**
      * Something says the lock may be free (see the class notes): the first queued owner asks
      * Redis, unless an owner of this client already does.
      */
@@ -376,7 +388,7 @@ public final class LocalQueue {
      */
     Ticket nextHead() {
         Ticket next = null;
-        if (holder.none() && !tickets.headRunning()) {
+        if (holder.noneOrInDoubt() && !tickets.headRunning()) {
             next = tickets.claimFirst();
             if (next != null) {
                 becomeHead(next);

@@ -204,6 +204,17 @@ public final class LocalQueues {
     }
 
     /**
+     * This client's force unlock of the lock known as {@code localKey}, sent when
+     * {@link #confirmations()} was {@code sentAt}, got no answer: see {@link LocalQueue#onForceUnlockInDoubt}.
+     */
+    public void onForceUnlockInDoubt(String localKey, long sentAt) {
+        LocalQueue queue = queues.get(localKey);
+        if (queue != null) {
+            queue.onForceUnlockInDoubt(sentAt);
+        }
+    }
+
+    /**
      * How many acquisitions Redis has confirmed in this client so far: a sequence that tells a
      * reply to a call sent before a holder was confirmed from one sent after.
      */

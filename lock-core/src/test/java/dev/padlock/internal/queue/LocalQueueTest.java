@@ -380,6 +380,52 @@ class LocalQueueTest {
     }
 
     /**
+     * Simulator seed 16: this client's force unlock went unanswered (the client paused past the
+     * command timeout) but had deleted the lock. The fixed-lease holder it confirmed before stayed
+     * the holder in this client's view, and an owner that queued later waited behind it, sending
+     * nothing, while the lock stood free on Redis. Such a holder is a guess: queued owners ask Redis.
+     */
+    @Test
+    void afterAForceUnlockInDoubtQueuedOwnersAskRedisInsteadOfWaitingForTheHolder() {
+        holds(1);
+        PendingAcquire queuedBefore = acquire(2, FOREVER);
+        assertThat(lock.calls).as("queued behind the holder").isEmpty();
+        long sentAt = queues.confirmations();
+
+        queues.onForceUnlockInDoubt(lock.localKey(), sentAt);
+
+        lock.next("claim", 2).answer(Attempt.ACQUIRED);
+        assertThat(queuedBefore.result()).isCompletedWithValue(true);
+    }
+
+    @Test
+    void anOwnerThatQueuesAfterAForceUnlockInDoubtAsksRedis() {
+        holds(1);
+        queues.onForceUnlockInDoubt(lock.localKey(), queues.confirmations());
+
+        PendingAcquire later = acquire(2, FOREVER);
+
+        lock.next("claim", 2).answer(Attempt.notAcquired(5_000));
+        lock.next("claim", 2).answer(Attempt.notAcquired(5_000)); // after subscribing: then it parks
+        assertThat(later.result()).as("the holder was still there: it waits on Redis").isNotDone();
+        PendingAcquire reentry = acquire(1, FOREVER);
+        lock.next("acquire", 1).answer(Attempt.ACQUIRED);
+        assertThat(reentry.result()).as("the holder re-enters, not claims").isCompletedWithValue(true);
+    }
+
+    @Test
+    void aForceUnlockInDoubtSentBeforeTheHolderWasConfirmedLeavesItTheHolder() {
+        long sentAt = queues.confirmations();
+        holds(1);
+
+        queues.onForceUnlockInDoubt(lock.localKey(), sentAt);
+        PendingAcquire second = acquire(2, FOREVER);
+
+        assertThat(lock.calls).as("queued behind the holder").isEmpty();
+        assertThat(second.result()).isNotDone();
+    }
+
+    /**
      * Regression (model test): a release answered late (after a NOSCRIPT retry, say) made the queue
      * forget a holder Redis had confirmed after the release was sent; that holder's re-entry then
      * went out as a claim and reset its hold count to 1.
