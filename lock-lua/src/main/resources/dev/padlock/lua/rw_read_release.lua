@@ -31,7 +31,11 @@
 -- rw_read_acquire), and readers that died are dropped by a writer's attempt (rw_write_acquire).
 -- Places in line whose deadline passed, or whose client nobody listens for, are dropped.
 --
--- Calls: a hold that is not the last: EVALSHA, HINCRBY, DEL (3); a last hold beside other
+-- A release that leaves holds leaves them the longest lease the owner had: the released hold's
+-- lease moves to the next key down when it is longer (never shorter, as the exclusive lock's).
+--
+-- Calls: a hold that is not the last: EVALSHA, HINCRBY, PTTL, DEL, PTTL (5; + PEXPIRE, and SET
+-- when that key had lapsed, when the released lease was longer); a last hold beside other
 -- holders: + HDEL, HLEN (5); the lock freed, nobody in line: + DEL, LINDEX, PUBLISH (8); the lock
 -- granted to the writer in line: + DEL, LINDEX, TIME, ZSCORE, PUBLISH, LPOP, ZREM, HSET, PEXPIRE,
 -- HSET, PEXPIRE, LINDEX (+ DEL of the gate for the last in line) (17).
@@ -41,7 +45,20 @@ if remaining < 0 then
     redis.call('hdel', KEYS[1], ARGV[2])
     return nil
 end
-local released = redis.call('del', KEYS[3] .. ':' .. (remaining + 1)) == 1
+local lease = KEYS[3] .. ':' .. (remaining + 1)
+-- what is left of the released hold's lease: the holds that remain keep it (below)
+local left = remaining > 0 and redis.call('pttl', lease) or -2
+local released = redis.call('del', lease) == 1
+if released and remaining > 0 then
+    -- never shorter: the owner's holds that remain last as long as its longest lease, as a re-entry
+    -- of the exclusive lock leaves them; the next key down takes the released hold's lease when
+    -- that is longer (hold 1's key keeps its value, the reader's since)
+    local below = KEYS[3] .. ':' .. remaining
+    if left > redis.call('pttl', below) and redis.call('pexpire', below, left) == 0 then
+        redis.call('set', below, 1, 'px', left)
+    end
+    return 0
+end
 if not released then
     for n = remaining, 1, -1 do
         if redis.call('exists', KEYS[3] .. ':' .. n) == 1 then

@@ -1,6 +1,7 @@
 package dev.padlock.tests.behaviour;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.padlock.LockClient;
 import dev.padlock.LockLease;
@@ -109,6 +110,34 @@ class NeverShorterTest {
             assertThat(lease.safeFor().toMillis()).as("safeFor() never claims more than Redis has")
                     .isLessThanOrEqualTo(holdTtl + 50);
         }
+    }
+
+    /**
+     * Model test, seeds 3 and 4: a read hold with a short lease, a re-entry with a long one, and the
+     * re-entry's release once the short lease ran out. The release dropped the re-entry's lease key
+     * and answered "holds remain": the owner believed it held on (as an exclusive lock's owner
+     * would, its TTL raised by the re-entry), but its field had no live lease key left, so the next
+     * reader's or writer's call could drop it. The holds that remain keep the longest lease.
+     */
+    @Test
+    void aReadReleaseLeavesTheHoldsThatRemainTheLongestLease(RedisAdmin admin) throws Exception {
+        String name = Clients.uniqueName("short-read-release");
+        RLock read = client.getReadWriteLock(name).readLock();
+        long owner = 4242;
+        String outerKey = LockKeys.readLeasePrefix(name, client.getId() + ":" + owner) + ":1";
+        assertThat(read.tryLockAsync(0, 300, TimeUnit.MILLISECONDS, owner).get(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(read.tryLockAsync(0, OUTER_MILLIS, TimeUnit.MILLISECONDS, owner).get(10, TimeUnit.SECONDS))
+                .isTrue();
+        await().atMost(Duration.ofSeconds(10)).until(() -> admin.commands().pttl(outerKey) == -2);
+
+        read.unlockAsync(owner).get(10, TimeUnit.SECONDS);
+
+        assertThat(read.getHoldCountAsync(owner).get(10, TimeUnit.SECONDS)).isEqualTo(1);
+        assertThat(admin.commands().pttl(outerKey)).as("the hold that remains keeps the re-entry's lease")
+                .isGreaterThan(SURELY_LEFT);
+        assertThat(admin.commands().pttl(name)).isGreaterThan(SURELY_LEFT);
+        read.unlockAsync(owner).get(10, TimeUnit.SECONDS);
+        assertThat(admin.commands().exists(name)).isZero();
     }
 
     /** Every kind: an extension to less than is left never shortens it. */
