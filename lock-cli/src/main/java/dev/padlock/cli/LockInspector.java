@@ -139,8 +139,9 @@ final class LockInspector {
             Long sinceMillis = sinceText == null ? null : Long.valueOf(sinceText);
             String sinceNote = sinceMillis != null ? null : client == null ? REDISSON_SINCE
                     : reader ? NO_READER_SINCE : NO_SINCE_YET;
-            holders.add(new LockView.Holder(field.getKey(), clientId, threadIdOf(owner), role, holds, sinceMillis,
-                    sinceNote, holderTtl, leaseOf(holderTtl, sinceMillis, now, client), client));
+            holders.add(new LockView.Holder(field.getKey(), clientId, threadIdOf(owner), OwnerKind.ofField(owner),
+                    role, holds, sinceMillis, sinceNote, holderTtl, leaseOf(holderTtl, sinceMillis, now, client),
+                    client));
         }
         holders.sort((a, b) -> Long.compare(a.sinceMillis() == null ? Long.MAX_VALUE : a.sinceMillis(),
                 b.sinceMillis() == null ? Long.MAX_VALUE : b.sinceMillis()));
@@ -206,7 +207,7 @@ final class LockInspector {
         return colon < 0 ? ownerField : ownerField.substring(0, colon);
     }
 
-    /** {@code <threadId>} of an owner field, -1 when it has none. */
+    /** {@code <ownerId>} of an owner field (a thread's, or a lease's: negative), -1 when it has none. */
     static long threadIdOf(String ownerField) {
         int colon = ownerField.lastIndexOf(':');
         return colon < 0 ? -1 : parseLong(ownerField.substring(colon + 1));

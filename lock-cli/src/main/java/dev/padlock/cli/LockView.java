@@ -49,8 +49,10 @@ record LockView(String name, String kind, String mode, long ttlMillis, List<Hold
     /**
      * One holder.
      *
-     * @param threadId the thread id of its field; null for a ShedLock hold, whose token names a
-     *     hold of its client rather than a thread
+     * @param threadId the owner id of its field (a thread's, or a lease handle's: negative); null
+     *     for a ShedLock hold, whose token names a hold of its client rather than an owner
+     * @param ownerKind whom {@code threadId} names, a thread or a lease; null for a ShedLock hold
+     *     and for a field that is not {@code <clientId>:<ownerId>}
      * @param role {@code holder}, {@code reader} or {@code writer}
      * @param sinceMillis when it got the lock (Redis time, epoch ms), null when unknown
      * @param sinceNote why {@code sinceMillis} is unknown, null when it is known
@@ -59,14 +61,15 @@ record LockView(String name, String kind, String mode, long ttlMillis, List<Hold
      *     Redis can tell (see {@link LockInspector#leaseOf})
      * @param client its registry entry, null when not registered
      */
-    record Holder(String field, String clientId, Long threadId, String role, long holds, Long sinceMillis,
-            String sinceNote, long ttlMillis, String lease, Map<String, String> client) {
+    record Holder(String field, String clientId, Long threadId, OwnerKind ownerKind, String role, long holds,
+            Long sinceMillis, String sinceNote, long ttlMillis, String lease, Map<String, String> client) {
 
         Map<String, Object> toMap(long nowMillis) {
             Map<String, Object> map = new LinkedHashMap<>();
             map.put("field", field);
             map.put("clientId", clientId);
             map.put("threadId", threadId);
+            map.put("ownerKind", ownerKind == null ? null : ownerKind.json());
             map.put("role", role);
             map.put("holds", holds);
             map.put("sinceMillis", sinceMillis);
@@ -86,12 +89,14 @@ record LockView(String name, String kind, String mode, long ttlMillis, List<Hold
      * its first waiting thread), a fair lock's line or Redisson's fair queue, a read-write lock's
      * writers' line or readers' hall (one place per owner).
      *
+     * @param ownerKind whom {@code threadId} names, a thread or a lease; null for a place whose
+     *     field is not {@code <clientId>:<ownerId>}
      * @param place which line: {@code client line}, {@code fair line}, {@code Redisson's fair queue},
      *     {@code writers' line} or {@code readers' hall}
      * @param deadlineMillis when its place lapses unless its owner looks again (Redis time, epoch
      *     ms); null when it has none
      */
-    record Waiter(String field, String clientId, long threadId, String place, Long deadlineMillis,
+    record Waiter(String field, String clientId, long threadId, OwnerKind ownerKind, String place, Long deadlineMillis,
             Map<String, String> client) {
 
         Map<String, Object> toMap() {
@@ -99,6 +104,7 @@ record LockView(String name, String kind, String mode, long ttlMillis, List<Hold
             map.put("field", field);
             map.put("clientId", clientId);
             map.put("threadId", threadId);
+            map.put("ownerKind", ownerKind == null ? null : ownerKind.json());
             map.put("place", place);
             map.put("deadlineMillis", deadlineMillis);
             putClient(map, client);

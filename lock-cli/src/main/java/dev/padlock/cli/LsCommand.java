@@ -13,8 +13,9 @@ import picocli.CommandLine.ParentCommand;
  * KEYS) across every master on a Cluster, over two types of key:
  * <ul>
  *   <li>hashes: a hash counts as a lock when every field is an owner field
- *       ({@code <clientId>:<threadId>}, a writer's {@code ...:write}) or a read-write lock's
- *       {@code mode}, and is held; Padlock's own hashes ({@code padlock_*}) are not looked at;</li>
+ *       ({@code <clientId>:<ownerId>}, a thread's id or a lease's, see {@link OwnerKind}; a
+ *       writer's {@code ...:write}) or a read-write lock's {@code mode}, and is held; Padlock's own
+ *       hashes ({@code padlock_*}) are not looked at;</li>
  *   <li>strings: a string counts as a ShedLock lock when its value is a ShedLock token (see
  *       {@link ShedLocks}), whatever its prefix. To tell, {@code ls} reads the first
  *       {@value ShedLocks#MAX_TOKEN_LENGTH} characters and one of every string key that matches
@@ -24,7 +25,8 @@ import picocli.CommandLine.ParentCommand;
  */
 @Command(name = "ls", mixinStandardHelpOptions = true,
         description = "List held locks whose names match PATTERN (SCAN MATCH syntax, default *), one line each: "
-                + "Padlock's and Redisson's locks, and ShedLock's (strings holding a holder's token, under any prefix).")
+                + "Padlock's (held by threads or leases) and Redisson's locks, and ShedLock's (strings holding a "
+                + "holder's token, under any prefix).")
 final class LsCommand implements Callable<Integer> {
     /** Padlock's own keys (the registry, since, the readers' hall...): never locks. */
     private static final List<String> PADLOCKS_OWN = List.of("padlock_");
@@ -57,7 +59,8 @@ final class LsCommand implements Callable<Integer> {
                     continue;
                 }
                 LockView view = inspector.inspect(key);
-                if (view.held() && view.holders().stream().allMatch(h -> h.threadId() != null && h.threadId() >= 0)) {
+                // a hash of other fields is no lock; a lease's owner id, negative, is an owner id
+                if (view.held() && view.holders().stream().allMatch(h -> h.ownerKind() != null)) {
                     locks.add(view);
                 }
             }
@@ -92,13 +95,13 @@ final class LsCommand implements Callable<Integer> {
         }
     }
 
-    /** {@code first holder (client, thread, since) +N more, W waiting}. */
+    /** {@code first holder (client, thread or lease, since) +N more, W waiting}. */
     private static String holder(LockView view) {
         LockView.Holder first = view.holders().get(0);
         String who = first.client() == null ? "client not in the registry"
                 : first.client().getOrDefault("application", "?") + "@" + first.client().getOrDefault("host", "?")
                         + " pid " + first.client().getOrDefault("pid", "?");
-        String what = first.threadId() != null ? ", thread " + first.threadId()
+        String what = first.ownerKind() != null ? ", " + first.ownerKind().describe(first.threadId())
                 : view.untilMillis() != null ? ", until " + Text.time(view.untilMillis()) : "";
         String since = first.sinceMillis() == null ? "" : ", held " + Text.duration(view.nowMillis() - first.sinceMillis());
         String more = view.holders().size() > 1 ? " +" + (view.holders().size() - 1) + " more" : "";

@@ -13,6 +13,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
@@ -22,7 +23,8 @@ import picocli.CommandLine.Spec;
  *
  * <p>Exit status: 0 when the command did its work (whether or not the lock is held), 1 when Redis
  * cannot be reached or answers with an error, or a {@code force-unlock} was not confirmed or was
- * asked of a ShedLock lock, 2 for bad usage.
+ * asked of a ShedLock lock, 2 for bad usage (an unknown option or command, a missing argument, an
+ * option's value that LockConfig rejects, such as a URI that is not a Redis URI).
  */
 @Command(name = "padlock", mixinStandardHelpOptions = true, versionProvider = PadlockCommand.Version.class,
         sortOptions = false, usageHelpAutoWidth = true,
@@ -30,7 +32,7 @@ import picocli.CommandLine.Spec;
         subcommands = {ShowCommand.class, LsCommand.class, ClientsCommand.class, WatchCommand.class,
             ForceUnlockCommand.class, DemoCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "Exit status: 0 done (held or not), 1 Redis unreachable or failed (or force-unlock not confirmed, or "
-            + "refused for a ShedLock lock), 2 bad usage."})
+            + "refused for a ShedLock lock), 2 bad usage (a --uri that is not a Redis URI included)."})
 public final class PadlockCommand implements Runnable {
     @Spec
     CommandSpec spec;
@@ -95,24 +97,50 @@ public final class PadlockCommand implements Runnable {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
-    /** The settings of a LockConfig for these options (the registry off: the command is not a lock user). */
+    /**
+     * The settings of a LockConfig for these options (the registry off: the command is not a lock user).
+     *
+     * @throws ParameterException (exit 2) when LockConfig rejects one of them
+     */
     LockConfig config() {
-        LockConfig.Builder builder = LockConfig.builder()
-                .commandTimeout(Duration.ofMillis(timeoutMillis))
-                .clientRegistry(false);
-        if (cluster != null && !cluster.isEmpty()) {
-            builder.clusterUris(cluster.toArray(String[]::new));
-        } else {
-            builder.redisUri(uri);
+        try {
+            LockConfig.Builder builder = LockConfig.builder()
+                    .commandTimeout(Duration.ofMillis(timeoutMillis))
+                    .clientRegistry(false);
+            if (cluster != null && !cluster.isEmpty()) {
+                builder.clusterUris(cluster.toArray(String[]::new));
+            } else {
+                builder.redisUri(uri);
+            }
+            if (trustStore != null) {
+                builder.trustStore(trustStore, trustStorePassword);
+            }
+            return builder.build();
+        } catch (IllegalArgumentException e) {
+            throw badUsage(e);
         }
-        if (trustStore != null) {
-            builder.trustStore(trustStore, trustStorePassword);
-        }
-        return builder.build();
     }
 
+    /**
+     * Connects as the options say.
+     *
+     * @throws ParameterException (exit 2) when a URI is not a Redis URI (another scheme such as
+     *     {@code http://}, no host): Padlock reads a URI as it connects, and rejects it with
+     *     {@link IllegalArgumentException} before it tries the network
+     * @throws dev.padlock.RedisUnavailableException (exit 1) when Redis cannot be reached
+     */
     Connection connect() {
-        return Connection.open(config());
+        LockConfig config = config();
+        try {
+            return Connection.open(config);
+        } catch (IllegalArgumentException e) {
+            throw badUsage(e);
+        }
+    }
+
+    /** Bad usage: picocli prints the message, then the usage help, and exits 2. */
+    private ParameterException badUsage(IllegalArgumentException rejected) {
+        return new ParameterException(spec.commandLine(), "padlock: " + rejected.getMessage(), rejected);
     }
 
     PrintWriter out() {

@@ -49,8 +49,8 @@ final class ShedLocks {
 
     /** The view of ShedLock lock {@code name}: one holder, holding once, with no waiters and no channel. */
     static LockView view(String name, String token, String clientId, long ttlMillis, long nowMillis, Registry registry) {
-        LockView.Holder holder = new LockView.Holder(token, clientId, null, "holder", 1, null, SINCE_NOTE, ttlMillis,
-                ttlMillis == -1 ? "no expiry" : "fixed", registry.entry(clientId));
+        LockView.Holder holder = new LockView.Holder(token, clientId, null, null, "holder", 1, null, SINCE_NOTE,
+                ttlMillis, ttlMillis == -1 ? "no expiry" : "fixed", registry.entry(clientId));
         return new LockView(name, LockView.SHEDLOCK, null, ttlMillis, List.of(holder), null, List.of(), null, List.of(), 0,
                 nowMillis);
     }

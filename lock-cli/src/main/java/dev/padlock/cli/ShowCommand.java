@@ -7,9 +7,9 @@ import picocli.CommandLine.ParentCommand;
 
 /** {@code padlock show NAME}: one lock as Redis shows it now. Exits 0 whether or not it is held. */
 @Command(name = "show", mixinStandardHelpOptions = true,
-        description = "Show a lock (Padlock's, Redisson's or ShedLock's): its kind, each holder with its client, thread, "
-                + "hold count, since when, TTL and lease, a fenced lock's token, who waits as far as Redis can tell, "
-                + "and how many clients listen.")
+        description = "Show a lock (Padlock's, Redisson's or ShedLock's): its kind, each holder with its client, "
+                + "thread or lease, hold count, since when, TTL and lease, a fenced lock's token, who waits as far as "
+                + "Redis can tell, and how many clients listen.")
 final class ShowCommand implements Callable<Integer> {
     @ParentCommand
     PadlockCommand top;

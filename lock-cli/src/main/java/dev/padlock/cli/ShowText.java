@@ -43,6 +43,9 @@ final class ShowText {
         out.append("    client   ").append(Text.client(h.client())).append('\n');
         if (h.threadId() == null) {
             out.append("    holds    ").append(h.holds()).append(" (a ShedLock hold: no thread, not reentrant)\n");
+        } else if (h.ownerKind() == OwnerKind.LEASE) {
+            out.append("    handle   ").append(OwnerKind.LEASE.describe(h.threadId()))
+                    .append(" (a LockLease: owned by its handle, not a thread), holds ").append(h.holds()).append('\n');
         } else {
             out.append("    thread   ").append(h.threadId()).append(", holds ").append(h.holds()).append('\n');
         }

@@ -164,8 +164,9 @@ final class WaitingReader {
     }
 
     private LockView.Waiter waiter(String field, String place, Long deadlineMillis) {
-        String clientId = clientIdOf(stripWrite(field));
-        return new LockView.Waiter(field, clientId, threadIdOf(stripWrite(field)), place, deadlineMillis,
+        String owner = stripWrite(field);
+        String clientId = clientIdOf(owner);
+        return new LockView.Waiter(field, clientId, threadIdOf(owner), OwnerKind.ofField(owner), place, deadlineMillis,
                 registry.entry(clientId));
     }
 
