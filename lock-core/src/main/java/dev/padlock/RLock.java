@@ -9,6 +9,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -230,6 +231,28 @@ public interface RLock extends Lock {
     }
 
     /**
+     * As {@link #withLock}, for work without a result:
+     * {@code lock.runWithLock(Duration.ofSeconds(5), lease -> ship(order))}. Runs {@code work} on
+     * the calling thread under a watchdog lease acquired within {@code waitTime}, and releases the
+     * lease when it ends, returned or thrown (a failure of the work reaches the caller after the
+     * release). When the wait runs out, the work does not run. When the lease is lost, or could
+     * run out within a tenth of its length with no renewal answered, the calling thread is
+     * interrupted and this throws {@link LeaseLostException}, as {@code withLock} does.
+     *
+     * <p>Not an overload of {@code withLock}: javac cannot choose between a {@code Function} and a
+     * {@code Consumer} for a lambda such as {@code lease -> ship(order)}, and would reject it.
+     *
+     * @return true when the work ran under the lock; false when the wait ran out and it did not run
+     * @throws LeaseLostException when the lease was lost, or could no longer be counted on, while
+     *     the work ran
+     * @throws InterruptedException when interrupted while waiting for the lock; the work did not run
+     */
+    default boolean runWithLock(Duration waitTime, Consumer<? super LockLease> work) throws InterruptedException {
+        Objects.requireNonNull(work, "work");
+        return Leases.runWithLock(tryAcquire(waitTime), work);
+    }
+
+    /**
      * As {@link #withLock}, without blocking: {@code work} starts once a watchdog lease is held
      * (on the thread that acquired it) and returns a stage; the lease is released when the stage
      * completes. A lease lost while the stage runs cancels it, and the future fails with
@@ -241,6 +264,22 @@ public interface RLock extends Lock {
             Function<? super LockLease, ? extends CompletionStage<T>> work) {
         Objects.requireNonNull(work, "work");
         return Leases.withLockAsync(tryAcquireAsync(waitTime), work);
+    }
+
+    /**
+     * As {@link #withLockAsync(Duration, Function)}, for a stage without a result (such as a
+     * {@code CompletableFuture<Void>}), whose {@code Optional} could not tell whether the work ran:
+     * the future completes with true once the work's stage completed under the lease and the lease
+     * was released, with false when the wait ran out and the work did not start. A lease lost
+     * while the stage runs cancels it, and the future fails with {@link LeaseLostException}; a
+     * failed stage fails the future after the release. Cancelling the future stops the wait, or
+     * cancels the work's stage. The work starts on the thread that acquired the lease: it must not
+     * block.
+     */
+    default <T> CompletableFuture<Boolean> runWithLockAsync(Duration waitTime,
+            Function<? super LockLease, ? extends CompletionStage<T>> work) {
+        Objects.requireNonNull(work, "work");
+        return Leases.runWithLockAsync(tryAcquireAsync(waitTime), work);
     }
 
     /**

@@ -23,6 +23,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -224,6 +225,17 @@ public final class Leases {
     /** Runs {@code work} under the lease {@code acquired} holds, if any: {@code RLock.withLock}. */
     public static <T> Optional<T> withLock(Optional<LockLease> acquired, Function<? super LockLease, ? extends T> work) {
         return LeasedWork.withLock(acquired, work);
+    }
+
+    /** Runs {@code work} under the lease {@code acquired} holds, if any; whether it ran: {@code RLock.runWithLock}. */
+    public static boolean runWithLock(Optional<LockLease> acquired, Consumer<? super LockLease> work) {
+        return LeasedWork.runWithLock(acquired, work);
+    }
+
+    /** Runs {@code work} once {@code acquisition} holds a lease; whether it ran: {@code RLock.runWithLockAsync}. */
+    public static <T> CompletableFuture<Boolean> runWithLockAsync(CompletableFuture<Optional<LockLease>> acquisition,
+            Function<? super LockLease, ? extends CompletionStage<T>> work) {
+        return LeasedWork.runWithLockAsync(acquisition, work);
     }
 
     /** Runs {@code work} under a lease of {@code lock}, waiting without bound: {@code RLock.withLockAsync}. */

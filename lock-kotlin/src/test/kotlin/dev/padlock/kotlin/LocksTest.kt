@@ -84,6 +84,24 @@ class LocksTest {
         withContext(Dispatchers.IO) { next!!.release() }
     }
 
+    /** The README's `ship(order)`: work that returns nothing. */
+    private fun ship(shipped: AtomicInteger) {
+        shipped.incrementAndGet()
+    }
+
+    @Test
+    fun `a block without a result needs no overload, and null says the wait ran out`(): Unit = runBlocking {
+        val shipped = AtomicInteger()
+        lock.withLock { ship(shipped) }
+        val ran: Unit? = lock.withLock(5.seconds) { ship(shipped) }
+        assertThat(ran).isNotNull
+        assertThat(shipped.get()).isEqualTo(2)
+        val holder = lock.acquireLease()
+        assertThat(lock.withLock(50.milliseconds) { ship(shipped) }).`as`("the wait ran out").isNull()
+        withContext(Dispatchers.IO) { holder.release() }
+        assertThat(shipped.get()).`as`("the block did not run").isEqualTo(2)
+    }
+
     @Test
     fun `leases hop between coroutines and threads with one holder at a time`(): Unit = runBlocking {
         val holders = AtomicInteger()

@@ -134,6 +134,21 @@ public final class ReactiveLock {
         });
     }
 
+    /**
+     * As {@link #withLock}, for work whose values are not needed (a {@code Mono<Void>}, say), where
+     * an empty flux could not tell whether the work ran: true once the work's publisher completed
+     * under the lease and the lease was released; false when the wait ran out and the work was
+     * never subscribed to. Its values are dropped. A lost lease cancels the work and the mono
+     * fails with {@link LeaseLostException}; a failure of the work reaches the subscriber after the
+     * release; cancelling the subscription stops the wait or cancels the work. The work is
+     * subscribed to on a Redis client I/O thread, as for {@code withLock}.
+     */
+    public Mono<Boolean> runWithLock(Duration waitTime, Function<? super LockLease, ? extends Publisher<?>> work) {
+        Objects.requireNonNull(work, "work");
+        return withLock(waitTime, lease -> Flux.from(work.apply(lease)).then(Mono.just(Boolean.TRUE)))
+                .last(Boolean.FALSE);
+    }
+
     @Override
     public String toString() {
         return "ReactiveLock{" + lock.getName() + "}";

@@ -105,6 +105,29 @@ class ReactiveLockTest {
     }
 
     @Test
+    void workWithoutValuesTellsWhetherItRanUnderTheLease() {
+        AtomicBoolean heldWhileRunning = new AtomicBoolean();
+        StepVerifier.create(lock.runWithLock(Duration.ofSeconds(5), lease -> Mono.fromRunnable(
+                                () -> heldWhileRunning.set(lease.isHeld())) // blocks: not on the I/O thread
+                        .subscribeOn(Schedulers.boundedElastic())))
+                .expectNext(true)
+                .expectComplete()
+                .verify(HANG);
+        assertThat(heldWhileRunning).isTrue();
+        assertThat(locked()).isFalse();
+
+        LockLease holder = lock.lock().acquire();
+        AtomicBoolean subscribed = new AtomicBoolean();
+        StepVerifier.create(lock.runWithLock(Duration.ofMillis(200),
+                        lease -> Mono.empty().doOnSubscribe(s -> subscribed.set(true))))
+                .expectNext(false)
+                .expectComplete()
+                .verify(HANG);
+        holder.release();
+        assertThat(subscribed).as("the work was never subscribed to").isFalse();
+    }
+
+    @Test
     void cancellingWhileWaitingLeavesNoLeaseBehind() {
         LockLease holder = lock.lock().acquire();
         AtomicBoolean workRan = new AtomicBoolean();

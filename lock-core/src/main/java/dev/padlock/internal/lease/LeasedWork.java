@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -40,6 +41,16 @@ public final class LeasedWork {
             throw lost;
         }
         return Optional.ofNullable(result);
+    }
+
+    /**
+     * As {@link #withLock}, for work without a result: whether it ran; see {@code RLock.runWithLock}.
+     */
+    public static boolean runWithLock(Optional<LockLease> acquired, Consumer<? super LockLease> work) {
+        return withLock(acquired, lease -> {
+            work.accept(lease);
+            return Boolean.TRUE;
+        }).isPresent();
     }
 
     /**
@@ -77,11 +88,30 @@ public final class LeasedWork {
      */
     public static <T> CompletableFuture<Optional<T>> withLockAsync(CompletableFuture<Optional<LockLease>> acquisition,
             Function<? super LockLease, ? extends CompletionStage<T>> work) {
-        CompletableFuture<Optional<T>> result = new CompletableFuture<>();
+        return underLease(acquisition, work, Optional::ofNullable, Optional.empty());
+    }
+
+    /**
+     * As {@link #withLockAsync}, for a stage whose value is not needed: whether the work ran; see
+     * {@code RLock.runWithLockAsync}.
+     */
+    public static <T> CompletableFuture<Boolean> runWithLockAsync(CompletableFuture<Optional<LockLease>> acquisition,
+            Function<? super LockLease, ? extends CompletionStage<T>> work) {
+        return underLease(acquisition, work, value -> Boolean.TRUE, Boolean.FALSE);
+    }
+
+    /**
+     * Runs {@code work} once {@code acquisition} holds a lease, and releases it when the work's
+     * stage completes: {@code ran} of the stage's value, or {@code notRun} when no lease was
+     * acquired. The work's own stage is what a lost lease or a cancel cancels.
+     */
+    private static <T, R> CompletableFuture<R> underLease(CompletableFuture<Optional<LockLease>> acquisition,
+            Function<? super LockLease, ? extends CompletionStage<T>> work, Function<? super T, R> ran, R notRun) {
+        CompletableFuture<R> result = new CompletableFuture<>();
         AtomicReference<CompletableFuture<T>> running = new AtomicReference<>();
         acquisition.whenComplete((acquired, failure) -> {
             if (failure != null || acquired.isEmpty()) {
-                completeWith(result, failure, Optional.empty());
+                completeWith(result, failure, notRun);
                 return;
             }
             LockLease lease = acquired.get();
@@ -99,7 +129,7 @@ public final class LeasedWork {
                             && !(RedisErrors.unwrap(releaseFailure) instanceof IllegalMonitorStateException)) {
                         why = releaseFailure;
                     }
-                    completeWith(result, why, Optional.ofNullable(value));
+                    completeWith(result, why, ran.apply(value));
                 });
             });
         });
