@@ -30,7 +30,7 @@ import javax.net.ssl.SSLHandshakeException;
  * three causes down.
  *
  * <p>Implementation notes. The causes are walked, with each one's suppressed exceptions (where
- * Lettuce's Cluster client keeps one failure per seed node), at most {@value #MAX_CAUSES} of them,
+ * Lettuce's Cluster client keeps one failure per seed node), at most 32 of them,
  * and the first that matches wins in this order: Redis's reply to the connection's set-up
  * (authentication, then database selection, then anything else it refused), the trust store
  * (which file, and why it could not be used), the TLS handshake (which check: client
