@@ -28,7 +28,9 @@ public interface LockClient extends AutoCloseable {
     /**
      * Connects with default settings.
      *
-     * @throws RedisUnavailableException when the server cannot be reached
+     * @throws RedisUnavailableException when the client cannot connect; the message's first line
+     *     names the operation, the address and what failed first (authentication, database
+     *     selection, the trust store, which TLS check, or the address itself)
      */
     static LockClient connect(String redisUri) {
         requireNonNull(redisUri, "redisUri");
@@ -38,7 +40,8 @@ public interface LockClient extends AutoCloseable {
     /**
      * Connects with the given settings.
      *
-     * @throws RedisUnavailableException when no server can be reached
+     * @throws RedisUnavailableException when the client cannot connect to any server; the
+     *     message's first line says what failed first, as for {@link #connect(String)}
      */
     static LockClient create(LockConfig config) {
         requireNonNull(config, "config");

@@ -308,8 +308,19 @@ class PadlockCommandTest {
 
         Cli.Result unreachable = run("--uri", "redis://127.0.0.1:1", "--timeout-ms", "500", "show", "x");
         assertThat(unreachable.status()).isEqualTo(1);
-        assertThat(unreachable.err()).contains("padlock: ", "127.0.0.1:1");
+        assertThat(unreachable.err()).contains("padlock: ", "127.0.0.1:1", "connection refused");
         assertThat(run("show").status()).as("usage").isEqualTo(2);
+    }
+
+    /** Issue 38: the command prints the engine's line, which names what failed before the address. */
+    @Test
+    void aConnectFailurePrintsWhatFailedFirst() {
+        String noSuchDatabase = uri + "/9999";
+        Cli.Result refused = run("--uri", noSuchDatabase, "--timeout-ms", "2000", "show", "x");
+
+        assertThat(refused.status()).isEqualTo(1);
+        assertThat(refused.err().lines().findFirst()).hasValue("padlock: connect at " + noSuchDatabase
+                + " failed: selecting database 9999 failed: Redis answered ERR DB index is out of range");
     }
 
     private void awaitListeners(String channel, long count) {

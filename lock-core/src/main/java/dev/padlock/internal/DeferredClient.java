@@ -7,6 +7,7 @@ import dev.padlock.RLock;
 import dev.padlock.RReadWriteLock;
 import dev.padlock.RedisUnavailableException;
 import dev.padlock.internal.base.EngineClock;
+import dev.padlock.internal.base.RedisUris;
 import dev.padlock.internal.base.Require;
 import dev.padlock.internal.composite.MultiLock;
 import dev.padlock.internal.composite.RedLock;
@@ -26,6 +27,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -101,8 +103,10 @@ public final class DeferredClient implements LockClient {
         return config;
     }
 
+    /** The URI, or the seed URIs, with their passwords hidden: it goes into messages and logs. */
     String target() {
-        return config.redisUri().orElseGet(() -> String.join(",", config.clusterUris()));
+        return config.redisUri().map(RedisUris::redact)
+                .orElseGet(() -> config.clusterUris().stream().map(RedisUris::redact).collect(Collectors.joining(",")));
     }
 
     /** The connected client, once there is one. */
@@ -118,10 +122,11 @@ public final class DeferredClient implements LockClient {
         }
         Require.state(!closed.get(), "the LockClient is closed");
         Throwable cause = lastFailure;
-        throw new RedisUnavailableException(operation + " at " + target() + ": not connected yet (the client started "
-                + "without Redis " + TimeUnit.NANOSECONDS.toSeconds(EngineClock.SYSTEM.nanoTime() - startedNanos)
-                + " s ago and connects in the background" + (cause == null ? "" : "; last attempt: " + cause.getMessage())
-                + ")", cause);
+        // the last attempt's cause first: it names what failed (authentication, TLS, the address)
+        throw new RedisUnavailableException(operation + " at " + target() + ": not connected yet"
+                + (cause == null ? "" : ", last attempt: " + cause.getMessage()) + " (the client started without Redis "
+                + TimeUnit.NANOSECONDS.toSeconds(EngineClock.SYSTEM.nanoTime() - startedNanos)
+                + " s ago and connects in the background)", cause);
     }
 
     @Override

@@ -56,6 +56,8 @@ import reactor.core.Disposable;
 final class LettuceBackend implements RedisBackend {
     private static final Logger log = LoggerFactory.getLogger(LettuceBackend.class);
     private final String address;
+    /** How a failed connection is told: names the trust store and the database. */
+    private final ConnectFailures connects;
     private final RedisClient client;                 // null on a Cluster
     private final RedisClusterClient clusterClient;   // null on a single server
     private final StatefulConnection<String, String> connection;
@@ -72,9 +74,10 @@ final class LettuceBackend implements RedisBackend {
     /** Whether a refused SUBSCRIBE was logged at WARN; later ones are not, as waiters retry them often. */
     private final AtomicBoolean refusedSubscriptionLogged = new AtomicBoolean();
 
-    private LettuceBackend(String address, RedisClient client, RedisClusterClient clusterClient,
-            SentinelMasterFollower sentinel) {
+    private LettuceBackend(String address, ConnectFailures connects, RedisClient client,
+            RedisClusterClient clusterClient, SentinelMasterFollower sentinel) {
         this.address = address;
+        this.connects = connects;
         this.client = client;
         this.clusterClient = clusterClient;
         this.sentinel = sentinel;
@@ -97,7 +100,7 @@ final class LettuceBackend implements RedisBackend {
             this.sharded = clusterClient != null && majorVersion(connection) >= 7;
         } catch (RuntimeException e) {
             shutdown();
-            throw RedisErrors.translate(e, "connect", address);
+            throw RedisErrors.translate(e, "connect", address, connects);
         }
         this.connectionEvents = client == null ? null : client.getResources().eventBus().get().subscribe(event -> {
             // only failures since the last drop count: a connection that went down starts afresh
@@ -124,13 +127,14 @@ final class LettuceBackend implements RedisBackend {
                     .socketOptions(socket).timeoutOptions(timeouts).autoReconnect(true)
                     .sslOptions(sslOptions(config, timeout))
                     .replayFilter(ScriptReplayFilter.INSTANCE).build();
+            ConnectFailures connects = ConnectFailures.of(config.trustStore().orElse(null), redisUri.getDatabase());
             if (!redisUri.getSentinels().isEmpty()) {
                 SentinelMasterFollower sentinel = new SentinelMasterFollower(redisUri, timeout, options);
-                return new LettuceBackend(RedisUris.redact(uri), sentinel.client(), null, sentinel);
+                return new LettuceBackend(RedisUris.redact(uri), connects, sentinel.client(), null, sentinel);
             }
             RedisClient client = RedisClient.create(redisUri);
             client.setOptions(options);
-            return new LettuceBackend(RedisUris.redact(uri), client, null, null);
+            return new LettuceBackend(RedisUris.redact(uri), connects, client, null, null);
         }
         List<RedisURI> seeds = new ArrayList<>();
         for (String uri : config.clusterUris()) {
@@ -153,7 +157,8 @@ final class LettuceBackend implements RedisBackend {
         cluster.setOptions(clusterOptions.build());
         String address = config.clusterUris().stream().map(RedisUris::redact)
                 .collect(Collectors.joining(",", "cluster[", "]"));
-        return new LettuceBackend(address, null, cluster, null);
+        return new LettuceBackend(address, ConnectFailures.of(config.trustStore().orElse(null), -1), null, cluster,
+                null);
     }
 
     /**
@@ -290,7 +295,7 @@ final class LettuceBackend implements RedisBackend {
         if (sentinel != null && RedisErrors.isReadOnly(failure)) {
             sentinel.readOnlyReply();
         }
-        return RedisErrors.translate(failure, operation, address);
+        return RedisErrors.translate(failure, operation, address, connects);
     }
 
     /**

@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
 
 /**
  * The one place that turns Lettuce failures into Padlock exceptions whose message names the
- * server address and the operation.
+ * server address and the operation; a failed connection also names its first real cause
+ * ({@link ConnectFailures}).
  */
 public final class RedisErrors {
     /** Redis's {@code READONLY} error, alone or inside a script's error ({@code ...: -READONLY You can't ...}). */
@@ -31,6 +32,15 @@ public final class RedisErrors {
      * they are.
      */
     public static RuntimeException translate(Throwable failure, String operation, String address) {
+        return translate(failure, operation, address, ConnectFailures.UNCONFIGURED);
+    }
+
+    /**
+     * As {@link #translate(Throwable, String, String)}, with a connection failure told as
+     * {@code connects} tells it: what failed first (authentication, database selection, trust
+     * store, TLS handshake), then that Redis could not be reached.
+     */
+    static RuntimeException translate(Throwable failure, String operation, String address, ConnectFailures connects) {
         Throwable cause = unwrap(failure);
         if (cause instanceof PadlockException || cause instanceof IllegalMonitorStateException
                 || cause instanceof IllegalStateException || cause instanceof IllegalArgumentException
@@ -43,7 +53,7 @@ public final class RedisErrors {
         }
         if (cause instanceof RedisConnectionException || cause instanceof RedisCommandInterruptedException
                 || cause instanceof java.io.IOException) {
-            return new RedisUnavailableException(where + " failed: cannot reach Redis: " + cause.getMessage(), cause);
+            return new RedisUnavailableException(where + " failed: " + connects.describe(cause), cause);
         }
         if (cause instanceof RedisCommandExecutionException && isReadOnly(cause)) {
             // not "not acquired" and not a lasting error: the node became a replica, the client moves
@@ -54,7 +64,8 @@ public final class RedisErrors {
             return new RedisCommandException(where + " failed: Redis answered " + cause.getMessage(), cause);
         }
         if (cause instanceof RedisException) {
-            return new RedisUnavailableException(where + " failed: " + cause.getMessage(), cause);
+            return new RedisUnavailableException(where + " failed: "
+                    + connects.specific(cause).orElse(cause.getMessage()), cause);
         }
         return new PadlockException(where + " failed: " + cause, cause);
     }

@@ -25,6 +25,7 @@ import net.javacrumbs.shedlock.core.LockProvider;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -58,6 +59,24 @@ class PadlockAutoConfigurationTest {
             assertThat(health.health().getStatus()).isEqualTo(Status.UP);
             context.getBean(LockClient.class).close();
             assertThat(health.health().getStatus()).as("a closed client").isEqualTo(Status.DOWN);
+        });
+    }
+
+    /**
+     * Issue 38: the health indicator reports the engine's line, which names what failed first, and
+     * the URI's password stays out of it.
+     */
+    @Test
+    void healthOfAClientStartedWithoutRedisNamesWhatFailedAndHidesThePassword() {
+        String uri = redis.uri().replace("redis://", "redis://:secret-in-uri@") + "/9999";
+        runner.withPropertyValues("padlock.uri=" + uri, "padlock.start-without-redis=true").run(context -> {
+            Health health = context.getBean(PadlockHealthIndicator.class).health();
+
+            assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+            assertThat(String.valueOf(health.getDetails().get("error")).lines().findFirst().orElseThrow())
+                    .contains("not connected yet, last attempt: connect at redis://***@")
+                    .contains("failed: selecting database 9999 failed: Redis answered ERR DB index is out of range")
+                    .doesNotContain("secret-in-uri");
         });
     }
 
