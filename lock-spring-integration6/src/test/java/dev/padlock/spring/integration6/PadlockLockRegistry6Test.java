@@ -156,4 +156,34 @@ class PadlockLockRegistry6Test {
         registry.executeLocked("task", Duration.ofSeconds(1), () -> assertThat(
                 admin.commands().exists(registryKey + ":task")).isOne());
     }
+
+    /**
+     * A flake of the leader-election test under load: the leader's context closed, its initiator
+     * interrupted the leader thread, whose unlock counted the hold released before Redis answered;
+     * the registry's destroy then stopped waiting and the client closed under the unlock, which
+     * failed, and the lock held on for its 30 s watchdog lease. A hold counts until Redis answered.
+     */
+    @Test
+    void destroyWaitsForAnUnlockInFlightBeforeTheClientCloses(RedisEndpoint redis, RedisAdmin admin)
+            throws Exception {
+        LockClient closing = LockClient.connect(redis.uri());
+        PadlockLockRegistry6 registry = new PadlockLockRegistry6(closing, registryKey);
+        Lock lock = registry.obtain("closing");
+        java.util.concurrent.ExecutorService holder = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            holder.submit(lock::lock).get(10, TimeUnit.SECONDS);
+            admin.commands().clientPause(500); // the unlock is in flight for half a second
+            java.util.concurrent.Future<?> unlock = holder.submit(lock::unlock);
+
+            registry.destroy();
+            closing.close();
+
+            unlock.get(10, TimeUnit.SECONDS);
+            assertThat(admin.commands().exists(registryKey + ":closing")).as("released before the client closed")
+                    .isZero();
+        } finally {
+            holder.shutdownNow();
+            closing.close();
+        }
+    }
 }

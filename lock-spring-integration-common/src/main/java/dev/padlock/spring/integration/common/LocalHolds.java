@@ -45,6 +45,12 @@ final class LocalHolds {
         return had[0];
     }
 
+    /** Whether {@code thread} holds {@code key}. */
+    boolean holds(String key, long thread) {
+        ConcurrentHashMap<Long, Integer> holders = byKey.get(key);
+        return holders != null && holders.containsKey(thread);
+    }
+
     /** A thread of this process that holds {@code key}, or null. */
     Long anyHolder(String key) {
         ConcurrentHashMap<Long, Integer> holders = byKey.get(key);

@@ -151,7 +151,8 @@ public class RegistryLock implements Lock {
      */
     @Override
     public final void unlock() {
-        if (!holds.released(key, Thread.currentThread().getId())) {
+        long thread = Thread.currentThread().getId();
+        if (!holds.holds(key, thread)) {
             throw new IllegalStateException("You do not own lock at " + name);
         }
         try {
@@ -160,6 +161,9 @@ public class RegistryLock implements Lock {
             ConcurrentModificationException expired = new ConcurrentModificationException(EXPIRED);
             expired.initCause(e);
             throw expired;
+        } finally {
+            // only once Redis answered: a registry's destroy waits for it before its client closes
+            holds.released(key, thread);
         }
     }
 
