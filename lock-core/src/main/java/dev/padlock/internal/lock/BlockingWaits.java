@@ -142,23 +142,15 @@ final class BlockingWaits {
         if (cancelAndSettle(acquisition, deadline)) {
             return true;
         }
-        throw unavailable(acquisition, operation, e);
-    }
-
-    /**
-     * The failure of an acquisition that outlasted its bound, naming the address, the operation
-     * and what Redis did not answer; caused by that, else by {@code timeout}.
-     */
-    RedisUnavailableException unavailable(PendingAcquire acquisition, String operation, Throwable timeout) {
         Throwable unanswered = acquisition.lastUnanswered();
-        return new RedisUnavailableException(operation + " on '" + lockName + "' at " + address.get()
+        throw new RedisUnavailableException(operation + " on '" + lockName + "' at " + address.get()
                 + " did not finish within its wait plus twice the command timeout"
                 + (unanswered == null ? "" : "; Redis did not answer: " + RedisErrors.unwrap(unanswered).getMessage()),
-                unanswered == null ? timeout : RedisErrors.unwrap(unanswered));
+                unanswered == null ? e : RedisErrors.unwrap(unanswered));
     }
 
     /** Says how the observer is to be told of the cancel that follows, when there is one. */
-    static void mark(PendingAcquire acquisition, LockObserver.Outcome outcome) {
+    private static void mark(PendingAcquire acquisition, LockObserver.Outcome outcome) {
         if (acquisition instanceof Observing.ObservedAcquire observed) {
             observed.mark(outcome);
         }
