@@ -99,9 +99,13 @@ public final class GrantWaits {
         LockAcquisition acquisition = LockAcquisition.create(services, protocol,
                 AcquireRequest.of(owner, leaseMillis, watchdogLease, waitNanos, spin, false)
                         .inLine(nonces.incrementAndGet(), false));
-        // asked as it begins: the same owner's earlier wait, if any, has settled by then
-        acquisition.startsNewCountIf(() -> unconfirmedUnlocks.startsNewCount(localKey, owner));
         HeldCounts.Key counted = new HeldCounts.Key(localKey, protocol.grantKind(), owner);
+        // asked as it begins: the same owner's earlier wait, if any, has settled by then. Holds
+        // whose fixed lease ran out may still be counted on Redis, their key kept alive by the
+        // owner's hold on the other side of a read-write lock: not added to (the fair lock's hash
+        // may hold the owner's plain holds, which this client's local view counts)
+        acquisition.startsNewCountIf(() -> unconfirmedUnlocks.startsNewCount(localKey, owner)
+                || protocol.grantKind() != GrantMessage.FAIR && heldCounts.ranOut(counted, services.clock().nanoTime()));
         // an attempt whose reply was lost landed only if Redis counts more than the owner's other holds
         acquisition.confirmsReentryBy(() -> heldCounts.heldBefore(counted, services.clock().nanoTime()));
         acquisition.beforeTold(() -> {

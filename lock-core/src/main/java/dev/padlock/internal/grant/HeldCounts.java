@@ -133,6 +133,16 @@ final class HeldCounts {
         return c == null || (c.holds == 0 || c.ranOut(nowNanos)) && c.releasing <= 0 && c.acquiring <= 0;
     }
 
+    /**
+     * Whether the owner's holds told ran out by their fixed lease at {@code nowNanos}, with no
+     * release of them in flight: whatever of them Redis still counts (its key kept alive by
+     * another hold, say) is no hold anyone believes in.
+     */
+    boolean ranOut(Key key, long nowNanos) {
+        Count c = counts.get(key);
+        return c != null && c.holds > 0 && c.releasing <= 0 && c.ranOut(nowNanos);
+    }
+
     /** Whether the owner has holds counted. */
     boolean holds(Key key) {
         Count c = counts.get(key);

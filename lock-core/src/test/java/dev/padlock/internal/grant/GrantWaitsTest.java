@@ -365,6 +365,38 @@ class GrantWaitsTest {
         assertThat(fair.next("acquireNewCount").owner).isEqualTo(1);
     }
 
+    /**
+     * LockModelTest (seed 7, Redis 6.2): an owner's write holds with a fixed lease ran out while
+     * its read hold, with the watchdog's lease, kept the hash alive; Redis still counted them, and
+     * the owner's next write acquisition added to them: told 1, Redis 3. Holds that ran out are
+     * not added to: the next acquisition starts a new count.
+     */
+    @Test
+    void theNextAcquisitionAfterTheOwnersFixedLeaseRanOutStartsANewCount() {
+        RecordingProtocol write = new RecordingProtocol("orders").granting(WRITE, true);
+        waits.start(write, client, LEASE, false, 1, 0, false, null);
+        write.next("acquire").answer(Attempt.ACQUIRED);
+        waits.start(write, client, LEASE, false, 1, 0, false, null);
+        write.next("acquire").answer(Attempt.ACQUIRED);
+        client.timer.advance(2 * LEASE); // a write re-entry adds its lease to what was left
+
+        waits.start(write, client, LEASE, false, 1, FOREVER, false, null);
+
+        assertThat(write.next("acquireNewCount").owner).isEqualTo(1);
+    }
+
+    @Test
+    void aFixedLeaseThatHasNotRunOutIsAddedTo() {
+        RecordingProtocol write = new RecordingProtocol("orders").granting(WRITE, true);
+        waits.start(write, client, LEASE, false, 1, 0, false, null);
+        write.next("acquire").answer(Attempt.ACQUIRED);
+        client.timer.advance(LEASE - 1);
+
+        waits.start(write, client, LEASE, false, 1, 0, false, null);
+
+        assertThat(write.next("acquire").owner).isEqualTo(1);
+    }
+
     @Test
     void aGrantForAPlaceThatWasLeftIsDropped() {
         PendingAcquire first = start(1, 300);
