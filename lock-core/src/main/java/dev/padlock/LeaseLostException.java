@@ -9,14 +9,25 @@ package dev.padlock;
 public class LeaseLostException extends PadlockException {
     private static final long serialVersionUID = 1L;
 
+    /** The lock whose lease was lost. */
     private final String lockName;
 
+    /**
+     * An exception whose message is "the lease of lock '{@code lockName}' " and {@code reason}.
+     *
+     * @param lockName the lock whose lease was lost
+     * @param reason the rest of the message, after "the lease of lock 'name' "
+     */
     public LeaseLostException(String lockName, String reason) {
         super("the lease of lock '" + lockName + "' " + reason);
         this.lockName = lockName;
     }
 
-    /** The lock whose lease was lost. */
+    /**
+     * The lock whose lease was lost.
+     *
+     * @return the lock's name
+     */
     public String lockName() {
         return lockName;
     }

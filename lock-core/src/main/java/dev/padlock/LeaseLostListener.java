@@ -13,6 +13,8 @@ package dev.padlock;
 @FunctionalInterface
 public interface LeaseLostListener {
     /**
+     * Called once for each lost lease.
+     *
      * @param lockName the lock's name
      * @param threadId the owner id (by default the thread id) that held it
      */

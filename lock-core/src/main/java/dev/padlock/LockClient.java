@@ -28,6 +28,8 @@ public interface LockClient extends AutoCloseable {
     /**
      * Connects with default settings.
      *
+     * @param redisUri the server, as {@link LockConfig.Builder#redisUri(String)} takes it
+     * @return a connected client, to be closed
      * @throws RedisUnavailableException when the client cannot connect; the message's first line
      *     names the operation, the address and what failed first (authentication, database
      *     selection, the trust store, which TLS check, or the address itself)
@@ -40,6 +42,9 @@ public interface LockClient extends AutoCloseable {
     /**
      * Connects with the given settings.
      *
+     * @param config the settings
+     * @return a connected client, to be closed (with {@link LockConfig.Builder#startWithoutRedis}
+     *     set, one that connects in the background)
      * @throws RedisUnavailableException when the client cannot connect to any server; the
      *     message's first line says what failed first, as for {@link #connect(String)}
      */
@@ -48,13 +53,19 @@ public interface LockClient extends AutoCloseable {
         return config.startWithoutRedis() ? DeferredClient.start(config) : PadlockClient.open(config);
     }
 
-    /** This client's UUID: the {@code <clientId>} part of every hash field it writes. */
+    /**
+     * This client's UUID: the {@code <clientId>} part of every hash field it writes.
+     *
+     * @return the client's id
+     */
     String getId();
 
     /**
      * A reentrant, non-fair lock. Cheap: the object holds no state of its own, and two calls with
      * the same name give locks that behave the same.
      *
+     * @param name the lock's name, which is also its Redis key
+     * @return the lock
      * @throws NullPointerException when {@code name} is null
      * @throws IllegalArgumentException when {@code name} is empty
      */
@@ -66,6 +77,8 @@ public interface LockClient extends AutoCloseable {
      * it, an ACL without channel rights). Same format on Redis as {@link #getLock(String)}, so the
      * two exclude each other; a waiter wakes up to 128 ms after an unlock.
      *
+     * @param name the lock's name, which is also its Redis key
+     * @return the lock
      * @throws NullPointerException when {@code name} is null
      * @throws IllegalArgumentException when {@code name} is empty
      */
@@ -78,6 +91,8 @@ public interface LockClient extends AutoCloseable {
      * gone is passed over, and one whose client stopped acting holds a grant no longer than two
      * command timeouts (at least 1 s).
      *
+     * @param name the lock's name, which is also its Redis key
+     * @return the lock
      * @throws NullPointerException when {@code name} is null
      * @throws IllegalArgumentException when {@code name} is empty
      */
@@ -86,6 +101,8 @@ public interface LockClient extends AutoCloseable {
     /**
      * A read-write lock: many readers or one writer, both reentrant.
      *
+     * @param name the lock's name, which is also its Redis key
+     * @return the read-write lock
      * @throws NullPointerException when {@code name} is null
      * @throws IllegalArgumentException when {@code name} is empty
      */
@@ -95,6 +112,8 @@ public interface LockClient extends AutoCloseable {
      * A reentrant lock whose acquisitions return fencing tokens; same format on Redis as
      * {@link #getLock(String)}, plus the token counter.
      *
+     * @param name the lock's name, which is also its Redis key
+     * @return the lock
      * @throws NullPointerException when {@code name} is null
      * @throws IllegalArgumentException when {@code name} is empty
      */
@@ -105,6 +124,8 @@ public interface LockClient extends AutoCloseable {
      * (by name), so two multi locks over the same names cannot deadlock, and a partial
      * acquisition is rolled back. The locks may come from any client.
      *
+     * @param locks the locks to hold together
+     * @return a lock over all of them
      * @throws NullPointerException when {@code locks} or one of them is null
      * @throws IllegalArgumentException when {@code locks} is empty or names one lock twice
      */
@@ -115,6 +136,8 @@ public interface LockClient extends AutoCloseable {
      * held when a majority was acquired within the validity time (lease minus the time taken
      * minus clock drift), and released everywhere otherwise.
      *
+     * @param locks the locks, one a server
+     * @return a lock held on a majority of them
      * @throws NullPointerException when {@code locks} or one of them is null
      * @throws IllegalArgumentException when {@code locks} is empty or names one lock object twice
      */

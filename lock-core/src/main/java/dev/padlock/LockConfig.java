@@ -63,78 +63,92 @@ public final class LockConfig {
         this.applicationName = b.applicationName;
     }
 
+    /** {@return a builder with the defaults, which needs a {@code redisUri} or {@code clusterUris}} */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** The single-server or Sentinel URI; empty when the client is configured for a Cluster. */
+    /** {@return the single-server or Sentinel URI; empty when the client is configured for a Cluster} */
     public Optional<String> redisUri() {
         return Optional.ofNullable(redisUri);
     }
 
-    /** The Cluster seed URIs; empty when the client talks to a single server or Sentinel. */
+    /** {@return the Cluster seed URIs; empty when the client talks to a single server or Sentinel} */
     public List<String> clusterUris() {
         return clusterUris;
     }
 
+    /** {@return the watchdog lease: the lease of the methods that take none, renewed every third of it} */
     public Duration watchdogTimeout() {
         return watchdogTimeout;
     }
 
+    /** {@return the bound on one Redis round trip} */
     public Duration commandTimeout() {
         return commandTimeout;
     }
 
-    /** @deprecated has no effect: see {@link Builder#fairWaiterTimeout(Duration)} */
+    /**
+     * {@return the value given to {@link Builder#fairWaiterTimeout(Duration)}, which is not used}
+     *
+     * @deprecated has no effect: see {@link Builder#fairWaiterTimeout(Duration)}
+     */
     @Deprecated
     public Duration fairWaiterTimeout() {
         return fairWaiterTimeout;
     }
 
-    /** How many replicas must acknowledge an acquisition; 0 (the default) when none must. */
+    /** {@return how many replicas must acknowledge an acquisition; 0 (the default) when none must} */
     public int acknowledgingReplicas() {
         return acknowledgingReplicas;
     }
 
-    /** How long an acquisition waits for its replica acknowledgements; zero when none are asked for. */
+    /** {@return how long an acquisition waits for its replica acknowledgements; zero when none are asked for} */
     public Duration acknowledgementTimeout() {
         return acknowledgementTimeout;
     }
 
+    /** {@return the listener told of lost watchdog leases; empty when none is set} */
     public Optional<LeaseLostListener> leaseLostListener() {
         return Optional.ofNullable(leaseLostListener);
     }
 
-    /** The observer told of every acquisition, release and renewal; empty when none is set. */
+    /** {@return the observer told of every acquisition, release and renewal; empty when none is set} */
     public Optional<LockObserver> observer() {
         return Optional.ofNullable(observer);
     }
 
     /**
-     * The trust store that verifies the servers' certificates on {@code rediss://} connections;
-     * empty when the JVM's default trust store (the {@code javax.net.ssl.trustStore} system
-     * property, else the JDK's {@code cacerts}) does.
+     * {@return the trust store that verifies the servers' certificates on {@code rediss://}
+     * connections; empty when the JVM's default trust store (the {@code javax.net.ssl.trustStore}
+     * system property, else the JDK's {@code cacerts}) does}
      */
     public Optional<Path> trustStore() {
         return Optional.ofNullable(trustStore);
     }
 
-    /** A copy of the trust store's password; empty when none was given. */
+    /** {@return a copy of the trust store's password; empty when none was given} */
     public Optional<char[]> trustStorePassword() {
         return Optional.ofNullable(trustStorePassword).map(char[]::clone);
     }
 
-    /** Whether the client records who it is in the client registry; see {@link Builder#clientRegistry}. */
+    /** {@return whether the client records who it is in the client registry; see {@link Builder#clientRegistry}} */
     public boolean clientRegistry() {
         return clientRegistry;
     }
 
-    /** Whether {@link LockClient#create} returns while Redis cannot be reached; see {@link Builder#startWithoutRedis}. */
+    /**
+     * {@return whether {@link LockClient#create} returns while Redis cannot be reached; see
+     * {@link Builder#startWithoutRedis}}
+     */
     public boolean startWithoutRedis() {
         return startWithoutRedis;
     }
 
-    /** The application name given to the client registry; empty for the default, see {@link Builder#applicationName}. */
+    /**
+     * {@return the application name given to the client registry; empty for the default, see
+     * {@link Builder#applicationName}}
+     */
     public Optional<String> applicationName() {
         return Optional.ofNullable(applicationName);
     }
@@ -174,6 +188,9 @@ public final class LockConfig {
         /**
          * One Redis server ({@code redis://}, {@code rediss://} for TLS) or a Sentinel-managed one
          * ({@code redis-sentinel://host:port[,host:port]#masterName}), as Lettuce reads URIs.
+         *
+         * @param uri the server's URI
+         * @return this builder
          */
         public Builder redisUri(String uri) {
             requireNonNull(uri, "uri");
@@ -182,7 +199,12 @@ public final class LockConfig {
             return this;
         }
 
-        /** Seed nodes of a Redis Cluster, each a {@code redis://} or {@code rediss://} URI. */
+        /**
+         * Seed nodes of a Redis Cluster, each a {@code redis://} or {@code rediss://} URI.
+         *
+         * @param uris at least one seed URI
+         * @return this builder
+         */
         public Builder clusterUris(String... uris) {
             requireNonNull(uris, "uris");
             Require.argument(uris.length > 0, "clusterUris needs at least one seed URI");
@@ -197,6 +219,9 @@ public final class LockConfig {
         /**
          * The lease given when none is asked for; the watchdog renews such leases every third of
          * it until unlock. Default 30 s; at least 30 ms.
+         *
+         * @param timeout the watchdog lease
+         * @return this builder
          */
         public Builder watchdogTimeout(Duration timeout) {
             requireMillis(timeout, 30, "watchdogTimeout");
@@ -207,6 +232,9 @@ public final class LockConfig {
         /**
          * The bound on one Redis round trip, and on the connection handshake; default 3 s; at least
          * 1 ms, at most {@link #MAX_TIMEOUT}.
+         *
+         * @param timeout the bound on one round trip
+         * @return this builder
          */
         public Builder commandTimeout(Duration timeout) {
             requireMillis(timeout, 1, "commandTimeout");
@@ -220,6 +248,8 @@ public final class LockConfig {
          * that stopped. Kept so that configurations that set it still build; at least 10 ms.
          *
          * @deprecated has no effect
+         * @param timeout ignored, at least 10 ms
+         * @return this builder
          */
         @Deprecated
         public Builder fairWaiterTimeout(Duration timeout) {
@@ -243,6 +273,7 @@ public final class LockConfig {
          *
          * @param replicas at least 1
          * @param timeout at least 1 ms, at most {@link #MAX_TIMEOUT}
+         * @return this builder
          */
         public Builder replicaAcknowledgement(int replicas, Duration timeout) {
             Require.argument(replicas >= 1, "replicas must be at least 1, was %d", replicas);
@@ -260,7 +291,12 @@ public final class LockConfig {
                     "%s must be at most %s, was %s", name, MAX_TIMEOUT, timeout);
         }
 
-        /** Called when the watchdog finds a renewed lease lost; see {@link LeaseLostListener}. */
+        /**
+         * Called when the watchdog finds a renewed lease lost; see {@link LeaseLostListener}.
+         *
+         * @param listener the listener
+         * @return this builder
+         */
         public Builder leaseLostListener(LeaseLostListener listener) {
             this.leaseLostListener = requireNonNull(listener, "listener");
             return this;
@@ -270,6 +306,9 @@ public final class LockConfig {
          * Tells {@code observer} of every acquisition, release, renewal and lost lease of the
          * client's locks, on Padlock's threads; see {@link LockObserver}. Without one (the
          * default) nothing is observed and nothing is paid for it.
+         *
+         * @param observer the observer
+         * @return this builder
          */
         public Builder observer(LockObserver observer) {
             this.observer = requireNonNull(observer, "observer");
@@ -290,6 +329,7 @@ public final class LockConfig {
          *
          * @param file a readable file
          * @param password the store's password, copied; {@code null} when it has none
+         * @return this builder
          * @throws IllegalArgumentException when {@code file} is not a readable file
          */
         public Builder trustStore(Path file, char[] password) {
@@ -311,6 +351,9 @@ public final class LockConfig {
          * every 20 s and nothing on any lock operation. An ACL user needs the key pattern
          * {@code padlock_client:*} for it; without it the entry is missing (logged at WARN) and
          * locks still work.
+         *
+         * @param enabled whether to record the client
+         * @return this builder
          */
         public Builder clientRegistry(boolean enabled) {
             this.clientRegistry = enabled;
@@ -324,6 +367,9 @@ public final class LockConfig {
          * connects; until then every lock call fails at once with a
          * {@link RedisUnavailableException} that says so (nothing waits for the connection), and
          * {@link LockClient#getId()} already has the id the client will use.
+         *
+         * @param enabled whether to start while Redis cannot be reached
+         * @return this builder
          */
         public Builder startWithoutRedis(boolean enabled) {
             this.startWithoutRedis = enabled;
@@ -334,6 +380,9 @@ public final class LockConfig {
          * The application name the client registry gives this client. Default: the system property
          * {@code padlock.application.name}, else {@code spring.application.name}, else the simple
          * name of the JVM's main class (or the name of the jar it runs).
+         *
+         * @param name the name, not blank; stripped
+         * @return this builder
          */
         public Builder applicationName(String name) {
             requireNonNull(name, "name");
@@ -343,6 +392,9 @@ public final class LockConfig {
         }
 
         /**
+         * Builds the settings.
+         *
+         * @return the settings
          * @throws IllegalArgumentException when neither or both of {@code redisUri} and
          *     {@code clusterUris} were given
          */

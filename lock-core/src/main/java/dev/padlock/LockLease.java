@@ -23,10 +23,14 @@ import java.util.concurrent.CompletableFuture;
  */
 public interface LockLease extends AutoCloseable {
 
-    /** The name of the lock this lease holds. */
+    /** {@return the name of the lock this lease holds} */
     String lockName();
 
-    /** Whether this lease's field is in the lock's hash now. One Redis read. */
+    /**
+     * Whether this lease's field is in the lock's hash now. One Redis read.
+     *
+     * @return whether the lease holds
+     */
     boolean isHeld();
 
     /**
@@ -34,6 +38,8 @@ public interface LockLease extends AutoCloseable {
      * of the last request that set that TTL (the acquisition, a grant or a renewal), less a drift
      * margin of 1% of the lease plus 2 ms. {@link Duration#ZERO} once that has passed, or once the
      * lease is known lost or released. Reads no clock but this JVM's, and nothing from Redis.
+     *
+     * @return the time the lease certainly has left
      */
     Duration safeFor();
 
@@ -48,6 +54,8 @@ public interface LockLease extends AutoCloseable {
     /**
      * As {@link #release()}, without blocking: the future completes exceptionally with
      * {@link IllegalMonitorStateException} when the lease no longer holds.
+     *
+     * @return a future that completes once Redis confirmed the release
      */
     CompletableFuture<Void> releaseAsync();
 
@@ -58,7 +66,7 @@ public interface LockLease extends AutoCloseable {
     @Override
     void close();
 
-    /** The fencing token of this acquisition for a lease of an {@link RFencedLock}, else {@code null}. */
+    /** {@return the fencing token of this acquisition for a lease of an {@link RFencedLock}, else {@code null}} */
     Long token();
 
     /**
@@ -66,6 +74,7 @@ public interface LockLease extends AutoCloseable {
      * Redis becomes {@code leaseTime} unless it already has more, and is never shortened, for every
      * kind of lock. {@link #safeFor()} then counts from this call's send when that is the later end.
      *
+     * @param leaseTime the least time the lease is to have left
      * @return whether the lease still held and was extended
      * @throws IllegalStateException for a watchdog lease, which the watchdog renews
      */
@@ -76,6 +85,8 @@ public interface LockLease extends AutoCloseable {
      * watchdog (as the {@link LeaseLostListener} is told), or by {@link #isHeld()} answering
      * {@code false} for a lease not released. Added after the loss, it runs at once (still off
      * the caller's thread). A released lease never runs it.
+     *
+     * @param action what to run on the loss
      */
     void onLost(Runnable action);
 }

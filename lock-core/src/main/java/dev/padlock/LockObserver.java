@@ -27,11 +27,26 @@ public interface LockObserver {
 
     /** The kind of lock, as {@link LockClient} hands them out; {@link #tag()} is its lower-case name. */
     enum Kind {
-        LOCK, FAIR, SPIN, FENCED, READ, WRITE, MULTI, RED;
+        /** {@link LockClient#getLock(String)} */
+        LOCK,
+        /** {@link LockClient#getFairLock(String)} */
+        FAIR,
+        /** {@link LockClient#getSpinLock(String)} */
+        SPIN,
+        /** {@link LockClient#getFencedLock(String)} */
+        FENCED,
+        /** {@link RReadWriteLock#readLock()} */
+        READ,
+        /** {@link RReadWriteLock#writeLock()} */
+        WRITE,
+        /** {@link LockClient#getMultiLock(RLock...)} */
+        MULTI,
+        /** {@link LockClient#getRedLock(RLock...)} */
+        RED;
 
         private final String tag = name().toLowerCase(java.util.Locale.ROOT);
 
-        /** The lower-case name: {@code lock}, {@code fair}, {@code spin}, ... */
+        /** {@return the lower-case name: {@code lock}, {@code fair}, {@code spin}, ...} */
         public String tag() {
             return tag;
         }
@@ -97,6 +112,9 @@ public interface LockObserver {
     /**
      * One observer that tells each of {@code observers}, in order, of every event, each with its own
      * contexts; one that throws is logged and does not keep the others from being told.
+     *
+     * @param observers the observers, in the order they are told
+     * @return one observer over them all
      */
     static LockObserver composite(LockObserver... observers) {
         return dev.padlock.internal.CompositeLockObserver.of(observers);
@@ -105,6 +123,9 @@ public interface LockObserver {
     /**
      * An acquisition starts (a {@code lock}, {@code tryLock} or asynchronous twin was called).
      *
+     * @param lockName the lock's name
+     * @param kind the lock's kind
+     * @param threadId the owner id (by default the thread id)
      * @return a context handed back to {@link #acquisitionEnded}; may be null
      */
     default Object acquisitionStarted(String lockName, Kind kind, long threadId) {
@@ -114,6 +135,7 @@ public interface LockObserver {
     /**
      * An acquisition ended.
      *
+     * @param end what ended, and how
      * @param context what {@link #acquisitionStarted} returned
      * @return for a new hold ({@code ACQUIRED}, not a re-entry), a context handed back to
      *     {@link #released} or {@link #leaseLost} when the hold ends; ignored otherwise
@@ -125,6 +147,7 @@ public interface LockObserver {
     /**
      * A hold ended by an unlock (the last of its re-entries), or an unlock found it had ended.
      *
+     * @param end the hold that ended
      * @param holdContext what {@link #acquisitionEnded} returned for the hold
      */
     default void released(HoldEnd end, Object holdContext) {
@@ -134,6 +157,7 @@ public interface LockObserver {
      * One renewal call of the watchdog came back.
      *
      * @param owners how many owners' leases the answer covers
+     * @param outcome what the call found
      */
     default void leasesRenewed(int owners, RenewalOutcome outcome) {
     }
@@ -142,6 +166,9 @@ public interface LockObserver {
      * The watchdog found an owner's lease lost (as {@link LeaseLostListener} is told); the hold has
      * ended.
      *
+     * @param lockName the lock's name
+     * @param kind the lock's kind
+     * @param threadId the owner id that held it
      * @param holdContext what {@link #acquisitionEnded} returned for the hold; null when unknown
      */
     default void leaseLost(String lockName, Kind kind, long threadId, Object holdContext) {

@@ -10,10 +10,21 @@ package dev.padlock;
 public class PadlockException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * An exception with a message alone.
+     *
+     * @param message what failed
+     */
     public PadlockException(String message) {
         super(message);
     }
 
+    /**
+     * An exception with a message and a cause.
+     *
+     * @param message what failed
+     * @param cause the underlying failure
+     */
     public PadlockException(String message, Throwable cause) {
         super(message, cause);
     }

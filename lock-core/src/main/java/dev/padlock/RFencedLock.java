@@ -24,6 +24,8 @@ public interface RFencedLock extends RLock {
 
     /**
      * As {@link #lock()}, returning the token of this acquisition.
+     *
+     * @return the token
      */
     long lockAndGetToken();
 
@@ -31,24 +33,55 @@ public interface RFencedLock extends RLock {
      * As {@link #lock(long, TimeUnit)}, returning the token of this acquisition.
      *
      * @param leaseTime the lease; {@code <= 0} means a watchdog lease
+     * @param unit the unit of {@code leaseTime}
+     * @return the token
      */
     long lockAndGetToken(long leaseTime, TimeUnit unit);
 
     /**
-     * As {@link #tryLock(long, long, TimeUnit)}, returning the token of this acquisition, or
-     * {@code null} when the lock was not acquired.
+     * As {@link #tryLock(long, long, TimeUnit)}, returning the token of this acquisition.
+     *
+     * @param waitTime how long to wait at most; {@code 0} means one attempt
+     * @param leaseTime the lease; {@code <= 0} means a watchdog lease
+     * @param unit the unit of {@code waitTime} and {@code leaseTime}
+     * @return the token, or {@code null} when the lock was not acquired
+     * @throws InterruptedException when interrupted before or while waiting; the flag is cleared
+     *     and nothing is left behind on Redis
      */
     Long tryLockAndGetToken(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException;
 
-    /** The current holder's token, or {@code null} when the lock is free. One Redis call. */
+    /**
+     * The current holder's token. One Redis call.
+     *
+     * @return the token, or {@code null} when the lock is free
+     */
     Long getToken();
 
-    /** As {@link #lockAndGetToken()} for owner {@code threadId}, with a lease as in {@link #lockAsync}. */
+    /**
+     * As {@link #lockAndGetToken()} for owner {@code threadId}, with a lease as in {@link #lockAsync}.
+     *
+     * @param leaseTime the lease; {@code <= 0} means a watchdog lease
+     * @param unit the unit of {@code leaseTime}
+     * @param threadId the owner id
+     * @return a future of the token
+     */
     CompletableFuture<Long> lockAndGetTokenAsync(long leaseTime, TimeUnit unit, long threadId);
 
-    /** As {@link #tryLockAndGetToken} for owner {@code threadId}; a future of {@code null} when not acquired. */
+    /**
+     * As {@link #tryLockAndGetToken} for owner {@code threadId}.
+     *
+     * @param waitTime how long to wait at most; {@code 0} means one attempt
+     * @param leaseTime the lease; {@code <= 0} means a watchdog lease
+     * @param unit the unit of {@code waitTime} and {@code leaseTime}
+     * @param threadId the owner id
+     * @return a future of the token, or of {@code null} when not acquired
+     */
     CompletableFuture<Long> tryLockAndGetTokenAsync(long waitTime, long leaseTime, TimeUnit unit, long threadId);
 
-    /** As {@link #getToken()}, without blocking. */
+    /**
+     * As {@link #getToken()}, without blocking.
+     *
+     * @return a future of the token, or of {@code null} when the lock is free
+     */
     CompletableFuture<Long> getTokenAsync();
 }

@@ -30,8 +30,11 @@ import java.util.function.Function;
  * <p>Arguments are checked before anything reaches Redis: a {@code null} unit gives a
  * {@link NullPointerException}, a negative wait time or a lease above {@link #MAX_LEASE} an
  * {@link IllegalArgumentException}. A
- * Redis that cannot be reached gives a {@link RedisUnavailableException}; no call blocks longer
- * than the wait it asked for plus twice the command timeout. Instances are thread-safe.
+ * Redis that cannot be reached gives a {@link RedisUnavailableException} naming the address and
+ * the operation; no call blocks longer than the wait it asked for plus twice the command timeout.
+ * An acquisition after {@link LockClient#close()} gives an {@link IllegalStateException}. No
+ * method declares a checked exception other than {@link InterruptedException}, which clears the
+ * thread's interrupt flag. Instances are thread-safe.
  */
 public interface RLock extends Lock {
 
@@ -45,63 +48,163 @@ public interface RLock extends Lock {
      */
     Duration MAX_LEASE = Duration.ofDays(36_500);
 
-    /** The name given to {@link LockClient#getLock(String)}; also the lock's Redis key. */
+    /**
+     * The name given to {@link LockClient#getLock(String)}; also the lock's Redis key.
+     *
+     * @return the lock's name
+     */
     String getName();
 
     /**
-     * Acquires the lock, waiting as long as it takes, with a fixed lease.
+     * Acquires the lock for the calling thread, waiting as long as it takes, with a watchdog
+     * lease: the client's {@link LockConfig#watchdogTimeout() watchdog timeout}, renewed every
+     * third of it until the last unlock. A lock whose client dies is free again within one
+     * watchdog timeout.
      *
-     * <p>Not interruptible: an interrupt during the wait is kept and re-asserted on return.
+     * <p>Not interruptible: an interrupt during the wait is kept and re-asserted on return
+     * ({@link #lockInterruptibly()} throws instead). The wait has no bound while Redis answers:
+     * when its calls go unanswered for twice the command timeout in a row, it ends with a
+     * {@link RedisUnavailableException}.
      *
-     * @param leaseTime how long the lock is held unless unlocked first; {@code <= 0} means a
-     *     watchdog lease; at most {@link #MAX_LEASE}
+     * @throws RedisUnavailableException when Redis cannot be reached; the message names the
+     *     address and the operation
+     */
+    @Override
+    void lock();
+
+    /**
+     * Acquires the lock, waiting as long as it takes, with a fixed lease. Not interruptible, and
+     * bounded by Redis's answers, as {@link #lock()}.
+     *
+     * @param leaseTime how long the lock is held unless unlocked first, never renewed;
+     *     {@code <= 0} means a watchdog lease instead; at most {@link #MAX_LEASE}
+     * @param unit the unit of {@code leaseTime}
+     * @throws RedisUnavailableException as {@link #lock()}
      */
     void lock(long leaseTime, TimeUnit unit);
 
     /**
-     * As {@link #lock(long, TimeUnit)}, but an interrupt ends the wait with
-     * {@link InterruptedException} and leaves nothing behind on Redis.
+     * As {@link #lock()} (waits as long as it takes, watchdog lease), but an interrupt ends the
+     * wait. When the lock is granted as the interrupt comes, the call returns holding it, with
+     * the interrupt flag set.
+     *
+     * @throws InterruptedException when the thread was interrupted before the call (at once, as
+     *     {@link java.util.concurrent.locks.ReentrantLock} does) or while waiting; the flag is
+     *     cleared and nothing is left behind on Redis
+     * @throws RedisUnavailableException as {@link #lock()}
+     */
+    @Override
+    void lockInterruptibly() throws InterruptedException;
+
+    /**
+     * As {@link #lock(long, TimeUnit)}, but an interrupt ends the wait, as
+     * {@link #lockInterruptibly()}.
+     *
+     * @param leaseTime a fixed lease, never renewed; {@code <= 0} means a watchdog lease instead
+     * @param unit the unit of {@code leaseTime}
+     * @throws InterruptedException when interrupted before or while waiting; the flag is cleared
+     *     and nothing is left behind on Redis
+     * @throws RedisUnavailableException as {@link #lock()}
      */
     void lockInterruptibly(long leaseTime, TimeUnit unit) throws InterruptedException;
 
     /**
-     * Tries to acquire the lock within {@code waitTime}.
+     * Makes one attempt to acquire the lock for the calling thread, without waiting for a
+     * holder, with a watchdog lease (as {@link #lock()}).
+     *
+     * <p>Not interruptible: an interrupt is kept and re-asserted on return. Blocks at most twice
+     * the command timeout, for Redis's answer.
+     *
+     * @return whether the lock was acquired; {@code false} when another owner holds it
+     * @throws RedisUnavailableException when Redis did not answer in time, or at once while the
+     *     connection is known to be down; the message names the address and the operation
+     */
+    @Override
+    boolean tryLock();
+
+    /**
+     * Tries to acquire the lock for the calling thread within {@code waitTime}, with a watchdog
+     * lease (as {@link #lock()}). Returns within the wait plus twice the command timeout.
      *
      * @param waitTime how long to wait at most; {@code 0} means one attempt
-     * @param leaseTime the lease; {@code <= 0} means a watchdog lease
+     * @param unit the unit of {@code waitTime}
+     * @return whether the lock was acquired; {@code false} when the wait ran out
+     * @throws InterruptedException when the thread was interrupted before the call (at once) or
+     *     while waiting; the flag is cleared and nothing is left behind on Redis
+     * @throws RedisUnavailableException when Redis could not be reached before the wait plus
+     *     twice the command timeout ran out; the message names the address and the operation
+     */
+    @Override
+    boolean tryLock(long waitTime, TimeUnit unit) throws InterruptedException;
+
+    /**
+     * Tries to acquire the lock within {@code waitTime}, as {@link #tryLock(long, TimeUnit)}.
+     *
+     * @param waitTime how long to wait at most; {@code 0} means one attempt
+     * @param leaseTime a fixed lease, never renewed; {@code <= 0} means a watchdog lease instead
+     * @param unit the unit of {@code waitTime} and {@code leaseTime}
      * @return whether the lock was acquired
-     * @throws InterruptedException when interrupted before or while waiting; nothing is left
-     *     behind on Redis
+     * @throws InterruptedException when interrupted before or while waiting; the flag is cleared
+     *     and nothing is left behind on Redis
+     * @throws RedisUnavailableException as {@link #tryLock(long, TimeUnit)}
      */
     boolean tryLock(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException;
 
     /**
      * Drops one hold of the calling thread; the last one deletes the lock and wakes waiters.
+     * Blocks at most twice the command timeout.
      *
      * @throws IllegalMonitorStateException when the calling thread does not hold the lock,
-     *     including when its lease ran out
+     *     including when its lease ran out (or could have, with renewals unanswered)
+     * @throws RedisUnavailableException when Redis did not answer in time: the unlock could not
+     *     be confirmed; of a last hold, the watchdog stops renewing it, and if the unlock did not
+     *     land it lasts until its lease runs out
      */
     @Override
     void unlock();
 
-    /** Deletes the lock whoever holds it and wakes waiters; returns whether it was held. */
+    /**
+     * Deletes the lock whoever holds it and wakes waiters.
+     *
+     * @return whether it was held
+     */
     boolean forceUnlock();
 
-    /** Whether any owner holds the lock now. One Redis read. */
+    /**
+     * Whether any owner holds the lock now. One Redis read.
+     *
+     * @return whether the lock is held
+     */
     boolean isLocked();
 
-    /** Whether the calling thread holds the lock now. One Redis read. */
+    /**
+     * Whether the calling thread holds the lock now. One Redis read; none, and {@code false}, once
+     * renewals went unanswered until the lease could have run out.
+     *
+     * @return whether the calling thread holds the lock
+     */
     boolean isHeldByCurrentThread();
 
-    /** Whether the owner id {@code threadId} of this client holds the lock now. One Redis read. */
+    /**
+     * Whether the owner id {@code threadId} of this client holds the lock now. One Redis read.
+     *
+     * @param threadId the owner id: a thread's id, or the one given to the asynchronous methods
+     * @return whether that owner holds the lock
+     */
     boolean isHeldByThread(long threadId);
 
-    /** The calling thread's hold count, 0 when it does not hold the lock. One Redis read. */
+    /**
+     * The calling thread's hold count. One Redis read.
+     *
+     * @return the count, 0 when the calling thread does not hold the lock
+     */
     int getHoldCount();
 
     /**
-     * Milliseconds left on the lease: {@code -2} when the lock is not held, {@code -1} when it is
-     * held without expiry. One Redis read.
+     * Milliseconds left on the lease. One Redis read.
+     *
+     * @return the lock's TTL in milliseconds: {@code -2} when the lock is not held, {@code -1}
+     *     when it is held without expiry
      */
     long remainTimeToLive();
 
@@ -118,12 +221,20 @@ public interface RLock extends Lock {
      * future stops the wait and undoes an acquisition that lands after the cancel.
      *
      * @param leaseTime the lease; {@code <= 0} means a watchdog lease
+     * @param unit the unit of {@code leaseTime}
+     * @param threadId the owner id, which {@link #unlockAsync(long)} gives back
+     * @return a future that completes once the lock is held
      */
     CompletableFuture<Void> lockAsync(long leaseTime, TimeUnit unit, long threadId);
 
     /**
-     * Tries to acquire the lock for owner {@code threadId} within {@code waitTime}.
+     * Tries to acquire the lock for owner {@code threadId} within {@code waitTime}. The future
+     * completes within the wait plus twice the command timeout.
      *
+     * @param waitTime how long to wait at most; {@code 0} means one attempt
+     * @param leaseTime the lease; {@code <= 0} means a watchdog lease
+     * @param unit the unit of {@code waitTime} and {@code leaseTime}
+     * @param threadId the owner id, which {@link #unlockAsync(long)} gives back
      * @return a future of whether it was acquired
      */
     CompletableFuture<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit, long threadId);
@@ -131,24 +242,47 @@ public interface RLock extends Lock {
     /**
      * Drops one hold of owner {@code threadId}. The future completes exceptionally with
      * {@link IllegalMonitorStateException} when that owner does not hold the lock.
+     *
+     * @param threadId the owner id the lock was acquired for
+     * @return a future that completes once Redis confirmed the release
      */
     CompletableFuture<Void> unlockAsync(long threadId);
 
-    /** Deletes the lock whoever holds it; the future tells whether it was held. */
+    /**
+     * Deletes the lock whoever holds it.
+     *
+     * @return a future of whether it was held
+     */
     CompletableFuture<Boolean> forceUnlockAsync();
 
-    /** As {@link #isLocked()}, without blocking. */
+    /**
+     * As {@link #isLocked()}, without blocking.
+     *
+     * @return a future of whether the lock is held
+     */
     CompletableFuture<Boolean> isLockedAsync();
 
-    /** As {@link #getHoldCount()}, for owner {@code threadId}, without blocking. */
+    /**
+     * As {@link #getHoldCount()}, for owner {@code threadId}, without blocking.
+     *
+     * @param threadId the owner id
+     * @return a future of the owner's hold count, 0 when it does not hold the lock
+     */
     CompletableFuture<Integer> getHoldCountAsync(long threadId);
 
-    /** As {@link #remainTimeToLive()}, without blocking. */
+    /**
+     * As {@link #remainTimeToLive()}, without blocking.
+     *
+     * @return a future of the lock's TTL in milliseconds, {@code -2} when not held, {@code -1}
+     *     when held without expiry
+     */
     CompletableFuture<Long> remainTimeToLiveAsync();
 
     /**
      * Acquires a {@link LockLease}, waiting as long as it takes, with a watchdog lease. As
      * {@link #lock()}: not interruptible (an interrupt is kept and re-asserted on return).
+     *
+     * @return the lease, to be released by any thread
      */
     default LockLease acquire() {
         return acquire(Duration.ZERO);
@@ -158,6 +292,7 @@ public interface RLock extends Lock {
      * Acquires a {@link LockLease}, waiting as long as it takes.
      *
      * @param leaseTime the lease; {@link Duration#ZERO} means a watchdog lease
+     * @return the lease, to be released by any thread
      */
     default LockLease acquire(Duration leaseTime) {
         return Leases.awaitUninterruptibly(acquireAsync(leaseTime), "acquire of '" + getName() + "'");
@@ -166,6 +301,7 @@ public interface RLock extends Lock {
     /**
      * Tries to acquire a {@link LockLease} with a watchdog lease within {@code waitTime}.
      *
+     * @param waitTime how long to wait at most; {@link Duration#ZERO} means one attempt
      * @return the lease, or empty when the wait ran out
      * @throws InterruptedException when interrupted before or while waiting; nothing is left behind
      */
@@ -191,22 +327,43 @@ public interface RLock extends Lock {
                 "tryAcquire of '" + getName() + "'");
     }
 
-    /** As {@link #acquire()}, without blocking. Cancelling the future stops the wait. */
+    /**
+     * As {@link #acquire()}, without blocking. Cancelling the future stops the wait.
+     *
+     * @return a future of the lease
+     */
     default CompletableFuture<LockLease> acquireAsync() {
         return acquireAsync(Duration.ZERO);
     }
 
-    /** As {@link #acquire(Duration)}, without blocking. Cancelling the future stops the wait. */
+    /**
+     * As {@link #acquire(Duration)}, without blocking. Cancelling the future stops the wait.
+     *
+     * @param leaseTime the lease; {@link Duration#ZERO} means a watchdog lease
+     * @return a future of the lease
+     */
     default CompletableFuture<LockLease> acquireAsync(Duration leaseTime) {
         return Leases.acquireUnbounded(this, Leases.leaseMillis(leaseTime));
     }
 
-    /** As {@link #tryAcquire(Duration)}, without blocking. Cancelling the future stops the wait. */
+    /**
+     * As {@link #tryAcquire(Duration)}, without blocking. Cancelling the future stops the wait.
+     *
+     * @param waitTime how long to wait at most; {@link Duration#ZERO} means one attempt
+     * @return a future of the lease, or of empty when the wait ran out
+     */
     default CompletableFuture<Optional<LockLease>> tryAcquireAsync(Duration waitTime) {
         return tryAcquireAsync(waitTime, Duration.ZERO);
     }
 
-    /** As {@link #tryAcquire(Duration, Duration)}, without blocking. Cancelling the future stops the wait. */
+    /**
+     * As {@link #tryAcquire(Duration, Duration)}, without blocking. Cancelling the future stops
+     * the wait.
+     *
+     * @param waitTime how long to wait at most; {@link Duration#ZERO} means one attempt
+     * @param leaseTime the lease; {@link Duration#ZERO} means a watchdog lease
+     * @return a future of the lease, or of empty when the wait ran out
+     */
     default CompletableFuture<Optional<LockLease>> tryAcquireAsync(Duration waitTime, Duration leaseTime) {
         long waitMillis = Leases.waitMillis(waitTime);
         return Leases.acquire(this, waitMillis, Leases.leaseMillis(leaseTime));
@@ -219,6 +376,9 @@ public interface RLock extends Lock {
      * the calling thread is interrupted, so that work which heeds interrupts stops before the lease
      * can expire; the work's outcome is then replaced by a {@link LeaseLostException}.
      *
+     * @param <T> the work's result
+     * @param waitTime how long to wait for the lock at most; {@link Duration#ZERO} means one attempt
+     * @param work what to run under the lease, given the lease
      * @return what the work returned; empty when the wait ran out (or the work returned null)
      * @throws LeaseLostException when the lease was lost, or could no longer be counted on, while
      *     the work ran
@@ -242,6 +402,8 @@ public interface RLock extends Lock {
      * <p>Not an overload of {@code withLock}: javac cannot choose between a {@code Function} and a
      * {@code Consumer} for a lambda such as {@code lease -> ship(order)}, and would reject it.
      *
+     * @param waitTime how long to wait for the lock at most; {@link Duration#ZERO} means one attempt
+     * @param work what to run under the lease, given the lease
      * @return true when the work ran under the lock; false when the wait ran out and it did not run
      * @throws LeaseLostException when the lease was lost, or could no longer be counted on, while
      *     the work ran
@@ -258,6 +420,9 @@ public interface RLock extends Lock {
      * completes. A lease lost while the stage runs cancels it, and the future fails with
      * {@link LeaseLostException}. Cancelling the future stops the wait, or cancels the work's stage.
      *
+     * @param <T> the stage's result
+     * @param waitTime how long to wait for the lock at most; {@link Duration#ZERO} means one attempt
+     * @param work what to start under the lease, given the lease; must not block
      * @return a future of the stage's value; empty when the wait ran out (or the value was null)
      */
     default <T> CompletableFuture<Optional<T>> withLockAsync(Duration waitTime,
@@ -275,6 +440,11 @@ public interface RLock extends Lock {
      * failed stage fails the future after the release. Cancelling the future stops the wait, or
      * cancels the work's stage. The work starts on the thread that acquired the lease: it must not
      * block.
+     *
+     * @param <T> the stage's result, ignored
+     * @param waitTime how long to wait for the lock at most; {@link Duration#ZERO} means one attempt
+     * @param work what to start under the lease, given the lease; must not block
+     * @return a future of whether the work ran under the lock
      */
     default <T> CompletableFuture<Boolean> runWithLockAsync(Duration waitTime,
             Function<? super LockLease, ? extends CompletionStage<T>> work) {
@@ -285,6 +455,8 @@ public interface RLock extends Lock {
     /**
      * As {@link #withLockAsync(Duration, Function)}, waiting as long as it takes.
      *
+     * @param <T> the stage's result
+     * @param work what to start under the lease, given the lease; must not block
      * @return a future of the stage's value
      */
     default <T> CompletableFuture<T> withLockAsync(Function<? super LockLease, ? extends CompletionStage<T>> work) {

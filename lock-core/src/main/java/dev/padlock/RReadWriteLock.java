@@ -17,12 +17,12 @@ package dev.padlock;
  */
 public interface RReadWriteLock {
 
-    /** The name given to {@link LockClient#getReadWriteLock(String)}; also the Redis key. */
+    /** {@return the name given to {@link LockClient#getReadWriteLock(String)}; also the Redis key} */
     String getName();
 
-    /** The shared lock. */
+    /** {@return the shared lock} */
     RLock readLock();
 
-    /** The exclusive lock. */
+    /** {@return the exclusive lock} */
     RLock writeLock();
 }

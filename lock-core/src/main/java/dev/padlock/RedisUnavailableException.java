@@ -8,6 +8,12 @@ package dev.padlock;
 public final class RedisUnavailableException extends PadlockException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * An exception with the given message and cause.
+     *
+     * @param message what failed, naming the operation and the address
+     * @param cause the failure from the connection or Redis
+     */
     public RedisUnavailableException(String message, Throwable cause) {
         super(message, cause);
     }

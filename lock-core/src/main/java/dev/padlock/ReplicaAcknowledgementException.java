@@ -9,6 +9,11 @@ package dev.padlock;
 public final class ReplicaAcknowledgementException extends PadlockException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * An exception with the given message.
+     *
+     * @param message what failed, naming the operation and the address
+     */
     public ReplicaAcknowledgementException(String message) {
         super(message);
     }

@@ -19,6 +19,8 @@ public final class LeaseExtension {
      * nothing unless that owner holds it. It never takes or drops a hold and never shortens a
      * longer lease; a hold the watchdog renews stays renewed.
      *
+     * @param client the client the owner belongs to
+     * @param lockName the lock's name
      * @param threadId the owner's thread id, as in {@code <clientId>:<threadId>}
      * @param leaseMillis the lease; 0 or less for the client's watchdog timeout
      * @return completes with whether the owner held (and its lease was extended); exceptionally

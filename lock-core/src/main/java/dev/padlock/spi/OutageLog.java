@@ -21,7 +21,11 @@ public final class OutageLog {
     private final Logger log;
     private final ConcurrentHashMap<String, Outage> outages = new ConcurrentHashMap<>();
 
-    /** Logs to {@code log}. */
+    /**
+     * Logs to {@code log}.
+     *
+     * @param log the logger to write to
+     */
     public OutageLog(Logger log) {
         this.log = Objects.requireNonNull(log, "log");
     }
@@ -34,6 +38,10 @@ public final class OutageLog {
     /**
      * {@code operation} on {@code name} failed with {@code failure}: WARN when {@code name} was not
      * in an outage, else DEBUG.
+     *
+     * @param name the lock or other name the operation was on
+     * @param operation what failed, for the message
+     * @param failure the failure; its cause is named, its stack trace logged at DEBUG
      */
     public void failed(String name, String operation, Throwable failure) {
         boolean tracked = outages.size() < MAX_NAMES || outages.containsKey(name);
@@ -56,7 +64,12 @@ public final class OutageLog {
         log.debug("{} on '{}' failed again", operation, name, failure);
     }
 
-    /** {@code operation} on {@code name} worked: INFO when {@code name} was in an outage. */
+    /**
+     * {@code operation} on {@code name} worked: INFO when {@code name} was in an outage.
+     *
+     * @param name the name the operation was on
+     * @param operation what worked, for the message
+     */
     public void succeeded(String name, String operation) {
         if (outages.isEmpty()) {
             return;
@@ -68,7 +81,12 @@ public final class OutageLog {
         }
     }
 
-    /** Whether {@code name} is in an outage now. */
+    /**
+     * Whether {@code name} is in an outage now.
+     *
+     * @param name the name
+     * @return whether its last operation failed
+     */
     public boolean isFailing(String name) {
         return outages.containsKey(name);
     }

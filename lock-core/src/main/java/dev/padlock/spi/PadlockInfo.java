@@ -14,14 +14,17 @@ public final class PadlockInfo {
     private PadlockInfo() {
     }
 
-    /** The version of the {@code lock-core} jar, as the client registry records it; {@code unknown} when unreadable. */
+    /** {@return the version of the {@code lock-core} jar, as the client registry records it; {@code unknown} when unreadable} */
     public static String version() {
         return VERSION;
     }
 
     /**
-     * Owners whose watchdog leases {@code client} renews now (one per owner and lock); empty when
-     * {@code client} was not made by {@link LockClient#connect} or {@link LockClient#create}.
+     * Owners whose watchdog leases {@code client} renews now (one per owner and lock).
+     *
+     * @param client the client
+     * @return how many; empty when {@code client} was not made by {@link LockClient#connect} or
+     *     {@link LockClient#create}
      */
     public static OptionalInt renewedLeases(LockClient client) {
         return SpiAccess.renewedLeases(client);

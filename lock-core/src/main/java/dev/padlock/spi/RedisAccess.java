@@ -21,6 +21,8 @@ public interface RedisAccess {
     /**
      * The connections of {@code client}, which stays their owner: closing the client closes them.
      *
+     * @param client the client
+     * @return its connections
      * @throws IllegalArgumentException when {@code client} was not made by {@link LockClient#connect}
      *     or {@link LockClient#create}
      * @throws dev.padlock.RedisUnavailableException when {@code client} started without Redis and
@@ -34,46 +36,61 @@ public interface RedisAccess {
      * Connections of their own, as {@code config} says (URI forms, TLS, Sentinel, Cluster), with no
      * client behind them: no registry entry, no watchdog. The caller closes them.
      *
+     * @param config the settings; only those of the connection are used
+     * @return the connections, to be closed
      * @throws dev.padlock.RedisUnavailableException when Redis cannot be reached
      */
     static RedisConnection open(LockConfig config) {
         return SpiAccess.open(config);
     }
 
-    /** The address, for messages: {@code host:port}, the Sentinel master's name, or the seed nodes. */
+    /** {@return the address, for messages: {@code host:port}, the Sentinel master's name, or the seed nodes} */
     String address();
 
-    /** The bound on one round trip, as configured. */
+    /** {@return the bound on one round trip, as configured} */
     Duration commandTimeout();
 
     /**
      * Runs {@code script} with {@code EVALSHA}, and once more with {@code EVAL} when Redis does not
      * know it. On a Cluster the call goes to the master of {@code keys[0]}'s slot.
      *
+     * @param <T> the reply's type, as {@code type} reads it
+     * @param script the script
      * @param type how Redis's reply is read, e.g. {@link ScriptOutputType#INTEGER}
      * @param keys at least one key
+     * @param args the script's {@code ARGV}
+     * @return a future of the reply; it fails with the exceptions named above
      */
     <T> CompletableFuture<T> run(Script script, ScriptOutputType type, String[] keys, String... args);
 
-    /** {@code PING}: completes with the round trip, or exceptionally when Redis does not answer. */
+    /** {@return a {@code PING}'s future: completes with the round trip, or exceptionally when Redis does not answer} */
     CompletableFuture<Duration> ping();
 
-    /** Lettuce's commands on these connections; on a Cluster they route each key to its slot's master. */
+    /** {@return Lettuce's commands on these connections; on a Cluster they route each key to its slot's master} */
     RedisClusterAsyncCommands<String, String> commands();
 
-    /** The commands of the master that serves {@code key}'s slot (the one server when not a Cluster). */
+    /**
+     * The commands of the master that serves {@code key}'s slot (the one server when not a Cluster).
+     *
+     * @param key a key
+     * @return a future of that master's commands
+     */
     CompletableFuture<RedisClusterAsyncCommands<String, String>> commandsFor(String key);
 
-    /** Whether these are connections to a Redis Cluster. */
+    /** {@return whether these are connections to a Redis Cluster} */
     boolean isCluster();
 
-    /** Whether waiters use sharded pub/sub ({@code SSUBSCRIBE}: a Cluster of Redis 7 or later). */
+    /** {@return whether waiters use sharded pub/sub ({@code SSUBSCRIBE}: a Cluster of Redis 7 or later)} */
     boolean isSharded();
 
     /**
      * {@code failure} of {@code operation} as Padlock reports it: a
      * {@link dev.padlock.RedisUnavailableException} or {@link dev.padlock.RedisCommandException}
      * naming the address and the operation.
+     *
+     * @param failure what the call failed with
+     * @param operation what was done, for the message
+     * @return the exception to throw or complete with
      */
     RuntimeException translate(Throwable failure, String operation);
 }

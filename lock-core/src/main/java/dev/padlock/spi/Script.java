@@ -28,6 +28,9 @@ public final class Script {
      * Reads the class path resource {@code resource} (an absolute path such as
      * {@code /dev/padlock/shedlock/shedlock_lock.lua}) through {@code anchor}'s class loader.
      *
+     * @param anchor a class whose loader sees the resource
+     * @param resource the resource's absolute path
+     * @return the script, named by its file name without {@code .lua}
      * @throws IllegalStateException when the resource is missing
      */
     public static Script load(Class<?> anchor, String resource) {
@@ -44,27 +47,38 @@ public final class Script {
         }
     }
 
-    /** A script from its text; {@code name} is used in messages. */
+    /**
+     * A script from its text.
+     *
+     * @param name the script's name, used in messages
+     * @param body the Lua text
+     * @return the script
+     */
     public static Script of(String name, String body) {
         return new Script(Objects.requireNonNull(name, "name"), Objects.requireNonNull(body, "body"));
     }
 
-    /** The file name without {@code .lua}; used in error messages. */
+    /** {@return the file name without {@code .lua}; used in error messages} */
     public String name() {
         return name;
     }
 
-    /** The script's text. */
+    /** {@return the script's text} */
     public String body() {
         return body;
     }
 
-    /** The SHA1 of {@link #body()} in lower-case hex. */
+    /** {@return the SHA1 of {@link #body()} in lower-case hex} */
     public String sha1() {
         return sha1;
     }
 
-    /** The SHA1 of {@code text}'s UTF-8 bytes, lower-case hex, as Redis names a script. */
+    /**
+     * The SHA1 of {@code text}'s UTF-8 bytes, as Redis names a script.
+     *
+     * @param text the text
+     * @return the SHA1 in lower-case hex
+     */
     public static String sha1Hex(String text) {
         try {
             byte[] digest = MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8));
