@@ -32,7 +32,8 @@
 --          PTTL (-1: no expiry), or the granted place's lease when this call passed a free lock to
 --          the first live place in line.
 -- Publishes only when it finds the lock free with places ahead: then it grants as fair_release
--- does, the first live place first.
+-- does, the first live place first. A grant message Redis refused (an ACL user without the
+-- channel: NOPERM) counts as heard by nobody, as in fair_release: the call goes on.
 --
 -- Calls: the lock held by another, taking a place: EVALSHA, PTTL, HEXISTS, RPUSH (4; + PEXPIRE
 -- when the place starts the line).
@@ -106,7 +107,9 @@ while place and place ~= mine do
     if client then
         redis.call('hset', KEYS[1], client .. ':' .. thread, 1)
         redis.call('pexpire', KEYS[1], lease)
-        local heard = redis.call(ARGV[5], grants .. client, 'f:' .. thread .. ':' .. nonce .. ':' .. KEYS[1])
+        -- a message Redis refused is heard by nobody, and fails no call (its writes stay)
+        local ok, heard = pcall(redis.call, ARGV[5], grants .. client, 'f:' .. thread .. ':' .. nonce .. ':' .. KEYS[1])
+        heard = ok and heard or 0
         if heard > 0 or ARGV[6] == '0' then
             if mine then
                 keep_place()

@@ -9,7 +9,10 @@
 -- ARGV[1]  unlock message to publish (0)
 -- ARGV[2]  the publish command: publish, or spublish (sharded) on a Redis 7 Cluster
 --
--- Returns  1 when the lock existed (it is deleted and ARGV[1] published), 0 otherwise.
+-- Returns  1 when the lock existed (it is deleted and ARGV[1] published), 0 otherwise;
+--          2 when it existed and is deleted but Redis refused a message (an ACL user without the
+--          channel: NOPERM): it woke nobody, and the call goes on rather than fail after the delete
+--          (a script is not rolled back). Waiters look again when the lease they saw runs out.
 -- Every waiting Padlock client listens on KEYS[3] too: the first attempt that finds the lock free
 -- takes it when it is first in line, or grants it to the first live place (see fair_acquire). The
 -- line keeps its order. Redisson's first fair waiter is woken on its own channel, as Redisson's
@@ -21,7 +24,12 @@ if redis.call('del', KEYS[1]) == 0 then
     return 0
 end
 redis.call('del', KEYS[2])
-redis.call(ARGV[2], KEYS[3], ARGV[1])
+-- PUBLISH (or SPUBLISH); a message Redis refused is noted for the reply
+local allowed = true
+local function publish(channel, message)
+    allowed = pcall(redis.call, ARGV[2], channel, message) and allowed
+end
+publish(KEYS[3], ARGV[1])
 -- as Redisson's force unlock does: ARGV[1] to the first of its fair waiters whose deadline has not passed
 local first = redis.call('lindex', KEYS[4], 0)
 if first then
@@ -30,7 +38,7 @@ if first then
     for i = 1, 10 do
         local deadline = redis.call('zscore', KEYS[5], first)
         if not deadline or tonumber(deadline) > now then
-            redis.call(ARGV[2], KEYS[3] .. ':' .. first, ARGV[1])
+            publish(KEYS[3] .. ':' .. first, ARGV[1])
             break
         end
         first = redis.call('lindex', KEYS[4], i)
@@ -39,4 +47,4 @@ if first then
         end
     end
 end
-return 1
+return allowed and 1 or 2

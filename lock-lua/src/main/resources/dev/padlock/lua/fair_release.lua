@@ -24,7 +24,14 @@
 --             for, and "f:<threadId>:<nonce>:<name>" went to its client's grant channel,
 --          1 when this was the last hold and nobody alive is in line: the lock is deleted, and "0"
 --             goes to the unlock channel (waiters of the plain, spin and fenced locks on the same
---             hash, and Redisson's RLock waiters).
+--             hash, and Redisson's RLock waiters),
+--          -2 as -1, and -3 as 1, when Redis refused a message (an ACL user without the channel:
+--             NOPERM): it woke nobody, and the call goes on (a script is not rolled back, so
+--             failing it would report an unlock that landed as failed). A refused grant message
+--             counts as heard by nobody: that place is passed over as one whose client is gone
+--             (with ARGV[4] = 0 it gets the grant, as always, and finds it at its next look).
+--             Waiters not woken look again when the lease they saw runs out (in line: at their
+--             next look).
 -- Places whose client nobody listens for (a client that is gone) are dropped on the way.
 -- Redisson's first fair waiter parks until the lock's TTL it saw runs out, and no longer than the
 -- TTL the lock had before this call: it is sent "0" when the lock is deleted, and when the grant's
@@ -48,6 +55,16 @@ local function extend(key, ms)
             redis.call('pexpire', key, ms)
         end
     end
+end
+-- PUBLISH (or SPUBLISH): how many heard; 0 when Redis refused it, which the reply then says
+local refused = false
+local function publish(channel, message)
+    local ok, heard = pcall(redis.call, ARGV[3], channel, message)
+    if ok then
+        return heard
+    end
+    refused = true
+    return 0
 end
 -- HINCRBY first, undone at once when the owner had no field: one call less than HEXISTS first
 local remaining = redis.call('hincrby', KEYS[1], ARGV[2], -1)
@@ -73,7 +90,7 @@ local function wake_redisson()
     for i = 1, 10 do
         local deadline = redis.call('zscore', KEYS[6], first)
         if not deadline or tonumber(deadline) > now then
-            redis.call(ARGV[3], KEYS[5] .. ':' .. first, '0')
+            publish(KEYS[5] .. ':' .. first, '0')
             return
         end
         first = redis.call('lindex', KEYS[4], i)
@@ -100,19 +117,19 @@ while place do
     if client then
         redis.call('hset', KEYS[1], client .. ':' .. thread, 1)
         redis.call('pexpire', KEYS[1], lease)
-        local heard = redis.call(ARGV[3], grants .. client, 'f:' .. thread .. ':' .. nonce .. ':' .. KEYS[1])
+        local heard = publish(grants .. client, 'f:' .. thread .. ':' .. nonce .. ':' .. KEYS[1])
         if heard > 0 or ARGV[4] == '0' then
             if tonumber(lease) < before then
-                redis.call(ARGV[3], KEYS[5], '0')
+                publish(KEYS[5], '0')
                 wake_redisson()
             end
-            return -1
+            return refused and -2 or -1
         end
         redis.call('del', KEYS[1])
     end
     place = redis.call('lpop', KEYS[2])
 end
 -- free: waiters of the plain, spin and fenced locks on this hash, and Redisson's, listen here
-redis.call(ARGV[3], KEYS[5], '0')
+publish(KEYS[5], '0')
 wake_redisson()
-return 1
+return refused and -3 or 1

@@ -11,14 +11,19 @@
 --
 -- Returns  0 when the owner's field is not there (the claim never landed, or its lease ran out),
 --          1 when it was removed; when no other field remains the key is deleted and ARGV[1]
---          published, so waiters wake.
+--          published, so waiters wake;
+--          2 as 1, but Redis refused the message (an ACL user without the channel: NOPERM): nobody
+--          was woken (waiters look again when the lease they saw runs out), and the call goes on
+--          rather than fail after its writes (a script is not rolled back).
 if redis.call('hexists', KEYS[1], ARGV[2]) == 0 then
     return 0
 end
 redis.call('hdel', KEYS[1], ARGV[2])
 if redis.call('hlen', KEYS[1]) == 0 then
     redis.call('del', KEYS[1], KEYS[3])
-    redis.call(ARGV[3], KEYS[2], ARGV[1])
+    if not pcall(redis.call, ARGV[3], KEYS[2], ARGV[1]) then
+        return 2
+    end
 else
     redis.call('hdel', KEYS[3], ARGV[2])
 end

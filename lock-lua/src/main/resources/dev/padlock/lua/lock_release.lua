@@ -28,7 +28,12 @@
 --          1 + N when this was the last hold and nobody could take it so: the key is deleted and
 --             ARGV[1] published to N subscribers (clients with waiters, this one included when it
 --             is subscribed); with KEYS[4], when nobody listens on the unlock channel, 1 and
---             nothing published (a message to nobody).
+--             nothing published (a message to nobody),
+--          -2 as -1, and -3 as 1 + N, when Redis refused a message (an ACL user without the
+--             channel: NOPERM): it woke nobody, and the call goes on (a script is not rolled back,
+--             so failing it would report an unlock that landed as failed). A refused grant message
+--             counts as heard by nobody: that client is passed over as one that is gone. Waiters
+--             not woken look again when the lease they saw runs out (in line: at their next look).
 -- A place whose key expired (a client that stopped refreshing it), and this client's own entry
 -- and place, are dropped from the line on the way. "Since" is Redis TIME in epoch milliseconds; TIME is not
 -- deterministic, so the writes after it replicate as their effects.
@@ -46,6 +51,16 @@ local function extend(key, ms)
             redis.call('pexpire', key, ms)
         end
     end
+end
+-- PUBLISH (or SPUBLISH): how many heard; 0 when Redis refused it, which the reply then says
+local refused = false
+local function publish(channel, message)
+    local ok, heard = pcall(redis.call, ARGV[4], channel, message)
+    if ok then
+        return heard
+    end
+    refused = true
+    return 0
 end
 -- HINCRBY first, undone at once when the owner had no field: one call less than asking HEXISTS
 -- first, on every release (nobody sees the -1: a script runs alone)
@@ -102,26 +117,28 @@ if client then
             local field = client .. ':' .. thread
             redis.call('hset', KEYS[1], field, 1)
             redis.call('pexpire', KEYS[1], lease)
-            if redis.call(ARGV[4], grants .. client, thread .. ':' .. nonce .. ':' .. KEYS[1]) > 0 then
+            if publish(grants .. client, thread .. ':' .. nonce .. ':' .. KEYS[1]) > 0 then
                 local t = redis.call('time')
                 redis.call('hset', KEYS[3], field, t[1] .. string.format('%03d', math.floor(tonumber(t[2]) / 1000)))
                 redis.call('pexpire', KEYS[3], lease)
                 if tonumber(lease) < before then
                     -- a Redisson waiter parks at most the TTL it saw; with a shorter grant, a
                     -- grantee that froze would leave it asleep on a free lock: wake it now
-                    redis.call(ARGV[4], KEYS[2], ARGV[1])
+                    publish(KEYS[2], ARGV[1])
                 end
                 if ARGV[5] ~= nil and ARGV[5] ~= '' then
                     redis.call('set', places .. me, ARGV[5], 'px', ARGV[6])
                     redis.call('rpush', KEYS[4], me)
                     redis.call('pexpire', KEYS[4], ARGV[6])
                 end
-                return -1
+                return refused and -2 or -1
             end
-            -- nobody of that client listens (it is gone, or stopped waiting): next in line
+            -- nobody of that client listens (it is gone, or stopped waiting), or nobody could hear
+            -- (refused): next in line
             redis.call('del', KEYS[1])
         end
         client = redis.call('lpop', KEYS[4])
     end
 end
-return 1 + redis.call(ARGV[4], KEYS[2], ARGV[1])
+local heard = publish(KEYS[2], ARGV[1])
+return refused and -3 or 1 + heard

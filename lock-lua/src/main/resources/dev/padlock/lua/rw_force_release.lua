@@ -13,16 +13,18 @@
 -- ARGV[2]  the mode to free: read or write
 -- ARGV[3]  the publish command: publish, or spublish (sharded) on a Redis 7 Cluster
 --
--- Returns  1 when the lock was held in that mode (it is deleted), 0 otherwise. Readers' lease
--- keys are left to expire; a first writer in line that is gone is dropped by the next attempt.
+-- Returns  1 when the lock was held in that mode (it is deleted), 0 otherwise; 2 when it was
+--          deleted but Redis refused a message (an ACL user without the channel: NOPERM): it woke
+--          nobody, and the call goes on rather than fail after the delete (a script is not rolled
+--          back). Waiters look again when the lease they saw runs out (in line: at their next look).
+-- Readers' lease keys are left to expire; a first writer in line that is gone is dropped by the
+-- next attempt.
 if redis.call('hget', KEYS[1], 'mode') == ARGV[2] then
     redis.call('del', KEYS[1], KEYS[3], KEYS[5], KEYS[6])
     local head = redis.call('lindex', KEYS[4], 0)
     local field = head and string.match(head, '^(.*:write):%d+:%d+$')
-    if field then
-        redis.call(ARGV[3], KEYS[2] .. ':' .. field, ARGV[1])
-    end
-    redis.call(ARGV[3], KEYS[2], ARGV[1])
-    return 1
+    local allowed = not field or pcall(redis.call, ARGV[3], KEYS[2] .. ':' .. field, ARGV[1])
+    allowed = pcall(redis.call, ARGV[3], KEYS[2], ARGV[1]) and allowed
+    return allowed and 1 or 2
 end
 return 0

@@ -26,7 +26,13 @@
 --          the first live writer in line instead: that writer holds it once, with the lease its
 --          place asks for, and "w:<threadId>:<nonce>:<name>" went to its client's grant channel;
 --          ARGV[1] goes to the shared channel too when that lease is shorter than the lock's TTL
---          before this call, as Redisson's waiters park until the TTL they saw).
+--          before this call, as Redisson's waiters park until the TTL they saw),
+--          -3 instead of 1 + N when Redis refused a message (an ACL user without the channel:
+--          NOPERM): it woke nobody, and the call goes on (a script is not rolled back, so failing
+--          it would report an unlock that landed as failed). A refused grant message counts as
+--          heard by nobody: that writer is passed over as one whose client is gone (with ARGV[4] =
+--          0 it gets the grant, as always). Waiters not woken look again when the lease they saw
+--          runs out (in line: at their next look).
 -- Other readers are not looked at: the hash lives at least as long as the longest lease (see
 -- rw_read_acquire), and readers that died are dropped by a writer's attempt (rw_write_acquire).
 -- Places in line whose deadline passed, or whose client nobody listens for, are dropped.
@@ -39,6 +45,16 @@
 -- holders: + HDEL, HLEN (5); the lock freed, nobody in line: + DEL, LINDEX, PUBLISH (8); the lock
 -- granted to the writer in line: + DEL, LINDEX, TIME, ZSCORE, PUBLISH, LPOP, ZREM, HSET, PEXPIRE,
 -- HSET, PEXPIRE, LINDEX (+ DEL of the gate for the last in line) (17).
+-- PUBLISH (or SPUBLISH): how many heard; 0 when Redis refused it, which the reply then says
+local refused = false
+local function publish(channel, message)
+    local ok, heard = pcall(redis.call, ARGV[3], channel, message)
+    if ok then
+        return heard
+    end
+    refused = true
+    return 0
+end
 -- HINCRBY first, undone at once when the owner had no field: one call less than HGET first
 local remaining = redis.call('hincrby', KEYS[1], ARGV[2], -1)
 if remaining < 0 then
@@ -94,7 +110,7 @@ if head then
     while head do
         local deadline = tonumber(redis.call('zscore', KEYS[5], head))
         local client, thread, lease, nonce = string.match(head, '^(.*):(%-?%d+):write:(%d+):(%d+)$')
-        if deadline and deadline > now and client and (redis.call(ARGV[3], grants .. client,
+        if deadline and deadline > now and client and (publish(grants .. client,
                 'w:' .. thread .. ':' .. nonce .. ':' .. KEYS[1]) > 0 or ARGV[4] == '0') then
             redis.call('lpop', KEYS[4])
             redis.call('zrem', KEYS[5], head)
@@ -109,9 +125,9 @@ if head then
             if tonumber(lease) < before then
                 -- Redisson's waiters park at most the TTL they saw: with a shorter grant, a
                 -- grantee that froze would leave them asleep on a free lock
-                redis.call(ARGV[3], KEYS[2], ARGV[1])
+                publish(KEYS[2], ARGV[1])
             end
-            return result
+            return (released and refused) and -3 or result
         end
         redis.call('lpop', KEYS[4])
         redis.call('zrem', KEYS[5], head)
@@ -119,5 +135,8 @@ if head then
     end
     redis.call('del', KEYS[6])
 end
-local woken = redis.call(ARGV[3], KEYS[2], ARGV[1])
-return released and 1 + woken or nil
+local woken = publish(KEYS[2], ARGV[1])
+if not released then
+    return nil
+end
+return refused and -3 or 1 + woken

@@ -20,7 +20,9 @@
 --          1 when its place was in line (it is removed), 0 otherwise.
 -- Publishes, when the writer was first in line and the lock is free: "1" on the next live
 -- writer's channel, or with none on the shared channel (readers that yielded to it go on); when
--- it was the last in line and readers hold the lock: "1" on the shared channel (the same).
+-- it was the last in line and readers hold the lock: "1" on the shared channel (the same). A
+-- message Redis refused (an ACL user without the channel: NOPERM) wakes nobody and fails nothing:
+-- those waiters look again at their next look, as after any message they missed.
 if redis.replicate_commands then
     redis.replicate_commands()
 end
@@ -34,6 +36,10 @@ local function extend(key, ms)
             redis.call('pexpire', key, ms)
         end
     end
+end
+-- PUBLISH (or SPUBLISH), skipped when Redis refuses it
+local function publish(channel, message)
+    pcall(redis.call, ARGV[3], channel, message)
 end
 local head = redis.call('lindex', KEYS[3], 0)
 redis.call('zrem', KEYS[4], ARGV[2])
@@ -51,7 +57,7 @@ if last then
 end
 if redis.call('hget', KEYS[1], 'mode') == 'read' then
     if last then
-        redis.call(ARGV[3], KEYS[2], ARGV[1]) -- readers that yielded to the line go on
+        publish(KEYS[2], ARGV[1]) -- readers that yielded to the line go on
     end
     return 1
 end
@@ -65,7 +71,7 @@ while head do
     local deadline = tonumber(redis.call('zscore', KEYS[4], head))
     local field = string.match(head, '^(.*:write):%d+:%d+$')
     if deadline and deadline > now and field then
-        redis.call(ARGV[3], KEYS[2] .. ':' .. field, ARGV[1])
+        publish(KEYS[2] .. ':' .. field, ARGV[1])
         return 1
     end
     redis.call('lpop', KEYS[3])
@@ -73,5 +79,5 @@ while head do
     head = redis.call('lindex', KEYS[3], 0)
 end
 redis.call('del', KEYS[5])
-redis.call(ARGV[3], KEYS[2], ARGV[1])
+publish(KEYS[2], ARGV[1])
 return 1

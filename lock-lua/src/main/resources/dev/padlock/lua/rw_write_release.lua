@@ -38,7 +38,13 @@
 --             grant channel (see rw_read_release); ARGV[1] goes to the shared channel too when
 --             that lease is shorter than the lock's TTL before this call,
 --          1 + N when this was the last write hold otherwise; N is how many subscribers ARGV[1]
---             reached on the shared channel.
+--             reached on the shared channel,
+--          -2 as -1, and -3 as 1 + N, when Redis refused a message (an ACL user without the
+--             channel: NOPERM): it woke nobody, and the call goes on (a script is not rolled back,
+--             so failing it would report an unlock that landed as failed). A refused grant message
+--             counts as heard by nobody: that reader or writer is passed over as one whose client
+--             is gone (with ARGV[6] = 0 it gets the grant, as always). Waiters not woken look again
+--             when the lease they saw runs out (in line or in the hall: at their next look).
 -- A granted reader holds once, its lease key (hold 1) set for the lease its place asks for, and
 -- "r:<threadId>:<nonce>:<name>" goes to its client's grant channel. So write phases and read phases alternate while both wait, and
 -- neither starves the other: a new reader yields to writers in line (rw_read_acquire), and the
@@ -61,6 +67,16 @@ local function extend(key, ms)
             redis.call('pexpire', key, ms)
         end
     end
+end
+-- PUBLISH (or SPUBLISH): how many heard; 0 when Redis refused it, which the reply then says
+local refused = false
+local function publish(channel, message)
+    local ok, heard = pcall(redis.call, ARGV[4], channel, message)
+    if ok then
+        return heard
+    end
+    refused = true
+    return 0
 end
 -- HINCRBY first, undone at once when the owner had no field: one call less than HEXISTS first
 local remaining = redis.call('hincrby', KEYS[1], ARGV[3], -1)
@@ -112,7 +128,7 @@ if #hall > 0 then
         local client, thread = string.match(hall[i], '^(.*):(%-?%d+)$')
         local lease, nonce = string.match(hall[i + 1], '^(%d+):(%d+)$')
         if client and lease then
-            local heard = redis.call(ARGV[4], grants .. client, 'r:' .. thread .. ':' .. nonce .. ':' .. KEYS[1])
+            local heard = publish(grants .. client, 'r:' .. thread .. ':' .. nonce .. ':' .. KEYS[1])
             if heard > 0 or ARGV[6] == '0' then
                 local hold = redis.call('hincrby', KEYS[1], hall[i], 1)
                 redis.call('set', KEYS[8] .. ':' .. hall[i] .. ':rwlock_timeout:' .. hold, ARGV[5], 'px', lease)
@@ -133,8 +149,8 @@ end
 
 if head and granted > 0 then
     redis.call('set', KEYS[9], 1, 'px', ARGV[7])
-    redis.call(ARGV[4], KEYS[2], ARGV[1]) -- Redisson's readers may join the granted ones now
-    return -1
+    publish(KEYS[2], ARGV[1]) -- Redisson's readers may join the granted ones now
+    return refused and -2 or -1
 end
 if head and free then
     local t = redis.call('time')
@@ -144,7 +160,7 @@ if head and free then
     while head do
         local deadline = tonumber(redis.call('zscore', KEYS[5], head))
         local client, thread, lease, nonce = string.match(head, '^(.*):(%-?%d+):write:(%d+):(%d+)$')
-        if deadline and deadline > now and client and (redis.call(ARGV[4], grants .. client,
+        if deadline and deadline > now and client and (publish(grants .. client,
                 'w:' .. thread .. ':' .. nonce .. ':' .. KEYS[1]) > 0 or ARGV[6] == '0') then
             redis.call('lpop', KEYS[4])
             redis.call('zrem', KEYS[5], head)
@@ -159,9 +175,9 @@ if head and free then
             if tonumber(lease) < before then
                 -- Redisson's waiters park at most the TTL they saw: with a shorter grant, a
                 -- grantee that froze would leave them asleep on a free lock
-                redis.call(ARGV[4], KEYS[2], ARGV[1])
+                publish(KEYS[2], ARGV[1])
             end
-            return -1
+            return refused and -2 or -1
         end
         redis.call('lpop', KEYS[4])
         redis.call('zrem', KEYS[5], head)
@@ -169,4 +185,5 @@ if head and free then
     end
     redis.call('del', KEYS[6]) -- the last writer in line is gone: readers no longer yield
 end
-return 1 + redis.call(ARGV[4], KEYS[2], ARGV[1])
+local heard = publish(KEYS[2], ARGV[1])
+return refused and -3 or 1 + heard

@@ -7,6 +7,7 @@ import dev.padlock.spi.LockKeys;
 import io.lettuce.core.ScriptOutputType;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 
 /**
  * The reentrant exclusive lock of {@code RLock}: Redisson's hash-with-hold-count format.
@@ -42,6 +43,8 @@ public final class ExclusiveLockProtocol implements LockProtocol {
     private volatile String[] releaseKeys;
     private volatile String grantChannel;
     private final boolean grants;
+    /** Reads a {@code lock_release} reply, noting a refused message: made once, not per unlock. */
+    private final Function<Long, Release> releaseReply = this::readRelease;
 
     public ExclusiveLockProtocol(String name, ProtocolContext services) {
         this.name = name;
@@ -211,7 +214,7 @@ public final class ExclusiveLockProtocol implements LockProtocol {
     public CompletableFuture<Boolean> abandon(long threadId) {
         return services.scripts().<Long>run(LuaScript.LOCK_ABANDON, ScriptOutputType.INTEGER, lockAndChannel(),
                         LockKeys.UNLOCK_MESSAGE, field(threadId), services.backend().publishCommand())
-                .thenApply(removed -> removed != null && removed == 1L);
+                .thenApply(reply -> RefusedMessages.removed(services.backend(), LuaScript.LOCK_ABANDON, name, reply));
     }
 
     @Override
@@ -264,15 +267,19 @@ public final class ExclusiveLockProtocol implements LockProtocol {
         String rearm = ScriptArgs.millis(rearmLeaseMillis);
         String publish = services.backend().publishCommand();
         if (!grants) {
-            return scripts.run(LuaScript.LOCK_RELEASE, ScriptOutputType.INTEGER, Release::fromScript, handler,
+            return scripts.run(LuaScript.LOCK_RELEASE, ScriptOutputType.INTEGER, releaseReply, handler,
                     lockAndChannel(), LockKeys.UNLOCK_MESSAGE, rearm, field(threadId), publish);
         }
         return nextThreadId == NO_OWNER
-                ? scripts.run(LuaScript.LOCK_RELEASE, ScriptOutputType.INTEGER, Release::fromScript, handler,
+                ? scripts.run(LuaScript.LOCK_RELEASE, ScriptOutputType.INTEGER, releaseReply, handler,
                         releaseKeys(), LockKeys.UNLOCK_MESSAGE, rearm, field(threadId), publish)
-                : scripts.run(LuaScript.LOCK_RELEASE, ScriptOutputType.INTEGER, Release::fromScript, handler,
+                : scripts.run(LuaScript.LOCK_RELEASE, ScriptOutputType.INTEGER, releaseReply, handler,
                         releaseKeys(), LockKeys.UNLOCK_MESSAGE, rearm, field(threadId), publish,
                         place(nextThreadId, nextLeaseMillis, nextPlaceNonce), ScriptArgs.millis(placeMillis()));
+    }
+
+    private Release readRelease(Long reply) {
+        return RefusedMessages.release(services.backend(), LuaScript.LOCK_RELEASE, name, reply);
     }
 
     @Override
@@ -303,6 +310,7 @@ public final class ExclusiveLockProtocol implements LockProtocol {
     public CompletableFuture<Boolean> forceRelease() {
         return services.scripts().<Long>run(LuaScript.LOCK_FORCE_RELEASE, ScriptOutputType.INTEGER, lockAndChannel(),
                         LockKeys.UNLOCK_MESSAGE, services.backend().publishCommand())
-                .thenApply(deleted -> deleted != null && deleted == 1L);
+                .thenApply(reply -> RefusedMessages.removed(services.backend(), LuaScript.LOCK_FORCE_RELEASE, name,
+                        reply));
     }
 }

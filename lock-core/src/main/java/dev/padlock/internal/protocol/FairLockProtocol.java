@@ -147,7 +147,7 @@ public final class FairLockProtocol implements LockProtocol {
     public CompletableFuture<Release> release(long threadId, long rearmLeaseMillis) {
         return scripts.<Long>run(LuaScript.FAIR_RELEASE, ScriptOutputType.INTEGER, releaseKeys,
                         Long.toString(rearmLeaseMillis), ownerField(threadId), backend.publishCommand(), countsListeners)
-                .thenApply(Release::fromScript);
+                .thenApply(reply -> RefusedMessages.release(backend, LuaScript.FAIR_RELEASE, name, reply));
     }
 
     /** Deletes the lock and publishes on the unlock channel: the first waiter to look takes it or grants it. */
@@ -155,7 +155,7 @@ public final class FairLockProtocol implements LockProtocol {
     public CompletableFuture<Boolean> forceRelease() {
         return scripts.<Long>run(LuaScript.FAIR_FORCE_RELEASE, ScriptOutputType.INTEGER, forceKeys,
                         LockKeys.UNLOCK_MESSAGE, backend.publishCommand())
-                .thenApply(deleted -> deleted != null && deleted == 1L);
+                .thenApply(reply -> RefusedMessages.removed(backend, LuaScript.FAIR_FORCE_RELEASE, name, reply));
     }
 
     @Override

@@ -356,27 +356,43 @@ public interface LockProtocol {
 
     /**
      * What a release found, how many pub/sub subscribers its unlock message reached (0 unless
-     * {@link ReleaseOutcome#RELEASED}; this client counts when it is subscribed to the channel), and
-     * whether the lock went straight to another client in line instead ({@code granted}).
+     * {@link ReleaseOutcome#RELEASED}; this client counts when it is subscribed to the channel),
+     * whether the lock went straight to another client in line instead ({@code granted}), and
+     * whether Redis refused a message of it ({@code refused}: an ACL user without the channel; the
+     * release itself landed, and the waiters the message was for look again when the lease they
+     * saw runs out: see {@link RefusedMessages}).
      */
-    record Release(ReleaseOutcome outcome, long listeners, boolean granted) {
+    record Release(ReleaseOutcome outcome, long listeners, boolean granted, boolean refused) {
+        public Release(ReleaseOutcome outcome, long listeners, boolean granted) {
+            this(outcome, listeners, granted, false);
+        }
+
         public Release(ReleaseOutcome outcome, long listeners) {
             this(outcome, listeners, false);
         }
 
+        /** The release scripts' reply: granted, and a message refused. */
+        static final long GRANTED_REFUSED = -2;
+        /** The release scripts' reply: released, not granted, and a message refused. */
+        static final long RELEASED_REFUSED = -3;
         private static final Release NOT_HELD = new Release(ReleaseOutcome.NOT_HELD, 0);
         private static final Release STILL_HELD = new Release(ReleaseOutcome.STILL_HELD, 0);
         private static final Release HEARD_BY_NONE = new Release(ReleaseOutcome.RELEASED, 0);
         private static final Release GRANTED = new Release(ReleaseOutcome.RELEASED, 0, true);
+        private static final Release GRANTED_UNHEARD = new Release(ReleaseOutcome.RELEASED, 0, true, true);
+        private static final Release RELEASED_UNHEARD = new Release(ReleaseOutcome.RELEASED, 0, false, true);
 
-        /** Reads the release scripts: nil, 0, -1 (granted), or 1 + the subscribers its message reached. */
+        /**
+         * Reads the release scripts: nil, 0, -1 (granted), -2 (granted, a message refused), -3
+         * (released, a message refused), or 1 + the subscribers its message reached.
+         */
         static Release fromScript(Long reply) {
             if (reply == null) {
                 return NOT_HELD;
             }
             long value = reply;
             if (value < 0) {
-                return GRANTED;
+                return value == RELEASED_REFUSED ? RELEASED_UNHEARD : value == GRANTED_REFUSED ? GRANTED_UNHEARD : GRANTED;
             }
             if (value <= 1) {
                 return value == 0 ? STILL_HELD : HEARD_BY_NONE; // the common answers: no record made
@@ -384,4 +400,5 @@ public interface LockProtocol {
             return new Release(ReleaseOutcome.RELEASED, value - 1, false);
         }
     }
+
 }

@@ -240,23 +240,24 @@ public final class ReadWriteLockProtocol implements LockProtocol {
 
     @Override
     public CompletableFuture<Release> release(long threadId, long rearmLeaseMillis) {
+        LuaScript script = write ? LuaScript.RW_WRITE_RELEASE : LuaScript.RW_READ_RELEASE;
         CompletableFuture<Long> reply = write
-                ? scripts.run(LuaScript.RW_WRITE_RELEASE, ScriptOutputType.INTEGER,
+                ? scripts.run(script, ScriptOutputType.INTEGER,
                         new String[] {name, channel, since, line, deadlines, gate, hall, leaseBase, turn},
                         LockKeys.READ_UNLOCK_MESSAGE, Long.toString(rearmLeaseMillis), writerField(threadId),
                         backend.publishCommand(), Long.toString(clock.currentTimeMillis()), countsListeners,
                         Long.toString(TURN_MILLIS))
-                : scripts.run(LuaScript.RW_READ_RELEASE, ScriptOutputType.INTEGER,
+                : scripts.run(script, ScriptOutputType.INTEGER,
                         new String[] {name, channel, leasePrefix(threadId), line, deadlines, gate, turn, since},
                         LockKeys.READ_UNLOCK_MESSAGE, readerField(threadId), backend.publishCommand(), countsListeners);
-        return reply.thenApply(Release::fromScript);
+        return reply.thenApply(released -> RefusedMessages.release(backend, script, name, released));
     }
 
     @Override
     public CompletableFuture<Boolean> forceRelease() {
         return scripts.<Long>run(LuaScript.RW_FORCE_RELEASE, ScriptOutputType.INTEGER, new String[] {name, channel, since, line, hall, turn},
                         LockKeys.READ_UNLOCK_MESSAGE, mode(), backend.publishCommand())
-                .thenApply(deleted -> deleted != null && deleted == 1L);
+                .thenApply(reply -> RefusedMessages.removed(backend, LuaScript.RW_FORCE_RELEASE, name, reply));
     }
 
     /**

@@ -73,6 +73,7 @@ final class LettuceBackend implements RedisBackend {
     private volatile PubSubEvents events;
     /** Whether a refused SUBSCRIBE was logged at WARN; later ones are not, as waiters retry them often. */
     private final AtomicBoolean refusedSubscriptionLogged = new AtomicBoolean();
+    private final AtomicBoolean refusedMessageLogged = new AtomicBoolean();
 
     private LettuceBackend(String address, ConnectFailures connects, RedisClient client,
             RedisClusterClient clusterClient, SentinelMasterFollower sentinel) {
@@ -224,6 +225,21 @@ final class LettuceBackend implements RedisBackend {
             }
         });
         return subscribed;
+    }
+
+    /**
+     * Once per client: the calls themselves succeed (the scripts go on past a refused message), so
+     * this line is what tells that waiters elsewhere wait out the lease they saw.
+     */
+    @Override
+    public void messageRefused(String operation) {
+        if (refusedMessageLogged.compareAndSet(false, true)) {
+            log.warn("{} at {}: Redis refused its unlock or grant message (the user may not publish on the lock's"
+                    + " channels: NOPERM); the call itself succeeded. Waiters are not woken by this client's unlocks:"
+                    + " they get the lock when the lease they saw runs out (waiters in line, at their next look)."
+                    + " Grant the user the lock channels (see docs/operating/tls-and-acl.md); logged once",
+                    operation, address);
+        }
     }
 
     @Override

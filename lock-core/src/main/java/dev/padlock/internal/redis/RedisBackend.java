@@ -57,6 +57,14 @@ public interface RedisBackend extends AutoCloseable {
      */
     CompletableFuture<Void> subscribe(String channel);
 
+    /**
+     * Redis refused a message that a script of {@code operation} published (an ACL user without
+     * the channel: NOPERM), while the call itself landed: the waiters it was for are not woken.
+     * Logged at WARN once per client; a backend that has no log does nothing.
+     */
+    default void messageRefused(String operation) {
+    }
+
     /** Unsubscribes from {@code channel}. */
     void unsubscribe(String channel);
 

@@ -66,6 +66,16 @@ class ScriptReplyReadingTest {
         assertThat(release.listeners()).isZero();
     }
 
+    @Test
+    void aReleaseReplyOfMinusTwoGrantedTheLockThoughRedisRefusedAMessage() {
+        assertThat(Release.fromScript(-2L)).isEqualTo(new Release(ReleaseOutcome.RELEASED, 0, true, true));
+    }
+
+    @Test
+    void aReleaseReplyOfMinusThreeReleasedTheLockThoughRedisRefusedItsMessage() {
+        assertThat(Release.fromScript(-3L)).isEqualTo(new Release(ReleaseOutcome.RELEASED, 0, false, true));
+    }
+
     @ParameterizedTest
     @CsvSource({"7:41:orders:{42}, 7, 41", "w:9:3:rw:x, 9, 3", "f:-3:9:fair:1, -3, 9"})
     void aGrantMessageCarriesOwnerAndNonce(String text, long owner, long nonce) {
