@@ -32,7 +32,8 @@ import java.util.concurrent.CompletableFuture;
  * <p><b>Redis corrects the view.</b> A reply that contradicts it wins: a release or hand-off that
  * found the holder's field gone forgets the holder; an acquisition confirmed for another owner makes
  * that owner the holder; the watchdog's lost lease and this client's force unlock forget the
- * holder, and so does the end of the holder's fixed lease ({@link HolderLeaseWatch}). Events that
+ * holder, and so does the end of the holder's fixed lease ({@link HolderLeaseWatch}); a force
+ * unlock whose reply was lost makes the holder a guess, which queued owners ask Redis about. Events that
  * say the lock <em>may</em> be free without naming an owner (an unlock message on the lock's
  * channel, a resubscription after a reconnect or failover: {@link ChannelWatches}; a poll for spin
  * waiters: {@link SpinPoller}) make the first queued owner head, holder or not, so it asks Redis;
