@@ -142,15 +142,23 @@ final class BlockingWaits {
         if (cancelAndSettle(acquisition, deadline)) {
             return true;
         }
+        throw unavailable(acquisition, operation, e);
+    }
+
+    /**
+     * The failure of an acquisition that outlasted its bound, naming the address, the operation
+     * and what Redis did not answer; caused by that, else by {@code timeout}.
+     */
+    RedisUnavailableException unavailable(PendingAcquire acquisition, String operation, Throwable timeout) {
         Throwable unanswered = acquisition.lastUnanswered();
-        throw new RedisUnavailableException(operation + " on '" + lockName + "' at " + address.get()
+        return new RedisUnavailableException(operation + " on '" + lockName + "' at " + address.get()
                 + " did not finish within its wait plus twice the command timeout"
                 + (unanswered == null ? "" : "; Redis did not answer: " + RedisErrors.unwrap(unanswered).getMessage()),
-                unanswered == null ? e : RedisErrors.unwrap(unanswered));
+                unanswered == null ? timeout : RedisErrors.unwrap(unanswered));
     }
 
     /** Says how the observer is to be told of the cancel that follows, when there is one. */
-    private static void mark(PendingAcquire acquisition, LockObserver.Outcome outcome) {
+    static void mark(PendingAcquire acquisition, LockObserver.Outcome outcome) {
         if (acquisition instanceof Observing.ObservedAcquire observed) {
             observed.mark(outcome);
         }

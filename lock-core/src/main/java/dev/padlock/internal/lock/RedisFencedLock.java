@@ -65,15 +65,18 @@ public final class RedisFencedLock implements RFencedLock, LeaseExtending, Holds
     public CompletableFuture<Long> lockAndGetTokenAsync(long leaseTime, TimeUnit unit, long threadId) {
         Require.leaseTime(leaseTime, unit);
         PendingAcquire acquisition = lock.acquire(LockAcquisition.FOREVER, leaseTime, unit, threadId);
-        return lock.linked(acquisition, threadId, acquired -> token(acquisition));
+        return lock.linked(acquisition, LockAcquisition.FOREVER, threadId, "lockAndGetToken",
+                acquired -> token(acquisition));
     }
 
     @Override
     public CompletableFuture<Long> tryLockAndGetTokenAsync(long waitTime, long leaseTime, TimeUnit unit, long threadId) {
         Require.leaseTime(leaseTime, unit);
         Require.waitTime(waitTime);
-        PendingAcquire acquisition = lock.acquire(unit.toNanos(waitTime), leaseTime, unit, threadId);
-        return lock.linked(acquisition, threadId, acquired -> acquired ? token(acquisition) : null);
+        long waitNanos = unit.toNanos(waitTime);
+        PendingAcquire acquisition = lock.acquire(waitNanos, leaseTime, unit, threadId);
+        return lock.linked(acquisition, waitNanos, threadId, "tryLockAndGetToken",
+                acquired -> acquired ? token(acquisition) : null);
     }
 
     @Override

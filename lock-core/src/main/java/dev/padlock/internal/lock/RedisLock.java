@@ -42,6 +42,7 @@ public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, 
     private final String kind;
     private final LockObserver.Kind observedKind;
     private final BlockingWaits waits;
+    private final AsyncDeadlines deadlines;
     /** {@link #unconfirmed(Throwable, long)}, made once: an unlock makes no object for its failure. */
     private final BlockingWaits.OwnersFailure unconfirmed = this::unconfirmed;
 
@@ -56,6 +57,7 @@ public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, 
         this.kind = kind;
         this.observedKind = LockObserver.Kind.valueOf(kind.toUpperCase(Locale.ROOT));
         this.waits = BlockingWaits.of(protocol.name(), services);
+        this.deadlines = new AsyncDeadlines(waits, services.timer(), services.commandTimeoutMillis());
     }
 
     @Override
@@ -127,14 +129,17 @@ public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, 
     @Override
     public CompletableFuture<Void> lockAsync(long leaseTime, TimeUnit unit, long threadId) {
         Require.leaseTime(leaseTime, unit);
-        return linked(acquire(LockAcquisition.FOREVER, leaseTime, unit, threadId), threadId, acquired -> null);
+        return linked(acquire(LockAcquisition.FOREVER, leaseTime, unit, threadId), LockAcquisition.FOREVER, threadId,
+                "lock", acquired -> null);
     }
 
     @Override
     public CompletableFuture<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit, long threadId) {
         Require.leaseTime(leaseTime, unit);
         Require.waitTime(waitTime);
-        return linked(acquire(unit.toNanos(waitTime), leaseTime, unit, threadId), threadId, acquired -> acquired);
+        long waitNanos = unit.toNanos(waitTime);
+        return linked(acquire(waitNanos, leaseTime, unit, threadId), waitNanos, threadId, "tryLock",
+                acquired -> acquired);
     }
 
     /**
@@ -456,11 +461,16 @@ public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, 
 
     /**
      * As {@link #settle} over the acquisition's {@linkplain PendingAcquire#reported() reported}
-     * result, and cancelling the returned future cancels the acquisition, or gives back the hold of
-     * {@code threadId} it got when the cancel came too late (see {@link PendingAcquire#cancelTooLate}).
+     * result, failed with {@link dev.padlock.RedisUnavailableException} at the contract's bound
+     * ({@link AsyncDeadlines}); cancelling the returned future cancels the acquisition, or gives back
+     * the hold of {@code threadId} it got when the cancel came too late (see
+     * {@link PendingAcquire#cancelTooLate}).
+     *
+     * @param waitNanos the wait the acquisition was started with
      */
-    <R> CompletableFuture<R> linked(PendingAcquire acquisition, long threadId, Function<Boolean, R> map) {
-        CompletableFuture<R> out = settle(acquisition.reported(), map);
+    <R> CompletableFuture<R> linked(PendingAcquire acquisition, long waitNanos, long threadId, String operation,
+            Function<Boolean, R> map) {
+        CompletableFuture<R> out = settle(deadlines.bounded(acquisition, waitNanos, operation), map);
         LateCancels.link(out, acquisition, () -> unlockAsync(threadId),
                 () -> "lock '" + getName() + "' of " + protocol.ownerField(threadId));
         return out;
