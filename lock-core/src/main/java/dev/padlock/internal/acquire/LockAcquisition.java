@@ -99,6 +99,7 @@ public final class LockAcquisition implements PendingAcquire {
                 budget.oneAttempt(), placeNonce, request.inLine());
         this.lostReplies = new LostReplies(protocol, threadId, request.leaseMillis(), claim, budget,
                 commandTimeoutMillis, context.clock(), context.abandonments());
+        place.countsOtherHoldsBy(lostReplies);
         this.settlement = new Settlement(protocol, threadId, request.leaseMillis(), request.watchdogLease(),
                 context, latch, lostReplies, place, subscriptions, clock.nanoTime(), this::notHeldAfterAll);
         this.result = settlement.result();

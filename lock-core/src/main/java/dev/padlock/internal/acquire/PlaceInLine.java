@@ -59,6 +59,11 @@ final class PlaceInLine {
     private volatile Runnable onLeftBehind;
     /** The leave of a place left behind, sent again until Redis answers; null when none is. */
     private CompletableFuture<Void> stillLeaving;
+    /**
+     * Tells whether the owner's field that a leave sent again finds may be the owner's other holds
+     * (a re-entry's), and then gives back by the hold count; null: a field found is a grant.
+     */
+    private volatile LostReplies otherHolds;
     /** The give-back of a grant to the place left behind, once one is under way: see {@link #giveBackGrant()}. */
     private volatile CompletableFuture<Void> givingBack;
 
@@ -232,6 +237,13 @@ final class PlaceInLine {
             return CompletableFuture.completedFuture(null);
         }
         leftBehind = false;
+        LostReplies counted = otherHolds;
+        if (Boolean.TRUE.equals(granted) && counted != null && counted.fieldMayBeOtherHolds()) {
+            // the owner's other holds, or the attempt in doubt that re-entered: the hold count
+            // tells; a release would remove a hold the owner was told of when the attempt never ran
+            counted.giveUpByCount();
+            return CompletableFuture.completedFuture(null);
+        }
         // the leave kept the grant, with the owner's lease: nobody waits for it any more
         return Boolean.TRUE.equals(granted) ? giveBackGrant() : CompletableFuture.completedFuture(null);
     }
@@ -277,6 +289,15 @@ final class PlaceInLine {
      */
     boolean leftBehind() {
         return leftBehind;
+    }
+
+    /**
+     * The owner's holds are counted by {@code lostReplies}: an owner's field that a leave sent again
+     * finds is given back by the hold count when it may be the owner's other holds, as a first
+     * leave's is (see {@link LostReplies#fieldMayBeOtherHolds()}). Before the first attempt.
+     */
+    void countsOtherHoldsBy(LostReplies lostReplies) {
+        this.otherHolds = lostReplies;
     }
 
     /** Sets what runs as a place is left behind, before the acquisition's caller is told (null: nothing). */

@@ -137,6 +137,33 @@ class PlaceInLineTest {
         assertThat(fair.calls()).as("given back once").isEmpty();
     }
 
+    /**
+     * Seed 13 ({@code 2034139375912498135:60}, found with the async bound on): an owner holding a
+     * read lock once re-entered, its attempt refused while the connection was down, and gave up. The
+     * leave sent again found the owner's field, which was its outer hold: released as a grant, it
+     * removed the hold the owner was told of. A field the leave sent again finds, while the owner has
+     * other holds, is given back by the hold count, as a first leave's is.
+     */
+    @Test
+    void aFieldTheLeaveSentAgainFindsWhileTheOwnerHoldsOtherwiseIsGivenBackByTheHoldCount() {
+        PlaceInLine place = new PlaceInLine(fair, abandonments, 1, 10_000, false, false, NONCE, true);
+        LostReplies lostReplies = new LostReplies(fair, 1, 10_000, false,
+                dev.padlock.internal.base.WaitBudget.of(0, timer), 1_000, timer, abandonments);
+        lostReplies.reentries(() -> 1); // the outer hold, told
+        place.countsOtherHoldsBy(lostReplies);
+        place.leave();
+        fair.next("leave").lose();
+        timer.advance(10);
+
+        fair.next("leave").answer(true); // the owner's field: its outer hold, or the re-entry that landed
+
+        RecordingProtocol.Call asked = fair.next("confirmReentry");
+        assertThat(asked.leaseMillis).as("the holds besides the one given up").isEqualTo(1);
+        asked.answer(Attempt.notAcquired(0)); // Redis counts the outer hold alone
+        assertThat(fair.calls()).as("the outer hold stays").isEmpty();
+        assertThat(place.stillLeaving()).isDone();
+    }
+
     @Test
     void aGrantWhoseMessageCameFirstIsNotGivenBackAgainByTheLeave() {
         PlaceInLine place = new PlaceInLine(fair, abandonments, 1, 10_000, false, false, NONCE, true);
