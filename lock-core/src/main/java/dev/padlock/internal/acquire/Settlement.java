@@ -127,7 +127,10 @@ final class Settlement {
         if (latch.isGranted() && grantsSinceNanos - ttlSentNanos < 0) {
             ttlSentNanos = grantsSinceNanos; // a grant message may be older than the last attempt answered
         }
-        if (context.clock().nanoTime() - LeaseClock.endOf(ttlSentNanos, leaseMillis) >= 0 && !result.isDone()) {
+        if (!result.isDone() && (context.clock().nanoTime() - LeaseClock.endOf(ttlSentNanos, leaseMillis) >= 0
+                || watchdog.toldLostAfter(protocol, owner, ttlSentNanos))) {
+            // news too old for its lease, or older than a loss the owner was told of since: told
+            // "held" now, the owner could hear that loss after it and take this hold as lost too
             confirmAgain();
             return;
         }

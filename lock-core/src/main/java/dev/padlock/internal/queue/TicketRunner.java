@@ -52,14 +52,15 @@ final class TicketRunner {
         LockAcquisition.firstAttempt(ticket.protocol, ticket.owner, ticket.leaseMillis, ticket.fresh, willWait,
                 (attempt, failure) -> {
                     if (failure == null && attempt.acquired()
-                            && services.clock().nanoTime() - LeaseClock.endOf(sentNanos, ticket.leaseMillis) < 0) {
+                            && services.clock().nanoTime() - LeaseClock.endOf(sentNanos, ticket.leaseMillis) < 0
+                            && !services.watchdog().toldLostAfter(ticket.protocol, ticket.owner, sentNanos)) {
                         services.watchdog().onAcquired(ticket.protocol, ticket.owner, ticket.watchdogLease, ticket.leaseMillis,
                                 sentNanos);
                         ticket.token = attempt.token();
                         if (told(ticket, true, null, head)) {
                             ticket.settle();
                         }
-                    } else { // not acquired, or told too late to be taken alone: the loop asks again
+                    } else { // not acquired, or told too late (or before a loss told since) to be taken alone: the loop asks again
                         start(ticket, head).resume(willWait, sentNanos, attempt, failure);
                     }
                     return null;

@@ -304,6 +304,16 @@ public final class Watchdog implements AutoCloseable {
         return lostAt != null && lostAt - sinceNanos >= 0;
     }
 
+    /**
+     * Whether {@code owner} was told it lost the lock after a call sent at {@code sentNanos} (within
+     * a lease's time): a hold that call made or found, told now, could be heard of before that
+     * loss and be taken as lost with it.
+     */
+    public boolean toldLostAfter(LockProtocol protocol, long owner, long sentNanos) {
+        Long lostAt = toldLostAt.getIfPresent(new Owner(protocol.localKey(), owner));
+        return lostAt != null && sentNanos - lostAt < 0;
+    }
+
     /** Ends the renewal of {@code owner}: Redis said it does not hold this lock, or its holds are taken as nothing. */
     public void forget(LockProtocol protocol, long owner) {
         silence.endUnrenewed(new Owner(protocol.localKey(), owner));

@@ -459,6 +459,29 @@ class LocalQueueTest {
         assertThat(reentry.result()).isCompletedWithValue(true);
     }
 
+    /**
+     * Seed 29 ({@code 3412611232299192298:60}, found with the async bound on): a re-entry was sent,
+     * the watchdog's renewal sent before it found the field gone (a force unlock) and the owner was
+     * told it lost the lock, then the re-entry answered "acquired": it had made a new hold. Told
+     * "held" at once, the owner heard the loss after it and took that hold as lost too; nobody
+     * unlocked it, and the owner's next hold renewed it for ever. News of a hold older than a loss
+     * told since is confirmed again first, so the hold it tells counts from after the loss.
+     */
+    @Test
+    void aHoldAnsweredAfterALossToldSinceItsAttemptWasSentIsConfirmedAgainBeforeItIsTold() {
+        holds(1);
+        PendingAcquire reentry = acquire(1, FOREVER);
+        Call attempt = lock.next("acquire", 1);
+        f.renewalFinds.set(0);
+        timer.advance(LEASE / 3); // the watchdog's renewal, sent before the re-entry ran, finds nothing
+
+        attempt.answer(Attempt.ACQUIRED);
+
+        assertThat(reentry.result()).as("not told on news older than the loss").isNotDone();
+        lock.next("renew", 1).answer(true);
+        assertThat(reentry.result()).isCompletedWithValue(true);
+    }
+
     @Test
     void aLostLeaseForgetsTheHolder() {
         holds(1);

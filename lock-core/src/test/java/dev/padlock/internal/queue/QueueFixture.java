@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One client's local queues over fakes: a manual timer (also the clock), hand-fired channels, a
- * watchdog whose renewals Redis answers "still held" at once, and a recording lock named {@code orders:1}. No
+ * watchdog whose renewals Redis answers at once ("still held" unless {@link #renewalFinds} says otherwise), and a recording lock named {@code orders:1}. No
  * Redis, no threads: every call runs on the test's thread.
  */
 final class QueueFixture implements AutoCloseable {
@@ -31,8 +31,10 @@ final class QueueFixture implements AutoCloseable {
     final LocalQueues queues = new LocalQueues();
     /** What the watchdog reads as an owner's hold count when a fixed-lease acquisition meets its renewal. */
     final AtomicLong holdCount = new AtomicLong(1);
+    /** What the watchdog's renewals find: 1, still held; 0, the lease was lost. */
+    final AtomicLong renewalFinds = new AtomicLong(1);
     final Watchdog watchdog = new Watchdog((script, keys, args) -> CompletableFuture.completedFuture(
-                    java.util.Collections.nCopies(args.length - 1, (Object) 1L)),
+                    java.util.Collections.nCopies(args.length - 1, (Object) renewalFinds.get())),
             (name, field) -> CompletableFuture.completedFuture(holdCount.get()), false, LEASE, null, Runnable::run,
             queues::onLeaseLost, timer, timer);
     final Abandonments abandonments = new Abandonments(timer, timer, 1_000);
