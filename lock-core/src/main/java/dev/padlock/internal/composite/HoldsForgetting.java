@@ -14,4 +14,11 @@ public interface HoldsForgetting {
      * acquisition starts a new hold count. What Redis still has ends with its lease.
      */
     void forgetHolds(long threadId);
+
+    /**
+     * Whether this client counts holds of {@code threadId} on this lock that it was told of: its
+     * next acquisition then re-enters, adding one to the owner's count on Redis, rather than
+     * starting the count afresh.
+     */
+    boolean countsHolds(long threadId);
 }

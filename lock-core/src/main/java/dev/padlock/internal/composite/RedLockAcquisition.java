@@ -43,6 +43,14 @@ import org.slf4j.Logger;
  * Misuse reported by a component (its client closed) fails the acquisition. A watchdog lease
  * ({@code leaseTime <= 0}) is each component's own, renewed by its client; the validity is then
  * reckoned over {@link LockConfig#DEFAULT_WATCHDOG_TIMEOUT}.
+ *
+ * <p><b>A re-entry needs every server that counts the owner's holds.</b> A re-entry adds one to the
+ * owner's count on the servers it reaches. Held on a bare majority, the new hold could rest on a
+ * server where the owner's earlier holds were lost (its count starts again at 1) while a server
+ * that counts them was missed: each unlock then takes one off every server, and the owner's last
+ * hold stands on a minority. So a round ends held only when, besides the quorum, every component
+ * whose holds of the owner this client counted when the acquisition began was acquired again; a
+ * re-entry thus waits, and fails at the end of its wait, while such a server does not answer.
  */
 final class RedLockAcquisition implements PendingAcquire {
     private static final long MIN_ROUND_MILLIS = 50;
@@ -74,6 +82,11 @@ final class RedLockAcquisition implements PendingAcquire {
     private final CompletableFuture<Void> settled = new CompletableFuture<>();
     /** Late replies not yet handled, plus one for the rounds until they end; settled at zero. */
     private final AtomicInteger unsettled = new AtomicInteger(1);
+    /**
+     * By component: whether the owner held it when the acquisition began (its attempt re-enters).
+     * A round ends held only when every one of those was acquired again, besides the quorum.
+     */
+    private final boolean[] heldBefore;
     /** The round in progress or the last one; a cancel closes it. */
     private volatile Round round;
 
@@ -90,6 +103,10 @@ final class RedLockAcquisition implements PendingAcquire {
         this.validityLeaseMillis = leaseMillis > 0 ? leaseMillis : LockConfig.DEFAULT_WATCHDOG_TIMEOUT.toMillis();
         this.driftMillis = validityLeaseMillis / 100 + 2;
         this.threadId = threadId;
+        this.heldBefore = new boolean[locks.size()];
+        for (int i = 0; i < locks.size(); i++) {
+            heldBefore[i] = locks.get(i) instanceof HoldsForgetting counting && counting.countsHolds(threadId);
+        }
         result.whenComplete((held, failure) -> {
             Round open = round;
             if (result.isCancelled() && open != null) {
@@ -204,7 +221,8 @@ final class RedLockAcquisition implements PendingAcquire {
 
         void send(int index) {
             RLock lock = locks.get(index);
-            call(() -> lock.tryLockAsync(0, leaseMillis, TimeUnit.MILLISECONDS, threadId))
+            call(() -> lock instanceof RoundAttempts once ? once.tryOnceAsync(leaseMillis, threadId)
+                    : lock.tryLockAsync(0, leaseMillis, TimeUnit.MILLISECONDS, threadId))
                     .whenComplete((acquired, failure) -> onReply(index, acquired, failure));
         }
 
@@ -251,11 +269,13 @@ final class RedLockAcquisition implements PendingAcquire {
             }
             long elapsedMillis = clock.millisSince(startNanos);
             List<RLock> acquired = new ArrayList<>();
+            boolean everyHeldOneAgain = true;
             Throwable misuse = null;
             Throwable firstFailure = null;
             int failed = 0;
             for (int i = 0; i < slots.length(); i++) {
                 unsettled.incrementAndGet(); // before the slot can be seen LATE, so settled cannot complete early
+                everyHeldOneAgain &= !heldBefore[i] || slots.get(i) == ACQUIRED;
                 if (slots.compareAndSet(i, PENDING, LATE)) {
                     continue;
                 }
@@ -281,7 +301,7 @@ final class RedLockAcquisition implements PendingAcquire {
             // a component whose loss was told since the round began counts for nothing (see ToldLosses)
             long live = acquired.stream()
                     .filter(lock -> !CompositeLocks.toldLostSince(List.of(lock), threadId, startNanos)).count();
-            if (misuse == null && live >= quorum && validityMillis > 0 && result.complete(true)) {
+            if (misuse == null && live >= quorum && everyHeldOneAgain && validityMillis > 0 && result.complete(true)) {
                 settleOne();
                 return;
             }

@@ -8,6 +8,7 @@ import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.base.Require;
 import dev.padlock.internal.composite.HoldsForgetting;
 import dev.padlock.internal.composite.LeaseExtending;
+import dev.padlock.internal.composite.RoundAttempts;
 import dev.padlock.internal.composite.ToldLosses;
 import dev.padlock.internal.lease.LeaseClocks;
 import dev.padlock.internal.lease.ReportsToLeases;
@@ -21,7 +22,7 @@ import java.util.concurrent.locks.Condition;
  * The {@link RFencedLock}: a {@link RedisLock} over {@link FencedLockProtocol}, whose acquisitions
  * also report the token the acquire script returned.
  */
-public final class RedisFencedLock implements RFencedLock, LeaseExtending, HoldsForgetting, ToldLosses, ReportsToLeases,
+public final class RedisFencedLock implements RFencedLock, LeaseExtending, HoldsForgetting, ToldLosses, ReportsToLeases, RoundAttempts,
         CallBound {
     private final RedisLock lock;
     private final FencedLockProtocol protocol;
@@ -201,6 +202,11 @@ public final class RedisFencedLock implements RFencedLock, LeaseExtending, Holds
     }
 
     @Override
+    public CompletableFuture<Boolean> tryOnceAsync(long leaseMillis, long threadId) {
+        return lock.tryOnceAsync(leaseMillis, threadId);
+    }
+
+    @Override
     public CompletableFuture<Boolean> extendLeaseAsync(long leaseMillis, long threadId) {
         return lock.extendLeaseAsync(leaseMillis, threadId);
     }
@@ -248,5 +254,10 @@ public final class RedisFencedLock implements RFencedLock, LeaseExtending, Holds
     @Override
     public void forgetHolds(long threadId) {
         lock.forgetHolds(threadId);
+    }
+
+    @Override
+    public boolean countsHolds(long threadId) {
+        return lock.countsHolds(threadId);
     }
 }

@@ -12,6 +12,7 @@ import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.base.Require;
 import dev.padlock.internal.composite.HoldsForgetting;
 import dev.padlock.internal.composite.LeaseExtending;
+import dev.padlock.internal.composite.RoundAttempts;
 import dev.padlock.internal.composite.ToldLosses;
 import dev.padlock.internal.lease.LeaseClocks;
 import dev.padlock.internal.lease.ReportsToLeases;
@@ -35,7 +36,8 @@ import java.util.function.Function;
  * bookkeeping around acquire and release, and the blocking methods, which wait on the same
  * asynchronous core as the asynchronous ones, through {@link BlockingWaits}.
  */
-public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, ToldLosses, ReportsToLeases, CallBound {
+public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, ToldLosses, ReportsToLeases, CallBound,
+        RoundAttempts {
     private final LockProtocol protocol;
     private final LockServices services;
     private final boolean spin;
@@ -313,10 +315,7 @@ public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, 
 
     @Override
     public void forgetHolds(long threadId) {
-        boolean counted = protocol.sharesLocalView()
-                ? services.queues().counts(protocol.localKey(), threadId)
-                : services.grantWaits().counts(protocol, threadId);
-        if (counted) {
+        if (countsHolds(threadId)) {
             return; // holds the owner was told of, which it unlocks itself
         }
         services.watchdog().forget(protocol, threadId);
@@ -324,6 +323,13 @@ public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, 
         services.queues().onLeaseLost(localKey, threadId);
         services.grantWaits().leaseLost(localKey, threadId);
         services.grantWaits().unlockUnconfirmed(protocol, threadId);
+    }
+
+    @Override
+    public boolean countsHolds(long threadId) {
+        return protocol.sharesLocalView()
+                ? services.queues().counts(protocol.localKey(), threadId)
+                : services.grantWaits().counts(protocol, threadId);
     }
 
     @Override
@@ -457,6 +463,13 @@ public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, 
             }
         });
         return out;
+    }
+
+    @Override
+    public CompletableFuture<Boolean> tryOnceAsync(long leaseMillis, long threadId) {
+        Require.leaseTime(leaseMillis, TimeUnit.MILLISECONDS);
+        return linked(acquire(0, leaseMillis, TimeUnit.MILLISECONDS, threadId), LockAcquisition.FOREVER, threadId,
+                "tryLock", acquired -> acquired);
     }
 
     /**

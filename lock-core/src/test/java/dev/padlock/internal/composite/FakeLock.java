@@ -221,6 +221,11 @@ final class FakeLock implements RLock, LeaseExtending, HoldsForgetting, ToldLoss
     }
 
     @Override
+    public boolean countsHolds(long threadId) {
+        return holds > 0;
+    }
+
+    @Override
     public CompletableFuture<Boolean> extendLeaseAsync(long leaseMillis, long threadId) {
         call("extend " + name + " " + leaseMillis);
         if (leaseRunsOut) {

@@ -237,6 +237,36 @@ class RedLockTest {
         assertThat(tryLock(0, TEN_SECONDS)).isCompletedWithValue(true);
     }
 
+    /**
+     * Seed 10 ({@code -8732681812561115515:60}, reached with the async bound on): an owner holding
+     * a red lock twice re-entered while a server that counts its holds failed, and a server where
+     * its holds had been lost was claimed again (count 1). Held on that bare majority, the new hold
+     * stood on one server that counts all three: after two unlocks, the owner's last hold had its
+     * field on one server of three. A re-entry needs every server that counts the owner's holds.
+     */
+    @Test
+    void aReentryIsNotHeldWhileAServerThatCountsTheOwnersHoldsIsMissed() {
+        assertThat(tryLock(0, TEN_SECONDS)).isCompletedWithValue(true);
+        assertThat(tryLock(0, TEN_SECONDS)).isCompletedWithValue(true);
+        c.dropsItsHolds(); // its lease ran out: the owner's two holds are on a and b
+        b.failsWith(new RedisUnavailableException("b is down", null));
+
+        assertThat(tryLock(0, TEN_SECONDS)).as("a and c would be a majority").isCompletedWithValue(false);
+
+        assertThat(List.of(a.holds(), b.holds(), c.holds())).as("what the re-entry took is given back")
+                .containsExactly(2, 2, 0);
+    }
+
+    @Test
+    void aReentryWhileAServerThatCountsNothingOfTheOwnerIsDownIsHeldOnTheOthers() {
+        c.failsWith(new RedisUnavailableException("c is down", null));
+        assertThat(tryLock(0, TEN_SECONDS)).isCompletedWithValue(true);
+
+        assertThat(tryLock(0, TEN_SECONDS)).isCompletedWithValue(true);
+
+        assertThat(List.of(a.holds(), b.holds())).containsOnly(2);
+    }
+
     @Test
     void aMajorityThatFailsEndsTheAcquisitionNotHeldAndGivesBackTheRest() {
         a.failsWith(new RedisUnavailableException("a is down", null));
