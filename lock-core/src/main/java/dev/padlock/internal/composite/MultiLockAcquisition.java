@@ -8,7 +8,6 @@ import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.base.WaitBudget;
 import dev.padlock.internal.redis.RedisErrors;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -35,8 +34,6 @@ final class MultiLockAcquisition implements PendingAcquire {
     private final CompletableFuture<Void> settled = new CompletableFuture<>();
     /** How many components, from the first, this call holds; confined to the step running now. */
     private int taken;
-    /** By component: found no longer held since it was taken, so not to be unlocked; confined as {@link #taken}. */
-    private final boolean[] rolledBack;
     /** The component acquisition in flight; written by the step running now, cancelled by a cancel. */
     private volatile CompletableFuture<?> inFlight;
 
@@ -46,7 +43,6 @@ final class MultiLockAcquisition implements PendingAcquire {
         this.budget = budget;
         this.leaseNanos = leaseNanos;
         this.threadId = threadId;
-        this.rolledBack = new boolean[locks.size()];
         result.whenComplete((held, failure) -> {
             CompletableFuture<?> step = inFlight;
             if (result.isCancelled() && step != null) {
@@ -160,35 +156,14 @@ final class MultiLockAcquisition implements PendingAcquire {
                 rollBack(result.isCancelled() ? null : RedisErrors.unwrap(failure));
             } else if (extensions.stream().allMatch(CompletableFuture::join)) {
                 held();
+            } else if (!result.isDone() && (budget.forever() || budget.remainingNanos() > 0)) {
+                log.debug("'{}': a component's lease ran out while a later one was awaited; starting again",
+                        locks.get(0).getName());
+                rollBack(null, this::next);
             } else {
-                forgetLost(extensions);
-                if (!result.isDone() && (budget.forever() || budget.remainingNanos() > 0)) {
-                    log.debug("'{}': a component's lease ran out while a later one was awaited; starting again",
-                            locks.get(0).getName());
-                    rollBack(null, this::next);
-                } else {
-                    rollBack(null);
-                }
+                rollBack(null);
             }
         });
-    }
-
-    /**
-     * The components Redis answered no longer held are not rolled back: their owner's field was
-     * gone, so nothing of this call is left there, and an unlock sent now could remove a hold the
-     * same owner took since (another acquisition of it, of this multi lock or of the component).
-     * Those this client counts no told hold of are taken as holding nothing
-     * ({@link HoldsForgetting}), as an unlock that found nothing would leave them.
-     */
-    private void forgetLost(List<CompletableFuture<Boolean>> extensions) {
-        for (int i = 0; i < extensions.size(); i++) {
-            if (!extensions.get(i).join()) {
-                rolledBack[i] = true;
-                if (locks.get(i) instanceof HoldsForgetting forgetting) {
-                    forgetting.forgetHolds(threadId);
-                }
-            }
-        }
     }
 
     /**
@@ -204,9 +179,6 @@ final class MultiLockAcquisition implements PendingAcquire {
     private void rollBack(Throwable failure, Runnable again) {
         CompletableFuture<List<Throwable>> chain = CompletableFuture.completedFuture(new ArrayList<>());
         for (int i = taken - 1; i >= 0; i--) {
-            if (rolledBack[i]) {
-                continue; // found no longer held: nothing of this call is left there
-            }
             RLock lock = locks.get(i);
             chain = chain.thenCompose(problems -> call(() -> lock.unlockAsync(threadId)).handle((ok, error) -> {
                 Throwable cause = error == null ? null : RedisErrors.unwrap(error);
@@ -219,7 +191,6 @@ final class MultiLockAcquisition implements PendingAcquire {
             }));
         }
         taken = 0;
-        Arrays.fill(rolledBack, false);
         chain.whenComplete((problems, ignored) -> {
             if (again != null && problems.isEmpty() && !result.isDone()) {
                 again.run();
