@@ -179,7 +179,7 @@ public final class DeferredClient implements LockClient {
 
     @Override
     public RLock getMultiLock(RLock... locks) {
-        return MultiLock.of(locks);
+        return MultiLock.of(compositeTimer, locks);
     }
 
     @Override

@@ -198,7 +198,7 @@ public final class PadlockClient implements LockClient {
 
     @Override
     public RLock getMultiLock(RLock... locks) {
-        return MultiLock.of(services.observing(), services.clock(), locks);
+        return MultiLock.of(services.observing(), services.clock(), services.timer(), locks);
     }
 
     @Override

@@ -11,6 +11,7 @@ import dev.padlock.internal.base.WaitBudget;
 import dev.padlock.internal.lease.LeaseClocks;
 import dev.padlock.internal.lease.ReportsToLeases;
 import dev.padlock.internal.observe.Observing;
+import io.netty.util.Timer;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -42,8 +43,14 @@ import java.util.concurrent.locks.Condition;
  * leaves nothing behind, except a component whose own acquisition was cancelled in flight, which
  * that component gives back itself, as {@link RLock#lockAsync} says.
  *
- * <p>Reentrancy, leases and watchdog renewal are the components' own; this class keeps no state
- * between calls. Reads combine the components' answers: locked or held when all are, the
+ * <p>One owner's acquisitions of one multi lock object take turns ({@link OwnerTurns}): each starts
+ * once the owner's earlier one has settled. A round that gives back what it took unlocks by the
+ * owner's field, and a component found no longer held (its lease ran out meanwhile) is unlocked
+ * too; with two acquisitions of one owner in flight, that unlock could remove the hold the other
+ * had just taken on it.
+ *
+ * <p>Reentrancy, leases and watchdog renewal are the components' own; besides those turns this
+ * class keeps no state between calls. Reads combine the components' answers: locked or held when all are, the
  * smallest hold count, the shortest time to live.
  */
 public final class MultiLock implements RLock, ReportsToLeases, CallBound {
@@ -60,10 +67,14 @@ public final class MultiLock implements RLock, ReportsToLeases, CallBound {
     /** The observer of the client that made it; null when none is set. */
     private final Observing observing;
     private final EngineClock clock;
+    private final Timer timer;
+    /** One owner's acquisitions, one after the other: see {@link OwnerTurns}. */
+    private final OwnerTurns turns = new OwnerTurns();
 
-    private MultiLock(List<RLock> locks, Observing observing, EngineClock clock) {
+    private MultiLock(List<RLock> locks, Observing observing, EngineClock clock, Timer timer) {
         this.locks = locks;
         this.clock = clock;
+        this.timer = timer;
         this.name = CompositeLocks.name("multi", locks);
         this.observing = observing;
     }
@@ -74,18 +85,18 @@ public final class MultiLock implements RLock, ReportsToLeases, CallBound {
      * @throws NullPointerException when {@code locks} or one of them is null
      * @throws IllegalArgumentException when {@code locks} is empty or holds one object twice
      */
-    public static RLock of(RLock... locks) {
-        return of(null, EngineClock.SYSTEM, locks);
+    public static RLock of(Timer timer, RLock... locks) {
+        return of(null, EngineClock.SYSTEM, timer, locks);
     }
 
     /**
-     * As {@link #of(RLock...)}, its acquisitions and holds told to {@code observing} when not null,
-     * its waits timed by {@code clock}.
+     * As {@link #of(Timer, RLock...)}, its acquisitions and holds told to {@code observing} when not
+     * null, its waits timed by {@code clock}.
      */
-    public static RLock of(Observing observing, EngineClock clock, RLock... locks) {
+    public static RLock of(Observing observing, EngineClock clock, Timer timer, RLock... locks) {
         List<RLock> sorted = new ArrayList<>(CompositeLocks.components(locks));
         sorted.sort(Comparator.comparing(RLock::getName));
-        return new MultiLock(List.copyOf(sorted), observing, clock);
+        return new MultiLock(List.copyOf(sorted), observing, clock, timer);
     }
 
     /** {@code multi[a,b,c]}: the components' names in acquisition order. */
@@ -154,8 +165,12 @@ public final class MultiLock implements RLock, ReportsToLeases, CallBound {
     private PendingAcquire acquire(long waitNanos, long leaseTime, TimeUnit unit, long threadId) {
         long leaseNanos = leaseTime <= 0 ? -1 : unit.toNanos(leaseTime);
         long startNanos = observing == null ? 0 : clock.nanoTime();
-        MultiLockAcquisition acquisition = new MultiLockAcquisition(locks, WaitBudget.of(waitNanos, clock), clock, leaseNanos, threadId);
-        acquisition.next();
+        WaitBudget budget = WaitBudget.of(waitNanos, clock);
+        PendingAcquire acquisition = turns.start(threadId, budget, timer, () -> {
+            MultiLockAcquisition started = new MultiLockAcquisition(locks, budget, clock, leaseNanos, threadId);
+            started.next();
+            return started;
+        }, () -> unlockAsync(threadId));
         return observing == null ? acquisition : observing.started(acquisition, name, "composite:" + name,
                 dev.padlock.LockObserver.Kind.MULTI, threadId, waitNanos, startNanos);
     }
