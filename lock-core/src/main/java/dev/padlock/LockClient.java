@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.padlock.internal.DeferredClient;
 import dev.padlock.internal.PadlockClient;
+import dev.padlock.internal.base.LoggingCheck;
 
 /**
  * Entry point: a connection to Redis that hands out locks.
@@ -42,6 +43,10 @@ public interface LockClient extends AutoCloseable {
     /**
      * Connects with the given settings.
      *
+     * <p>Padlock logs through SLF4J. When no SLF4J provider is on the class path, its warnings
+     * (a lease lost, renewals failing) would go nowhere: the first client of the JVM then says so,
+     * in one line on standard error.
+     *
      * @param config the settings
      * @return a connected client, to be closed (with {@link LockConfig.Builder#startWithoutRedis}
      *     set, one that connects in the background)
@@ -50,6 +55,7 @@ public interface LockClient extends AutoCloseable {
      */
     static LockClient create(LockConfig config) {
         requireNonNull(config, "config");
+        LoggingCheck.warnOnceWithoutProvider();
         return config.startWithoutRedis() ? DeferredClient.start(config) : PadlockClient.open(config);
     }
 

@@ -327,8 +327,15 @@ public final class LockConfig {
          *         .build();
          * }</pre>
          *
+         * <p>Make the store with {@code keytool -importcert} (a PKCS#12 store that
+         * {@code openssl pkcs12 -export -nokeys} writes loads in Java as empty); the client sends no
+         * certificate of its own, so the server must not demand one ({@code tls-auth-clients no} or
+         * {@code optional}): docs/operating/tls-and-acl.md walks a first setup.
+         *
          * @param file a readable file
-         * @param password the store's password, copied; {@code null} when it has none
+         * @param password the store's password, copied; {@code null} only for a store written
+         *     without one ({@code keytool} always sets one, and a PKCS#12 store it wrote, read
+         *     without its password, holds no certificate)
          * @return this builder
          * @throws IllegalArgumentException when {@code file} is not a readable file
          */

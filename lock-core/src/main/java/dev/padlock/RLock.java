@@ -21,6 +21,15 @@ import java.util.function.Function;
  * itself and is never renewed; without one, the lease is the client's watchdog timeout and the
  * watchdog renews it every third of that until the last unlock.
  *
+ * <p>Zero or a negative lease, two readings. The {@code long leaseTime, TimeUnit unit} methods
+ * ({@link #lock(long, TimeUnit)}, {@link #tryLock(long, long, TimeUnit)} and their twins) read any
+ * {@code leaseTime <= 0} as "a watchdog lease", as Redisson's {@code RLock} does, so that code
+ * written for it keeps its meaning: {@code lock(-1, SECONDS)} is Redisson's idiom for the watchdog.
+ * The {@link Duration} methods ({@link #acquire(Duration)}, {@link #tryAcquire(Duration, Duration)}
+ * and their twins) take {@link Duration#ZERO} for the watchdog and refuse a negative lease with an
+ * {@link IllegalArgumentException}, as a negative {@code Duration} is most often a subtraction
+ * gone wrong. Both refuse a lease above {@link #MAX_LEASE} (about 24.8 days).
+ *
  * <p>Waiting does not poll: a waiter wakes on the lock's unlock message, or at the latest when
  * the holder's lease runs out.
  *
@@ -39,14 +48,15 @@ import java.util.function.Function;
 public interface RLock extends Lock {
 
     /**
-     * The longest lease any method accepts: 36,500 days (about 100 years); a longer one gives an
-     * {@link IllegalArgumentException} at the call. Redis itself refuses a {@code PEXPIRE} whose
-     * end overflows its clock (it would refuse it only after the owner's field was written, which
-     * then never expires), and this client counts a lease's end in nanoseconds of
-     * {@link System#nanoTime()}, which must not overflow either: 100 years leaves a margin of
-     * half the range of a {@code long}.
+     * The longest lease any method accepts: {@code Integer.MAX_VALUE} milliseconds (about 24.8
+     * days), the same cap as every timeout of {@link LockConfig#MAX_TIMEOUT} (the watchdog's lease
+     * included); a longer one gives an {@link IllegalArgumentException} at the call, before
+     * anything reaches Redis. A lease that long is most often a unit mistaken ({@code DAYS} for
+     * {@code SECONDS}); a job that must hold longer holds with the watchdog's lease, renewed while
+     * its client lives. (Redis itself refuses a {@code PEXPIRE} whose end overflows its clock, and
+     * would refuse it only after the owner's field was written, which then never expires.)
      */
-    Duration MAX_LEASE = Duration.ofDays(36_500);
+    Duration MAX_LEASE = Duration.ofMillis(Integer.MAX_VALUE);
 
     /**
      * The name given to {@link LockClient#getLock(String)}; also the lock's Redis key.
@@ -77,7 +87,8 @@ public interface RLock extends Lock {
      * bounded by Redis's answers, as {@link #lock()}.
      *
      * @param leaseTime how long the lock is held unless unlocked first, never renewed;
-     *     {@code <= 0} means a watchdog lease instead; at most {@link #MAX_LEASE}
+     *     {@code <= 0} (zero or negative, as in Redisson) means a watchdog lease instead, where
+     *     {@link #acquire(Duration)} refuses a negative lease; at most {@link #MAX_LEASE}
      * @param unit the unit of {@code leaseTime}
      * @throws RedisUnavailableException as {@link #lock()}
      */
@@ -141,7 +152,8 @@ public interface RLock extends Lock {
      * Tries to acquire the lock within {@code waitTime}, as {@link #tryLock(long, TimeUnit)}.
      *
      * @param waitTime how long to wait at most; {@code 0} means one attempt
-     * @param leaseTime a fixed lease, never renewed; {@code <= 0} means a watchdog lease instead
+     * @param leaseTime a fixed lease, never renewed; {@code <= 0} (zero or negative, as in Redisson)
+     *     means a watchdog lease instead; at most {@link #MAX_LEASE}
      * @param unit the unit of {@code waitTime} and {@code leaseTime}
      * @return whether the lock was acquired
      * @throws InterruptedException when interrupted before or while waiting; the flag is cleared
@@ -291,8 +303,12 @@ public interface RLock extends Lock {
     /**
      * Acquires a {@link LockLease}, waiting as long as it takes.
      *
-     * @param leaseTime the lease; {@link Duration#ZERO} means a watchdog lease
+     * @param leaseTime the lease; {@link Duration#ZERO} means a watchdog lease; at most
+     *     {@link #MAX_LEASE}
      * @return the lease, to be released by any thread
+     * @throws IllegalArgumentException for a negative lease (unlike {@link #lock(long, TimeUnit)},
+     *     which reads one as the watchdog's, as Redisson does) or one above {@link #MAX_LEASE}, at
+     *     the call
      */
     default LockLease acquire(Duration leaseTime) {
         return Leases.awaitUninterruptibly(acquireAsync(leaseTime), "acquire of '" + getName() + "'");

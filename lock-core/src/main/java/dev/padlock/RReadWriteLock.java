@@ -14,6 +14,14 @@ package dev.padlock;
  * and {@code lockAsync}, whose unbounded wait on itself could never end. A re-entry of the write
  * lock never shortens its lease: it sets the remaining lease plus the new one, as Redisson does.
  * Every unlock that frees the lock for someone else wakes all waiters, readers and writers alike.
+ *
+ * <p>One name, one kind: this pair and the plain lock of the same name
+ * ({@link LockClient#getLock(String)}, and the fair, fenced and spin locks) are the same Redis
+ * key, in Redisson's format, and do not exclude each other. A reader or writer takes the lock
+ * beside a plain holder (both hold at once), a plain lock waits for a reader or writer of
+ * another owner, and the plain holder's last unlock deletes the key with the reader's or
+ * writer's hold. Redisson's {@code RLock} and {@code RReadWriteLock} behave the same. Give a
+ * read-write lock a name of its own (docs/user-guide/lock-kinds.md).
  */
 public interface RReadWriteLock {
 

@@ -55,10 +55,12 @@ public final class Demo {
     }
 
     private int run() throws InterruptedException {
+        // the banner first: provisioning starts Redis, and nothing it logs comes before this line
+        out.printf("Padlock demo, --kind %s (%s): %d processes x %d threads on one lock for %d s; lease: %s%n",
+                options.kind().argument(), options.kind().description(), options.processes(), options.threads(),
+                options.seconds(), options.leaseDescription());
+        out.flush();
         try (DemoServers servers = DemoServers.provision(options)) {
-            out.printf("Padlock demo, --kind %s (%s): %d processes x %d threads on one lock for %d s; lease: %s%n",
-                    options.kind().argument(), options.kind().description(), options.processes(), options.threads(),
-                    options.seconds(), options.leaseDescription());
             out.println(servers.describe());
             if (!servers.allControllable()) {
                 out.println("(a server others may use: their commands count in the per-acquisition figures too)");

@@ -55,6 +55,12 @@ private suspend fun <T> CompletableFuture<T>.awaitLease(leaseOf: (T) -> LockLeas
  * lost, or could run out with no renewal answered by Redis, the block is cancelled and this
  * throws [LeaseLostException]. The block runs in the caller's context, on no particular thread;
  * its failure reaches the caller once the lease is released.
+ *
+ * Import it explicitly, `import dev.padlock.kotlin.withLock`, and name the lease in the block
+ * (`lock.withLock { lease -> ... }`): the standard library's `kotlin.concurrent.withLock` has the
+ * same name, applies to any `java.util.concurrent.locks.Lock` (an [RLock] too), and holds the lock
+ * by the calling thread, which a coroutine may leave at its first suspension. An IDE's auto-import
+ * may pick that one; a block that names its lease does not compile with it.
  */
 suspend fun <T> RLock.withLock(block: suspend CoroutineScope.(LockLease) -> T): T = supervisorScope {
     withLockAsync { lease -> async { block(lease) }.asCompletableFuture() }.await()

@@ -32,7 +32,6 @@ public final class Require {
 
     /** {@link RLock#MAX_LEASE} in milliseconds. */
     public static final long MAX_LEASE_MILLIS = RLock.MAX_LEASE.toMillis();
-    private static final long MAX_LEASE_DAYS = RLock.MAX_LEASE.toDays();
 
     /**
      * A lease of {@code leaseTime} {@code unit}s: at most {@link RLock#MAX_LEASE} (a lease of zero
@@ -42,17 +41,21 @@ public final class Require {
     public static void leaseTime(long leaseTime, TimeUnit unit) {
         requireNonNull(unit, "unit");
         argument(leaseTime <= 0 || unit.toMillis(leaseTime) <= MAX_LEASE_MILLIS,
-                "leaseTime must be at most %d days (%d ms, RLock.MAX_LEASE), was %d %s", MAX_LEASE_DAYS, MAX_LEASE_MILLIS,
-                leaseTime, unit);
+                "leaseTime must be at most %d ms (about 24.8 days, RLock.MAX_LEASE), was %d %s; for a longer hold,"
+                        + " ask for no lease (0: the watchdog's, renewed while the client lives)",
+                MAX_LEASE_MILLIS, leaseTime, unit);
     }
 
     /** A lease given as a {@link Duration}: not null, not negative, at most {@link RLock#MAX_LEASE}. */
     public static void leaseTime(Duration leaseTime) {
         requireNonNull(leaseTime, "leaseTime");
-        argument(!leaseTime.isNegative(), "leaseTime must not be negative, was %s", leaseTime);
+        argument(!leaseTime.isNegative(), "leaseTime must not be negative, was %s; Duration.ZERO asks for the"
+                + " watchdog's lease (only RLock's lock(leaseTime, unit) and tryLock(wait, leaseTime, unit) read a negative"
+                + " lease as the watchdog's, as Redisson does)", leaseTime);
         argument(leaseTime.compareTo(RLock.MAX_LEASE) <= 0,
-                "leaseTime must be at most %d days (%d ms, RLock.MAX_LEASE), was %s", MAX_LEASE_DAYS, MAX_LEASE_MILLIS,
-                leaseTime);
+                "leaseTime must be at most %d ms (about 24.8 days, RLock.MAX_LEASE), was %s; for a longer hold,"
+                        + " ask for no lease (Duration.ZERO: the watchdog's, renewed while the client lives)",
+                MAX_LEASE_MILLIS, leaseTime);
     }
 
     /** A wait time: not negative. */

@@ -50,16 +50,49 @@ class RequireTest {
         Require.leaseTime(dev.padlock.RLock.MAX_LEASE);
         assertThatThrownBy(() -> Require.leaseTime(Require.MAX_LEASE_MILLIS + 1, java.util.concurrent.TimeUnit.MILLISECONDS))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("leaseTime must be at most 36500 days (3153600000000 ms, RLock.MAX_LEASE), was 3153600000001"
-                        + " MILLISECONDS");
+                .hasMessage("leaseTime must be at most 2147483647 ms (about 24.8 days, RLock.MAX_LEASE), was 2147483648"
+                        + " MILLISECONDS; for a longer hold, ask for no lease (0: the watchdog's, renewed while the client"
+                        + " lives)");
         // TimeUnit.toMillis saturates at Long.MAX_VALUE: no overflow lets a huge lease through
         assertThatThrownBy(() -> Require.leaseTime(Long.MAX_VALUE, java.util.concurrent.TimeUnit.DAYS))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("36500 days");
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most 2147483647 ms");
         assertThatThrownBy(() -> Require.leaseTime(java.time.Duration.ofSeconds(Long.MAX_VALUE)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("36500 days");
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most 2147483647 ms");
         assertThatThrownBy(() -> Require.leaseTime(java.time.Duration.ofMillis(-1)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("negative");
         assertThatThrownBy(() -> Require.leaseTime(1, null)).isInstanceOf(NullPointerException.class);
+    }
+
+    /**
+     * Issue 38: a lease is capped as every timeout is ({@code LockConfig.MAX_TIMEOUT},
+     * {@code Integer.MAX_VALUE} ms, about 24.8 days); a 25-day lease used to pass (the cap was 100
+     * years) although no watchdog timeout may be that long.
+     */
+    @Test
+    void aLeaseAboveTheTimeoutCapOf24Point8DaysIsRefused() {
+        assertThat(dev.padlock.RLock.MAX_LEASE).isEqualTo(dev.padlock.LockConfig.MAX_TIMEOUT);
+        Require.leaseTime(24, java.util.concurrent.TimeUnit.DAYS);
+        Require.leaseTime(java.time.Duration.ofMillis(Integer.MAX_VALUE));
+        assertThatThrownBy(() -> Require.leaseTime(25, java.util.concurrent.TimeUnit.DAYS))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at most 2147483647 ms (about 24.8 days, RLock.MAX_LEASE), was 25 DAYS");
+        assertThatThrownBy(() -> Require.leaseTime(java.time.Duration.ofDays(25)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at most 2147483647 ms (about 24.8 days, RLock.MAX_LEASE), was PT600H");
+    }
+
+    /**
+     * Issue 38: {@code acquire(Duration.ofSeconds(-5))} is refused while {@code lock(-5, SECONDS)} is
+     * a watchdog lease (Redisson's reading); the message says how to ask for the watchdog's lease.
+     */
+    @Test
+    void aNegativeDurationLeaseIsRefusedNamingDurationZeroForTheWatchdog() {
+        Require.leaseTime(-5, java.util.concurrent.TimeUnit.SECONDS); // Redisson's reading: the watchdog's
+        assertThatThrownBy(() -> Require.leaseTime(java.time.Duration.ofSeconds(-5)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("leaseTime must not be negative, was PT-5S; Duration.ZERO asks for the watchdog's lease"
+                        + " (only RLock's lock(leaseTime, unit) and tryLock(wait, leaseTime, unit) read a negative lease as"
+                        + " the watchdog's, as Redisson does)");
     }
 
     @Test

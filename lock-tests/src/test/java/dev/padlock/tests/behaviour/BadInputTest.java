@@ -218,6 +218,69 @@ class BadInputTest {
         assertThat(admin.commands().keys("*" + name + "*")).as("keys of the refused locks").isEmpty();
     }
 
+    /**
+     * Issue 38: a lease is capped as every timeout is ({@code LockConfig.MAX_TIMEOUT}, about 24.8
+     * days); a 25-day lease used to be taken (the cap was 100 years). Every kind and API that takes
+     * a lease refuses it at the call, and nothing reaches Redis.
+     */
+    @Test
+    void aLeaseOf25DaysAboveTheTimeoutCapFailsAtTheCallAndWritesNothing() {
+        String name = Clients.uniqueName("lease-25-days");
+        RReadWriteLock readWrite = client.getReadWriteLock(name + ":rw");
+        RFencedLock fenced = client.getFencedLock(name + ":fenced");
+        Map<String, RLock> kinds = new LinkedHashMap<>();
+        kinds.put("plain", client.getLock(name + ":plain"));
+        kinds.put("fair", client.getFairLock(name + ":fair"));
+        kinds.put("read", readWrite.readLock());
+        kinds.put("write", readWrite.writeLock());
+        kinds.put("fenced", fenced);
+        kinds.put("spin", client.getSpinLock(name + ":spin"));
+        kinds.put("multi", client.getMultiLock(client.getLock(name + ":m1"), client.getLock(name + ":m2")));
+        kinds.put("red", client.getRedLock(client.getLock(name + ":r1"), client.getLock(name + ":r2"),
+                client.getLock(name + ":r3")));
+        Duration days25 = Duration.ofDays(25);
+        kinds.forEach((kind, each) -> {
+            assertLeaseRefused(kind + ".tryLock(0, 25, DAYS)", () -> each.tryLock(0, 25, TimeUnit.DAYS));
+            assertLeaseRefused(kind + ".lock(25, DAYS)", () -> each.lock(25, TimeUnit.DAYS));
+            assertLeaseRefused(kind + ".lockInterruptibly(25, DAYS)", () -> each.lockInterruptibly(25, TimeUnit.DAYS));
+            assertLeaseRefused(kind + ".lockAsync(25, DAYS, id)", () -> each.lockAsync(25, TimeUnit.DAYS, OWNER));
+            assertLeaseRefused(kind + ".tryLockAsync(0, 25, DAYS, id)",
+                    () -> each.tryLockAsync(0, 25, TimeUnit.DAYS, OWNER));
+            assertLeaseRefused(kind + ".acquire(25 days)", () -> each.acquire(days25));
+            assertLeaseRefused(kind + ".tryAcquire(0, 25 days)", () -> each.tryAcquire(Duration.ZERO, days25));
+            assertLeaseRefused(kind + ".acquireAsync(25 days)", () -> each.acquireAsync(days25));
+            assertLeaseRefused(kind + ".tryAcquireAsync(0, 25 days)", () -> each.tryAcquireAsync(Duration.ZERO, days25));
+        });
+        assertLeaseRefused("lockAndGetToken(25, DAYS)", () -> fenced.lockAndGetToken(25, TimeUnit.DAYS));
+        assertLeaseRefused("tryLockAndGetToken(0, 25, DAYS)", () -> fenced.tryLockAndGetToken(0, 25, TimeUnit.DAYS));
+
+        assertThat(admin.commands().keys("*" + name + "*")).as("keys of the refused locks").isEmpty();
+    }
+
+    /**
+     * Issue 38: a negative lease has two readings, as documented on RLock. {@code lock(-5, SECONDS)}
+     * is a watchdog lease (Redisson's reading, kept for code written for it), while
+     * {@code acquire(Duration.ofSeconds(-5))} is refused at the call with a message that names
+     * {@code Duration.ZERO} for the watchdog.
+     */
+    @Test
+    void aNegativeLeaseIsTheWatchdogsForLockAndRefusedForAcquire() {
+        assertRejectedLocally(IllegalArgumentException.class, "acquire(-5 s)",
+                () -> lock.acquire(Duration.ofSeconds(-5)));
+        assertThatThrownBy(() -> lock.tryAcquire(Duration.ZERO, Duration.ofSeconds(-5)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("was PT-5S; Duration.ZERO asks for the watchdog's lease");
+
+        lock.lock(-5, TimeUnit.SECONDS);
+        try {
+            assertThat(lock.isHeldByCurrentThread()).isTrue();
+            assertThat(admin.commands().pttl(lock.getName())).as("PTTL: the watchdog's lease, 30 s by default")
+                    .isBetween(5_001L, LockConfig.DEFAULT_WATCHDOG_TIMEOUT.toMillis());
+        } finally {
+            lock.unlock();
+        }
+    }
+
     @Test
     void aLeaseTooLargeForRedisCannotExtendALease() throws InterruptedException {
         RLock each = client.getLock(Clients.uniqueName("extend-too-large"));
@@ -311,7 +374,7 @@ class BadInputTest {
     private void assertLeaseRefused(String call, ThrowingCallable code) {
         Throwable thrown = assertNothingSent(call, code);
         assertThat(thrown).as("%s throws at the call", call).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("leaseTime must be at most 36500 days");
+                .hasMessageContaining("leaseTime must be at most 2147483647 ms (about 24.8 days, RLock.MAX_LEASE)");
     }
 
     private void assertRejectedLocally(Class<? extends Throwable> expected, String call, ThrowingCallable code) {

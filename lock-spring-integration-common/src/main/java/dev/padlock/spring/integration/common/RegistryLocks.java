@@ -68,8 +68,8 @@ public final class RegistryLocks<L extends RegistryLock> {
     static long positiveMillis(Duration duration, String name) {
         requireNonNull(duration, name);
         if (duration.compareTo(RLock.MAX_LEASE) > 0) {
-            throw new IllegalArgumentException(name + " must be at most " + RLock.MAX_LEASE.toDays()
-                    + " days (RLock.MAX_LEASE), was " + duration);
+            throw new IllegalArgumentException(name + " must be at most " + RLock.MAX_LEASE.toMillis()
+                    + " ms (about 24.8 days, RLock.MAX_LEASE), was " + duration);
         }
         if (duration.toMillis() <= 0) {
             throw new IllegalArgumentException(name + " must be at least 1 ms, was " + duration);
