@@ -3,7 +3,7 @@ package dev.padlock.internal.redis;
 import dev.padlock.LockConfig;
 import dev.padlock.internal.base.RedisUris;
 import io.lettuce.core.ClientOptions;
-import io.lettuce.core.Delegating;
+import io.lettuce.core.CommandListenerWriter;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisChannelWriter;
 import io.lettuce.core.RedisClient;
@@ -22,6 +22,7 @@ import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.event.connection.ConnectionActivatedEvent;
 import io.lettuce.core.event.connection.ConnectionDeactivatedEvent;
 import io.lettuce.core.event.connection.ReconnectFailedEvent;
+import io.lettuce.core.protocol.CommandExpiryWriter;
 import io.lettuce.core.protocol.DefaultEndpoint;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
@@ -328,11 +329,22 @@ final class LettuceBackend implements RedisBackend {
         }
     }
 
-    /** Closes {@code c}'s channel without closing {@code c}: Lettuce's watchdog reconnects it. */
+    /**
+     * Closes {@code c}'s channel without closing {@code c}: Lettuce's watchdog reconnects it. The
+     * endpoint sits under the writers that time commands out and tell command listeners; both have
+     * {@code getDelegate()} on Lettuce 6 and 7 alike (Lettuce 7's {@code Delegating} interface,
+     * which they implement there, does not exist on 6).
+     */
     private static void disconnect(StatefulConnection<String, String> c) {
         RedisChannelWriter writer = ((RedisChannelHandler<?, ?>) c).getChannelWriter();
-        while (writer instanceof Delegating<?> delegating) {
-            writer = (RedisChannelWriter) delegating.getDelegate();
+        while (true) {
+            if (writer instanceof CommandExpiryWriter expiry) {
+                writer = expiry.getDelegate();
+            } else if (writer instanceof CommandListenerWriter listener) {
+                writer = listener.getDelegate();
+            } else {
+                break;
+            }
         }
         if (writer instanceof DefaultEndpoint endpoint) {
             endpoint.disconnect();
