@@ -9,7 +9,8 @@ import io.netty.util.Version;
  * Boot 3.5 has them, and Lettuce 7 on Netty 4.2, as Boot 4 has them; it uses only the API both
  * Lettuce lines share. What cannot work fails here with a message that names the fix: Lettuce 7 on
  * Netty 4.1 (an application that raised Lettuce and not Netty), whose first connection would
- * otherwise die deep inside Lettuce with a {@code NoClassDefFoundError}, and a Lettuce older than 6.
+ * otherwise die deep inside Lettuce with a {@code NoClassDefFoundError}, and a Lettuce older than
+ * 6.6, the oldest this build is tested on (Boot 3.5's; older 6.x lines may lack API lock-core calls).
  */
 final class LettuceLine {
     /** A Netty 4.2 class that Lettuce 7 uses for its event loops; Netty 4.1 has no such class. */
@@ -37,8 +38,8 @@ final class LettuceLine {
             return null;
         }
         String lettuce = lettuceVersion.contains("/") ? lettuceVersion.substring(0, lettuceVersion.indexOf('/')) : lettuceVersion;
-        if (major < 6) {
-            return "Padlock needs Lettuce 6 or 7, but the class path has Lettuce " + lettuce
+        if (major < 6 || major == 6 && minor(lettuceVersion) < 6) {
+            return "Padlock needs Lettuce 6.6 or later, but the class path has Lettuce " + lettuce
                     + ": use the Lettuce your Spring Boot line manages (3.5: 6.6, 4: 7), or lettuce-core 6.6 or later";
         }
         if (major >= 7 && !netty42) {
@@ -60,6 +61,12 @@ final class LettuceLine {
             end++;
         }
         return end == 0 || end > 4 ? -1 : Integer.parseInt(version.substring(0, end));
+    }
+
+    /** The minor version in {@code version} (after the first dot), or -1 when there is none. */
+    static int minor(String version) {
+        int dot = version.indexOf('.');
+        return dot < 0 ? -1 : major(version.substring(dot + 1));
     }
 
     private static boolean netty42() {

@@ -33,9 +33,12 @@ class LettuceLineTest {
     }
 
     @Test
-    void lettuceFiveIsRefused() {
+    void lettuceOlderThanSixSixIsRefused() {
         assertThat(LettuceLine.problem("5.3.7.RELEASE", false, "4.1.128.Final"))
-                .startsWith("Padlock needs Lettuce 6 or 7, but the class path has Lettuce 5.3.7.RELEASE");
+                .startsWith("Padlock needs Lettuce 6.6 or later, but the class path has Lettuce 5.3.7.RELEASE");
+        assertThat(LettuceLine.problem("6.4.2.RELEASE/abc", false, "4.1.118.Final"))
+                .startsWith("Padlock needs Lettuce 6.6 or later, but the class path has Lettuce 6.4.2.RELEASE:");
+        assertThat(LettuceLine.problem("6.7.1.RELEASE", false, "4.1.128.Final")).isNull();
     }
 
     @Test
