@@ -143,10 +143,11 @@ final class LettuceBackend implements RedisBackend {
             seeds.add(RedisUris.parse(uri, timeout));
         }
         RedisClusterClient cluster = RedisClusterClient.create(seeds);
-        // a failover must be noticed fast: Lettuce 7's adaptive triggers (on by default: MOVED, ASK,
-        // reconnects, ...) fire at the first failed reconnect to a node instead of the fifth, and a
-        // periodic refresh every 30 s catches what no command trips over
+        // a failover must be noticed fast: every adaptive trigger (MOVED, ASK, reconnects; Lettuce 7's
+        // default, not 6's) fires, at the first failed reconnect to a node instead of the fifth, and
+        // a periodic refresh every 30 s catches what no command trips over
         ClusterTopologyRefreshOptions refresh = ClusterTopologyRefreshOptions.builder()
+                .enableAllAdaptiveRefreshTriggers()
                 .refreshTriggersReconnectAttempts(1)
                 .adaptiveRefreshTriggersTimeout(Duration.ofMillis(500))
                 .enablePeriodicRefresh(Duration.ofSeconds(30))
@@ -154,7 +155,8 @@ final class LettuceBackend implements RedisBackend {
         ClusterClientOptions.Builder clusterOptions = ClusterClientOptions.builder()
                 .socketOptions(socket).timeoutOptions(timeouts).autoReconnect(true)
                 .sslOptions(sslOptions(config, timeout))
-                .topologyRefreshOptions(refresh);
+                .topologyRefreshOptions(refresh)
+                .validateClusterNodeMembership(false); // Lettuce 7's default; Lettuce 6's is true
         clusterOptions.replayFilter(ScriptReplayFilter.INSTANCE); // not overridden: returns the base builder
         cluster.setOptions(clusterOptions.build());
         String address = config.clusterUris().stream().map(RedisUris::redact)
@@ -331,20 +333,13 @@ final class LettuceBackend implements RedisBackend {
 
     /**
      * Closes {@code c}'s channel without closing {@code c}: Lettuce's watchdog reconnects it. The
-     * endpoint sits under the writers that time commands out and tell command listeners; both have
-     * {@code getDelegate()} on Lettuce 6 and 7 alike (Lettuce 7's {@code Delegating} interface,
-     * which they implement there, does not exist on 6).
+     * endpoint is under the writers that time commands out and tell listeners (on Lettuce 6 too).
      */
     private static void disconnect(StatefulConnection<String, String> c) {
         RedisChannelWriter writer = ((RedisChannelHandler<?, ?>) c).getChannelWriter();
-        while (true) {
-            if (writer instanceof CommandExpiryWriter expiry) {
-                writer = expiry.getDelegate();
-            } else if (writer instanceof CommandListenerWriter listener) {
-                writer = listener.getDelegate();
-            } else {
-                break;
-            }
+        while (writer instanceof CommandExpiryWriter || writer instanceof CommandListenerWriter) {
+            writer = writer instanceof CommandExpiryWriter expiry ? expiry.getDelegate()
+                    : ((CommandListenerWriter) writer).getDelegate();
         }
         if (writer instanceof DefaultEndpoint endpoint) {
             endpoint.disconnect();
