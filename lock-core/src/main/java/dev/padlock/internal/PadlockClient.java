@@ -77,7 +77,6 @@ public final class PadlockClient implements LockClient {
 
     /** Connects as {@code config} says, as the client {@code clientId}; see {@link #open(LockConfig)}. */
     static PadlockClient open(LockConfig config, String clientId) {
-        requireNetty42();
         RedisBackend backend = RedisBackend.open(config);
         // the client's one timer and clock: every wait, renewal round and retry of the engine
         HashedWheelTimer timer = new HashedWheelTimer(new DefaultThreadFactory("padlock-timer", true),
@@ -144,23 +143,6 @@ public final class PadlockClient implements LockClient {
             client.registration.start();
         }
         return client;
-    }
-
-    /**
-     * Lettuce 7 runs on Netty 4.2; on Netty 4.1 (Spring Boot 3.5's default) it fails deep inside its
-     * first connection with a {@code NoClassDefFoundError}. Say so at once, with the fix.
-     */
-    private static void requireNetty42() {
-        try {
-            Class.forName("io.netty.channel.MultiThreadIoEventLoopGroup", false, PadlockClient.class.getClassLoader());
-        } catch (ClassNotFoundException | LinkageError old) {
-            String found = io.netty.util.Version.identify().values().stream()
-                    .filter(v -> v.artifactId().equals("netty-common")).map(io.netty.util.Version::artifactVersion)
-                    .findFirst().orElse("an older version");
-            throw new IllegalStateException("Padlock needs Netty 4.2 (its Lettuce 7 runs on it), but the class path has"
-                    + " Netty " + found + ": a Spring Boot 3.5 application sets the properties netty.version=4.2.16.Final"
-                    + " and lettuce.version=7.7.0.RELEASE (see docs/user-guide/spring.md, Supported lines)", old);
-        }
     }
 
     @Override

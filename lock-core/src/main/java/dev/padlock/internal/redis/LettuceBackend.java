@@ -3,7 +3,7 @@ package dev.padlock.internal.redis;
 import dev.padlock.LockConfig;
 import dev.padlock.internal.base.RedisUris;
 import io.lettuce.core.ClientOptions;
-import io.lettuce.core.Delegating;
+import io.lettuce.core.CommandListenerWriter;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisChannelWriter;
 import io.lettuce.core.RedisClient;
@@ -22,6 +22,7 @@ import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.event.connection.ConnectionActivatedEvent;
 import io.lettuce.core.event.connection.ConnectionDeactivatedEvent;
 import io.lettuce.core.event.connection.ReconnectFailedEvent;
+import io.lettuce.core.protocol.CommandExpiryWriter;
 import io.lettuce.core.protocol.DefaultEndpoint;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
@@ -142,10 +143,11 @@ final class LettuceBackend implements RedisBackend {
             seeds.add(RedisUris.parse(uri, timeout));
         }
         RedisClusterClient cluster = RedisClusterClient.create(seeds);
-        // a failover must be noticed fast: Lettuce 7's adaptive triggers (on by default: MOVED, ASK,
-        // reconnects, ...) fire at the first failed reconnect to a node instead of the fifth, and a
-        // periodic refresh every 30 s catches what no command trips over
+        // a failover must be noticed fast: every adaptive trigger (MOVED, ASK, reconnects; Lettuce 7's
+        // default, not 6's) fires, at the first failed reconnect to a node instead of the fifth, and
+        // a periodic refresh every 30 s catches what no command trips over
         ClusterTopologyRefreshOptions refresh = ClusterTopologyRefreshOptions.builder()
+                .enableAllAdaptiveRefreshTriggers()
                 .refreshTriggersReconnectAttempts(1)
                 .adaptiveRefreshTriggersTimeout(Duration.ofMillis(500))
                 .enablePeriodicRefresh(Duration.ofSeconds(30))
@@ -153,7 +155,8 @@ final class LettuceBackend implements RedisBackend {
         ClusterClientOptions.Builder clusterOptions = ClusterClientOptions.builder()
                 .socketOptions(socket).timeoutOptions(timeouts).autoReconnect(true)
                 .sslOptions(sslOptions(config, timeout))
-                .topologyRefreshOptions(refresh);
+                .topologyRefreshOptions(refresh)
+                .validateClusterNodeMembership(false); // Lettuce 7's default; Lettuce 6's is true
         clusterOptions.replayFilter(ScriptReplayFilter.INSTANCE); // not overridden: returns the base builder
         cluster.setOptions(clusterOptions.build());
         String address = config.clusterUris().stream().map(RedisUris::redact)
@@ -328,11 +331,15 @@ final class LettuceBackend implements RedisBackend {
         }
     }
 
-    /** Closes {@code c}'s channel without closing {@code c}: Lettuce's watchdog reconnects it. */
+    /**
+     * Closes {@code c}'s channel without closing {@code c}: Lettuce's watchdog reconnects it. The
+     * endpoint is under the writers that time commands out and tell listeners (on Lettuce 6 too).
+     */
     private static void disconnect(StatefulConnection<String, String> c) {
         RedisChannelWriter writer = ((RedisChannelHandler<?, ?>) c).getChannelWriter();
-        while (writer instanceof Delegating<?> delegating) {
-            writer = (RedisChannelWriter) delegating.getDelegate();
+        while (writer instanceof CommandExpiryWriter || writer instanceof CommandListenerWriter) {
+            writer = writer instanceof CommandExpiryWriter expiry ? expiry.getDelegate()
+                    : ((CommandListenerWriter) writer).getDelegate();
         }
         if (writer instanceof DefaultEndpoint endpoint) {
             endpoint.disconnect();

@@ -16,8 +16,12 @@ import java.util.concurrent.CompletableFuture;
  */
 public interface RedisBackend extends AutoCloseable {
 
-    /** Connects with Lettuce as {@code config} says. */
+    /**
+     * Connects with Lettuce as {@code config} says, once {@link LettuceLine} has found a Lettuce
+     * and a Netty that Padlock runs on.
+     */
     static RedisBackend open(LockConfig config) {
+        LettuceLine.check();
         return LettuceBackend.open(config);
     }
 

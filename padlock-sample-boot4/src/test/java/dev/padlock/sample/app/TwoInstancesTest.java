@@ -7,6 +7,8 @@ import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.RedisEndpoint;
 import dev.padlock.testing.RedisServerProcess;
 import dev.padlock.testing.junit.RedisTest;
+import io.lettuce.core.LettuceVersion;
+import io.netty.util.Version;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -60,6 +62,10 @@ class TwoInstancesTest {
             log("two instances started", begun);
             // each module compiles this test against its own Boot line and says which it expects
             assertThat(SpringBootVersion.getVersion()).startsWith(expected("padlock.sample.boot-version"));
+            // and the Lettuce and Netty that Boot line manages (3.5: Lettuce 6 on Netty 4.1), no overrides
+            assertThat(LettuceVersion.getVersion()).startsWith(expected("padlock.sample.lettuce-version"));
+            assertThat(Version.identify().get("netty-common").artifactVersion())
+                    .startsWith(expected("padlock.sample.netty-version"));
             assertThat(a.getBean("padlockLockRegistry").getClass().getSimpleName())
                     .isEqualTo(expected("padlock.sample.registry"));
             LeaderWatch leaders = new LeaderWatch(a.getBean(LockRegistryLeaderInitiator.class),
