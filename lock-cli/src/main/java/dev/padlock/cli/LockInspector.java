@@ -157,7 +157,7 @@ final class LockInspector {
     /** A reader's lease: the longest PTTL of its holds' lease keys ({@code {name}:<field>:rwlock_timeout:<n>}). */
     private long readerLease(String name, String readerField, long holds) {
         long longest = -2;
-        String prefix = LockKeys.readLeaseBase(name) + ':' + readerField + ":rwlock_timeout:";
+        String prefix = LockKeys.readLeasePrefix(name, readerField) + ':';
         for (long n = 1; n <= Math.min(holds, 1_000); n++) {
             longest = Math.max(longest, redis.await(redis.commands().pttl(prefix + n), "PTTL read lease"));
         }
@@ -169,8 +169,8 @@ final class LockInspector {
      * ({@code {name}:<field>:rwlock_timeout:1}, epoch ms); null for a Redisson reader, whose value is 1.
      */
     private String readerSince(String name, String readerField) {
-        String value = redis.await(redis.commands().get(LockKeys.readLeaseBase(name) + ':' + readerField
-                + ":rwlock_timeout:1"), "GET read lease");
+        String value = redis.await(redis.commands().get(LockKeys.readLeasePrefix(name, readerField) + ":1"),
+                "GET read lease");
         return value == null || value.length() < 10 || !value.chars().allMatch(Character::isDigit) ? null : value;
     }
 
