@@ -50,8 +50,8 @@ import java.util.concurrent.locks.Condition;
  * had just taken on it.
  *
  * <p>Reentrancy, leases and watchdog renewal are the components' own; besides those turns this
- * class keeps no state between calls. Reads combine the components' answers: locked or held when all are, the
- * smallest hold count, the shortest time to live.
+ * class keeps no state between calls. Reads combine the components' answers: locked or held when
+ * all are, the smallest hold count, the shortest time to live.
  */
 public final class MultiLock implements RLock, ReportsToLeases, CallBound {
     /**
