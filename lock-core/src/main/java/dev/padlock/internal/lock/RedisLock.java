@@ -3,7 +3,7 @@ package dev.padlock.internal.lock;
 import dev.padlock.LockObserver;
 import dev.padlock.RLock;
 import dev.padlock.RedisUnavailableException;
-import dev.padlock.internal.acquire.AcquireRequest;
+import dev.padlock.internal.acquire.AcquirePath;
 import dev.padlock.internal.acquire.LateCancels;
 import dev.padlock.internal.acquire.LockAcquisition;
 import dev.padlock.internal.acquire.PendingAcquire;
@@ -17,10 +17,10 @@ import dev.padlock.internal.composite.ToldLosses;
 import dev.padlock.internal.lease.LeaseClocks;
 import dev.padlock.internal.lease.ReportsToLeases;
 import dev.padlock.internal.observe.Observing;
-import dev.padlock.internal.protocol.GrantMessage;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
 import dev.padlock.internal.redis.RedisErrors;
+import dev.padlock.internal.queue.QueuedPath;
 import dev.padlock.internal.renewal.Watchdog;
 import io.lettuce.core.ScriptOutputType;
 import java.util.List;
@@ -40,7 +40,8 @@ public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, 
         RoundAttempts {
     private final LockProtocol protocol;
     private final LockServices services;
-    private final boolean spin;
+    /** How acquisitions and releases reach Redis: chosen once, from what the kind can do. */
+    private final AcquirePath path;
     private final String kind;
     private final LockObserver.Kind observedKind;
     private final BlockingWaits waits;
@@ -55,11 +56,24 @@ public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, 
     public RedisLock(LockProtocol protocol, LockServices services, boolean spin, String kind) {
         this.protocol = services.withAcknowledgements(protocol);
         this.services = services;
-        this.spin = spin;
+        this.path = pathOf(this.protocol, services, spin);
         this.kind = kind;
         this.observedKind = LockObserver.Kind.valueOf(kind.toUpperCase(Locale.ROOT));
         this.waits = BlockingWaits.of(protocol.name(), services);
         this.deadlines = new AsyncDeadlines(waits, services.timer(), services.commandTimeoutMillis());
+    }
+
+    /**
+     * The queued path for the kinds that share this client's local view of the name (plain, spin,
+     * fenced), the granted path for the kinds that wait in a line on Redis (fair, read, write),
+     * else the direct one.
+     */
+    private static AcquirePath pathOf(LockProtocol protocol, LockServices services, boolean spin) {
+        if (protocol.sharesLocalView()) {
+            return new QueuedPath(services.queues(), protocol, services, spin);
+        }
+        return protocol.grants() ? new RedisPath.Granted(protocol, services, spin)
+                : new RedisPath.Direct(protocol, services, spin);
     }
 
     @Override
@@ -144,11 +158,7 @@ public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, 
                 acquired -> acquired);
     }
 
-    /**
-     * Starts an acquisition: through the client's local view of the name for the exclusive kinds
-     * (queued, or straight to Redis for a kind that cannot take a hand-off), else straight against
-     * Redis (then always a {@link LockAcquisition}); watched when the client has an observer.
-     */
+    /** Starts an acquisition on this lock's {@link AcquirePath}; watched when the client has an observer. */
     PendingAcquire acquire(long waitNanos, long leaseTime, TimeUnit unit, long threadId) {
         Observing observing = services.observing();
         if (observing == null) {
@@ -171,19 +181,7 @@ public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, 
         }
         boolean watchdogLease = leaseTime <= 0;
         long leaseMillis = watchdogLease ? services.watchdog().leaseMillis() : Math.max(1, unit.toMillis(leaseTime));
-        if (protocol.sharesLocalView()) {
-            return services.queues().acquire(protocol, services, spin, threadId, leaseMillis, watchdogLease, waitNanos,
-                    !protocol.handsOffLocally());
-        }
-        if (protocol.grants()) {
-            // the fair lock's hash is the plain lock's: this client's view of it learns the holder
-            Runnable onHeld = protocol.grantKind() != GrantMessage.FAIR ? null
-                    : () -> services.queues().onHeldElsewhere(protocol.localKey(), threadId, leaseMillis, watchdogLease);
-            return services.grantWaits().start(protocol, services, leaseMillis, watchdogLease, threadId, waitNanos,
-                    spin, onHeld);
-        }
-        return LockAcquisition.start(services, protocol,
-                AcquireRequest.of(threadId, leaseMillis, watchdogLease, waitNanos, spin, false));
+        return path.acquire(threadId, leaseMillis, watchdogLease, waitNanos);
     }
 
     @Override
@@ -229,7 +227,7 @@ public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, 
     }
 
     /**
-     * Releases one hold of {@code threadId}, through the local queue for kinds that share it. An
+     * Releases one hold of {@code threadId}, on this lock's {@link AcquirePath}. An
      * owner told that its lease ran out unanswered (see {@link Watchdog#toldLostOnSilence}) holds
      * nothing: it is answered "not held" at once. The release is still sent, unawaited, as an
      * unlock after a loss Redis reported would be: a count its lost hold left on Redis (a renewal
@@ -239,9 +237,7 @@ public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, 
     private CompletableFuture<ReleaseOutcome> release(long threadId) {
         Require.state(!services.wakeUps().isClosed(), "the LockClient is closed");
         boolean lost = services.watchdog().toldLostOnSilence(protocol, threadId);
-        CompletableFuture<ReleaseOutcome> sent = protocol.sharesLocalView()
-                ? services.queues().release(protocol, services, threadId)
-                : releaseOnRedis(threadId);
+        CompletableFuture<ReleaseOutcome> sent = path.release(threadId);
         CompletableFuture<ReleaseOutcome> release =
                 lost ? CompletableFuture.completedFuture(ReleaseOutcome.NOT_HELD) : sent;
         Observing observing = services.observing();
@@ -267,35 +263,6 @@ public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, 
                 + " could not be confirmed: if it was its last hold and did not land, the hold lasts until its lease"
                 + " runs out (this client no longer renews it); a hold of several is given back once Redis answers: "
                 + cause.getMessage(), cause);
-    }
-
-    /** A release without local queue: the watchdog's bookkeeping around one release call. */
-    private CompletableFuture<ReleaseOutcome> releaseOnRedis(long threadId) {
-        services.grantWaits().released(protocol, threadId);
-        Watchdog watchdog = services.watchdog();
-        long rearm = watchdog.beforeRelease(protocol, threadId) ? watchdog.leaseMillis() : 0;
-        return protocol.release(threadId, rearm).whenComplete((release, failure) -> {
-            boolean stillHeld = failure == null && release.outcome() == ReleaseOutcome.STILL_HELD;
-            if (failure != null && RedisErrors.unwrap(failure) instanceof RedisUnavailableException) {
-                // with other holds the owner holds on, else whatever it left is no hold of the owner's
-                stillHeld = services.grantWaits().releaseLost(protocol, threadId, services);
-            } else {
-                services.grantWaits().releaseAnswered(protocol, threadId, stillHeld);
-                // a fair lock shares its hash and renewal with the plain lock's holds of the owner
-                if (stillHeld && !(protocol.grantKind() == GrantMessage.FAIR
-                        && services.queues().counts(protocol.localKey(), threadId))) {
-                    stillHeld = services.grantWaits()
-                            .holdsOnAfterRelease(protocol, threadId, services.clock().nanoTime());
-                }
-            }
-            // released, not held, or unknown without other holds: the renewal ends
-            watchdog.afterRelease(protocol, threadId, stillHeld);
-            if (failure == null && !stillHeld && protocol.grantKind() == GrantMessage.FAIR) {
-                // a fair lock shares its hash with the plain, spin and fenced locks: this client's
-                // view of that hash must not keep the owner as holder
-                services.queues().onReleasedElsewhere(protocol.localKey(), threadId);
-            }
-        }).thenApply(LockProtocol.Release::outcome);
     }
 
     @Override
@@ -327,9 +294,7 @@ public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, 
 
     @Override
     public boolean countsHolds(long threadId) {
-        return protocol.sharesLocalView()
-                ? services.queues().counts(protocol.localKey(), threadId)
-                : services.grantWaits().counts(protocol, threadId);
+        return path.counts(threadId);
     }
 
     @Override
@@ -340,27 +305,18 @@ public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, 
     @Override
     public CompletableFuture<Boolean> forceUnlockAsync() {
         Require.state(!services.wakeUps().isClosed(), "the LockClient is closed");
-        long sentAt = services.queues().confirmations();
-        long sentNanos = services.clock().nanoTime();
-        // renewals stop only for a lock that was deleted: a force unlock that found nothing (the read
-        // side of a lock in write mode, say) leaves this client's holders renewed; nor do those told
-        // they hold after it was sent, who may have acquired after it ran
-        CompletableFuture<Boolean> reply = protocol.forceRelease().whenComplete((released, failure) -> {
-            if (failure == null && released) {
-                services.watchdog().cancelAll(protocol.name(), sentNanos);
-                services.grantWaits().forceReleased(protocol.localKey(), sentNanos);
-            }
-        });
-        if (protocol.sharesLocalView()) {
-            reply = reply.whenComplete((released, failure) -> {
-                if (failure == null) {
-                    services.queues().onForceUnlocked(protocol.localKey(), sentAt);
-                } else if (RedisErrors.unwrap(failure) instanceof RedisUnavailableException) {
-                    // it may have deleted the lock: waiters of this client must not wait on a guess
-                    services.queues().onForceUnlockInDoubt(protocol.localKey(), sentAt);
+        CompletableFuture<Boolean> reply = path.forceUnlock(() -> {
+            long sentNanos = services.clock().nanoTime();
+            // renewals stop only for a lock that was deleted: a force unlock that found nothing (the read
+            // side of a lock in write mode, say) leaves this client's holders renewed; nor do those told
+            // they hold after it was sent, who may have acquired after it ran
+            return protocol.forceRelease().whenComplete((released, failure) -> {
+                if (failure == null && released) {
+                    services.watchdog().cancelAll(protocol.name(), sentNanos);
+                    services.grantWaits().forceReleased(protocol.localKey(), sentNanos);
                 }
             });
-        }
+        });
         return settle(reply, released -> released);
     }
 
