@@ -11,7 +11,6 @@ import io.netty.util.Timer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
-import java.util.function.BiFunction;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -208,8 +207,8 @@ public final class LockAcquisition implements PendingAcquire {
     }
 
     /**
-     * Starts the loop, in place of {@link #begin()}, from the answer to a {@link #firstAttempt} its
-     * caller sent (and found not "acquired"), or the failure that lost it.
+     * Starts the loop, in place of {@link #begin()}, from the answer to a first attempt its caller
+     * sent ({@link LockProtocol#firstAttempt}) and found not "acquired", or the failure that lost it.
      *
      * @param willWait what the attempt was sent with
      * @param sentNanos when it was sent, as {@link AcquireContext#clock()} reads
@@ -219,17 +218,6 @@ public final class LockAcquisition implements PendingAcquire {
         place.sent(willWait);
         attemptSentNanos = sentNanos;
         onAttempt(attempt, failure);
-    }
-
-    /**
-     * The first attempt {@link #begin()} sends when it takes no place in line (the client shares no
-     * subscription, no give-back is pending), then {@code handler} on its answer or failure: for a
-     * caller that sends it before making the loop. On "acquired" the owner holds, and the caller
-     * does what {@link Settlement#held()} does; any other answer goes to {@link #resume}.
-     */
-    public static <R> CompletableFuture<R> firstAttempt(LockProtocol protocol, long owner, long leaseMillis,
-            boolean fresh, boolean willWait, BiFunction<? super Attempt, Throwable, R> handler) {
-        return protocol.firstAttempt(leaseMillis, owner, fresh && protocol.claims(), willWait, handler);
     }
 
     /**

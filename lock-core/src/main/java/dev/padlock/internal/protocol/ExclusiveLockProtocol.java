@@ -133,10 +133,10 @@ public final class ExclusiveLockProtocol implements LockProtocol {
     }
 
     @Override
-    public <R> CompletableFuture<R> firstAttempt(long leaseMillis, long threadId, boolean claim, boolean willWait,
+    public <R> CompletableFuture<R> firstAttempt(long leaseMillis, long threadId, boolean fresh, boolean willWait,
             BiFunction<? super Attempt, Throwable, R> handler) {
-        // what tryClaim without a place and tryAcquire send, the handler in the reply's stage
-        return claim ? services.scripts().run(LuaScript.LOCK_CLAIM, ScriptOutputType.INTEGER, Attempt::fromTtl, handler,
+        // what tryClaim without a place and tryAcquire send, the handler in the reply's stage (this kind claims)
+        return fresh ? services.scripts().run(LuaScript.LOCK_CLAIM, ScriptOutputType.INTEGER, Attempt::fromTtl, handler,
                         lockOnly, ScriptArgs.millis(leaseMillis), field(threadId))
                 : services.scripts().run(LuaScript.LOCK_ACQUIRE, ScriptOutputType.INTEGER, Attempt::fromTtl, handler,
                         lockKey(), ScriptArgs.millis(leaseMillis), field(threadId));

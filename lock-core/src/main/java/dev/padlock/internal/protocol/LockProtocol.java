@@ -80,16 +80,17 @@ public interface LockProtocol {
     }
 
     /**
-     * An attempt that takes no place in line: {@link #tryClaim(long, long, boolean, long, boolean)}
-     * without a place when {@code claim}, else {@link #tryAcquire(long, long, boolean)}; then
-     * {@code handler} on its answer or its failure, as {@code handle} would. Kinds that can run it
-     * in the reply's own stage do: an uncontended acquisition's first attempt comes this way.
+     * An acquisition's first attempt, when it takes no place in line: a claim without a place
+     * ({@link #tryClaim(long, long, boolean, long, boolean)}) when the owner holds none of the lock
+     * ({@code fresh}) and this kind {@link #claims()}, else {@link #tryAcquire(long, long, boolean)};
+     * then {@code handler} on its answer or its failure, as {@code handle} would. Kinds that can run
+     * it in the reply's own stage do: an uncontended acquisition's first attempt comes this way.
      */
-    default <R> CompletableFuture<R> firstAttempt(long leaseMillis, long threadId, boolean claim, boolean willWait,
+    default <R> CompletableFuture<R> firstAttempt(long leaseMillis, long threadId, boolean fresh, boolean willWait,
             BiFunction<? super Attempt, Throwable, R> handler) {
         CompletableFuture<Attempt> attempt;
         try {
-            attempt = claim ? tryClaim(leaseMillis, threadId, willWait, 0, false)
+            attempt = fresh && claims() ? tryClaim(leaseMillis, threadId, willWait, 0, false)
                     : tryAcquire(leaseMillis, threadId, willWait);
         } catch (RuntimeException e) {
             attempt = CompletableFuture.failedFuture(e);

@@ -49,7 +49,7 @@ final class TicketRunner {
         }
         boolean willWait = ticket.remainingNanos() > 0; // as the loop's own budget would say
         long sentNanos = services.clock().nanoTime();
-        LockAcquisition.firstAttempt(ticket.protocol, ticket.owner, ticket.leaseMillis, ticket.fresh, willWait,
+        ticket.protocol.firstAttempt(ticket.leaseMillis, ticket.owner, ticket.fresh, willWait,
                 (attempt, failure) -> {
                     if (failure == null && attempt.acquired()
                             && services.clock().nanoTime() - LeaseClock.endOf(sentNanos, ticket.leaseMillis) < 0
