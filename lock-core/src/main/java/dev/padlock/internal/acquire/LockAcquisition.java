@@ -32,7 +32,8 @@ import java.util.function.BooleanSupplier;
  *
  * <p>Each concern has a class: the channels and the park ({@link Subscriptions}); the attempts and
  * the place in line on Redis they may take ({@link PlaceInLine}); replies lost in a failure, which
- * the loop finds out about and never guesses ({@link LostReplies}); grant messages that answer the
+ * the loop finds out about and never guesses ({@link LostReplies}); the waits between attempts
+ * ({@link Pauses}); grant messages that answer the
  * place ({@link GrantLatch}: a parked loop wakes at once, an attempt in flight is overruled, a stop
  * that has not told its caller turns round); and the end, holding or not, with what is given back
  * before the caller is told ({@link Settlement}).
@@ -61,9 +62,9 @@ public final class LockAcquisition implements PendingAcquire {
     private final PlaceInLine place;
     private final LostReplies lostReplies;
     private final GrantLatch latch = new GrantLatch();
-    /** The spinning wait's back-off; made by its first pause. */
-    private Backoff spinBackOff;
     private final Settlement settlement;
+    /** What the loop waits on between two attempts. */
+    private final Pauses pauses;
     /** The caller's result: {@link Settlement#result()}. */
     private final CompletableFuture<Boolean> result;
     /** The fencing token of the acquisition, once acquired, for kinds that have one. */
@@ -72,8 +73,6 @@ public final class LockAcquisition implements PendingAcquire {
     private long attemptSentNanos;
     /** Set before the first attempt goes out: see {@link #mayHaveLanded()}. */
     private volatile boolean sentAnAttempt;
-    /** The wait in progress between two steps, if any; written by the loop, completed early by a cancel or a grant. */
-    private volatile CompletableFuture<Boolean> parked;
     /** See {@link #startsNewCountIf}; null: the attempts count as usual. */
     private BooleanSupplier newCount;
     /** Whether the loop was started or the acquisition ended before it: see {@link #claimBegin}. */
@@ -102,16 +101,15 @@ public final class LockAcquisition implements PendingAcquire {
         this.settlement = new Settlement(protocol, threadId, request.leaseMillis(), request.watchdogLease(),
                 context, latch, lostReplies, place, subscriptions, clock.nanoTime(), this::notHeldAfterAll);
         this.result = settlement.result();
+        this.pauses = new Pauses(timer, clock, budget, subscriptions, latch, protocol, commandTimeoutMillis, result,
+                this::attempt);
         result.whenComplete((acquired, failure) -> {
             if (!result.isCancelled()) {
                 return;
             }
             // a call of it may still land and be given back: the owner's next acquisition waits
             context.abandonments().awaitSettle(protocol, threadId, settlement.settled());
-            CompletableFuture<Boolean> park = parked;
-            if (park != null) {
-                park.complete(false);
-            }
+            pauses.wake(false);
         });
     }
 
@@ -196,11 +194,11 @@ public final class LockAcquisition implements PendingAcquire {
         }
         CompletableFuture<Void> giveBack = lostReplies.pendingGiveBack();
         if (giveBack != null) {
-            afterGiveBack(giveBack);
+            pauses.attemptAfterGiveBack(giveBack, lostReplies, this::giveBackUnanswered);
         } else if (place.inLine() && subscriptions.complete()) {
             // a release put this client back in line for this owner as it granted the lock to another
             // client: its turn comes as a grant, so it waits for it without an attempt
-            park(-1);
+            pauses.park(-1);
         } else {
             attempt();
         }
@@ -234,9 +232,8 @@ public final class LockAcquisition implements PendingAcquire {
         // a message that does not confirm is only a wake-up: the next attempt finds the grant, and says so
         boolean confirms = protocol.grantMessageConfirms();
         boolean taken = confirms ? latch.grant() : latch.requestWake();
-        CompletableFuture<Boolean> park = parked;
-        if ((taken || !confirms) && park != null) {
-            park.complete(true);
+        if (taken || !confirms) {
+            pauses.wake(true);
         }
         return taken;
     }
@@ -299,32 +296,12 @@ public final class LockAcquisition implements PendingAcquire {
         return lostReplies.lastUnanswered();
     }
 
-    /**
-     * Attempts once the give-back of what this owner's earlier acquisition left (a claim, a place in
-     * line: see {@link Abandonments}) is done: an attempt sent before it could be taken back by it.
-     * Redis not answering that long fails.
-     */
-    private void afterGiveBack(CompletableFuture<Void> giveBack) {
-        CompletableFuture<Boolean> gate = new CompletableFuture<>();
-        giveBack.whenComplete((ignored, failure) -> gate.complete(true));
-        Timeouts.completeAfter(timer, gate, false, lostReplies.boundMillisFromNow(), TimeUnit.MILLISECONDS);
-        arm(gate);
-        gate.whenComplete((done, failure) -> {
-            if (giveBack.isDone() || result.isDone()) {
-                // a cancelled acquisition registers its give-back as it settles: wait for that too
-                CompletableFuture<Void> next = result.isDone() ? null : lostReplies.pendingGiveBack();
-                if (next != null && !next.isDone()) {
-                    afterGiveBack(next);
-                } else {
-                    attempt();
-                }
-            } else {
-                settlement.fail(new RedisUnavailableException("acquiring lock '" + protocol.name() + "' at "
-                        + registry.address() + ": Redis did not answer the give-back of what an earlier acquisition by "
-                        + protocol.ownerField(threadId) + " may have left (a claim or a place in line whose reply was"
-                        + " lost)", null));
-            }
-        });
+    /** Redis did not answer a give-back {@link Pauses#attemptAfterGiveBack} waited for. */
+    private void giveBackUnanswered() {
+        settlement.fail(new RedisUnavailableException("acquiring lock '" + protocol.name() + "' at "
+                + registry.address() + ": Redis did not answer the give-back of what an earlier acquisition by "
+                + protocol.ownerField(threadId) + " may have left (a claim or a place in line whose reply was"
+                + " lost)", null));
     }
 
     private void attempt() {
@@ -375,69 +352,15 @@ public final class LockAcquisition implements PendingAcquire {
         } else if (budget.spent()) {
             settlement.stop(() -> result.complete(false));
         } else if (spin) {
-            backOff(attempt.ttl());
+            pauses.backOff(attempt.ttl());
         } else if (!subscriptions.complete()) {
-            subscribeThenAttempt();
+            try {
+                pauses.subscribeThenAttempt();
+            } catch (RuntimeException e) {
+                settlement.fail(e);
+            }
         } else {
-            park(attempt.ttl());
-        }
-    }
-
-    /**
-     * A spinning wait: the next attempt after a back-off with jitter, bounded by the holder's
-     * lease and the wait left. Sends nothing but the attempts.
-     */
-    private void backOff(long ttl) {
-        if (spinBackOff == null) {
-            spinBackOff = new Backoff(MIN_BACK_OFF_MILLIS, MAX_BACK_OFF_MILLIS);
-        }
-        long millis = Math.max(1, Math.min(capByLease(spinBackOff.nextWithJitter(clock), ttl), budget.remainingMillis()));
-        attemptWhenDone(Timeouts.completeAfter(timer, new CompletableFuture<>(), false, millis, TimeUnit.MILLISECONDS));
-    }
-
-    private void subscribeThenAttempt() {
-        CompletableFuture<Boolean> confirmed;
-        try {
-            confirmed = subscriptions.subscribe(Math.min(budget.remainingMillis(), commandTimeoutMillis));
-        } catch (RuntimeException e) {
-            settlement.fail(e);
-            return;
-        }
-        attemptWhenDone(confirmed);
-    }
-
-    private void park(long ttl) {
-        if (latch.wakeRequested()) {
-            attempt();
-            return;
-        }
-        long millis = capByLease(Math.min(budget.remainingMillis(), protocol.maxParkMillis()), ttl);
-        attemptWhenDone(subscriptions.park(millis));
-    }
-
-    /** {@code millis}, at most the holder's lease {@code ttl} (at least 1 ms) when it has one. */
-    private static long capByLease(long millis, long ttl) {
-        return ttl >= 0 ? Math.min(millis, Math.max(ttl, 1)) : millis;
-    }
-
-    /** Attempts again when {@code gate} completes; a cancel completes it early. */
-    private void attemptWhenDone(CompletableFuture<Boolean> gate) {
-        arm(gate);
-        gate.whenComplete((woken, failure) -> attempt());
-    }
-
-    /**
-     * Makes {@code gate} the wait in progress: a cancel or a grant that came before it completes
-     * it at once ({@link #grant} reads {@link #parked} after setting the latch, this reads the latch
-     * after setting {@link #parked}, so one of them sees the other).
-     */
-    private void arm(CompletableFuture<Boolean> gate) {
-        parked = gate;
-        if (result.isCancelled()) {
-            gate.complete(false);
-        }
-        if (latch.wakes()) {
-            gate.complete(true);
+            pauses.park(attempt.ttl());
         }
     }
 
@@ -482,7 +405,7 @@ public final class LockAcquisition implements PendingAcquire {
         }
         CompletableFuture<Boolean> gate = new CompletableFuture<>();
         Timeouts.completeAfter(timer, gate, false, millis, TimeUnit.MILLISECONDS);
-        arm(gate);
+        pauses.arm(gate);
         gate.whenComplete((woken, ignored) -> findOut());
     }
 
