@@ -21,14 +21,10 @@ import java.util.function.Function;
  * itself and is never renewed; without one, the lease is the client's watchdog timeout and the
  * watchdog renews it every third of that until the last unlock.
  *
- * <p>Zero or a negative lease, two readings. The {@code long leaseTime, TimeUnit unit} methods
- * ({@link #lock(long, TimeUnit)}, {@link #tryLock(long, long, TimeUnit)} and their twins) read any
- * {@code leaseTime <= 0} as "a watchdog lease", as Redisson's {@code RLock} does, so that code
- * written for it keeps its meaning: {@code lock(-1, SECONDS)} is Redisson's idiom for the watchdog.
- * The {@link Duration} methods ({@link #acquire(Duration)}, {@link #tryAcquire(Duration, Duration)}
- * and their twins) take {@link Duration#ZERO} for the watchdog and refuse a negative lease with an
- * {@link IllegalArgumentException}, as a negative {@code Duration} is most often a subtraction
- * gone wrong. Both refuse a lease above {@link #MAX_LEASE} (about 24.8 days).
+ * <p>Zero or a negative lease, two readings: the {@code long leaseTime, TimeUnit unit} methods read
+ * any {@code leaseTime <= 0} as "a watchdog lease", as Redisson's {@code RLock} does
+ * ({@code lock(-1, SECONDS)}); the {@link Duration} methods take {@link Duration#ZERO} for the
+ * watchdog and refuse a negative lease, most often a subtraction gone wrong.
  *
  * <p>Waiting does not poll: a waiter wakes on the lock's unlock message, or at the latest when
  * the holder's lease runs out.
@@ -49,12 +45,9 @@ public interface RLock extends Lock {
 
     /**
      * The longest lease any method accepts: {@code Integer.MAX_VALUE} milliseconds (about 24.8
-     * days), the same cap as every timeout of {@link LockConfig#MAX_TIMEOUT} (the watchdog's lease
-     * included); a longer one gives an {@link IllegalArgumentException} at the call, before
-     * anything reaches Redis. A lease that long is most often a unit mistaken ({@code DAYS} for
-     * {@code SECONDS}); a job that must hold longer holds with the watchdog's lease, renewed while
-     * its client lives. (Redis itself refuses a {@code PEXPIRE} whose end overflows its clock, and
-     * would refuse it only after the owner's field was written, which then never expires.)
+     * days), the cap of every timeout ({@link LockConfig#MAX_TIMEOUT}); a longer one, most often a
+     * unit mistaken, gives an {@link IllegalArgumentException} at the call. A job that must hold
+     * longer holds with the watchdog's lease, renewed while its client lives.
      */
     Duration MAX_LEASE = Duration.ofMillis(Integer.MAX_VALUE);
 
@@ -413,10 +406,8 @@ public interface RLock extends Lock {
      * lease when it ends, returned or thrown (a failure of the work reaches the caller after the
      * release). When the wait runs out, the work does not run. When the lease is lost, or could
      * run out within a tenth of its length with no renewal answered, the calling thread is
-     * interrupted and this throws {@link LeaseLostException}, as {@code withLock} does.
-     *
-     * <p>Not an overload of {@code withLock}: javac cannot choose between a {@code Function} and a
-     * {@code Consumer} for a lambda such as {@code lease -> ship(order)}, and would reject it.
+     * interrupted and this throws {@link LeaseLostException}, as {@code withLock} does. (Not an
+     * overload of {@code withLock}: javac could not choose one for {@code lease -> ship(order)}.)
      *
      * @param waitTime how long to wait for the lock at most; {@link Duration#ZERO} means one attempt
      * @param work what to run under the lease, given the lease
