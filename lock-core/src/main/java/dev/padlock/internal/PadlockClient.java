@@ -10,6 +10,7 @@ import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.base.Require;
 import dev.padlock.internal.composite.MultiLock;
 import dev.padlock.internal.composite.RedLock;
+import dev.padlock.internal.grant.GrantRouter;
 import dev.padlock.internal.grant.GrantWaits;
 import dev.padlock.internal.lock.LockServices;
 import dev.padlock.internal.lock.RedisFencedLock;
@@ -18,7 +19,6 @@ import dev.padlock.internal.lock.RedisReadWriteLock;
 import dev.padlock.internal.observe.Observing;
 import dev.padlock.internal.protocol.ExclusiveLockProtocol;
 import dev.padlock.internal.protocol.FairLockProtocol;
-import dev.padlock.internal.protocol.GrantMessage;
 import dev.padlock.internal.protocol.OwnerFields;
 import dev.padlock.internal.queue.LocalQueues;
 import dev.padlock.internal.queue.SinceNotes;
@@ -124,16 +124,7 @@ public final class PadlockClient implements LockClient {
         LockServices services = new LockServices(clientId, new OwnerFields(clientId), backend, scripts, wakeUps, watchdog, queues,
                 new Abandonments(timer, clock, config.commandTimeout().toMillis()), timer, clock,
                 config.commandTimeout().toMillis(), replicas, config.acknowledgementTimeout().toMillis(), observing, grantWaits);
-        wakeUps.onGrant(text -> {
-            GrantMessage message = GrantMessage.parse(text);
-            if (message == null) {
-                log.warn("ignoring a malformed grant message '{}'", text);
-            } else if (message.kind() != GrantMessage.PLAIN) {
-                services.grantWaits().onGranted(message);
-            } else {
-                queues.onGranted(message, services);
-            }
-        });
+        wakeUps.onGrant(new GrantRouter(grantWaits, message -> queues.onGranted(message, services)));
         PadlockClient client = new PadlockClient(services, listenerExecutor);
         client.sinceNotes = new SinceNotes(timer, queues);
         if (config.clientRegistry()) {

@@ -8,7 +8,7 @@ import dev.padlock.internal.acquire.AcquireRequest;
 import dev.padlock.internal.acquire.HeldBefore;
 import dev.padlock.internal.acquire.LockAcquisition;
 import dev.padlock.internal.acquire.PendingAcquire;
-import dev.padlock.internal.protocol.GrantMessage;
+import dev.padlock.internal.protocol.GrantKind;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.UnconfirmedUnlocks;
 import io.netty.util.Timeout;
@@ -105,7 +105,7 @@ public final class GrantWaits {
         // owner's hold on the other side of a read-write lock: not added to (the fair lock's hash
         // may hold the owner's plain holds, which this client's local view counts)
         acquisition.startsNewCountIf(() -> unconfirmedUnlocks.startsNewCount(localKey, owner)
-                || protocol.grantKind() != GrantMessage.FAIR && heldCounts.ranOut(counted, services.clock().nanoTime()));
+                || protocol.grantKind() != GrantKind.FAIR && heldCounts.ranOut(counted, services.clock().nanoTime()));
         // an attempt whose reply was lost landed only if Redis counts more than the owner's other holds
         acquisition.confirmsReentryBy(() -> heldCounts.heldBefore(counted, services.clock().nanoTime()));
         acquisition.beforeTold(() -> {
@@ -364,7 +364,7 @@ public final class GrantWaits {
      * {@code padlock show} says: it never touches the lease.
      */
     private void scheduleSinceNote(LockProtocol protocol, AcquireContext services, Key key) {
-        if (key.kind() != GrantMessage.FAIR) {
+        if (key.kind() != GrantKind.FAIR) {
             return; // the read and write grants write the since themselves
         }
         long grantedAt = services.clock().nanoTime();

@@ -1,7 +1,7 @@
 package dev.padlock.internal.grant;
 
 import dev.padlock.internal.acquire.HeldBefore;
-import dev.padlock.internal.protocol.GrantMessage;
+import dev.padlock.internal.protocol.GrantKind;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -71,7 +71,7 @@ final class HeldCounts {
                 now = new Count(0, now.releasing, now.acquiring, Long.MIN_VALUE, now.heldNanos);
             }
             long end = endNanos;
-            if (key.kind() == GrantMessage.WRITE && now.holds > 0 && endNanos != Long.MAX_VALUE
+            if (key.kind() == GrantKind.WRITE && now.holds > 0 && endNanos != Long.MAX_VALUE
                     && now.endNanos != Long.MAX_VALUE && now.endNanos - nowNanos > 0) {
                 // a write re-entry adds its lease to what the TTL had left
                 end = now.endNanos + (endNanos - nowNanos);

@@ -6,7 +6,7 @@ import dev.padlock.internal.acquire.AcquireRequest;
 import dev.padlock.internal.acquire.LockAcquisition;
 import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.grant.GrantWaits;
-import dev.padlock.internal.protocol.GrantMessage;
+import dev.padlock.internal.protocol.GrantKind;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
 import dev.padlock.internal.redis.RedisErrors;
@@ -37,7 +37,7 @@ abstract sealed class RedisPath implements AcquirePath {
 
         Granted(LockProtocol protocol, LockServices services, boolean spin) {
             super(protocol, services, spin);
-            this.fair = protocol.grantKind() == GrantMessage.FAIR;
+            this.fair = protocol.grantKind() == GrantKind.FAIR;
         }
 
         @Override
@@ -75,7 +75,7 @@ abstract sealed class RedisPath implements AcquirePath {
         grantWaits.released(protocol, owner);
         Watchdog watchdog = services.watchdog();
         long rearm = watchdog.beforeRelease(protocol, owner) ? watchdog.leaseMillis() : 0;
-        boolean fair = protocol.grantKind() == GrantMessage.FAIR;
+        boolean fair = protocol.grantKind() == GrantKind.FAIR;
         return protocol.release(owner, rearm).whenComplete((release, failure) -> {
             boolean stillHeld = failure == null && release.outcome() == ReleaseOutcome.STILL_HELD;
             if (failure != null && RedisErrors.unwrap(failure) instanceof RedisUnavailableException) {

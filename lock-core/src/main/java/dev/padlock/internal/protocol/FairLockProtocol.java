@@ -89,7 +89,7 @@ public final class FairLockProtocol implements LockProtocol {
 
     @Override
     public char grantKind() {
-        return GrantMessage.FAIR;
+        return GrantKind.FAIR;
     }
 
     /** {@code fair_settle}: the granted owner's "since", dated back to the grant. */

@@ -152,13 +152,12 @@ public interface LockProtocol {
     }
 
     /**
-     * Which {@link GrantMessage} kind answers this kind's places: {@link GrantMessage#FAIR},
-     * {@link GrantMessage#READ} or {@link GrantMessage#WRITE} for kinds that {@link #grants()} to one
-     * owner's place (see
-     * {@code GrantWaits}), {@link GrantMessage#PLAIN} for the rest.
+     * Which grant message kind answers this kind's places: {@link GrantKind#FAIR},
+     * {@link GrantKind#READ} or {@link GrantKind#WRITE} for kinds that {@link #grants()} to one
+     * owner's place (see {@code GrantWaits}), {@link GrantKind#PLAIN} for the rest.
      */
     default char grantKind() {
-        return GrantMessage.PLAIN;
+        return GrantKind.PLAIN;
     }
 
     /**

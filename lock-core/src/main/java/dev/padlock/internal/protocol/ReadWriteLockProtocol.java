@@ -190,7 +190,7 @@ public final class ReadWriteLockProtocol implements LockProtocol {
 
     @Override
     public char grantKind() {
-        return write ? GrantMessage.WRITE : GrantMessage.READ;
+        return write ? GrantKind.WRITE : GrantKind.READ;
     }
 
     private String readerPlace(long leaseMillis, long nonce) {

@@ -2,8 +2,8 @@
  * Each lock kind on Redis: its acquire, re-entry, release, renewal and grant calls
  * ({@code ExclusiveLockProtocol} for the plain, spin and fenced locks, {@code FairLockProtocol},
  * {@code ReadWriteLockProtocol}, {@code FencedLockProtocol}, and {@code AcknowledgedLockProtocol}
- * around any of them for replica acknowledgements), and the grant message a releasing script
- * publishes. Stateless over its {@code ProtocolContext}. Uses {@code script}, {@code wakeup},
+ * around any of them for replica acknowledgements), and the kind letter of the grant messages
+ * their releasing scripts publish ({@code GrantKind}). Stateless over its {@code ProtocolContext}. Uses {@code script}, {@code wakeup},
  * {@code redis}.
  */
 package dev.padlock.internal.protocol;

@@ -7,7 +7,7 @@ import dev.padlock.internal.acquire.LockAcquisition;
 import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.base.WaitBudget;
 import dev.padlock.internal.protocol.ExclusiveLockProtocol;
-import dev.padlock.internal.protocol.GrantMessage;
+import dev.padlock.internal.grant.GrantMessage;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
 import io.netty.util.Timeout;

@@ -5,7 +5,7 @@ import static dev.padlock.internal.acquire.LockAcquisitionTest.request;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.padlock.RedisCommandException;
-import dev.padlock.internal.protocol.GrantMessage;
+import dev.padlock.internal.protocol.GrantKind;
 import dev.padlock.internal.protocol.LockProtocol.Attempt;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -25,7 +25,7 @@ class LockAcquisitionGrantTest {
     private final AcquireFixture client = new AcquireFixture();
     /** A kind that claims and grants, whose grant message confirms a hold (the plain lock's line). */
     private final RecordingProtocol lock = new RecordingProtocol("orders").claiming()
-            .granting(GrantMessage.PLAIN, true);
+            .granting(GrantKind.PLAIN, true);
 
     @AfterEach
     void close() {
@@ -148,7 +148,7 @@ class LockAcquisitionGrantTest {
 
     @Test
     void aGrantMessageThatDoesNotConfirmOnlyWakesTheLoopWhoseNextAttemptFindsTheHold() {
-        RecordingProtocol fair = new RecordingProtocol("orders").granting(GrantMessage.FAIR, false);
+        RecordingProtocol fair = new RecordingProtocol("orders").granting(GrantKind.FAIR, false);
         LockAcquisition acquisition = LockAcquisition.start(client, fair, request(FOREVER, false).inLine(NONCE, false));
         fair.next("acquire").answer(Attempt.notAcquired(5_000));
         fair.next("acquire").answer(Attempt.notAcquired(5_000));
@@ -164,7 +164,7 @@ class LockAcquisitionGrantTest {
 
     @Test
     void aWakeOnlyGrantThatCameWhileAnAttemptWasInFlightMakesTheNextParkAttemptAtOnce() {
-        RecordingProtocol fair = new RecordingProtocol("orders").granting(GrantMessage.FAIR, false);
+        RecordingProtocol fair = new RecordingProtocol("orders").granting(GrantKind.FAIR, false);
         LockAcquisition acquisition = LockAcquisition.start(client, fair, request(FOREVER, false).inLine(NONCE, false));
         fair.next("acquire").answer(Attempt.notAcquired(5_000));
         RecordingProtocol.Call inFlight = fair.next("acquire");
@@ -204,7 +204,7 @@ class LockAcquisitionGrantTest {
 
     @Test
     void aKindThatGrantsWithoutClaimingLeavesItsPlaceByItsNonce() {
-        RecordingProtocol fair = new RecordingProtocol("orders").granting(GrantMessage.FAIR, true);
+        RecordingProtocol fair = new RecordingProtocol("orders").granting(GrantKind.FAIR, true);
         LockAcquisition acquisition = LockAcquisition.start(client, fair, request(300, false).inLine(NONCE, false));
         fair.next("acquire").answer(Attempt.notAcquired(5_000));
         fair.next("acquire").answer(Attempt.notAcquired(5_000));
@@ -219,7 +219,7 @@ class LockAcquisitionGrantTest {
 
     @Test
     void aLeaveThatFindsAGrantHolds() {
-        RecordingProtocol fair = new RecordingProtocol("orders").granting(GrantMessage.FAIR, true);
+        RecordingProtocol fair = new RecordingProtocol("orders").granting(GrantKind.FAIR, true);
         LockAcquisition acquisition = LockAcquisition.start(client, fair, request(300, false).inLine(NONCE, false));
         fair.next("acquire").answer(Attempt.notAcquired(5_000));
         fair.next("acquire").answer(Attempt.notAcquired(5_000));
@@ -234,7 +234,7 @@ class LockAcquisitionGrantTest {
 
     @Test
     void aPlaceThatCouldNotBeLeftIsLeftBehind() {
-        RecordingProtocol fair = new RecordingProtocol("orders").granting(GrantMessage.FAIR, true);
+        RecordingProtocol fair = new RecordingProtocol("orders").granting(GrantKind.FAIR, true);
         LockAcquisition acquisition = LockAcquisition.start(client, fair, request(300, false).inLine(NONCE, false));
         fair.next("acquire").answer(Attempt.notAcquired(5_000));
         fair.next("acquire").answer(Attempt.notAcquired(5_000));

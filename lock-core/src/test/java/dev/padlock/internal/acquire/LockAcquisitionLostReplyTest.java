@@ -5,6 +5,7 @@ import static dev.padlock.internal.acquire.LockAcquisitionTest.request;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.padlock.RedisUnavailableException;
+import dev.padlock.internal.protocol.GrantKind;
 import dev.padlock.internal.protocol.LockProtocol.Attempt;
 import java.util.ArrayList;
 import java.util.List;
@@ -259,7 +260,7 @@ class LockAcquisitionLostReplyTest {
      */
     @Test
     void aReentryFoundNotLandedIsSentAgainAsAReentryNotAsAPlaceInLine() {
-        RecordingProtocol line = new RecordingProtocol("orders").granting(dev.padlock.internal.protocol.GrantMessage.FAIR, true);
+        RecordingProtocol line = new RecordingProtocol("orders").granting(GrantKind.FAIR, true);
         // the lock is contended: this client listens on its channels already
         client.wakeUps.alreadyConfirmed(line.unlockChannel(1)).alreadyConfirmed(line.grantChannel());
         LockAcquisition acquisition = LockAcquisition.create(client, line, request(FOREVER, false).inLine(7, false));
@@ -288,7 +289,7 @@ class LockAcquisitionLostReplyTest {
      */
     @Test
     void aLeaveThatFindsTheFieldOfAnOwnerWithOtherHoldsIsNoGrantAndTheCountTells() {
-        RecordingProtocol line = new RecordingProtocol("orders").granting(dev.padlock.internal.protocol.GrantMessage.FAIR, true);
+        RecordingProtocol line = new RecordingProtocol("orders").granting(GrantKind.FAIR, true);
         client.wakeUps.alreadyConfirmed(line.unlockChannel(1)).alreadyConfirmed(line.grantChannel());
         LockAcquisition acquisition = LockAcquisition.create(client, line, request(FOREVER, false).inLine(7, false));
         acquisition.confirmsReentryBy(() -> 1);

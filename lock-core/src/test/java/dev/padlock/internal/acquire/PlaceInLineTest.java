@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.padlock.RedisCommandException;
 import dev.padlock.internal.base.ManualTimer;
-import dev.padlock.internal.protocol.GrantMessage;
+import dev.padlock.internal.protocol.GrantKind;
 import dev.padlock.internal.protocol.LockProtocol.Release;
 import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
 import dev.padlock.internal.protocol.LockProtocol.Attempt;
@@ -20,8 +20,8 @@ class PlaceInLineTest {
     private final ManualTimer timer = new ManualTimer();
     private final Abandonments abandonments = new Abandonments(timer, timer, 1_000);
     private final RecordingProtocol claiming = new RecordingProtocol("orders").claiming()
-            .granting(GrantMessage.PLAIN, true);
-    private final RecordingProtocol fair = new RecordingProtocol("orders").granting(GrantMessage.FAIR, true);
+            .granting(GrantKind.PLAIN, true);
+    private final RecordingProtocol fair = new RecordingProtocol("orders").granting(GrantKind.FAIR, true);
 
     @Test
     void aClaimTakesItsPlaceOnlyWhileGrantsAreHeardAndIsInLineOnceItFails() {

@@ -3,7 +3,7 @@ package dev.padlock.internal.acquire;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.padlock.RedisUnavailableException;
-import dev.padlock.internal.protocol.GrantMessage;
+import dev.padlock.internal.protocol.GrantKind;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.script.ScriptRunner;
 import java.util.ArrayList;
@@ -21,7 +21,7 @@ public final class RecordingProtocol implements LockProtocol {
     private boolean claims;
     private boolean grants;
     private boolean grantMessageConfirms;
-    private char grantKind = GrantMessage.PLAIN;
+    private char grantKind = GrantKind.PLAIN;
     private long maxParkMillis = Long.MAX_VALUE;
     private RuntimeException throwOnAttempt;
 

@@ -3,7 +3,7 @@ package dev.padlock.internal.acquire;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.padlock.internal.base.ManualTimer;
-import dev.padlock.internal.protocol.GrantMessage;
+import dev.padlock.internal.protocol.GrantKind;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class SubscriptionsTest {
     private final ManualTimer timer = new ManualTimer();
     private final HandWakeUps wakeUps = new HandWakeUps(timer).confirmAtOnce(false);
-    private final RecordingProtocol lock = new RecordingProtocol("orders").granting(GrantMessage.FAIR, true);
+    private final RecordingProtocol lock = new RecordingProtocol("orders").granting(GrantKind.FAIR, true);
     private final Subscriptions subscriptions = new Subscriptions(wakeUps, timer, lock, 1, true);
 
     @Test

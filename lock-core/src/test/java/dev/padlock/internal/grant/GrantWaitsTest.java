@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.padlock.internal.acquire.AcquireFixture;
 import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.acquire.RecordingProtocol;
-import dev.padlock.internal.protocol.GrantMessage;
+import dev.padlock.internal.protocol.GrantKind;
 import dev.padlock.internal.protocol.LockProtocol.Attempt;
 import dev.padlock.internal.protocol.LockProtocol.Release;
 import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
@@ -28,7 +28,7 @@ class GrantWaitsTest {
     private static final char WRITE = 'w';
 
     private final AcquireFixture client = new AcquireFixture();
-    private final RecordingProtocol fair = new RecordingProtocol("orders").granting(GrantMessage.FAIR, true);
+    private final RecordingProtocol fair = new RecordingProtocol("orders").granting(GrantKind.FAIR, true);
     private final GrantWaits waits = new GrantWaits();
 
     @AfterEach
@@ -54,7 +54,7 @@ class GrantWaitsTest {
 
         PendingAcquire second = start(1, FOREVER);
         assertThat(fair.calls()).as("a place on Redis is one owner's").isEmpty();
-        waits.onGranted(new GrantMessage(GrantMessage.FAIR, 1, place, "orders"));
+        waits.onGranted(new GrantMessage(GrantKind.FAIR, 1, place, "orders"));
 
         assertThat(first.result()).isCompletedWithValue(true);
         fair.next("acquire").answer(Attempt.ACQUIRED); // the second re-enters
@@ -83,7 +83,7 @@ class GrantWaitsTest {
 
         second.result().cancel(false);
         assertThat(second.settled()).isDone();
-        waits.onGranted(new GrantMessage(GrantMessage.FAIR, 1, place, "orders"));
+        waits.onGranted(new GrantMessage(GrantKind.FAIR, 1, place, "orders"));
 
         assertThat(first.result()).isCompletedWithValue(true);
         assertThat(fair.calls()).as("its turn came after it ended: it never began").isEmpty();
@@ -98,7 +98,7 @@ class GrantWaitsTest {
 
         client.timer.advance(100); // the second ends while the first still waits
         assertThat(fair.calls()).isEmpty();
-        waits.onGranted(new GrantMessage(GrantMessage.FAIR, 1, place, "orders"));
+        waits.onGranted(new GrantMessage(GrantKind.FAIR, 1, place, "orders"));
 
         fair.next("acquire").answer(Attempt.ACQUIRED);
         assertThat(third.result()).isCompletedWithValue(true);
@@ -108,7 +108,7 @@ class GrantWaitsTest {
     void waitsOfOtherOwnersOrLocksDoNotHoldEachOtherBack() {
         start(1, FOREVER);
         parks(fair);
-        RecordingProtocol other = new RecordingProtocol("invoices").granting(GrantMessage.FAIR, true);
+        RecordingProtocol other = new RecordingProtocol("invoices").granting(GrantKind.FAIR, true);
 
         start(2, FOREVER);
         fair.next("acquire");
@@ -169,7 +169,7 @@ class GrantWaitsTest {
     void aOneShotReEntryAfterTheOwnersWaitWasGrantedGoesStraightToRedis() {
         PendingAcquire first = start(1, FOREVER);
         long place = parks(fair);
-        waits.onGranted(new GrantMessage(GrantMessage.FAIR, 1, place, "orders"));
+        waits.onGranted(new GrantMessage(GrantKind.FAIR, 1, place, "orders"));
         assertThat(first.result()).isCompletedWithValue(true);
 
         PendingAcquire reentry = start(1, 0);
@@ -209,12 +209,12 @@ class GrantWaitsTest {
         long place = parks(fair);
 
         waits.onGranted(new GrantMessage(WRITE, 1, place, "orders"));
-        waits.onGranted(new GrantMessage(GrantMessage.FAIR, 2, place, "orders"));
-        waits.onGranted(new GrantMessage(GrantMessage.FAIR, 1, place, "invoices"));
-        waits.onGranted(new GrantMessage(GrantMessage.FAIR, 1, place + 100, "orders"));
+        waits.onGranted(new GrantMessage(GrantKind.FAIR, 2, place, "orders"));
+        waits.onGranted(new GrantMessage(GrantKind.FAIR, 1, place, "invoices"));
+        waits.onGranted(new GrantMessage(GrantKind.FAIR, 1, place + 100, "orders"));
         assertThat(first.result()).as("none of those was its grant").isNotDone();
 
-        waits.onGranted(new GrantMessage(GrantMessage.FAIR, 1, place, "orders"));
+        waits.onGranted(new GrantMessage(GrantKind.FAIR, 1, place, "orders"));
         assertThat(first.result()).isCompletedWithValue(true);
         assertThat(fair.calls()).isEmpty();
     }
@@ -228,8 +228,8 @@ class GrantWaitsTest {
         fair.next("leave").lose(); // its place may still be in line
         assertThat(first.result()).isCompletedWithValue(false);
 
-        waits.onGranted(new GrantMessage(GrantMessage.FAIR, 1, place, "orders"));
-        waits.onGranted(new GrantMessage(GrantMessage.FAIR, 1, place, "orders"));
+        waits.onGranted(new GrantMessage(GrantKind.FAIR, 1, place, "orders"));
+        waits.onGranted(new GrantMessage(GrantKind.FAIR, 1, place, "orders"));
 
         RecordingProtocol.Call giveBack = fair.next("release");
         assertThat(giveBack.owner).isEqualTo(1);
@@ -247,7 +247,7 @@ class GrantWaitsTest {
         PendingAcquire first = start(1, 300);
         long place = parks(fair);
         first.result().whenComplete((acquired, failure) ->
-                waits.onGranted(new GrantMessage(GrantMessage.FAIR, 1, place, "orders")));
+                waits.onGranted(new GrantMessage(GrantKind.FAIR, 1, place, "orders")));
         client.timer.advance(300);
         fair.next("acquire").answer(Attempt.notAcquired(5_000));
 
@@ -255,7 +255,7 @@ class GrantWaitsTest {
 
         assertThat(first.result()).isCompletedWithValue(false);
         assertThat(fair.next("release").owner).isEqualTo(1);
-        waits.onGranted(new GrantMessage(GrantMessage.FAIR, 1, place, "orders"));
+        waits.onGranted(new GrantMessage(GrantKind.FAIR, 1, place, "orders"));
         assertThat(fair.calls()).as("given back once").isEmpty();
     }
 
@@ -292,7 +292,7 @@ class GrantWaitsTest {
         fair.next("acquire").answer(Attempt.notAcquired(5_000));
         fair.next("leave").lose();
 
-        waits.onGranted(new GrantMessage(GrantMessage.FAIR, 1, place, "orders"));
+        waits.onGranted(new GrantMessage(GrantKind.FAIR, 1, place, "orders"));
         RecordingProtocol.Call giveBack = fair.next("release");
         client.timer.advance(10);
         fair.next("leave").answer(true); // it ran before the give-back: it kept the grant
@@ -313,13 +313,13 @@ class GrantWaitsTest {
     void aSecondGrantToAPlaceWhoseWaitHeldByTheFirstIsGivenBack() {
         PendingAcquire first = start(1, FOREVER);
         long place = parks(fair);
-        waits.onGranted(new GrantMessage(GrantMessage.FAIR, 1, place, "orders"));
+        waits.onGranted(new GrantMessage(GrantKind.FAIR, 1, place, "orders"));
         assertThat(first.result()).isCompletedWithValue(true);
 
-        waits.onGranted(new GrantMessage(GrantMessage.FAIR, 1, place, "orders"));
+        waits.onGranted(new GrantMessage(GrantKind.FAIR, 1, place, "orders"));
 
         assertThat(fair.next("release").owner).isEqualTo(1);
-        waits.onGranted(new GrantMessage(GrantMessage.FAIR, 1, place, "orders"));
+        waits.onGranted(new GrantMessage(GrantKind.FAIR, 1, place, "orders"));
         assertThat(fair.calls()).as("given back once").isEmpty();
     }
 
@@ -406,7 +406,7 @@ class GrantWaitsTest {
         fair.next("leave").answer(false);
         assertThat(first.result()).isCompletedWithValue(false);
 
-        waits.onGranted(new GrantMessage(GrantMessage.FAIR, 1, place, "orders"));
+        waits.onGranted(new GrantMessage(GrantKind.FAIR, 1, place, "orders"));
 
         assertThat(fair.calls()).as("the leave script kept a grant that reached it").isEmpty();
     }
@@ -415,7 +415,7 @@ class GrantWaitsTest {
     void aFairGrantNotesItsSinceAThirdOfALookIntervalLater() {
         start(1, FOREVER);
         long place = parks(fair);
-        waits.onGranted(new GrantMessage(GrantMessage.FAIR, 1, place, "orders"));
+        waits.onGranted(new GrantMessage(GrantKind.FAIR, 1, place, "orders"));
 
         long after = AcquireFixture.LOOK_MILLIS / 3;
         client.timer.advance(after - 1);
@@ -430,7 +430,7 @@ class GrantWaitsTest {
     void aReleaseBeforeTheSinceNoteCancelsIt() {
         start(1, FOREVER);
         long place = parks(fair);
-        waits.onGranted(new GrantMessage(GrantMessage.FAIR, 1, place, "orders"));
+        waits.onGranted(new GrantMessage(GrantKind.FAIR, 1, place, "orders"));
 
         waits.released(fair, 1);
         client.timer.advance(AcquireFixture.LOOK_MILLIS);

@@ -3,7 +3,7 @@ package dev.padlock.internal.grant;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.padlock.internal.acquire.HeldBefore;
-import dev.padlock.internal.protocol.GrantMessage;
+import dev.padlock.internal.protocol.GrantKind;
 import org.junit.jupiter.api.Test;
 
 /** The holds counted per owner of the granting kinds: what names an acquisition in doubt. */
@@ -37,7 +37,7 @@ class HeldCountsTest {
      */
     @Test
     void aWriteReentryAddsItsLeaseToWhatTheTtlHadLeft() {
-        HeldCounts.Key writer = new HeldCounts.Key("orders", GrantMessage.WRITE, 1);
+        HeldCounts.Key writer = new HeldCounts.Key("orders", GrantKind.WRITE, 1);
         counts.held(writer, 0, 500);
         counts.held(writer, 300, 300 + 1_500);
 

@@ -75,24 +75,4 @@ class ScriptReplyReadingTest {
     void aReleaseReplyOfMinusThreeReleasedTheLockThoughRedisRefusedItsMessage() {
         assertThat(Release.fromScript(-3L)).isEqualTo(new Release(ReleaseOutcome.RELEASED, 0, false, true));
     }
-
-    @ParameterizedTest
-    @CsvSource({"7:41:orders:{42}, 7, 41", "w:9:3:rw:x, 9, 3", "f:-3:9:fair:1, -3, 9"})
-    void aGrantMessageCarriesOwnerAndNonce(String text, long owner, long nonce) {
-        GrantMessage message = GrantMessage.parse(text);
-
-        assertThat(message.owner()).isEqualTo(owner);
-        assertThat(message.nonce()).isEqualTo(nonce);
-    }
-
-    @Test
-    void aGrantMessageNameMayHoldColons() {
-        assertThat(GrantMessage.parse("w:1:2:a:b:c").name()).isEqualTo("a:b:c");
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {"", "1", "1:2", "w:1:2", "q:1:2:name", "1:2:", "w:a:2:name", "w:1:b:name"})
-    void malformedGrantMessagesAreIgnored(String text) {
-        assertThat(GrantMessage.parse(text)).isNull();
-    }
 }

@@ -1,5 +1,11 @@
-package dev.padlock.internal.protocol;
+package dev.padlock.internal.grant;
 
+import static dev.padlock.internal.protocol.GrantKind.FAIR;
+import static dev.padlock.internal.protocol.GrantKind.PLAIN;
+import static dev.padlock.internal.protocol.GrantKind.READ;
+import static dev.padlock.internal.protocol.GrantKind.WRITE;
+
+import dev.padlock.internal.protocol.GrantKind;
 
 /**
  * A message on one of this client's grant channels: {@code <threadId>:<nonce>:<name>} from
@@ -7,21 +13,12 @@ package dev.padlock.internal.protocol;
  * and {@code fair_acquire}, {@code r:} (a read lock) from {@code rw_write_release}, {@code w:} (a write
  * lock) from {@code rw_read_release} and {@code rw_write_release}.
  *
- * @param kind {@link #PLAIN}, {@link #FAIR}, {@link #READ} or {@link #WRITE}: which kind of lock it grants
+ * @param kind a {@link GrantKind}: which kind of lock it grants
  * @param owner the thread id the lock went to
  * @param nonce the nonce of the place it answers
  * @param name the lock's name
  */
 public record GrantMessage(char kind, long owner, long nonce, String name) {
-    /** A plain lock's grant, to a client in line (see {@code LocalQueue}). */
-    public static final char PLAIN = 'p';
-    /** A fair lock's grant, to one owner's place in line. */
-    public static final char FAIR = 'f';
-    /** A read lock's grant, to one owner's place in the readers' hall. */
-    static final char READ = 'r';
-    /** A write lock's grant, to one owner's place in the writers' line. */
-    public static final char WRITE = 'w';
-
     /** Reads {@code message}; null when it is malformed (no owner, nonce or name). */
     public static GrantMessage parse(String message) {
         boolean prefixed = message.length() > 2 && message.charAt(1) == ':'
