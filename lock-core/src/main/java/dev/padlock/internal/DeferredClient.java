@@ -9,6 +9,7 @@ import dev.padlock.RedisUnavailableException;
 import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.base.RedisUris;
 import dev.padlock.internal.base.Require;
+import dev.padlock.internal.composite.CompositeServices;
 import dev.padlock.internal.composite.MultiLock;
 import dev.padlock.internal.composite.RedLock;
 import dev.padlock.spi.OutageLog;
@@ -53,6 +54,8 @@ public final class DeferredClient implements LockClient {
     /** Times the rounds of red locks made before the connection (its thread starts with the first). */
     private final HashedWheelTimer compositeTimer = new HashedWheelTimer(
             new DefaultThreadFactory("padlock-deferred-timer", true), 5, TimeUnit.MILLISECONDS, 64);
+    /** What this client's composite locks share: its clock and timer, and its owners' turns. */
+    private final CompositeServices composites = CompositeServices.of(null, EngineClock.SYSTEM, compositeTimer);
     private volatile PadlockClient connected;
     private volatile Throwable lastFailure;
 
@@ -179,12 +182,12 @@ public final class DeferredClient implements LockClient {
 
     @Override
     public RLock getMultiLock(RLock... locks) {
-        return MultiLock.of(compositeTimer, locks);
+        return MultiLock.of(composites, locks);
     }
 
     @Override
     public RLock getRedLock(RLock... locks) {
-        return RedLock.of(compositeTimer, locks);
+        return RedLock.of(composites, locks);
     }
 
     @Override

@@ -8,6 +8,7 @@ import dev.padlock.RReadWriteLock;
 import dev.padlock.internal.acquire.Abandonments;
 import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.base.Require;
+import dev.padlock.internal.composite.CompositeServices;
 import dev.padlock.internal.composite.MultiLock;
 import dev.padlock.internal.composite.RedLock;
 import dev.padlock.internal.grant.GrantWaits;
@@ -55,6 +56,8 @@ public final class PadlockClient implements LockClient {
     static final long TIMER_TICK_MILLIS = 5;
 
     private final LockServices services;
+    /** What this client's composite locks share: its observer, clock and timer, and its owners' turns. */
+    private final CompositeServices composites;
     private final ExecutorService listenerExecutor;
     private final AtomicBoolean closed = new AtomicBoolean();
     /** This client's entry in the client registry; null when the registry is off. */
@@ -63,6 +66,7 @@ public final class PadlockClient implements LockClient {
 
     private PadlockClient(LockServices services, ExecutorService listenerExecutor) {
         this.services = services;
+        this.composites = CompositeServices.of(services.observing(), services.clock(), services.timer());
         this.listenerExecutor = listenerExecutor;
     }
 
@@ -180,12 +184,12 @@ public final class PadlockClient implements LockClient {
 
     @Override
     public RLock getMultiLock(RLock... locks) {
-        return MultiLock.of(services.observing(), services.clock(), services.timer(), locks);
+        return MultiLock.of(composites, locks);
     }
 
     @Override
     public RLock getRedLock(RLock... locks) {
-        return RedLock.of(services.observing(), services.clock(), services.timer(), locks);
+        return RedLock.of(composites, locks);
     }
 
     private RLock exclusive(String name, boolean spin) {
