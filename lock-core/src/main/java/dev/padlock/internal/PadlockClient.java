@@ -76,11 +76,14 @@ public final class PadlockClient implements LockClient {
      * @throws dev.padlock.RedisUnavailableException when Redis cannot be reached
      */
     public static PadlockClient open(LockConfig config) {
-        return open(config, UUID.randomUUID().toString());
+        return open(config, UUID.randomUUID().toString(), EngineClock.SYSTEM); // the system's clock: read here only
     }
 
-    /** Connects as {@code config} says, as the client {@code clientId}; see {@link #open(LockConfig)}. */
-    static PadlockClient open(LockConfig config, String clientId) {
+    /**
+     * Connects as {@code config} says, as the client {@code clientId}, on {@code clock}; see
+     * {@link #open(LockConfig)}.
+     */
+    static PadlockClient open(LockConfig config, String clientId, EngineClock clock) {
         RedisBackend backend = RedisBackend.open(config);
         // the client's one timer and clock: every wait, renewal round and retry of the engine
         HashedWheelTimer timer = new HashedWheelTimer(new DefaultThreadFactory("padlock-timer", true),
@@ -89,7 +92,7 @@ public final class PadlockClient implements LockClient {
         // application may saturate, and not an I/O or timer thread, which the listener could block
         ExecutorService listenerExecutor = Executors.newSingleThreadExecutor(
                 new DefaultThreadFactory("padlock-lease-lost", true));
-        return assemble(config, clientId, backend, timer, EngineClock.SYSTEM, ForkJoinPool.commonPool(),
+        return assemble(config, clientId, backend, timer, clock, ForkJoinPool.commonPool(),
                 listenerExecutor);
     }
 
@@ -221,6 +224,11 @@ public final class PadlockClient implements LockClient {
     /** The client's connections; for {@link SpiAccess}. */
     RedisBackend backend() {
         return services.backend();
+    }
+
+    /** The client's clock: the engine's one source of time; for {@link SpiAccess}. */
+    EngineClock clock() {
+        return services.clock();
     }
 
     /** The bound on one Redis round trip, in milliseconds. */
