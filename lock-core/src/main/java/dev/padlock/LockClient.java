@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.padlock.internal.DeferredClient;
 import dev.padlock.internal.PadlockClient;
+import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.base.LoggingCheck;
 
 /**
@@ -56,7 +57,7 @@ public interface LockClient extends AutoCloseable {
     static LockClient create(LockConfig config) {
         requireNonNull(config, "config");
         LoggingCheck.warnOnceWithoutProvider();
-        return config.startWithoutRedis() ? DeferredClient.start(config) : PadlockClient.open(config);
+        return config.startWithoutRedis() ? DeferredClient.start(config, EngineClock.SYSTEM) : PadlockClient.open(config);
     }
 
     /**

@@ -9,6 +9,7 @@ import dev.padlock.RedisUnavailableException;
 import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.base.RedisUris;
 import dev.padlock.internal.base.Require;
+import dev.padlock.internal.composite.CompositeServices;
 import dev.padlock.internal.composite.MultiLock;
 import dev.padlock.internal.composite.RedLock;
 import dev.padlock.spi.OutageLog;
@@ -47,24 +48,35 @@ public final class DeferredClient implements LockClient {
     private final String clientId = UUID.randomUUID().toString();
     private final ScheduledExecutorService connector = Executors.newSingleThreadScheduledExecutor(
             new DefaultThreadFactory("padlock-connect", true));
-    private final OutageLog outages = new OutageLog(log);
+    /** This client's clock, and the connected client's. */
+    private final EngineClock clock;
+    private final OutageLog outages;
     private final AtomicBoolean closed = new AtomicBoolean();
-    private final long startedNanos = EngineClock.SYSTEM.nanoTime();
+    private final long startedNanos;
     /** Times the rounds of red locks made before the connection (its thread starts with the first). */
     private final HashedWheelTimer compositeTimer = new HashedWheelTimer(
             new DefaultThreadFactory("padlock-deferred-timer", true), 5, TimeUnit.MILLISECONDS, 64);
+    /** What this client's composite locks share: its clock and timer, and its owners' turns. */
+    private final CompositeServices composites;
     private volatile PadlockClient connected;
     private volatile Throwable lastFailure;
 
-    private DeferredClient(LockConfig config) {
+    private DeferredClient(LockConfig config, EngineClock clock) {
         this.config = config;
+        this.clock = clock;
+        this.outages = new OutageLog(log, clock::nanoTime);
+        this.startedNanos = clock.nanoTime();
+        this.composites = CompositeServices.of(null, clock, compositeTimer);
     }
 
-    /** The connected client when Redis answers now, else a client that connects in the background. */
-    public static LockClient start(LockConfig config) {
-        DeferredClient deferred = new DeferredClient(config);
+    /**
+     * The connected client when Redis answers now, else a client that connects in the background;
+     * either on {@code clock}.
+     */
+    public static LockClient start(LockConfig config, EngineClock clock) {
+        DeferredClient deferred = new DeferredClient(config, clock);
         try {
-            return PadlockClient.open(config, deferred.clientId);
+            return PadlockClient.open(config, deferred.clientId, clock);
         } catch (RedisUnavailableException unreachable) {
             deferred.failed(unreachable);
             deferred.connector.schedule(deferred::connect, RETRY_MILLIS, TimeUnit.MILLISECONDS);
@@ -77,7 +89,7 @@ public final class DeferredClient implements LockClient {
             return;
         }
         try {
-            PadlockClient client = PadlockClient.open(config, clientId);
+            PadlockClient client = PadlockClient.open(config, clientId, clock);
             connected = client;
             outages.succeeded(target(), "connecting");
             if (closed.get()) {
@@ -97,6 +109,11 @@ public final class DeferredClient implements LockClient {
         lastFailure = failure;
         outages.failed(target(), "connecting (the client started without Redis; trying again every "
                 + RETRY_MILLIS + " ms, and lock calls fail at once meanwhile)", failure);
+    }
+
+    /** This client's clock. */
+    EngineClock clock() {
+        return clock;
     }
 
     LockConfig config() {
@@ -125,7 +142,7 @@ public final class DeferredClient implements LockClient {
         // the last attempt's cause first: it names what failed (authentication, TLS, the address)
         throw new RedisUnavailableException(operation + " at " + target() + ": not connected yet"
                 + (cause == null ? "" : ", last attempt: " + cause.getMessage()) + " (the client started without Redis "
-                + TimeUnit.NANOSECONDS.toSeconds(EngineClock.SYSTEM.nanoTime() - startedNanos)
+                + TimeUnit.NANOSECONDS.toSeconds(clock.nanoTime() - startedNanos)
                 + " s ago and connects in the background)", cause);
     }
 
@@ -179,12 +196,12 @@ public final class DeferredClient implements LockClient {
 
     @Override
     public RLock getMultiLock(RLock... locks) {
-        return MultiLock.of(compositeTimer, locks);
+        return MultiLock.of(composites, locks);
     }
 
     @Override
     public RLock getRedLock(RLock... locks) {
-        return RedLock.of(compositeTimer, locks);
+        return RedLock.of(composites, locks);
     }
 
     @Override

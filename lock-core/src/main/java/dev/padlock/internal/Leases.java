@@ -6,7 +6,6 @@ import dev.padlock.RFencedLock;
 import dev.padlock.RLock;
 import dev.padlock.RedisUnavailableException;
 import dev.padlock.internal.base.CallBound;
-import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.base.Require;
 import dev.padlock.internal.base.WaitBudget;
 import dev.padlock.internal.lease.LeaseClock;
@@ -46,8 +45,9 @@ public final class Leases {
         long owner = LeaseClocks.newOwner();
         // the lock's clients report to the lease's clock, which runs on their clock
         List<LeaseClocks> registries = lock instanceof ReportsToLeases reporting ? reporting.leaseClocks() : List.of();
-        LeaseClock clock = LeaseClocks.start(
-                lock instanceof ReportsToLeases reporting ? reporting.engineClock() : EngineClock.SYSTEM, leaseMillis);
+        // a lock of no client (none reports on it) gives its lease nothing certain, and no clock to read
+        LeaseClock clock = lock instanceof ReportsToLeases reporting
+                ? LeaseClocks.start(reporting.engineClock(), leaseMillis) : LeaseClocks.unreported();
         registries.forEach(registry -> registry.open(owner, clock));
         Runnable close = () -> {
             registries.forEach(registry -> registry.close(owner));

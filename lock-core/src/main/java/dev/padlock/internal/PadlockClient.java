@@ -8,6 +8,7 @@ import dev.padlock.RReadWriteLock;
 import dev.padlock.internal.acquire.Abandonments;
 import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.base.Require;
+import dev.padlock.internal.composite.CompositeServices;
 import dev.padlock.internal.composite.MultiLock;
 import dev.padlock.internal.composite.RedLock;
 import dev.padlock.internal.grant.GrantRouter;
@@ -55,6 +56,8 @@ public final class PadlockClient implements LockClient {
     static final long TIMER_TICK_MILLIS = 5;
 
     private final LockServices services;
+    /** What this client's composite locks share: its observer, clock and timer, and its owners' turns. */
+    private final CompositeServices composites;
     private final ExecutorService listenerExecutor;
     private final AtomicBoolean closed = new AtomicBoolean();
     /** This client's entry in the client registry; null when the registry is off. */
@@ -63,6 +66,7 @@ public final class PadlockClient implements LockClient {
 
     private PadlockClient(LockServices services, ExecutorService listenerExecutor) {
         this.services = services;
+        this.composites = CompositeServices.of(services.observing(), services.clock(), services.timer());
         this.listenerExecutor = listenerExecutor;
     }
 
@@ -72,11 +76,14 @@ public final class PadlockClient implements LockClient {
      * @throws dev.padlock.RedisUnavailableException when Redis cannot be reached
      */
     public static PadlockClient open(LockConfig config) {
-        return open(config, UUID.randomUUID().toString());
+        return open(config, UUID.randomUUID().toString(), EngineClock.SYSTEM); // the system's clock: read here only
     }
 
-    /** Connects as {@code config} says, as the client {@code clientId}; see {@link #open(LockConfig)}. */
-    static PadlockClient open(LockConfig config, String clientId) {
+    /**
+     * Connects as {@code config} says, as the client {@code clientId}, on {@code clock}; see
+     * {@link #open(LockConfig)}.
+     */
+    static PadlockClient open(LockConfig config, String clientId, EngineClock clock) {
         RedisBackend backend = RedisBackend.open(config);
         // the client's one timer and clock: every wait, renewal round and retry of the engine
         HashedWheelTimer timer = new HashedWheelTimer(new DefaultThreadFactory("padlock-timer", true),
@@ -85,7 +92,7 @@ public final class PadlockClient implements LockClient {
         // application may saturate, and not an I/O or timer thread, which the listener could block
         ExecutorService listenerExecutor = Executors.newSingleThreadExecutor(
                 new DefaultThreadFactory("padlock-lease-lost", true));
-        return assemble(config, clientId, backend, timer, EngineClock.SYSTEM, ForkJoinPool.commonPool(),
+        return assemble(config, clientId, backend, timer, clock, ForkJoinPool.commonPool(),
                 listenerExecutor);
     }
 
@@ -171,12 +178,12 @@ public final class PadlockClient implements LockClient {
 
     @Override
     public RLock getMultiLock(RLock... locks) {
-        return MultiLock.of(services.observing(), services.clock(), services.timer(), locks);
+        return MultiLock.of(composites, locks);
     }
 
     @Override
     public RLock getRedLock(RLock... locks) {
-        return RedLock.of(services.observing(), services.clock(), services.timer(), locks);
+        return RedLock.of(composites, locks);
     }
 
     private RLock exclusive(String name, boolean spin) {
@@ -208,6 +215,11 @@ public final class PadlockClient implements LockClient {
     /** The client's connections; for {@link SpiAccess}. */
     RedisBackend backend() {
         return services.backend();
+    }
+
+    /** The client's clock: the engine's one source of time; for {@link SpiAccess}. */
+    EngineClock clock() {
+        return services.clock();
     }
 
     /** The bound on one Redis round trip, in milliseconds. */

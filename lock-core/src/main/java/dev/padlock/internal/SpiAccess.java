@@ -15,6 +15,7 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.time.Duration;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.LongSupplier;
 
 /**
  * The SPI's {@link RedisAccess} over a {@link RedisBackend}: a client's (closing does nothing; the
@@ -25,8 +26,12 @@ public final class SpiAccess implements RedisConnection {
     private final ScriptRunner scripts;
     private final Duration commandTimeout;
     private final boolean owned;
+    /** The clock of the client, or of the tool's connection: times the round trip of a ping. */
+    private final EngineClock clock;
 
-    private SpiAccess(RedisBackend backend, ScriptRunner scripts, Duration commandTimeout, boolean owned) {
+    private SpiAccess(RedisBackend backend, ScriptRunner scripts, Duration commandTimeout, boolean owned,
+            EngineClock clock) {
+        this.clock = clock;
         this.backend = backend;
         this.scripts = scripts;
         this.commandTimeout = commandTimeout;
@@ -40,13 +45,24 @@ public final class SpiAccess implements RedisConnection {
         }
         PadlockClient padlock = padlock(client);
         return new SpiAccess(padlock.backend(), padlock.scripts(),
-                Duration.ofMillis(padlock.commandTimeoutMillis()), false);
+                Duration.ofMillis(padlock.commandTimeoutMillis()), false, padlock.clock());
     }
 
-    /** Connections of their own; see {@link RedisAccess#open}. */
-    public static RedisConnection open(LockConfig config) {
+    /** Connections of their own, timed on {@code clock}; see {@link RedisAccess#open}. */
+    public static RedisConnection open(LockConfig config, EngineClock clock) {
         RedisBackend backend = RedisBackend.open(config);
-        return new SpiAccess(backend, new ScriptRunner(backend), config.commandTimeout(), true);
+        return new SpiAccess(backend, new ScriptRunner(backend), config.commandTimeout(), true, clock);
+    }
+
+    /**
+     * The clock of {@code client} (a deferred client's, connected or not), as a reading in
+     * nanoseconds; see {@link dev.padlock.spi.OutageLog}.
+     *
+     * @throws IllegalArgumentException when {@code client} was not made by Padlock's factories
+     */
+    public static LongSupplier nanoTime(LockClient client) {
+        EngineClock clock = client instanceof DeferredClient deferred ? deferred.clock() : padlock(client).clock();
+        return clock::nanoTime;
     }
 
     /** See {@link dev.padlock.spi.PadlockInfo#renewedLeases}. */
@@ -100,9 +116,9 @@ public final class SpiAccess implements RedisConnection {
 
     @Override
     public CompletableFuture<Duration> ping() {
-        long sent = EngineClock.SYSTEM.nanoTime();
+        long sent = clock.nanoTime();
         return backend.commands().ping().toCompletableFuture()
-                .thenApply(pong -> Duration.ofNanos(EngineClock.SYSTEM.nanoTime() - sent))
+                .thenApply(pong -> Duration.ofNanos(clock.nanoTime() - sent))
                 .exceptionallyCompose(failure -> CompletableFuture.failedFuture(backend.translate(failure, "PING")));
     }
 

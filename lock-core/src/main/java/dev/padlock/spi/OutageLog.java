@@ -1,16 +1,20 @@
 package dev.padlock.spi;
 
-import dev.padlock.internal.base.EngineClock;
+import dev.padlock.LockClient;
+import dev.padlock.internal.SpiAccess;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 
 /**
  * Logs a Redis outage as an operator wants to read it: one WARN per outage and lock name, with the
  * cause; the stack trace and every repeat at DEBUG; one INFO when that name works again. A job
  * that runs every second through an outage writes two lines, not one stack trace a second.
+ *
+ * <p>An outage is timed on the clock of the client it is about, never on the system's own.
  *
  * <p>Thread-safe. At most {@value #MAX_NAMES} names are in an outage at once; beyond that each
  * failure is logged at WARN as it comes.
@@ -19,20 +23,41 @@ public final class OutageLog {
     static final int MAX_NAMES = 10_000;
 
     private final Logger log;
+    /** A monotonic reading in nanoseconds, as {@link System#nanoTime()}: the client's clock. */
+    private final LongSupplier nanoTime;
     private final ConcurrentHashMap<String, Outage> outages = new ConcurrentHashMap<>();
 
     /**
-     * Logs to {@code log}.
+     * Logs to {@code log} the outages of {@code client}'s calls, timed on its clock.
      *
      * @param log the logger to write to
+     * @param client the client whose calls fail and recover
+     * @throws IllegalArgumentException when {@code client} was not made by {@link LockClient#connect}
+     *     or {@link LockClient#create}
      */
-    public OutageLog(Logger log) {
+    public OutageLog(Logger log, LockClient client) {
+        this(log, SpiAccess.nanoTime(Objects.requireNonNull(client, "client")));
+    }
+
+    /**
+     * Logs to {@code log}, timing outages on {@code nanoTime}.
+     *
+     * @param log the logger to write to
+     * @param nanoTime a monotonic reading in nanoseconds, as {@link System#nanoTime()}: the clock of
+     *     the client whose calls fail and recover
+     */
+    public OutageLog(Logger log, LongSupplier nanoTime) {
         this.log = Objects.requireNonNull(log, "log");
+        this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
     }
 
     private static final class Outage {
-        final long sinceNanos = EngineClock.SYSTEM.nanoTime();
+        final long sinceNanos;
         final AtomicLong failures = new AtomicLong(1);
+
+        Outage(long sinceNanos) {
+            this.sinceNanos = sinceNanos;
+        }
     }
 
     /**
@@ -47,7 +72,7 @@ public final class OutageLog {
         boolean tracked = outages.size() < MAX_NAMES || outages.containsKey(name);
         Outage outage = tracked ? outages.get(name) : null;
         if (outage == null && tracked) {
-            Outage fresh = new Outage();
+            Outage fresh = new Outage(nanoTime.getAsLong());
             outage = outages.putIfAbsent(name, fresh);
             if (outage == null) {
                 log.warn("{} on '{}' failed: {}; Padlock logs once more when it works again (each failure at DEBUG)",
@@ -77,7 +102,7 @@ public final class OutageLog {
         Outage outage = outages.remove(name);
         if (outage != null) {
             log.info("{} on '{}' works again, after {} failure(s) over {} ms", operation, name, outage.failures.get(),
-                    TimeUnit.NANOSECONDS.toMillis(EngineClock.SYSTEM.nanoTime() - outage.sinceNanos));
+                    TimeUnit.NANOSECONDS.toMillis(nanoTime.getAsLong() - outage.sinceNanos));
         }
     }
 

@@ -3,6 +3,7 @@ package dev.padlock.spi;
 import dev.padlock.LockClient;
 import dev.padlock.LockConfig;
 import dev.padlock.internal.SpiAccess;
+import dev.padlock.internal.base.EngineClock;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.time.Duration;
@@ -41,7 +42,7 @@ public interface RedisAccess {
      * @throws dev.padlock.RedisUnavailableException when Redis cannot be reached
      */
     static RedisConnection open(LockConfig config) {
-        return SpiAccess.open(config);
+        return SpiAccess.open(config, EngineClock.SYSTEM); // assembled here, as a client is: its clock
     }
 
     /** {@return the address, for messages: {@code host:port}, the Sentinel master's name, or the seed nodes} */

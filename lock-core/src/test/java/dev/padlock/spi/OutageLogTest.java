@@ -14,7 +14,7 @@ import org.slf4j.helpers.SubstituteLogger;
 class OutageLogTest {
     private final ConcurrentLinkedQueue<SubstituteLoggingEvent> events = new ConcurrentLinkedQueue<>();
     private final OutageLog outages = new OutageLog(
-            new EventRecordingLogger(new SubstituteLogger("test", events, false), events));
+            new EventRecordingLogger(new SubstituteLogger("test", events, false), events), () -> 0L);
 
     @Test
     void aJobFailingEverySecondThroughAnOutageWarnsOnceAndSaysWhenItRecovers() {
@@ -38,6 +38,20 @@ class OutageLogTest {
                 .startsWith("ShedLock lock", "report", 30L));
         assertThat(outages.isFailing("report")).isFalse();
         assertThat(outages.isFailing("cleanup")).isTrue();
+    }
+
+    /** One clock per client (issue 39): an outage is timed on the clock it is given, not the system's. */
+    @Test
+    void anOutageIsTimedOnTheClockItIsGiven() {
+        java.util.concurrent.atomic.AtomicLong nanos = new java.util.concurrent.atomic.AtomicLong(5_000_000_000L);
+        OutageLog timed = new OutageLog(new EventRecordingLogger(new SubstituteLogger("timed", events, false), events),
+                nanos::get);
+        timed.failed("report", "ShedLock lock", new IllegalStateException("down"));
+        nanos.addAndGet(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(1_500));
+        timed.succeeded("report", "ShedLock lock");
+
+        assertThat(at(Level.INFO)).singleElement().satisfies(info -> assertThat(info.getArgumentArray())
+                .containsExactly("ShedLock lock", "report", 1L, 1_500L));
     }
 
     @Test

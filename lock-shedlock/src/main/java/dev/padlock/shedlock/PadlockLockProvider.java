@@ -51,7 +51,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class PadlockLockProvider implements ExtensibleLockProvider {
     private static final Logger log = LoggerFactory.getLogger(PadlockLockProvider.class);
-    private final OutageLog outages = new OutageLog(log);
+    private final OutageLog outages;
 
     /** The key prefix when none is given. */
     public static final String DEFAULT_KEY_PREFIX = "shedlock:";
@@ -80,6 +80,7 @@ public final class PadlockLockProvider implements ExtensibleLockProvider {
         requireNonNull(client, "client");
         requireNonNull(keyPrefix, "keyPrefix");
         this.redis = RedisAccess.of(client);
+        this.outages = new OutageLog(log, client); // outages timed on the client's clock
         this.clientId = client.getId();
         this.keyPrefix = keyPrefix;
         this.timeoutMillis = 2 * redis.commandTimeout().toMillis();

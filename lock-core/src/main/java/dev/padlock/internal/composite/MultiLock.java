@@ -1,23 +1,15 @@
 package dev.padlock.internal.composite;
 
-import static dev.padlock.internal.composite.CompositeLocks.currentThreadId;
-
+import dev.padlock.LockObserver;
 import dev.padlock.RLock;
 import dev.padlock.RedisUnavailableException;
 import dev.padlock.internal.acquire.PendingAcquire;
-import dev.padlock.internal.base.CallBound;
-import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.base.WaitBudget;
-import dev.padlock.internal.lease.LeaseClocks;
-import dev.padlock.internal.lease.ReportsToLeases;
-import dev.padlock.internal.observe.Observing;
-import io.netty.util.Timer;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
 
 /**
  * An {@link RLock} held only when all its component locks are held
@@ -43,17 +35,20 @@ import java.util.concurrent.locks.Condition;
  * leaves nothing behind, except a component whose own acquisition was cancelled in flight, which
  * that component gives back itself, as {@link RLock#lockAsync} says.
  *
- * <p>One owner's acquisitions of one multi lock object take turns ({@link OwnerTurns}): each starts
- * once the owner's earlier one has settled. A round that gives back what it took unlocks by the
+ * <p>One owner's acquisitions of one multi lock take turns ({@link OwnerTurns}), across all the
+ * objects of its client over the same components: each starts once the owner's earlier one has
+ * settled. A round that gives back what it took unlocks by the
  * owner's field, and a component found no longer held (its lease ran out meanwhile) is unlocked
  * too; with two acquisitions of one owner in flight, that unlock could remove the hold the other
  * had just taken on it.
  *
  * <p>Reentrancy, leases and watchdog renewal are the components' own; besides those turns this
- * class keeps no state between calls. Reads combine the components' answers: locked or held when
- * all are, the smallest hold count, the shortest time to live.
+ * class keeps no state between calls. Reads combine the components' answers ({@link CompositeLock}):
+ * locked or held when all are, the smallest hold count, the shortest time to live. An unlock
+ * unlocks every component, also when one fails, then throws the first failure
+ * ({@link IllegalMonitorStateException} when the owner does not hold every component).
  */
-public final class MultiLock implements RLock, ReportsToLeases, CallBound {
+public final class MultiLock extends CompositeLock {
     /**
      * How long an unbounded acquisition holding its first components waits for each later one, in
      * one round, before it gives back what it took and starts again (Redisson's multi lock waits
@@ -61,135 +56,35 @@ public final class MultiLock implements RLock, ReportsToLeases, CallBound {
      */
     static final long ROUND_NANOS_PER_COMPONENT = TimeUnit.MILLISECONDS.toNanos(1_500);
 
-    /** In acquisition order. */
-    private final List<RLock> locks;
-    private final String name;
-    /** The observer of the client that made it; null when none is set. */
-    private final Observing observing;
-    private final EngineClock clock;
-    private final Timer timer;
-    /** One owner's acquisitions, one after the other: see {@link OwnerTurns}. */
-    private final OwnerTurns turns = new OwnerTurns();
-
-    private MultiLock(List<RLock> locks, Observing observing, EngineClock clock, Timer timer) {
-        this.locks = locks;
-        this.clock = clock;
-        this.timer = timer;
-        this.name = CompositeLocks.name("multi", locks);
-        this.observing = observing;
+    private MultiLock(List<RLock> locks, CompositeServices services) {
+        super("multi", "multi lock", LockObserver.Kind.MULTI, locks, locks.size(), services);
     }
 
     /**
-     * A multi lock over {@code locks}.
+     * A multi lock over {@code locks} of the client whose {@code services} are given: its
+     * acquisitions and holds told to its observer when one is set, its waits timed by its clock.
      *
      * @throws NullPointerException when {@code locks} or one of them is null
      * @throws IllegalArgumentException when {@code locks} is empty or holds one object twice
      */
-    public static RLock of(Timer timer, RLock... locks) {
-        return of(null, EngineClock.SYSTEM, timer, locks);
-    }
-
-    /**
-     * As {@link #of(Timer, RLock...)}, its acquisitions and holds told to {@code observing} when not
-     * null, its waits timed by {@code clock}.
-     */
-    public static RLock of(Observing observing, EngineClock clock, Timer timer, RLock... locks) {
+    public static RLock of(CompositeServices services, RLock... locks) {
         List<RLock> sorted = new ArrayList<>(CompositeLocks.components(locks));
         sorted.sort(Comparator.comparing(RLock::getName));
-        return new MultiLock(List.copyOf(sorted), observing, clock, timer);
-    }
-
-    /** {@code multi[a,b,c]}: the components' names in acquisition order. */
-    @Override
-    public String getName() {
-        return name;
+        return new MultiLock(List.copyOf(sorted), services);
     }
 
     @Override
-    public long graceNanos() {
-        return CompositeLocks.graceNanos(locks);
-    }
-
-    @Override
-    public String address() {
-        return CompositeLocks.address(locks);
-    }
-
-    // ---- acquire
-
-    @Override
-    public void lock() {
-        lock(-1, TimeUnit.MILLISECONDS);
-    }
-
-    @Override
-    public void lock(long leaseTime, TimeUnit unit) {
-        CompositeLocks.lock(this::acquire, leaseTime, unit, name);
-    }
-
-    @Override
-    public void lockInterruptibly() throws InterruptedException {
-        lockInterruptibly(-1, TimeUnit.MILLISECONDS);
-    }
-
-    @Override
-    public void lockInterruptibly(long leaseTime, TimeUnit unit) throws InterruptedException {
-        CompositeLocks.lockInterruptibly(this::acquire, leaseTime, unit, name);
-    }
-
-    @Override
-    public boolean tryLock() {
-        return CompositeLocks.tryLock(this::acquire, name);
-    }
-
-    @Override
-    public boolean tryLock(long waitTime, TimeUnit unit) throws InterruptedException {
-        return tryLock(waitTime, -1, unit);
-    }
-
-    @Override
-    public boolean tryLock(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException {
-        return CompositeLocks.tryLock(this::acquire, waitTime, leaseTime, unit, name);
-    }
-
-    @Override
-    public CompletableFuture<Void> lockAsync(long leaseTime, TimeUnit unit, long threadId) {
-        return CompositeLocks.lockAsync(this::acquire, this::unlockAsync, leaseTime, unit, threadId, name);
-    }
-
-    @Override
-    public CompletableFuture<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit, long threadId) {
-        return CompositeLocks.tryLockAsync(this::acquire, this::unlockAsync, waitTime, leaseTime, unit, threadId, name);
-    }
-
-    private PendingAcquire acquire(long waitNanos, long leaseTime, TimeUnit unit, long threadId) {
+    PendingAcquire startAcquisition(WaitBudget budget, long leaseTime, TimeUnit unit, long threadId) {
         long leaseNanos = leaseTime <= 0 ? -1 : unit.toNanos(leaseTime);
-        long startNanos = observing == null ? 0 : clock.nanoTime();
-        WaitBudget budget = WaitBudget.of(waitNanos, clock);
-        PendingAcquire acquisition = turns.start(threadId, budget, timer, () -> {
-            MultiLockAcquisition started = new MultiLockAcquisition(locks, budget, clock, leaseNanos, threadId);
-            started.next();
-            return started;
-        }, () -> unlockAsync(threadId));
-        return observing == null ? acquisition : observing.started(acquisition, name, "composite:" + name,
-                dev.padlock.LockObserver.Kind.MULTI, threadId, waitNanos, startNanos);
+        MultiLockAcquisition started = new MultiLockAcquisition(locks, budget, clock, leaseNanos, threadId);
+        started.next();
+        return started;
     }
 
-    // ---- release
-
-    /**
-     * Unlocks every component, also when one fails, then throws the first failure.
-     *
-     * @throws IllegalMonitorStateException when the calling thread does not hold every component
-     */
+    /** Unlocks every component, also when one fails, then fails with the first failure. */
     @Override
-    public void unlock() {
-        CompositeLocks.join(unlockAsync(currentThreadId()), "unlock on '" + name + "'");
-    }
-
-    @Override
-    public CompletableFuture<Void> unlockAsync(long threadId) {
-        CompletableFuture<Void> reply = CompositeLocks.bare(CompositeLocks.callAll(locks, lock -> lock.unlockAsync(threadId))
+    CompletableFuture<Void> release(long threadId) {
+        return CompositeLocks.bare(CompositeLocks.callAll(locks, lock -> lock.unlockAsync(threadId))
                 .thenApply(outcomes -> {
                     if (outcomes.stream().anyMatch(outcome -> outcome.failure() instanceof RedisUnavailableException)) {
                         // its caller hears the outcome is unknown and unlocks no more: holds left on the
@@ -205,14 +100,6 @@ public final class MultiLock implements RLock, ReportsToLeases, CallBound {
                     }
                     return null;
                 }));
-        return observing == null ? reply
-                : CompositeLocks.bare(observing.releaseComposite(reply, "composite:" + name, threadId));
-    }
-
-    /** Force-unlocks every component; whether any was held. */
-    @Override
-    public boolean forceUnlock() {
-        return CompositeLocks.join(forceUnlockAsync(), "forceUnlock on '" + name + "'");
     }
 
     @Override
@@ -223,76 +110,5 @@ public final class MultiLock implements RLock, ReportsToLeases, CallBound {
             }
             return outcomes.stream().anyMatch(outcome -> outcome.value());
         }));
-    }
-
-    // ---- state reads: the smallest answer of all components
-
-    /** Whether every component is locked, by anyone. */
-    @Override
-    public boolean isLocked() {
-        return CompositeLocks.join(isLockedAsync(), "isLocked on '" + name + "'");
-    }
-
-    @Override
-    public CompletableFuture<Boolean> isLockedAsync() {
-        return CompositeLocks.isLocked(locks, locks.size());
-    }
-
-    @Override
-    public boolean isHeldByCurrentThread() {
-        return isHeldByThread(currentThreadId());
-    }
-
-    /** Whether owner {@code threadId} holds every component. */
-    @Override
-    public boolean isHeldByThread(long threadId) {
-        return CompositeLocks.join(getHoldCountAsync(threadId), "isHeldByThread on '" + name + "'") > 0;
-    }
-
-    /** The smallest hold count of the calling thread over the components. */
-    @Override
-    public int getHoldCount() {
-        return CompositeLocks.join(getHoldCountAsync(currentThreadId()), "getHoldCount on '" + name + "'");
-    }
-
-    @Override
-    public CompletableFuture<Integer> getHoldCountAsync(long threadId) {
-        return CompositeLocks.holdCount(locks, locks.size(), threadId);
-    }
-
-    /** The shortest time to live of the components; {@code -2} when one is not locked. */
-    @Override
-    public long remainTimeToLive() {
-        return CompositeLocks.join(remainTimeToLiveAsync(), "remainTimeToLive on '" + name + "'");
-    }
-
-    @Override
-    public CompletableFuture<Long> remainTimeToLiveAsync() {
-        return CompositeLocks.remainTimeToLive(locks, locks.size());
-    }
-
-    /**
-     * Not supported.
-     *
-     * @throws UnsupportedOperationException always: a condition would need a distributed wait set
-     */
-    @Override
-    public Condition newCondition() {
-        throw new UnsupportedOperationException("a multi lock does not support conditions");
-    }
-
-    @Override
-    public String toString() {
-        return "RLock[" + name + "]";
-    }
-
-    @Override
-    public List<LeaseClocks> leaseClocks() {
-        return CompositeLocks.leaseClocks(locks);
-    }
-
-    @Override
-    public EngineClock engineClock() {
-        return clock;
     }
 }

@@ -11,37 +11,61 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
- * Orders one owner's acquisitions of one red lock object: each starts once the owner's earlier one
- * has settled.
+ * Orders one owner's acquisitions of one composite lock: each starts once the owner's earlier one
+ * has settled. One client has one {@code OwnerTurns} for all its composites
+ * ({@link CompositeServices}), keyed by the composite's identity (its kind and its components'
+ * names, see {@link CompositeLock}) and the owner, so that two objects for the same composite
+ * (two calls of {@code client.getMultiLock(a, b)}) take turns as one does.
  *
- * <p>Why: a red lock's rounds give back what they took when a round fails, so between rounds an
+ * <p>Why: a composite's rounds give back what they took when a round fails, so between rounds an
  * acquisition holds nothing. Two acquisitions of one owner in flight at once would each take the
  * owner's field on some servers with a claim (which sets the count to 1, not adds to it) and count
  * a majority between them that Redis counts once: the owner is told it holds twice, and its first
  * unlock frees servers the other hold counts on. In turn, the later acquisition re-enters the
  * servers the earlier one holds (a re-entry adds to the count), or claims them if it held nothing.
  *
+ * <p>An entry lives while an acquisition of its owner is in flight or waits its turn: it is
+ * removed once the latest acquisition of that owner and composite has settled, so the map holds no
+ * more entries than acquisitions in flight.
+ *
  * <p>A later acquisition that waits its turn ends with {@code false} when its own wait runs out (at
  * once for a one-attempt {@code tryLock}), and does nothing when cancelled first.
  */
-final class OwnerTurns {
-    /** Per owner: completes once its latest acquisition has settled. */
-    private final ConcurrentHashMap<Long, CompletableFuture<Void>> latest = new ConcurrentHashMap<>();
+public final class OwnerTurns {
+    /** Per composite and owner: completes once its latest acquisition has settled. */
+    private final ConcurrentHashMap<Turn, CompletableFuture<Void>> latest = new ConcurrentHashMap<>();
+
+    /** One owner of one composite. */
+    private record Turn(String composite, long owner) {
+    }
+
+    /** An empty set of turns, for one client. */
+    public OwnerTurns() {
+    }
 
     /**
-     * Starts {@code start} for {@code owner} now, or once the owner's earlier acquisition settled.
+     * Starts {@code start} for {@code owner} now, or once the owner's earlier acquisition of the
+     * composite {@code composite} settled.
      *
+     * @param composite the composite's identity: its kind and its components' names
      * @param budget the caller's wait, counted from the call, not from the turn
      * @param giveBack unlocks one hold of the owner: a hold that came as its caller cancelled
      */
-    PendingAcquire start(long owner, WaitBudget budget, Timer timer, Supplier<PendingAcquire> start, Runnable giveBack) {
+    PendingAcquire start(String composite, long owner, WaitBudget budget, Timer timer, Supplier<PendingAcquire> start,
+            Runnable giveBack) {
+        Turn turn = new Turn(composite, owner);
         CompletableFuture<Void> mine = new CompletableFuture<>();
-        CompletableFuture<Void> earlier = latest.put(owner, mine);
-        mine.whenComplete((ignored, failure) -> latest.remove(owner, mine));
+        CompletableFuture<Void> earlier = latest.put(turn, mine);
+        mine.whenComplete((ignored, failure) -> latest.remove(turn, mine));
         if (earlier == null || earlier.isDone()) {
             return started(start, mine);
         }
         return new Waiting(budget, timer, start, giveBack, mine).after(earlier);
+    }
+
+    /** Composites and owners with an acquisition in flight or waiting its turn; for tests. */
+    int inFlight() {
+        return latest.size();
     }
 
     private static PendingAcquire started(Supplier<PendingAcquire> start, CompletableFuture<Void> settled) {

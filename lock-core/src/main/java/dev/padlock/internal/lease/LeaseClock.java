@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 public final class LeaseClock {
     static final long MIN_DRIFT_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
+    /** The clock of the lock's client; null for a lock no client reports on (nothing is certain). */
     private final EngineClock clock;
     /** Per lock held: the earliest nanoTime its TTL can end. */
     private final ConcurrentHashMap<LockProtocol, Long> ends = new ConcurrentHashMap<>(2);
@@ -55,7 +56,7 @@ public final class LeaseClock {
 
     /** Nanoseconds the lease certainly has left; 0 once over or passed. */
     public long safeForNanos() {
-        if (over) {
+        if (over || clock == null) {
             return 0;
         }
         long end = Long.MAX_VALUE;

@@ -37,6 +37,14 @@ public final class LeaseClocks {
         return new LeaseClock(clock, clock.nanoTime(), fixedLeaseMillis);
     }
 
+    /**
+     * A clock for a new lease of a lock that no client reports on: nothing about it is certain
+     * ({@code safeFor} is zero), and it reads no clock.
+     */
+    public static LeaseClock unreported() {
+        return new LeaseClock(null, 0, 0);
+    }
+
     /** Reports about lease owner {@code owner} go to {@code clock} from now on. */
     public void open(long owner, LeaseClock clock) {
         clocks.put(owner, clock);

@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
 final class RenewalCalls {
     private static final String OUTAGE_NAME = "watchdog";
     /** Logged under the watchdog's name, as before this class was split from it. */
-    private final OutageLog outages = new OutageLog(LoggerFactory.getLogger(Watchdog.class));
+    private final OutageLog outages;
     private final Watchdog.Sender sender;
     private final EngineClock clock;
     private final long leaseMillis;
@@ -32,6 +32,7 @@ final class RenewalCalls {
         this.leaseClocks = leaseClocks;
         this.sender = sender;
         this.clock = clock;
+        this.outages = new OutageLog(LoggerFactory.getLogger(Watchdog.class), clock::nanoTime);
         this.leaseMillis = leaseMillis;
         this.observing = observing;
         this.onLost = onLost;

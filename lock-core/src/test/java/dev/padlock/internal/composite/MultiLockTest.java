@@ -27,14 +27,20 @@ class MultiLockTest {
     private final FakeLock a = new FakeLock("a", journal);
     private final FakeLock b = new FakeLock("b", journal);
     private final FakeLock c = new FakeLock("c", journal);
+    /** The client's turns, shared by its composites. */
+    private final OwnerTurns turns = new OwnerTurns();
 
     @AfterEach
     void noInterruptLeaks() {
         Thread.interrupted();
     }
 
+    private CompositeServices services(Observing observing) {
+        return new CompositeServices(observing, timer, timer, turns);
+    }
+
     private RLock multi(RLock... locks) {
-        return MultiLock.of(null, timer, timer, locks);
+        return MultiLock.of(services(null), locks);
     }
 
     private CompletableFuture<Boolean> tryLock(RLock multi, long waitMillis) {
@@ -151,6 +157,62 @@ class MultiLockTest {
         b.answer(1, true);
         assertThat(second).isCompletedWithValue(true);
         assertThat(List.of(a, b)).allSatisfy(lock -> assertThat(lock.holds()).isEqualTo(2));
+    }
+
+    /**
+     * The turns were per object (issue 39): two objects for one multi lock of a client, as two calls
+     * of {@code client.getMultiLock(a, b)} give, let one owner's acquisitions run over each other.
+     * They are the client's, per owner and composite, whatever object and component order.
+     */
+    @Test
+    void twoObjectsOverTheSameComponentsTakeTurnsAsOneDoes() {
+        b.holdsBack();
+        RLock one = multi(a, b);
+        RLock same = multi(b, a);
+        CompletableFuture<Boolean> first = one.tryLockAsync(1_000, 10_000, TimeUnit.MILLISECONDS, OWNER);
+        CompletableFuture<Boolean> second = same.tryLockAsync(1_000, 10_000, TimeUnit.MILLISECONDS, OWNER);
+        assertThat(journal).as("the second waits its turn").containsExactly("tryLock a", "tryLock b");
+
+        b.answer(0, true);
+
+        assertThat(first).isCompletedWithValue(true);
+        assertThat(journal).containsExactly("tryLock a", "tryLock b", "tryLock a", "tryLock b");
+        b.answer(1, true);
+        assertThat(second).isCompletedWithValue(true);
+        assertThat(List.of(a, b)).allSatisfy(lock -> assertThat(lock.holds()).isEqualTo(2));
+        assertThat(turns.inFlight()).as("nothing kept once settled").isZero();
+    }
+
+    @Test
+    void aOneShotOnAnotherObjectOfTheSameCompositeEndsWithoutAskingWhileTheOwnersFirstIsInFlight() {
+        b.holdsBack();
+        multi(a, b).tryLockAsync(1_000, 10_000, TimeUnit.MILLISECONDS, OWNER);
+
+        assertThat(tryLock(multi(a, b), 0)).isCompletedWithValue(false);
+
+        assertThat(journal).containsExactly("tryLock a", "tryLock b");
+    }
+
+    @Test
+    void compositesOverOtherComponentsOrOfAnotherKindDoNotShareTurns() {
+        b.holdsBack();
+        multi(a, b).tryLockAsync(1_000, 10_000, TimeUnit.MILLISECONDS, OWNER);
+
+        multi(a, c).tryLockAsync(1_000, 10_000, TimeUnit.MILLISECONDS, OWNER);
+        RedLock.of(services(null), a, b).tryLockAsync(1_000, 10_000, TimeUnit.MILLISECONDS, OWNER);
+
+        assertThat(journal).containsExactly("tryLock a", "tryLock b", "tryLock a", "tryLock c", "tryLock a",
+                "tryLock b");
+    }
+
+    @Test
+    void theTurnsOfAClientKeepNothingOnceItsAcquisitionsHaveSettled() {
+        b.refuses();
+        for (int i = 0; i < 100; i++) {
+            assertThat(multi(a, b).tryLockAsync(0, -1, TimeUnit.MILLISECONDS, OWNER + i)).isCompletedWithValue(false);
+        }
+
+        assertThat(turns.inFlight()).isZero();
     }
 
     @Test
@@ -465,7 +527,7 @@ class MultiLockTest {
     @Test
     void anObservedMultiLockHoldEndsWithTheLastUnlockOfItsReentries() {
         RecordingObserver observer = new RecordingObserver();
-        RLock multi = MultiLock.of(new Observing(observer, timer), timer, timer, a, b);
+        RLock multi = MultiLock.of(services(new Observing(observer, timer)), a, b);
 
         tryLock(multi, 1_000);
         tryLock(multi, 1_000);
@@ -486,11 +548,11 @@ class MultiLockTest {
 
     @Test
     void misuseIsRefusedAtTheCall() {
-        assertThatThrownBy(() -> MultiLock.of(timer)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> MultiLock.of(timer, (RLock[]) null)).isInstanceOf(NullPointerException.class);
-        assertThatThrownBy(() -> MultiLock.of(timer, a, null)).isInstanceOf(NullPointerException.class)
+        assertThatThrownBy(() -> MultiLock.of(services(null))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> MultiLock.of(services(null), (RLock[]) null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> MultiLock.of(services(null), a, null)).isInstanceOf(NullPointerException.class)
                 .hasMessage("locks[1]");
-        assertThatThrownBy(() -> MultiLock.of(timer, a, b, a)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> MultiLock.of(services(null), a, b, a)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("locks[2] ('a') is given twice");
         RLock multi = multi(a, b);
         assertThatThrownBy(() -> multi.tryLockAsync(-1, -1, TimeUnit.SECONDS, OWNER))

@@ -31,7 +31,13 @@ class RedLockTest {
     private final FakeLock a = new FakeLock("a", journal);
     private final FakeLock b = new FakeLock("b", journal);
     private final FakeLock c = new FakeLock("c", journal);
-    private final RLock red = RedLock.of(null, timer, timer, a, b, c);
+    /** The client's turns, shared by its composites. */
+    private final OwnerTurns turns = new OwnerTurns();
+    private final RLock red = RedLock.of(services(null), a, b, c);
+
+    private CompositeServices services(Observing observing) {
+        return new CompositeServices(observing, timer, timer, turns);
+    }
 
     private CompletableFuture<Boolean> tryLock(long waitMillis, long leaseMillis) {
         return red.tryLockAsync(waitMillis, leaseMillis, TimeUnit.MILLISECONDS, OWNER);
@@ -317,12 +323,12 @@ class RedLockTest {
 
     @Test
     void misuseIsRefusedAtTheCall() {
-        assertThatThrownBy(() -> RedLock.of(timer)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> RedLock.of(timer, a, a)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> RedLock.of(services(null))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> RedLock.of(services(null), a, a)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> red.tryLockAsync(-1, -1, TimeUnit.SECONDS, OWNER))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(red::newCondition).isInstanceOf(UnsupportedOperationException.class);
-        assertThat(RedLock.of(timer, c, a, b).getName()).as("in the order given").isEqualTo("red[c,a,b]");
+        assertThat(RedLock.of(services(null), c, a, b).getName()).as("in the order given").isEqualTo("red[c,a,b]");
         assertThat(journal).isEmpty();
     }
 
@@ -380,6 +386,27 @@ class RedLockTest {
 
         assertThat(journal).hasSize(3);
         assertThat(List.of(a.holds(), b.holds(), c.holds())).containsExactly(1, 1, 1);
+    }
+
+    /** The turns are the client's (issue 39): another object for the same red lock takes them too. */
+    @Test
+    void anotherObjectForTheSameRedLockWaitsForTheTurn() {
+        holdAllBack();
+        tryLock(TEN_SECONDS, TEN_SECONDS);
+        RLock same = RedLock.of(services(null), c, b, a);
+
+        CompletableFuture<Boolean> second = same.tryLockAsync(TEN_SECONDS, TEN_SECONDS, TimeUnit.MILLISECONDS, OWNER);
+        assertThat(journal).as("the second waits its turn").hasSize(3);
+        answerAll(true);
+
+        assertThat(journal).hasSize(6);
+        assertThat(second).isNotDone();
+        a.answer(1, true);
+        b.answer(1, true);
+        c.answer(1, true);
+        assertThat(second).isCompletedWithValue(true);
+        assertThat(List.of(a.holds(), b.holds(), c.holds())).containsExactly(2, 2, 2);
+        assertThat(turns.inFlight()).as("nothing kept once settled").isZero();
     }
 
     @Test
@@ -469,7 +496,7 @@ class RedLockTest {
     @Test
     void anObservedRedLockAcquisitionIsToldAsARedLockWithItsWait() {
         RecordingObserver observer = new RecordingObserver();
-        RLock observed = RedLock.of(new Observing(observer, timer), timer, timer, a, b, c);
+        RLock observed = RedLock.of(services(new Observing(observer, timer)), a, b, c);
         c.holdsBack();
         observed.tryLockAsync(0, TEN_SECONDS, TimeUnit.MILLISECONDS, OWNER);
 

@@ -54,6 +54,15 @@ class LeaseClockTest {
         assertThat(clock.holds("payments")).isFalse();
     }
 
+    /** A lock of no client (none reports on it) reads no clock: its lease is certain of nothing. */
+    @Test
+    void aLeaseOfALockNoClientReportsOnIsSafeForNothing() {
+        LeaseClock clock = LeaseClocks.unreported();
+        assertThat(clock.safeForNanos()).isZero();
+        clock.ttlSet(orders, time.nanoTime(), 10_000);
+        assertThat(clock.safeForNanos()).isZero();
+    }
+
     @Test
     void aFixedLeaseCountsFromTheCallUntilASendIsReported() {
         LeaseClock clock = new LeaseClock(time, time.nanoTime(), 1_000);

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.padlock.LockClient;
 import dev.padlock.LockConfig;
+import dev.padlock.LockObserver;
 import dev.padlock.PadlockException;
 import dev.padlock.RLock;
 import dev.padlock.RedisUnavailableException;
@@ -15,7 +16,9 @@ import dev.padlock.testing.junit.RedisTest;
 import dev.padlock.tests.support.Clients;
 import dev.padlock.tests.support.Contention;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -155,6 +158,42 @@ class MultiLockTest {
             await().atMost(Duration.ofSeconds(30)).until(() -> tryAndUnlock(multi));
             assertThat(admin.commands().exists(first)).isZero();
         }
+    }
+
+    /**
+     * One owner's acquisitions of a multi lock take turns, and the turns were per lock object (issue
+     * 39): an acquisition through a second object for the same components went out beside the
+     * first's, and the two rolled back over each other's holds. They are the client's now.
+     */
+    @Test
+    void twoObjectsForOneMultiLockOfAClientTakeTurnsForOneOwner(RedisAdmin admin) throws Exception {
+        List<String> started = new CopyOnWriteArrayList<>();
+        LockClient observed = clients.open(settings -> settings.observer(new LockObserver() {
+            @Override
+            public Object acquisitionStarted(String lockName, Kind kind, long threadId) {
+                started.add(kind + " " + lockName);
+                return null;
+            }
+        }));
+        RLock other = theirs.getLock(b);
+        other.lock(60, TimeUnit.SECONDS);
+        long owner = 43;
+        CompletableFuture<Boolean> first = multi(observed, a, b).tryLockAsync(60_000, -1, TimeUnit.MILLISECONDS, owner);
+        // it holds a and waits for b
+        await().atMost(Duration.ofSeconds(30)).until(() -> started.contains("LOCK " + b));
+        int before = started.size();
+
+        CompletableFuture<Boolean> second = multi(observed, b, a).tryLockAsync(0, -1, TimeUnit.MILLISECONDS, owner);
+
+        assertThat(second.get(30, TimeUnit.SECONDS)).as("one attempt, while the owner's first is in flight").isFalse();
+        assertThat(started.subList(before, started.size())).as("the second asked no component: not its turn")
+                .containsExactly("MULTI multi[" + a + "," + b + "]");
+        other.unlock();
+        assertThat(first.get(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(observed.getLock(a).getHoldCountAsync(owner).get(30, TimeUnit.SECONDS)).isOne();
+        assertThat(observed.getLock(b).getHoldCountAsync(owner).get(30, TimeUnit.SECONDS)).isOne();
+        multi(observed, a, b).unlockAsync(owner).get(30, TimeUnit.SECONDS);
+        assertThat(admin.commands().exists(a, b)).isZero();
     }
 
     @Test
