@@ -105,6 +105,37 @@ class TryLockTest {
         theirs.unlockAsync(11L).get(5, TimeUnit.SECONDS);
     }
 
+    /**
+     * One owner's acquisitions of one lock take turns in its client's local queue. A one-attempt
+     * call has no wait to spend on that turn: while the owner's own earlier acquisition still
+     * waits (another client holds the lock), it answers "not acquired" at once, for the plain and
+     * the spin lock. It used to wait for the earlier one and fail with RedisUnavailableException at
+     * the asynchronous bound, though Redis answered all along.
+     */
+    @Test
+    void aOneAttemptByAnOwnerWhoseOwnWaitIsInFlightAnswersNotAcquiredAtOnce() throws Exception {
+        for (boolean spin : new boolean[] {false, true}) {
+            String lockName = Clients.uniqueName(spin ? "try-spin" : "try-plain");
+            RLock waiterLock = spin ? clients.open().getSpinLock(lockName) : clients.open().getLock(lockName);
+            RLock holderLock = clients.open().getLock(lockName);
+            holderLock.lock(60, TimeUnit.SECONDS);
+            long owner = 77;
+            CompletableFuture<Boolean> waiting = waiterLock.tryLockAsync(60_000, -1, TimeUnit.MILLISECONDS, owner);
+            try {
+                long start = System.nanoTime();
+                assertThat(waiterLock.tryLockAsync(0, -1, TimeUnit.MILLISECONDS, owner).get(30, TimeUnit.SECONDS))
+                        .as("one attempt while the owner's own wait is in flight").isFalse();
+                // no round trip when it works; the bound, generous for a busy machine, catches a wait
+                assertThat(elapsedMillis(start)).isLessThan(10_000);
+                assertThat(waiting).as("the owner's first acquisition still waits").isNotDone();
+            } finally {
+                holderLock.unlock();
+            }
+            assertThat(waiting.get(30, TimeUnit.SECONDS)).isTrue();
+            waiterLock.unlockAsync(owner).get(30, TimeUnit.SECONDS);
+        }
+    }
+
     private static long elapsedMillis(long startNanos) {
         return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
     }
