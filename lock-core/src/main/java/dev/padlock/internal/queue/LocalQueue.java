@@ -8,6 +8,7 @@ import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * This client's view of one exclusive lock, shared by every kind of lock object on its name
@@ -42,39 +43,53 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p><b>Locking.</b> All state is guarded by this object's monitor: this class's own and that of
  * its parts ({@link Tickets}, {@link ConfirmedHolder}, {@link HandOffBudget}, {@link SpinPoller},
- * {@link ChannelWatches}). The classes that talk to Redis for it ({@link TicketRunner},
- * {@link LocalRelease}, {@link GrantTurns}) take the monitor for each change of state, and start
- * Redis calls and complete callers' futures outside it. An idle queue (no holder, no head, nothing
- * in flight, nobody queued) is kept for its lock's next use in one of {@link LocalQueues}' few idle
- * slots; the idle queue it displaces there is retired and leaves the map under its own monitor; a
+ * {@link ChannelWatches}, {@link HolderLeaseWatch}), which are not thread-safe. Only this file
+ * takes the monitor ({@code LocalQueueMonitorTest} checks): every change of state is one of the
+ * methods below, named for what happened, and the classes that talk to Redis for the queue get
+ * only the transitions they need ({@link TicketRunner.Transitions},
+ * {@link LocalRelease.Transitions}) and never see its state. A transition changes state under the
+ * monitor, then, outside it, starts Redis calls and timers' work and completes callers' futures
+ * (starting a head, running re-entries). The monitor is taken under no other lock of the engine;
+ * under it, only {@link LocalQueues}' lock-free map and counters, the parts, the timer, and (by
+ * {@link Tickets#runsOf}) an acquisition's {@code mayHaveLanded} are called. An idle queue (no
+ * holder, no head, nothing in flight, nobody queued) is kept for its lock's next use in one of
+ * {@link LocalQueues}' few idle slots; the idle queue it displaces there is retired on the timer's
+ * thread ({@link #retireIfDisplaced}), never under another queue's monitor, and leaves the map; a
  * retired queue is never used again. Timeouts run on the client's timer and are cancelled when no
  * longer needed.
  */
-public final class LocalQueue {
+final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transitions {
     /** No owner: nobody of this client holds the lock. */
     static final long NONE = ExclusiveLockProtocol.NO_OWNER;
 
+    /** How {@link #admit} let a ticket in: an {@link Entry}, or after the owner's earlier acquisitions. */
+    sealed interface Admission permits Entry, AfterEarlier {
+    }
+
     /** What {@link #enter} decided for a new acquisition. */
-    enum Entry { RUN, RUN_AS_HEAD, QUEUED }
+    enum Entry implements Admission { RUN, RUN_AS_HEAD, QUEUED }
+
+    /** The ticket enters once {@code earlier} completed: see {@link #earlierOf}. */
+    record AfterEarlier(CompletableFuture<Void> earlier) implements Admission {
+    }
 
     private final String localKey;
     private final AcquireContext services;
     private final LocalQueues queues;
     private final TicketRunner runner;
-    /** Made at the first release, and {@link #grants} at the first grant: a held lock keeps neither. */
-    private LocalRelease releases;
-    private GrantTurns grants;
 
     // guarded by this:
     private final Tickets tickets = new Tickets();
     private final ConfirmedHolder holder;
     private final HandOffBudget budget;
+    /** Made at the first release: a held lock keeps none. */
+    private LocalRelease releases;
     /** Made when first needed: most queues never see a waiter (see {@link #watches()}). */
     private SpinPoller spinPoller;
     private ChannelWatches watches;
     /** Releases sent and not yet answered. */
     private int releasesInFlight;
-    boolean retired;
+    private boolean retired;
 
     LocalQueue(String localKey, AcquireContext services, LocalQueues queues) {
         this.localKey = localKey;
@@ -83,7 +98,7 @@ public final class LocalQueue {
         this.holder = new ConfirmedHolder(() -> new HolderLeaseWatch(services.timer(), services.clock(),
                 this::holderLeaseDue), services.clock());
         this.budget = new HandOffBudget(services.clock());
-        this.runner = new TicketRunner(this, tickets, holder, budget, services, queues);
+        this.runner = new TicketRunner(this, services, queues);
     }
 
     String localKey() {
@@ -99,14 +114,30 @@ public final class LocalQueue {
                 + (retired ? ", retired" : "") + "]";
     }
 
+    // ---- acquisitions
+
     /**
-     * Decides how {@code ticket} acquires; under this monitor (called by {@link LocalQueues}). A
-     * {@link Entry#QUEUED} ticket is started later by the queue; the others are started by the
-     * caller with {@link #run}, outside the monitor.
+     * A new acquisition comes (from {@link LocalQueues}): it enters ({@link #enter}), unless its
+     * owner has acquisitions here that have not settled ({@link #earlierOf}); the caller runs a
+     * ticket that does not queue ({@link #run}), outside the monitor.
+     *
+     * @return null when this queue is retired (take the name's queue again)
+     */
+    synchronized Admission admit(Ticket ticket, boolean direct) {
+        if (retired) {
+            return null;
+        }
+        CompletableFuture<Void> earlier = earlierOf(ticket.owner);
+        return earlier == null ? enter(ticket, direct) : new AfterEarlier(earlier);
+    }
+
+    /**
+     * Decides how {@code ticket} acquires. A {@link Entry#QUEUED} ticket is started later by the
+     * queue; the others are started by the caller with {@link #run}, outside the monitor.
      *
      * @param direct whether the acquisition must reach Redis itself (no queueing, no hand-off)
      */
-    Entry enter(Ticket ticket, boolean direct) {
+    synchronized Entry enter(Ticket ticket, boolean direct) {
         boolean holds = holds(ticket.owner);
         if (direct || ticket.oneShot() || holds) {
             ticket.fresh = !holds;
@@ -124,84 +155,9 @@ public final class LocalQueue {
         return Entry.QUEUED;
     }
 
-    private synchronized LocalRelease releases() {
-        if (releases == null) {
-            releases = new LocalRelease(this, tickets, holder, budget, runner, services, queues);
-        }
-        return releases;
-    }
-
-    private synchronized GrantTurns grants() {
-        if (grants == null) {
-            grants = new GrantTurns(this, tickets, holder, services, queues);
-        }
-        return grants;
-    }
-
-    /** The channel watches of queued owners, made at the first; under the monitor. */
-    private ChannelWatches watches() {
-        if (watches == null) {
-            watches = new ChannelWatches(services.wakeUps(), this::probe);
-        }
-        return watches;
-    }
-
     /** Runs {@code ticket}'s acquisition against Redis, as head or not: see {@link TicketRunner}. */
     void run(Ticket ticket, boolean head) {
         runner.run(ticket, head);
-    }
-
-    /**
-     * The queued acquisitions of {@code owner}, which now holds the lock: each becomes a re-entry
-     * that runs against Redis at once (every acquisition is its own hold), as a new one would
-     * ({@link #enter}); under the monitor. The caller runs them, outside it.
-     */
-    List<Ticket> claimReentries(long owner) {
-        List<Ticket> reentries = tickets.claimQueuedOf(owner);
-        for (Ticket reentry : reentries) {
-            reentry.fresh = false;
-            tickets.runStarted(reentry);
-        }
-        return reentries;
-    }
-
-    /**
-     * Releases one hold of {@code owner}: see {@link LocalRelease}.
-     *
-     * @return the reply, or null when this queue is retired (take the name's queue again)
-     */
-    CompletableFuture<ReleaseOutcome> release(LockProtocol protocol, long owner) {
-        return releases().release(protocol, owner);
-    }
-
-    /**
-     * A hand-off to {@code successor} did not happen: it is queued first again, and takes the
-     * channels it needs (given back if the queue was empty while the hand-off was out); under the
-     * monitor.
-     */
-    void putBackFirst(Ticket successor) {
-        tickets.putBackFirst(successor);
-        watches().watchFor(successor);
-    }
-
-    /** A release was sent; under the monitor. */
-    void releaseSent() {
-        releasesInFlight++;
-    }
-
-    /** A release was answered (or failed); under the monitor. */
-    void releaseAnswered() {
-        releasesInFlight--;
-        retireIfIdle();
-    }
-
-    /**
-     * A grant of this lock to {@code owner}: see {@link GrantTurns}.
-     *
-     * @return false when this queue is retired (take the name's queue again)
-     */
-    boolean onGranted(LockProtocol protocol, long owner, long nonce) {
-        return grants().onGranted(protocol, owner, nonce);
     }
 
     /**
@@ -213,9 +169,232 @@ public final class LocalQueue {
      * reply was lost is confirmed by the owner's hold count only while no other acquisition of the
      * owner can move it (a red lock's late replies, say). Under the monitor.
      */
-    CompletableFuture<Void> earlierOf(long owner) {
+    private CompletableFuture<Void> earlierOf(long owner) {
         return holds(owner) ? tickets.runsSettledOf(owner) : tickets.settledOf(owner);
     }
+
+    @Override
+    public synchronized boolean grantedEarly(Ticket ticket) {
+        return ticket.grantedEarly;
+    }
+
+    @Override
+    public synchronized boolean onAcquisitionStarted(Ticket ticket, LockAcquisition acquisition) {
+        ticket.running = acquisition;
+        return ticket.grantedEarly;
+    }
+
+    /**
+     * Redis confirmed {@code ticket}'s owner (a new chain of the {@link HandOffBudget} when it was
+     * not the holder), or did not: see {@link TicketRunner.Transitions#onAcquisitionEnded}.
+     */
+    @Override
+    public void onAcquisitionEnded(Ticket ticket, boolean acquired, boolean head) {
+        Ticket next;
+        List<Ticket> reentries = List.of();
+        synchronized (this) {
+            if (head) {
+                tickets.headEnded();
+            } else {
+                tickets.runEnded(ticket);
+            }
+            if (acquired) {
+                // Redis put or found this owner's field: on an exclusive lock nobody else holds it
+                if (!holder.is(ticket.owner)) {
+                    budget.restart();
+                }
+                boolean firstHolder = holder.none();
+                holder.confirm(ticket, queues.confirmed());
+                if (firstHolder) {
+                    queues.holdStarted();
+                }
+                reentries = tickets.claimReentriesOf(ticket.owner);
+            }
+            next = nextHead();
+        }
+        runner.runReentries(reentries);
+        startHead(next);
+    }
+
+    /** {@code ticket} gave up while queued: it leaves. */
+    synchronized void giveUp(Ticket ticket) {
+        tickets.remove(ticket);
+        retireIfIdle();
+    }
+
+    /**
+     * A release by another client passed the lock to {@code owner} of this client, answering the
+     * place in line with {@code nonce}: Redis put the owner's field in. The head's acquisition takes
+     * it (or the one about to start: {@link #onAcquisitionStarted}); an owner that holds or acquires
+     * finds the field with its own claim; else this client passes it on. See {@link GrantTurns}.
+     *
+     * @return false when this queue is retired (take the name's queue again)
+     */
+    boolean onGranted(LockProtocol protocol, long owner, long nonce) {
+        LockAcquisition acquisition = null;
+        synchronized (this) {
+            if (retired) {
+                return false;
+            }
+            Ticket head = tickets.head();
+            if (head != null && head.nonce == nonce && head.owner == owner) {
+                if (head.running == null) {
+                    head.grantedEarly = true; // the runner hands it to the acquisition it starts
+                    return true;
+                }
+                acquisition = head.running instanceof LockAcquisition running ? running : null;
+            }
+        }
+        if (acquisition != null && acquisition.grant(nonce)) {
+            return true;
+        }
+        synchronized (this) {
+            if (retired) {
+                return false;
+            }
+            if (holder.is(owner) || tickets.acquiring(owner)) {
+                // the owner holds (a claim found the granted field first) or is acquiring again:
+                // its claim finds the field, so the grant is not lost
+                return true;
+            }
+            holder.holdForPassOn(protocol, owner, queues.confirmed());
+        }
+        GrantTurns.passOn(queues, services, protocol, owner);
+        return true;
+    }
+
+    // ---- releases
+
+    /**
+     * Releases one hold of {@code owner}: hands the lock to the first queued owner when the budget
+     * allows, the owner holds no other hold and nobody of this client is acquiring it, else releases
+     * it on Redis (putting this client back in line: {@link GrantTurns#nextInLine}). Either way
+     * {@link LocalRelease} sends it, outside the monitor, and the reply decides what this client
+     * believes.
+     *
+     * @return the reply, or null when this queue is retired (take the name's queue again)
+     */
+    CompletableFuture<ReleaseOutcome> release(LockProtocol protocol, long owner) {
+        LocalRelease sender;
+        Ticket successor = null;
+        Ticket next = null;
+        long sentAt;
+        synchronized (this) {
+            if (retired) {
+                return null;
+            }
+            releasesInFlight++;
+            if (holder.is(owner) && holder.holds() <= 1 && !tickets.headRunning() && budget.allowsHandOff()) {
+                successor = tickets.claimFirst();
+            }
+            if (successor == null) {
+                next = GrantTurns.nextInLine(protocol, tickets);
+            }
+            sentAt = queues.confirmations();
+            if (releases == null) {
+                releases = new LocalRelease(this, runner, services);
+            }
+            sender = releases;
+        }
+        return successor != null
+                ? sender.handOff(protocol, owner, successor, sentAt) : sender.releaseOnRedis(protocol, owner, sentAt, next);
+    }
+
+    @Override
+    public synchronized void onReleaseAnswered() {
+        releasesInFlight--;
+        retireIfIdle();
+    }
+
+    @Override
+    public synchronized boolean onHoldsRemain(long owner) {
+        if (!holder.is(owner)) {
+            return true;
+        }
+        holder.releasedOne();
+        return holder.holds() > 0 || tickets.runsOf(owner, null) || queues.heldElsewhere(localKey, owner);
+    }
+
+    @Override
+    public synchronized boolean heldMoreThanOnce(long owner, long sentAt) {
+        return holder.is(owner) && holder.confirmedBy(sentAt) && holder.holds() > 1;
+    }
+
+    @Override
+    public void onReleased(long owner, long sentAt, long yieldNanos) {
+        Ticket next;
+        synchronized (this) {
+            holder.forgetIfConfirmedBefore(owner, sentAt);
+            next = nextHead();
+        }
+        if (next != null && yieldNanos > 0) {
+            services.timer().newTimeout(timeout -> startHead(next), yieldNanos, TimeUnit.NANOSECONDS);
+        } else {
+            startHead(next);
+        }
+    }
+
+    @Override
+    public void onHandOffHeldOn(long owner, Ticket successor) {
+        synchronized (this) {
+            if (holder.is(owner)) {
+                holder.releasedOne();
+            }
+            putBackFirst(successor);
+        }
+        if (!successor.unclaim()) {
+            giveUp(successor);
+        }
+    }
+
+    @Override
+    public void onHandedOver(Ticket successor) {
+        List<Ticket> reentries;
+        synchronized (this) {
+            holder.confirm(successor, queues.confirmed());
+            reentries = tickets.claimReentriesOf(successor.owner);
+            budget.handedOff();
+            retireIfIdle();
+        }
+        runner.runReentries(reentries);
+    }
+
+    /**
+     * The holder did not hold the lock any more, or the hand-off's reply was lost: forget it (if
+     * Redis confirmed it before {@code sentAt}), and let the successor ask Redis as head, or queue it
+     * first again when a head runs; a successor that gave up meanwhile leaves.
+     */
+    @Override
+    public boolean onHandOffRefused(long owner, Ticket successor, long sentAt) {
+        Ticket head = successor;
+        synchronized (this) {
+            holder.forgetIfConfirmedBefore(owner, sentAt);
+            if (tickets.headRunning()) {
+                putBackFirst(successor);
+                head = null;
+            } else {
+                becomeHead(successor);
+            }
+        }
+        if (head == null && !successor.unclaim()) {
+            giveUp(successor);
+            return true;
+        }
+        startHead(head);
+        return false;
+    }
+
+    /**
+     * A hand-off to {@code successor} did not happen: it is queued first again, and takes the
+     * channels it needs (given back if the queue was empty while the hand-off was out); under the
+     * monitor.
+     */
+    private void putBackFirst(Ticket successor) {
+        tickets.putBackFirst(successor);
+        watches().watchFor(successor);
+    }
+
+    // ---- what this client knows of the holder
 
     /**
      * How many holds {@code ticket}'s owner has besides {@code ticket}, a re-entry whose reply was
@@ -224,7 +403,8 @@ public final class LocalQueue {
      * {@link HeldBefore#UNKNOWN} when it holds through a fair lock object, or while another
      * acquisition of the owner is in flight (which may be in doubt too, and wait for this one).
      */
-    synchronized int heldBefore(Ticket ticket) {
+    @Override
+    public synchronized int heldBefore(Ticket ticket) {
         return heldBesides(ticket.owner, ticket);
     }
 
@@ -233,7 +413,8 @@ public final class LocalQueue {
      * {@link LocalRelease}): as {@link #heldBefore}, with every acquisition of the owner in flight
      * making it {@link HeldBefore#UNKNOWN}.
      */
-    synchronized int heldBy(long owner) {
+    @Override
+    public synchronized int heldBy(long owner) {
         return heldBesides(owner, null);
     }
 
@@ -241,11 +422,9 @@ public final class LocalQueue {
         if (releasesInFlight > 0) {
             return HeldBefore.NOT_YET;
         }
-        if (tickets.runsOf(owner, except)) {
+        // Redis counts the holds through a fair lock too, and this queue does not
+        if (tickets.runsOf(owner, except) || queues.heldElsewhere(localKey, owner)) {
             return HeldBefore.UNKNOWN;
-        }
-        if (queues.heldElsewhere(localKey, owner)) {
-            return HeldBefore.UNKNOWN; // Redis counts those holds too, and this queue does not
         }
         return holder.is(owner) ? holder.holds() : 0;
     }
@@ -257,6 +436,11 @@ public final class LocalQueue {
      */
     private boolean holds(long owner) {
         return holder.is(owner) || queues.heldElsewhere(localKey, owner);
+    }
+
+    /** Whether {@code owner} is the holder with holds Redis confirmed (see {@link ConfirmedHolder#holds}). */
+    synchronized boolean holdsCounted(long owner) {
+        return holder.is(owner) && holder.holds() > 0;
     }
 
     /** {@code owner} re-armed the lock with a fixed lease through a kind outside the local view. */
@@ -279,19 +463,6 @@ public final class LocalQueue {
     /** See {@link ConfirmedHolder#sinceNotNoted}. */
     synchronized void sinceNotNoted(long owner) {
         holder.sinceNotNoted(owner);
-    }
-
-    /**
-     * Whether {@code owner} holds on after a release that left holds on Redis: it has holds
-     * confirmed, an acquisition that may have landed, or holds through a fair lock on the same hash.
-     */
-    synchronized boolean holdsOn(long owner) {
-        return holdsCounted(owner) || tickets.runsOf(owner, null) || queues.heldElsewhere(localKey, owner);
-    }
-
-    /** Whether {@code owner} is the holder with holds Redis confirmed (see {@link ConfirmedHolder#holds}). */
-    synchronized boolean holdsCounted(long owner) {
-        return holder.is(owner) && holder.holds() > 0;
     }
 
     /** The watchdog found {@code owner}'s lease lost: Redis says it holds nothing. */
@@ -334,6 +505,21 @@ public final class LocalQueue {
         probe();
     }
 
+    /** The holder's fixed lease may have run out: see {@link ConfirmedHolder#leaseRanOut}. */
+    private void holderLeaseDue() {
+        Ticket next;
+        synchronized (this) {
+            if (!holder.leaseRanOut(services.watchdog()) || retired) {
+                return;
+            }
+            holder.forget();
+            next = nextHead();
+        }
+        startHead(next);
+    }
+
+    // ---- waking queued owners
+
     /**
      * Something says the lock may be free (see the class notes): the first queued owner asks
      * Redis, unless an owner of this client already does.
@@ -351,6 +537,68 @@ public final class LocalQueue {
         }
         startHead(next);
     }
+
+    /** A poll for spin waiters fell due: see {@link SpinPoller}. */
+    private void spinPollDue() {
+        synchronized (this) {
+            if (spinPoller != null) {
+                spinPoller.fired();
+            }
+        }
+        probe();
+    }
+
+    /** The channel watches of queued owners, made at the first; under the monitor. */
+    private ChannelWatches watches() {
+        if (watches == null) {
+            watches = new ChannelWatches(services.wakeUps(), this::probe);
+        }
+        return watches;
+    }
+
+    /** Polls for spin waiters while one is queued and no head runs; under the monitor. */
+    private void pollForSpinWaiters() {
+        boolean wanted = tickets.spinWaiterQueued() && !tickets.headRunning() && !retired;
+        if (wanted && spinPoller == null) {
+            spinPoller = new SpinPoller(services.timer(), this::spinPollDue);
+        }
+        if (spinPoller != null) {
+            spinPoller.update(wanted);
+        }
+    }
+
+    /** Starts the Redis loop for a promoted owner (none when null); outside the monitor. */
+    private void startHead(Ticket ticket) {
+        if (ticket != null) {
+            runner.run(ticket, true);
+        }
+    }
+
+    /**
+     * Makes the first queued owner head when nobody holds or acquires, then retires the queue if it
+     * is idle; under the monitor. The new head, for the caller to start outside it.
+     */
+    private Ticket nextHead() {
+        Ticket next = null;
+        if (holder.noneOrInDoubt() && !tickets.headRunning()) {
+            next = tickets.claimFirst();
+            if (next != null) {
+                becomeHead(next);
+            }
+        }
+        retireIfIdle();
+        return next;
+    }
+
+    /** Makes {@code ticket} the head; under the monitor. */
+    private void becomeHead(Ticket ticket) {
+        tickets.becomeHead(ticket);
+        // a head whose owner holds the lock already (a probe while it queued) re-enters: a claim
+        // would count its holds as one
+        ticket.fresh = !holds(ticket.owner);
+    }
+
+    // ---- life cycle
 
     /** Fails every queued owner: the client is closing. */
     void close() {
@@ -370,82 +618,11 @@ public final class LocalQueue {
         }
     }
 
-    /** {@code ticket} gave up while queued: it leaves. */
-    synchronized void giveUp(Ticket ticket) {
-        tickets.remove(ticket);
-        retireIfIdle();
-    }
-
-    /** Starts the Redis loop for a promoted owner (none when null); outside the monitor. */
-    void startHead(Ticket ticket) {
-        if (ticket != null) {
-            runner.run(ticket, true);
-        }
-    }
-
-    /**
-     * Makes the first queued owner head when nobody holds or acquires, then retires the queue if it
-     * is idle; under the monitor. The new head, for the caller to start outside it.
-     */
-    Ticket nextHead() {
-        Ticket next = null;
-        if (holder.noneOrInDoubt() && !tickets.headRunning()) {
-            next = tickets.claimFirst();
-            if (next != null) {
-                becomeHead(next);
-            }
-        }
-        retireIfIdle();
-        return next;
-    }
-
-    /** Makes {@code ticket} the head; under the monitor. */
-    void becomeHead(Ticket ticket) {
-        tickets.becomeHead(ticket);
-        // a head whose owner holds the lock already (a probe while it queued) re-enters: a claim
-        // would count its holds as one
-        ticket.fresh = !holds(ticket.owner);
-    }
-
-    /** The holder's fixed lease may have run out: see {@link ConfirmedHolder#leaseRanOut}. */
-    private void holderLeaseDue() {
-        Ticket next;
-        synchronized (this) {
-            if (!holder.leaseRanOut(services.watchdog()) || retired) {
-                return;
-            }
-            holder.forget();
-            next = nextHead();
-        }
-        startHead(next);
-    }
-
-    /** A poll for spin waiters fell due: see {@link SpinPoller}. */
-    private void spinPollDue() {
-        synchronized (this) {
-            if (spinPoller != null) {
-                spinPoller.fired();
-            }
-        }
-        probe();
-    }
-
-    /** Polls for spin waiters while one is queued and no head runs; under the monitor. */
-    private void pollForSpinWaiters() {
-        boolean wanted = tickets.spinWaiterQueued() && !tickets.headRunning() && !retired;
-        if (wanted && spinPoller == null) {
-            spinPoller = new SpinPoller(services.timer(), this::spinPollDue);
-        }
-        if (spinPoller != null) {
-            spinPoller.update(wanted);
-        }
-    }
-
     /**
      * Gives the channels back once nobody queues, polls for spin waiters while they queue, and
      * retires the queue once it is idle; under the monitor.
      */
-    void retireIfIdle() {
+    private void retireIfIdle() {
         if (tickets.noneQueued() && watches != null) {
             watches.close();
         }

@@ -127,6 +127,20 @@ final class Tickets {
         return claimed == null ? List.of() : claimed;
     }
 
+    /**
+     * The queued acquisitions of {@code owner}, which now holds the lock: each becomes a re-entry
+     * that runs against Redis at once (every acquisition is its own hold), as a new one would
+     * ({@link LocalQueue#enter}); the caller runs them, outside the queue's monitor.
+     */
+    List<Ticket> claimReentriesOf(long owner) {
+        List<Ticket> reentries = claimQueuedOf(owner);
+        for (Ticket reentry : reentries) {
+            reentry.fresh = false;
+            runStarted(reentry);
+        }
+        return reentries;
+    }
+
     /** Empties the queue; its tickets, in order. */
     Ticket[] drainQueued() {
         if (queued == null) {
