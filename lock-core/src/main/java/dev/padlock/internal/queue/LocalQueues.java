@@ -183,7 +183,7 @@ public final class LocalQueues {
     public void onLeaseLost(String localKey, long owner) {
         LocalQueue queue = queues.get(localKey);
         if (queue != null) {
-            queue.onLeaseLost(owner);
+            queue.run(queue.onLeaseLost(owner), true); // the next head, outside the queue's monitor
         }
     }
 
@@ -194,7 +194,7 @@ public final class LocalQueues {
     public void onForceUnlocked(String localKey, long sentAt) {
         LocalQueue queue = queues.get(localKey);
         if (queue != null) {
-            queue.onForceUnlocked(sentAt);
+            queue.run(queue.onForceUnlocked(sentAt), true); // the next head, outside the queue's monitor
         }
     }
 
@@ -206,6 +206,7 @@ public final class LocalQueues {
         LocalQueue queue = queues.get(localKey);
         if (queue != null) {
             queue.onForceUnlockInDoubt(sentAt);
+            queue.probe(); // queued owners ask Redis
         }
     }
 

@@ -8,8 +8,10 @@ import dev.padlock.internal.protocol.LockProtocol.Release;
 import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
 import dev.padlock.internal.redis.RedisErrors;
 import dev.padlock.internal.renewal.Watchdog;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Sends a release of one hold of an owner that its {@link LocalQueue} decided on ({@link
@@ -50,30 +52,35 @@ final class LocalRelease {
 
         /**
          * A release on Redis sent at {@code sentAt} dropped the owner's last hold, found it not held,
-         * or failed (unknown: Redis decides next): the next local owner asks Redis, after
-         * {@code yieldNanos}.
+         * or failed (unknown: Redis decides next): the holder is forgotten if Redis confirmed it
+         * before; the first queued owner becomes head when nobody holds, for the caller to start.
          */
-        void onReleased(long owner, long sentAt, long yieldNanos);
+        Ticket onReleased(long owner, long sentAt);
 
-        /** A hand-off from {@code owner} found holds remain: it holds on, the successor waits again. */
+        /**
+         * A hand-off from {@code owner} found holds remain: it holds on, and {@code successor} is
+         * queued first again (the caller then unclaims it, and it gives up if its wait is over).
+         */
         void onHandOffHeldOn(long owner, Ticket successor);
 
         /**
-         * Redis confirmed the hand-off: {@code successor} is the holder, and its queued acquisitions
-         * run as re-entries; its caller is told after.
+         * Redis confirmed the hand-off: {@code successor} is the holder (one more hand-off of the
+         * budget's chain); its queued acquisitions, claimed as re-entries, for the caller to run.
          */
-        void onHandedOver(Ticket successor);
+        List<Ticket> onHandedOver(Ticket successor);
 
         /**
-         * The hand-off from {@code owner} sent at {@code sentAt} was refused or its reply lost: see
-         * {@link LocalQueue#onHandOffRefused}.
-         *
-         * @return whether the successor gave up meanwhile and left the queue
+         * The holder did not hold the lock any more, or the hand-off's reply was lost: the holder is
+         * forgotten if Redis confirmed it before {@code sentAt}, and the successor becomes head, for
+         * the caller to start, or, when a head runs, is queued first again (null).
          */
-        boolean onHandOffRefused(long owner, Ticket successor, long sentAt);
+        Ticket onHandOffRefused(long owner, Ticket successor, long sentAt);
 
-        /** See {@link LocalQueue#heldBy}. */
-        int heldBy(long owner);
+        /** {@code ticket} gave up while queued: it leaves. */
+        void giveUp(Ticket ticket);
+
+        /** See {@link TicketRunner.Transitions#heldBesides}. */
+        int heldBesides(long owner, Ticket except);
     }
 
     private final Transitions queue;
@@ -122,14 +129,19 @@ final class LocalRelease {
                             : HandOffBudget.yieldNanos(release,
                                     services.wakeUps().isSubscribed(protocol.unlockChannel(LocalQueue.NONE)),
                                     services.clock().nanoTime() - sent);
-                    queue.onReleased(owner, sentAt, yieldNanos);
+                    Ticket head = queue.onReleased(owner, sentAt);
+                    if (head != null && yieldNanos > 0) {
+                        services.timer().newTimeout(timeout -> runner.run(head, true), yieldNanos, TimeUnit.NANOSECONDS);
+                    } else if (head != null) {
+                        runner.run(head, true);
+                    }
                 }
             } finally {
                 queue.onReleaseAnswered();
             }
             if (inDoubt) {
                 // the owner holds on; Redis's count tells, once it answers, whether this hold is still there
-                services.abandonments().giveBackIfLanded(protocol, owner, () -> queue.heldBy(owner));
+                services.abandonments().giveBackIfLanded(protocol, owner, () -> queue.heldBesides(owner, null));
             }
             if (failure != null) {
                 throw passOn(failure);
@@ -164,6 +176,9 @@ final class LocalRelease {
                     handOffRefused(owner, successor, true, sentAt);
                 } else if (outcome == ReleaseOutcome.STILL_HELD) {
                     queue.onHandOffHeldOn(owner, successor); // the owner holds on: the successor waits again
+                    if (!successor.unclaim()) {
+                        queue.giveUp(successor);
+                    }
                 } else {
                     handOffRefused(owner, successor, failure != null, sentAt);
                 }
@@ -177,7 +192,7 @@ final class LocalRelease {
     private void handedOver(Ticket successor, long sentNanos) {
         services.watchdog().onHandedOver(successor.protocol, successor.owner, successor.watchdogLease,
                 successor.leaseMillis, sentNanos);
-        queue.onHandedOver(successor);
+        runner.runReentries(queue.onHandedOver(successor));
         successor.handedOver = true;
         if (!successor.result.complete(true)) {
             runner.giveBack(successor); // it gave up while the lock was on its way
@@ -188,12 +203,19 @@ final class LocalRelease {
 
     /**
      * The holder did not hold the lock any more, or the call's reply was lost ({@code unknown}):
-     * the queue forgets it and lets the successor ask Redis ({@link Transitions#onHandOffRefused});
-     * a hand-off that may have landed for a successor that gave up meanwhile is given back.
+     * the queue forgets it and the successor asks Redis as head ({@link Transitions#onHandOffRefused}),
+     * or waits again when a head runs; a successor that gave up meanwhile leaves, and a hand-off to
+     * it that may have landed is given back.
      */
     private void handOffRefused(long owner, Ticket successor, boolean unknown, long sentAt) {
-        if (queue.onHandOffRefused(owner, successor, sentAt) && unknown && successor.protocol.claims()) {
-            services.abandonments().abandon(successor.protocol, successor.owner, successor.leaseMillis);
+        Ticket head = queue.onHandOffRefused(owner, successor, sentAt);
+        if (head != null) {
+            runner.run(head, true);
+        } else if (!successor.unclaim()) {
+            queue.giveUp(successor);
+            if (unknown && successor.protocol.claims()) {
+                services.abandonments().abandon(successor.protocol, successor.owner, successor.leaseMillis);
+            }
         }
     }
 }

@@ -32,8 +32,14 @@ final class TicketRunner {
         /** {@code ticket} runs {@code acquisition}; whether a grant came for it before. */
         boolean onAcquisitionStarted(Ticket ticket, LockAcquisition acquisition);
 
-        /** See {@link LocalQueue#heldBefore}. */
-        int heldBefore(Ticket ticket);
+        /**
+         * How many holds {@code owner} has besides {@code except} (null: any acquisition of it), a
+         * re-entry or a release whose reply was lost (see {@link ConfirmedHolder#heldBesides}):
+         * {@link dev.padlock.internal.acquire.HeldBefore#NOT_YET} while a release of the lock is in
+         * flight; {@code UNKNOWN} while another acquisition of the owner is in flight (which may be
+         * in doubt too, and wait for this one) or it holds through a fair lock object.
+         */
+        int heldBesides(long owner, Ticket except);
 
         /**
          * {@code ticket}'s acquisition ended: the queue learns how, then runs the re-entries it
@@ -105,7 +111,7 @@ final class TicketRunner {
             acquisition.inLineSince(ticket.requeuedSentNanos);
         }
         if (!ticket.fresh) {
-            acquisition.confirmsReentryBy(() -> queue.heldBefore(ticket));
+            acquisition.confirmsReentryBy(() -> queue.heldBesides(ticket.owner, ticket));
         }
         if (queue.onAcquisitionStarted(ticket, acquisition)) {
             acquisition.grant(ticket.nonce); // a grant came before the acquisition existed: see GrantTurns
