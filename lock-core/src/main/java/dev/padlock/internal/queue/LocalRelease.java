@@ -131,7 +131,8 @@ final class LocalRelease {
                                     services.clock().nanoTime() - sent);
                     Ticket head = queue.onReleased(owner, sentAt);
                     if (head != null && yieldNanos > 0) {
-                        services.timer().newTimeout(timeout -> runner.run(head, true), yieldNanos, TimeUnit.NANOSECONDS);
+                        services.timer().newTimeout(timeout -> runner.run(head, true), yieldNanos,
+                                TimeUnit.NANOSECONDS);
                     } else if (head != null) {
                         runner.run(head, true);
                     }
@@ -156,7 +157,8 @@ final class LocalRelease {
      * stay, and the one in doubt is given back if Redis still counts it ({@code Abandonments.giveBackIfLanded}).
      */
     private boolean othersRemainInDoubt(long owner, Throwable failure, long sentAt) {
-        return RedisErrors.unwrap(failure) instanceof RedisUnavailableException && queue.heldMoreThanOnce(owner, sentAt);
+        return RedisErrors.unwrap(failure) instanceof RedisUnavailableException
+                && queue.heldMoreThanOnce(owner, sentAt);
     }
 
     /** Passes the lock from {@code owner} to {@code successor} in one call; see the class notes. */
