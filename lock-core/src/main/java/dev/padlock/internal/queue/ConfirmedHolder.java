@@ -1,5 +1,6 @@
 package dev.padlock.internal.queue;
 
+import dev.padlock.internal.acquire.HeldBefore;
 import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.renewal.Watchdog;
@@ -25,7 +26,7 @@ final class ConfirmedHolder {
     private long owner = LocalQueue.NONE;
     /**
      * The holder's holds as Redis confirmed them (acquisitions, less the releases that said holds
-     * remain): what names a re-entry whose reply was lost (see {@code HeldBefore}); never a grant.
+     * remain): what names a re-entry whose reply was lost (see {@link #heldBesides}); never a grant.
      */
     private int holds;
     private long confirmedAt;
@@ -65,6 +66,21 @@ final class ConfirmedHolder {
     }
 
     /**
+     * How many holds {@code candidate} has besides an acquisition or release of it whose reply was
+     * lost, with no release of the lock in flight (see {@link HeldBefore}): the holder's confirmed
+     * holds, 0 when it is not the holder (a lost lease, a force unlock); {@link HeldBefore#UNKNOWN}
+     * while {@code othersMayMove} the count Redis keeps (another acquisition of the owner in flight,
+     * which may be in doubt too, or holds through a fair lock object, which Redis counts and the
+     * queue does not).
+     */
+    int heldBesides(long candidate, boolean othersMayMove) {
+        if (othersMayMove) {
+            return HeldBefore.UNKNOWN;
+        }
+        return owner == candidate ? holds : 0;
+    }
+
+    /**
      * A release of the holder said holds remain: one fewer. At 0, what remains on Redis is no hold
      * anyone was told of (an acquisition given up in doubt that landed, to be given back).
      */
@@ -76,9 +92,11 @@ final class ConfirmedHolder {
 
     /**
      * Redis confirmed that {@code ticket}'s owner holds, as the {@code at}-th confirmation, with the
-     * lease the ticket asked for: a fixed lease is watched, a watchdog lease is renewed.
+     * lease the ticket asked for: a fixed lease is watched, a watchdog lease is renewed. Returns
+     * whether nobody held before.
      */
-    void confirm(Ticket ticket, long at) {
+    boolean confirm(Ticket ticket, long at) {
+        boolean first = owner == LocalQueue.NONE;
         boolean reentry = owner == ticket.owner;
         if (owner == LocalQueue.NONE || inDoubt && !reentry) {
             // a new run of holds by this client; a local hand-off goes on with the run's since
@@ -97,6 +115,7 @@ final class ConfirmedHolder {
         } else {
             watch().fixedLease(ticket.leaseMillis);
         }
+        return first;
     }
 
     /**

@@ -16,10 +16,8 @@ import java.util.concurrent.CompletableFuture;
  *
  * <h2>Implementation notes</h2>
  * <b>The invariant.</b> An owner is told it holds the lock only after a Redis reply that put or
- * found its field in the hash: an acquire, a re-entry or a hand-off, never this class's state
- * alone. What this class keeps (the holder, the queue) only decides who of this client asks Redis
- * next. It keeps no hold counts: the release and hand-off scripts count on Redis and say whether
- * holds remain.
+ * found its field in the hash (an acquire, a re-entry, a hand-off), never on this class's state,
+ * which only decides who of this client asks Redis next. Redis counts the holds.
  *
  * <p><b>Queueing.</b> A one-shot {@code tryLock}, a re-entry by the holder and an acquisition that
  * must reach Redis on its own (the fenced lock's token) go to Redis at once. Otherwise, when nobody
@@ -30,60 +28,64 @@ import java.util.concurrent.CompletableFuture;
  * kinds that grant, clients take turns ({@link GrantTurns}).
  *
  * <p><b>Redis corrects the view.</b> A reply that contradicts it wins: a release or hand-off that
- * found the holder's field gone forgets the holder; an acquisition confirmed for another owner makes
- * that owner the holder; the watchdog's lost lease and this client's force unlock forget the
- * holder, and so does the end of the holder's fixed lease ({@link HolderLeaseWatch}); a force
- * unlock whose reply was lost makes the holder a guess, which queued owners ask Redis about. Events that
- * say the lock <em>may</em> be free without naming an owner (an unlock message on the lock's
- * channel, a resubscription after a reconnect or failover: {@link ChannelWatches}; a poll for spin
- * waiters: {@link SpinPoller}) make the first queued owner head, holder or not, so it asks Redis;
- * the holder is forgotten only when Redis confirms someone else. A holder is never forgotten on a
- * guess: its re-entry would queue behind itself.
+ * found the holder's field gone, a lost lease, a force unlock and the end of a fixed lease
+ * ({@link HolderLeaseWatch}) forget the holder; an acquisition confirmed for another owner makes it
+ * the holder; a force unlock whose reply was lost makes it a guess. What says the lock <em>may</em>
+ * be free (an unlock message, a resubscription, a spin poll: {@link QueueWakeUps}) makes the first
+ * queued owner head, holder or not. A holder is never forgotten on a guess: its re-entry would
+ * queue behind itself.
  *
- * <p><b>Locking.</b> All state is guarded by this object's monitor: this class's own and that of
- * its parts ({@link Tickets}, {@link ConfirmedHolder}, {@link HandOffBudget}, {@link SpinPoller},
- * {@link ChannelWatches}). The classes that talk to Redis for it ({@link TicketRunner},
- * {@link LocalRelease}, {@link GrantTurns}) take the monitor for each change of state, and start
- * Redis calls and complete callers' futures outside it. An idle queue (no holder, no head, nothing
- * in flight, nobody queued) is kept for its lock's next use in one of {@link LocalQueues}' few idle
- * slots; the idle queue it displaces there is retired and leaves the map under its own monitor; a
- * retired queue is never used again. Timeouts run on the client's timer and are cancelled when no
- * longer needed.
+ * <p><b>Locking.</b> All state is guarded by this object's monitor, and only this file takes it
+ * ({@code LocalQueueMonitorTest} checks): the fields below and the parts ({@link Tickets},
+ * {@link ConfirmedHolder}, {@link HandOffBudget}, {@link QueueWakeUps}), which are not thread-safe.
+ * Each change of state is a method here named for what happened; the classes that talk to Redis get
+ * only the transitions they need ({@link TicketRunner.Transitions}, {@link LocalRelease.Transitions}).
+ * A transition changes state under the monitor and gives back what to start (a head, re-entries);
+ * it or its caller starts that outside the monitor, where Redis calls go out and callers' futures
+ * complete. The monitor is taken under no other lock; under it run only the parts, {@link LocalQueues}'
+ * lock-free map and counters, the timer and acquisitions' volatile reads. An idle queue is kept in
+ * one of {@link LocalQueues}' idle slots; the one it displaces retires on the timer's thread
+ * ({@link #retireIfDisplaced}), never under another queue's monitor, and is not used again.
  */
-public final class LocalQueue {
+final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transitions {
     /** No owner: nobody of this client holds the lock. */
     static final long NONE = ExclusiveLockProtocol.NO_OWNER;
 
+    /** How {@link #admit} let a ticket in: an {@link Entry}, or after the owner's earlier acquisitions. */
+    sealed interface Admission permits Entry, AfterEarlier {
+    }
+
     /** What {@link #enter} decided for a new acquisition. */
-    enum Entry { RUN, RUN_AS_HEAD, QUEUED }
+    enum Entry implements Admission { RUN, RUN_AS_HEAD, QUEUED }
+
+    /** The ticket enters once {@code earlier} completed: see {@link Tickets#earlierOf}. */
+    record AfterEarlier(CompletableFuture<Void> earlier) implements Admission {
+    }
 
     private final String localKey;
     private final AcquireContext services;
     private final LocalQueues queues;
     private final TicketRunner runner;
-    /** Made at the first release, and {@link #grants} at the first grant: a held lock keeps neither. */
-    private LocalRelease releases;
-    private GrantTurns grants;
 
     // guarded by this:
     private final Tickets tickets = new Tickets();
     private final ConfirmedHolder holder;
     private final HandOffBudget budget;
-    /** Made when first needed: most queues never see a waiter (see {@link #watches()}). */
-    private SpinPoller spinPoller;
-    private ChannelWatches watches;
+    /** Made when first needed: a held lock keeps no {@link LocalRelease}, most queues see no waiter. */
+    private LocalRelease releases;
+    private QueueWakeUps wakeUps;
     /** Releases sent and not yet answered. */
     private int releasesInFlight;
-    boolean retired;
+    private boolean retired;
 
     LocalQueue(String localKey, AcquireContext services, LocalQueues queues) {
         this.localKey = localKey;
         this.services = services;
         this.queues = queues;
         this.holder = new ConfirmedHolder(() -> new HolderLeaseWatch(services.timer(), services.clock(),
-                this::holderLeaseDue), services.clock());
+                () -> run(onHolderLeaseDue(), true)), services.clock());
         this.budget = new HandOffBudget(services.clock());
-        this.runner = new TicketRunner(this, tickets, holder, budget, services, queues);
+        this.runner = new TicketRunner(this, services, queues);
     }
 
     String localKey() {
@@ -94,19 +96,27 @@ public final class LocalQueue {
     @Override
     public synchronized String toString() {
         return "LocalQueue[" + localKey + ": holder " + (holder.none() ? "none" : holder.owner()) + ", head "
-                + (tickets.headRunning() ? "running" : "none") + ", in flight "
-                + (tickets.runCount() + releasesInFlight) + ", queued " + tickets.queuedCount()
-                + (retired ? ", retired" : "") + "]";
+                + (tickets.headRunning() ? "running" : "none") + ", in flight " + (tickets.runCount()
+                + releasesInFlight) + ", queued " + tickets.queuedCount() + (retired ? ", retired" : "") + "]";
     }
 
     /**
-     * Decides how {@code ticket} acquires; under this monitor (called by {@link LocalQueues}). A
-     * {@link Entry#QUEUED} ticket is started later by the queue; the others are started by the
-     * caller with {@link #run}, outside the monitor.
-     *
-     * @param direct whether the acquisition must reach Redis itself (no queueing, no hand-off)
+     * A new acquisition enters ({@link #enter}), unless its owner's earlier ones here have not
+     * settled ({@link Tickets#earlierOf}); null when retired (take the name's queue again).
      */
-    Entry enter(Ticket ticket, boolean direct) {
+    synchronized Admission admit(Ticket ticket, boolean direct) {
+        if (retired) {
+            return null;
+        }
+        CompletableFuture<Void> earlier = tickets.earlierOf(ticket.owner, holds(ticket.owner));
+        return earlier == null ? enter(ticket, direct) : new AfterEarlier(earlier);
+    }
+
+    /**
+     * Whether {@code ticket} goes to Redis at once ({@code direct}: it must), as head, or queues; the
+     * caller runs the first two ({@link #run}) outside the monitor.
+     */
+    synchronized Entry enter(Ticket ticket, boolean direct) {
         boolean holds = holds(ticket.owner);
         if (direct || ticket.oneShot() || holds) {
             ticket.fresh = !holds;
@@ -119,237 +129,277 @@ public final class LocalQueue {
         }
         tickets.queue(ticket);
         ticket.armTimeout(services.timer(), () -> giveUp(ticket));
-        watches().watchFor(ticket);
-        pollForSpinWaiters();
+        wakeUps().watchFor(ticket);
+        wakeUps.update(tickets, retired);
         return Entry.QUEUED;
     }
 
-    private synchronized LocalRelease releases() {
-        if (releases == null) {
-            releases = new LocalRelease(this, tickets, holder, budget, runner, services, queues);
-        }
-        return releases;
-    }
-
-    private synchronized GrantTurns grants() {
-        if (grants == null) {
-            grants = new GrantTurns(this, tickets, holder, services, queues);
-        }
-        return grants;
-    }
-
-    /** The channel watches of queued owners, made at the first; under the monitor. */
-    private ChannelWatches watches() {
-        if (watches == null) {
-            watches = new ChannelWatches(services.wakeUps(), this::probe);
-        }
-        return watches;
-    }
-
-    /** Runs {@code ticket}'s acquisition against Redis, as head or not: see {@link TicketRunner}. */
+    /** Runs {@code ticket}'s acquisition, as head or not (none when null); outside the monitor. */
     void run(Ticket ticket, boolean head) {
-        runner.run(ticket, head);
-    }
-
-    /**
-     * The queued acquisitions of {@code owner}, which now holds the lock: each becomes a re-entry
-     * that runs against Redis at once (every acquisition is its own hold), as a new one would
-     * ({@link #enter}); under the monitor. The caller runs them, outside it.
-     */
-    List<Ticket> claimReentries(long owner) {
-        List<Ticket> reentries = tickets.claimQueuedOf(owner);
-        for (Ticket reentry : reentries) {
-            reentry.fresh = false;
-            tickets.runStarted(reentry);
+        if (ticket != null) {
+            runner.run(ticket, head);
         }
-        return reentries;
+    }
+
+    @Override
+    public synchronized boolean grantedEarly(Ticket ticket) {
+        return ticket.grantedEarly;
+    }
+
+    @Override
+    public synchronized boolean onAcquisitionStarted(Ticket ticket, LockAcquisition acquisition) {
+        ticket.running = acquisition;
+        return ticket.grantedEarly;
+    }
+
+    @Override
+    public void onAcquisitionEnded(Ticket ticket, boolean acquired, boolean head) {
+        Ticket next;
+        List<Ticket> reentries = List.of();
+        synchronized (this) {
+            tickets.ended(ticket, head);
+            if (acquired) {
+                // Redis put or found this owner's field: on an exclusive lock nobody else holds it
+                if (!holder.is(ticket.owner)) {
+                    budget.restart(); // a new chain of hand-offs
+                }
+                if (holder.confirm(ticket, queues.confirmed())) {
+                    queues.holdStarted();
+                }
+                reentries = tickets.claimReentriesOf(ticket.owner);
+            }
+            next = nextHead();
+        }
+        runner.runReentries(reentries);
+        run(next, true);
+    }
+
+    @Override
+    public synchronized void giveUp(Ticket ticket) {
+        tickets.remove(ticket);
+        retireIfIdle();
+    }
+
+    /** Another client granted {@code owner}'s place {@code nonce} the lock ({@link GrantTurns}); false: retired. */
+    boolean onGranted(LockProtocol protocol, long owner, long nonce) {
+        LockAcquisition acquisition = null;
+        synchronized (this) {
+            if (retired) {
+                return false;
+            }
+            Ticket head = tickets.head();
+            if (head != null && head.nonce == nonce && head.owner == owner) {
+                if (head.running == null) {
+                    head.grantedEarly = true; // the runner hands it to the acquisition it starts
+                    return true;
+                }
+                acquisition = head.running instanceof LockAcquisition running ? running : null;
+            }
+        }
+        if (acquisition != null && acquisition.grant(nonce)) {
+            return true;
+        }
+        synchronized (this) {
+            if (retired) {
+                return false;
+            }
+            if (holder.is(owner) || tickets.acquiring(owner)) {
+                return true; // a claim found the granted field first, or will: the grant is not lost
+            }
+            holder.holdForPassOn(protocol, owner, queues.confirmed());
+        }
+        GrantTurns.passOn(queues, services, protocol, owner);
+        return true;
     }
 
     /**
-     * Releases one hold of {@code owner}: see {@link LocalRelease}.
-     *
-     * @return the reply, or null when this queue is retired (take the name's queue again)
+     * Releases one hold of {@code owner}: a hand-off to the first queued owner while the budget allows,
+     * else a release on Redis, sent by {@link LocalRelease} outside the monitor; null: retired.
      */
     CompletableFuture<ReleaseOutcome> release(LockProtocol protocol, long owner) {
-        return releases().release(protocol, owner);
+        Ticket successor;
+        Ticket next;
+        long sentAt;
+        synchronized (this) {
+            if (retired) {
+                return null;
+            }
+            releasesInFlight++;
+            // an owner with more holds than this one keeps the lock: no hand-off
+            successor = holder.is(owner) && holder.holds() <= 1 && !tickets.headRunning() && budget.allowsHandOff()
+                    ? tickets.claimFirst() : null;
+            next = successor == null ? GrantTurns.nextInLine(protocol, tickets) : null;
+            sentAt = queues.confirmations();
+            if (releases == null) {
+                releases = new LocalRelease(this, runner, services);
+            }
+        }
+        return successor != null ? releases.handOff(protocol, owner, successor, sentAt)
+                : releases.releaseOnRedis(protocol, owner, sentAt, next);
     }
 
-    /**
-     * A hand-off to {@code successor} did not happen: it is queued first again, and takes the
-     * channels it needs (given back if the queue was empty while the hand-off was out); under the
-     * monitor.
-     */
-    void putBackFirst(Ticket successor) {
-        tickets.putBackFirst(successor);
-        watches().watchFor(successor);
-    }
-
-    /** A release was sent; under the monitor. */
-    void releaseSent() {
-        releasesInFlight++;
-    }
-
-    /** A release was answered (or failed); under the monitor. */
-    void releaseAnswered() {
+    @Override
+    public synchronized void onReleaseAnswered() {
         releasesInFlight--;
         retireIfIdle();
     }
 
-    /**
-     * A grant of this lock to {@code owner}: see {@link GrantTurns}.
-     *
-     * @return false when this queue is retired (take the name's queue again)
-     */
-    boolean onGranted(LockProtocol protocol, long owner, long nonce) {
-        return grants().onGranted(protocol, owner, nonce);
-    }
-
-    /**
-     * When {@code owner} has acquisitions in this queue already: a future that completes once they
-     * all settled; else null. A new acquisition of that owner waits for it (see
-     * {@link LocalQueues#acquire}): two first holds of one owner in flight at once could each take
-     * the owner's field for its own hold. For an owner that holds, only its acquisitions talking to
-     * Redis count (a re-entry never waits for the lock behind its own queued wait): a re-entry whose
-     * reply was lost is confirmed by the owner's hold count only while no other acquisition of the
-     * owner can move it (a red lock's late replies, say). Under the monitor.
-     */
-    CompletableFuture<Void> earlierOf(long owner) {
-        return holds(owner) ? tickets.runsSettledOf(owner) : tickets.settledOf(owner);
-    }
-
-    /**
-     * How many holds {@code ticket}'s owner has besides {@code ticket}, a re-entry whose reply was
-     * lost (see {@link HeldBefore}): the holder's confirmed holds; 0 when it is not the holder (a
-     * lost lease, a force unlock); {@link HeldBefore#NOT_YET} while a release is in flight;
-     * {@link HeldBefore#UNKNOWN} when it holds through a fair lock object, or while another
-     * acquisition of the owner is in flight (which may be in doubt too, and wait for this one).
-     */
-    synchronized int heldBefore(Ticket ticket) {
-        return heldBesides(ticket.owner, ticket);
-    }
-
-    /**
-     * How many holds {@code owner} has, for a release of it whose reply was lost (see
-     * {@link LocalRelease}): as {@link #heldBefore}, with every acquisition of the owner in flight
-     * making it {@link HeldBefore#UNKNOWN}.
-     */
-    synchronized int heldBy(long owner) {
-        return heldBesides(owner, null);
-    }
-
-    private int heldBesides(long owner, Ticket except) {
-        if (releasesInFlight > 0) {
-            return HeldBefore.NOT_YET;
+    @Override
+    public synchronized boolean onHoldsRemain(long owner) {
+        if (!holder.is(owner)) {
+            return true;
         }
-        if (tickets.runsOf(owner, except)) {
-            return HeldBefore.UNKNOWN;
-        }
-        if (queues.heldElsewhere(localKey, owner)) {
-            return HeldBefore.UNKNOWN; // Redis counts those holds too, and this queue does not
-        }
-        return holder.is(owner) ? holder.holds() : 0;
+        holder.releasedOne();
+        return holder.holds() > 0 || tickets.runsOf(owner, null) || queues.heldElsewhere(localKey, owner);
     }
 
-    /**
-     * Whether {@code owner} holds the lock as far as this client knows: as this queue's holder, or
-     * through a fair lock object on the same hash (which does not go through this queue). Its
-     * acquisitions then re-enter, which counts on Redis, rather than claim. Under the monitor.
-     */
+    @Override
+    public synchronized boolean heldMoreThanOnce(long owner, long sentAt) {
+        return holder.is(owner) && holder.confirmedBy(sentAt) && holder.holds() > 1;
+    }
+
+    @Override
+    public synchronized Ticket onReleased(long owner, long sentAt) {
+        holder.forgetIfConfirmedBefore(owner, sentAt);
+        return nextHead();
+    }
+
+    @Override
+    public synchronized void onHandOffHeldOn(long owner, Ticket successor) {
+        if (holder.is(owner)) {
+            holder.releasedOne();
+        }
+        tickets.putBackFirst(successor); // it takes the channels it needs again
+        wakeUps().watchFor(successor);
+    }
+
+    @Override
+    public synchronized List<Ticket> onHandedOver(Ticket successor) {
+        holder.confirm(successor, queues.confirmed());
+        List<Ticket> reentries = tickets.claimReentriesOf(successor.owner);
+        budget.handedOff();
+        retireIfIdle();
+        return reentries;
+    }
+
+    @Override
+    public synchronized Ticket onHandOffRefused(long owner, Ticket successor, long sentAt) {
+        holder.forgetIfConfirmedBefore(owner, sentAt);
+        if (tickets.headRunning()) {
+            tickets.putBackFirst(successor);
+            wakeUps().watchFor(successor);
+            return null;
+        }
+        becomeHead(successor);
+        return successor;
+    }
+
+    @Override
+    public synchronized int heldBesides(long owner, Ticket except) {
+        return releasesInFlight > 0 ? HeldBefore.NOT_YET
+                : holder.heldBesides(owner, tickets.runsOf(owner, except) || queues.heldElsewhere(localKey, owner));
+    }
+
+    /** Whether {@code owner} holds as the holder, or through a fair lock on the hash: it re-enters. */
     private boolean holds(long owner) {
         return holder.is(owner) || queues.heldElsewhere(localKey, owner);
     }
 
-    /** {@code owner} re-armed the lock with a fixed lease through a kind outside the local view. */
+    synchronized boolean holdsCounted(long owner) {
+        return holder.is(owner) && holder.holds() > 0;
+    }
+
     synchronized void onLeaseSetElsewhere(long owner, long leaseMillis) {
         if (holder.is(owner)) {
             holder.leaseSetElsewhere(leaseMillis);
         }
     }
 
-    /** See {@link ConfirmedHolder#takeSinceDue}. */
     synchronized ConfirmedHolder.SinceNote takeSinceDue(long minNanos) {
         return holder.takeSinceDue(minNanos);
     }
 
-    /** Whether this client's holder's since is still to be noted. */
     synchronized boolean sinceDue() {
         return holder.sinceDue();
     }
 
-    /** See {@link ConfirmedHolder#sinceNotNoted}. */
     synchronized void sinceNotNoted(long owner) {
         holder.sinceNotNoted(owner);
     }
 
-    /**
-     * Whether {@code owner} holds on after a release that left holds on Redis: it has holds
-     * confirmed, an acquisition that may have landed, or holds through a fair lock on the same hash.
-     */
-    synchronized boolean holdsOn(long owner) {
-        return holdsCounted(owner) || tickets.runsOf(owner, null) || queues.heldElsewhere(localKey, owner);
+    /** The watchdog found {@code owner}'s lease lost: the next head, for the caller to {@link #run}. */
+    synchronized Ticket onLeaseLost(long owner) {
+        return holder.is(owner) ? forgetHolder() : null;
     }
 
-    /** Whether {@code owner} is the holder with holds Redis confirmed (see {@link ConfirmedHolder#holds}). */
-    synchronized boolean holdsCounted(long owner) {
-        return holder.is(owner) && holder.holds() > 0;
+    /** This client's force unlock ran: a holder confirmed before {@code sentAt} holds no more. */
+    synchronized Ticket onForceUnlocked(long sentAt) {
+        return holder.confirmedBy(sentAt) ? forgetHolder() : nextHead();
     }
 
-    /** The watchdog found {@code owner}'s lease lost: Redis says it holds nothing. */
-    void onLeaseLost(long owner) {
-        Ticket next;
-        synchronized (this) {
-            if (!holder.is(owner)) {
-                return;
-            }
-            holder.forget();
-            next = nextHead();
-        }
-        startHead(next);
+    /** A force unlock sent at {@code sentAt} went unanswered: see {@link ConfirmedHolder#doubt}. */
+    synchronized void onForceUnlockInDoubt(long sentAt) {
+        holder.doubt(sentAt);
     }
 
-    /**
-     * This client force-unlocked the lock: nobody held it when the force unlock ran, so a holder
-     * Redis confirmed before {@code sentAt} (see {@link LocalQueues#confirmations()}) holds no more.
-     */
-    void onForceUnlocked(long sentAt) {
-        Ticket next;
-        synchronized (this) {
-            if (holder.confirmedBy(sentAt)) {
-                holder.forget();
-            }
-            next = nextHead();
-        }
-        startHead(next);
+    /** The holder's fixed lease may have run out ({@link ConfirmedHolder#leaseRanOut}): the next head. */
+    private synchronized Ticket onHolderLeaseDue() {
+        return holder.leaseRanOut(services.watchdog()) && !retired ? forgetHolder() : null;
     }
 
-    /**
-     * This client's force unlock, sent when {@link LocalQueues#confirmations()} was {@code sentAt},
-     * got no answer: it may have deleted the lock. A holder confirmed before it is kept as a guess,
-     * and queued owners ask Redis, now and whenever one queues, until Redis confirms an owner.
-     */
-    void onForceUnlockInDoubt(long sentAt) {
-        synchronized (this) {
-            holder.doubt(sentAt);
-        }
-        probe();
+    /** Redis says the holder holds nothing: the next head, for the caller to start. */
+    private Ticket forgetHolder() {
+        holder.forget();
+        return nextHead();
     }
 
-    /**
-     * Something says the lock may be free (see the class notes): the first queued owner asks
-     * Redis, unless an owner of this client already does.
-     */
+    /** The lock may be free: the first queued owner asks Redis, unless a head already does. */
     void probe() {
         Ticket next = null;
         synchronized (this) {
             if (!tickets.headRunning() && !retired) {
-                next = tickets.claimFirst();
-                if (next != null) {
-                    becomeHead(next);
-                }
+                next = claimHead();
                 retireIfIdle();
             }
         }
-        startHead(next);
+        run(next, true);
+    }
+
+    /** A poll for spin waiters fell due: see {@link QueueWakeUps}. */
+    private void spinPollDue() {
+        synchronized (this) {
+            wakeUps.spinPollFired();
+        }
+        probe();
+    }
+
+    /** The first queued owner becomes head when nobody holds or acquires; for the caller to start. */
+    private Ticket nextHead() {
+        Ticket next = holder.noneOrInDoubt() && !tickets.headRunning() ? claimHead() : null;
+        retireIfIdle();
+        return next;
+    }
+
+    private Ticket claimHead() {
+        Ticket next = tickets.claimFirst();
+        if (next != null) {
+            becomeHead(next);
+        }
+        return next;
+    }
+
+    private void becomeHead(Ticket ticket) {
+        tickets.becomeHead(ticket);
+        // a head whose owner holds the lock already (a probe while it queued) re-enters: a claim
+        // would count its holds as one
+        ticket.fresh = !holds(ticket.owner);
+    }
+
+    private QueueWakeUps wakeUps() {
+        if (wakeUps == null) {
+            wakeUps = new QueueWakeUps(services.wakeUps(), services.timer(), this::probe, this::spinPollDue);
+        }
+        return wakeUps;
     }
 
     /** Fails every queued owner: the client is closing. */
@@ -358,11 +408,8 @@ public final class LocalQueue {
         synchronized (this) {
             queued = tickets.drainQueued();
             holder.cancelLeaseCheck();
-            if (spinPoller != null) {
-                spinPoller.cancel();
-            }
-            if (watches != null) {
-                watches.close();
+            if (wakeUps != null) {
+                wakeUps.close();
             }
         }
         for (Ticket ticket : queued) {
@@ -370,97 +417,17 @@ public final class LocalQueue {
         }
     }
 
-    /** {@code ticket} gave up while queued: it leaves. */
-    synchronized void giveUp(Ticket ticket) {
-        tickets.remove(ticket);
-        retireIfIdle();
-    }
-
-    /** Starts the Redis loop for a promoted owner (none when null); outside the monitor. */
-    void startHead(Ticket ticket) {
-        if (ticket != null) {
-            runner.run(ticket, true);
+    /** After a change of state: updates the wake-ups, and keeps an idle queue in its idle slot. */
+    private void retireIfIdle() {
+        if (wakeUps != null) {
+            wakeUps.update(tickets, retired);
         }
-    }
-
-    /**
-     * Makes the first queued owner head when nobody holds or acquires, then retires the queue if it
-     * is idle; under the monitor. The new head, for the caller to start outside it.
-     */
-    Ticket nextHead() {
-        Ticket next = null;
-        if (holder.noneOrInDoubt() && !tickets.headRunning()) {
-            next = tickets.claimFirst();
-            if (next != null) {
-                becomeHead(next);
-            }
-        }
-        retireIfIdle();
-        return next;
-    }
-
-    /** Makes {@code ticket} the head; under the monitor. */
-    void becomeHead(Ticket ticket) {
-        tickets.becomeHead(ticket);
-        // a head whose owner holds the lock already (a probe while it queued) re-enters: a claim
-        // would count its holds as one
-        ticket.fresh = !holds(ticket.owner);
-    }
-
-    /** The holder's fixed lease may have run out: see {@link ConfirmedHolder#leaseRanOut}. */
-    private void holderLeaseDue() {
-        Ticket next;
-        synchronized (this) {
-            if (!holder.leaseRanOut(services.watchdog()) || retired) {
-                return;
-            }
-            holder.forget();
-            next = nextHead();
-        }
-        startHead(next);
-    }
-
-    /** A poll for spin waiters fell due: see {@link SpinPoller}. */
-    private void spinPollDue() {
-        synchronized (this) {
-            if (spinPoller != null) {
-                spinPoller.fired();
-            }
-        }
-        probe();
-    }
-
-    /** Polls for spin waiters while one is queued and no head runs; under the monitor. */
-    private void pollForSpinWaiters() {
-        boolean wanted = tickets.spinWaiterQueued() && !tickets.headRunning() && !retired;
-        if (wanted && spinPoller == null) {
-            spinPoller = new SpinPoller(services.timer(), this::spinPollDue);
-        }
-        if (spinPoller != null) {
-            spinPoller.update(wanted);
-        }
-    }
-
-    /**
-     * Gives the channels back once nobody queues, polls for spin waiters while they queue, and
-     * retires the queue once it is idle; under the monitor.
-     */
-    void retireIfIdle() {
-        if (tickets.noneQueued() && watches != null) {
-            watches.close();
-        }
-        pollForSpinWaiters();
         if (idle() && !retired) {
-            // kept for the lock's next use, so that a lock taken and released again and again
-            // makes no new queue each time; the idle queue it displaces retires
-            queues.keepIdle(this, services.timer());
+            queues.keepIdle(this, services.timer()); // kept for the lock's next use: see LocalQueues
         }
     }
 
-    /**
-     * Retires this queue when it is idle and no longer kept in its idle slot: it leaves the map.
-     * Called for a queue another one displaced, outside any other queue's monitor.
-     */
+    /** An idle queue displaced from its idle slot retires: see {@link LocalQueues#keepIdle}. */
     synchronized void retireIfDisplaced() {
         if (!retired && idle() && !queues.keeps(this)) {
             retired = true;
@@ -474,9 +441,7 @@ public final class LocalQueue {
         return !retired && !idle();
     }
 
-    /** No holder, no head, nothing in flight, nobody queued; under the monitor. */
     private boolean idle() {
-        return holder.none() && !tickets.headRunning() && tickets.runCount() == 0 && releasesInFlight == 0
-                && tickets.noneQueued();
+        return holder.none() && releasesInFlight == 0 && tickets.idle();
     }
 }

@@ -65,25 +65,20 @@ public final class LocalQueues {
     /**
      * Enters {@code ticket} into its lock's queue, or, while the same owner has acquisitions in it
      * that have not settled (and does not hold the lock), once they have: see
-     * {@link LocalQueue#earlierOf}. A ticket that waits so ends with {@code false} when its wait runs
+     * {@link LocalQueue#admit}. A ticket that waits so ends with {@code false} when its wait runs
      * out or it is cancelled first.
      */
     private void enter(Ticket ticket, LockProtocol protocol, AcquireContext services, boolean direct) {
         while (true) {
             LocalQueue queue = queue(protocol, services);
-            LocalQueue.Entry entry;
-            CompletableFuture<Void> earlier;
-            synchronized (queue) {
-                if (queue.retired) {
-                    continue;
-                }
-                earlier = queue.earlierOf(ticket.owner);
-                entry = earlier == null ? queue.enter(ticket, direct) : null;
+            LocalQueue.Admission admission = queue.admit(ticket, direct);
+            if (admission == null) {
+                continue; // retired meanwhile: take the name's queue again
             }
-            if (earlier != null) {
-                after(earlier, ticket, protocol, services, direct);
-            } else if (entry != LocalQueue.Entry.QUEUED) {
-                queue.run(ticket, entry == LocalQueue.Entry.RUN_AS_HEAD);
+            if (admission instanceof LocalQueue.AfterEarlier after) {
+                after(after.earlier(), ticket, protocol, services, direct);
+            } else if (admission != LocalQueue.Entry.QUEUED) {
+                queue.run(ticket, admission == LocalQueue.Entry.RUN_AS_HEAD);
             }
             return;
         }
@@ -188,7 +183,7 @@ public final class LocalQueues {
     public void onLeaseLost(String localKey, long owner) {
         LocalQueue queue = queues.get(localKey);
         if (queue != null) {
-            queue.onLeaseLost(owner);
+            queue.run(queue.onLeaseLost(owner), true); // the next head, outside the queue's monitor
         }
     }
 
@@ -199,7 +194,7 @@ public final class LocalQueues {
     public void onForceUnlocked(String localKey, long sentAt) {
         LocalQueue queue = queues.get(localKey);
         if (queue != null) {
-            queue.onForceUnlocked(sentAt);
+            queue.run(queue.onForceUnlocked(sentAt), true); // the next head, outside the queue's monitor
         }
     }
 
@@ -211,6 +206,7 @@ public final class LocalQueues {
         LocalQueue queue = queues.get(localKey);
         if (queue != null) {
             queue.onForceUnlockInDoubt(sentAt);
+            queue.probe(); // queued owners ask Redis
         }
     }
 

@@ -14,8 +14,8 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Releases one hold of an owner through its {@link LocalQueue}, and lets the reply correct the
- * queue.
+ * Sends a release of one hold of an owner that its {@link LocalQueue} decided on ({@link
+ * LocalQueue#release}), a hand-off or a release on Redis, and tells the queue what the reply says.
  *
  * <p><b>Hand-off.</b> With an owner queued, no head running and the {@link HandOffBudget} not
  * spent, the holder's unlock sends one {@code lock_handoff} call that replaces the holder's field
@@ -30,85 +30,67 @@ import java.util.concurrent.TimeUnit;
  * local owner first yields ({@link HandOffBudget#yieldNanos}).
  *
  * <p>A reply forgets the holder only when Redis confirmed it before the call was sent (see
- * {@link ConfirmedHolder}). Called outside the queue's monitor; takes it for each change of the
- * queue's state.
+ * {@link ConfirmedHolder}). Called outside the queue's monitor, and never takes it: each change of
+ * the queue's state is one of the queue's {@link Transitions}, which takes the monitor itself.
  */
 final class LocalRelease {
-    private final LocalQueue queue;
-    private final Tickets tickets;
-    private final ConfirmedHolder holder;
-    private final HandOffBudget budget;
+    /** What a release's reply asks of its queue: each takes the queue's monitor (see {@link LocalQueue}). */
+    interface Transitions {
+        /** The reply to a release came (or its call failed): last of its callback. */
+        void onReleaseAnswered();
+
+        /**
+         * A release of {@code owner} said holds remain (or may): the holder counts one fewer.
+         * Returns whether the owner holds on as this client counts it; if not, what Redis keeps is
+         * no hold anyone was told of (an acquisition given up in doubt that landed, given back by
+         * itself, or a count left by a lost hold), and it is not renewed.
+         */
+        boolean onHoldsRemain(long owner);
+
+        /** Whether {@code owner} is the holder, confirmed by {@code sentAt}, with more than one hold. */
+        boolean heldMoreThanOnce(long owner, long sentAt);
+
+        /**
+         * A release on Redis sent at {@code sentAt} dropped the owner's last hold, found it not held,
+         * or failed (unknown: Redis decides next): the holder is forgotten if Redis confirmed it
+         * before; the first queued owner becomes head when nobody holds, for the caller to start.
+         */
+        Ticket onReleased(long owner, long sentAt);
+
+        /**
+         * A hand-off from {@code owner} found holds remain: it holds on, and {@code successor} is
+         * queued first again (the caller then unclaims it, and it gives up if its wait is over).
+         */
+        void onHandOffHeldOn(long owner, Ticket successor);
+
+        /**
+         * Redis confirmed the hand-off: {@code successor} is the holder (one more hand-off of the
+         * budget's chain); its queued acquisitions, claimed as re-entries, for the caller to run.
+         */
+        List<Ticket> onHandedOver(Ticket successor);
+
+        /**
+         * The holder did not hold the lock any more, or the hand-off's reply was lost: the holder is
+         * forgotten if Redis confirmed it before {@code sentAt}, and the successor becomes head, for
+         * the caller to start, or, when a head runs, is queued first again (null).
+         */
+        Ticket onHandOffRefused(long owner, Ticket successor, long sentAt);
+
+        /** {@code ticket} gave up while queued: it leaves. */
+        void giveUp(Ticket ticket);
+
+        /** See {@link TicketRunner.Transitions#heldBesides}. */
+        int heldBesides(long owner, Ticket except);
+    }
+
+    private final Transitions queue;
     private final TicketRunner runner;
     private final AcquireContext services;
-    private final LocalQueues queues;
 
-    LocalRelease(LocalQueue queue, Tickets tickets, ConfirmedHolder holder, HandOffBudget budget, TicketRunner runner,
-            AcquireContext services, LocalQueues queues) {
+    LocalRelease(Transitions queue, TicketRunner runner, AcquireContext services) {
         this.queue = queue;
-        this.tickets = tickets;
-        this.holder = holder;
-        this.budget = budget;
         this.runner = runner;
         this.services = services;
-        this.queues = queues;
-    }
-
-    /**
-     * Releases one hold of {@code owner}: hands the lock to the first queued owner when the budget
-     * allows and nobody of this client is acquiring it, else releases it on Redis. Either way the
-     * reply decides what this client believes.
-     *
-     * @return the reply, or null when the queue is retired (take the name's queue again)
-     */
-    CompletableFuture<ReleaseOutcome> release(LockProtocol protocol, long owner) {
-        Ticket successor = null;
-        Ticket next = null;
-        long sentAt;
-        synchronized (queue) {
-            if (queue.retired) {
-                return null;
-            }
-            queue.releaseSent();
-            // an owner with more holds than this one keeps the lock: no hand-off
-            if (holder.is(owner) && holder.holds() <= 1 && !tickets.headRunning() && budget.allowsHandOff()) {
-                successor = tickets.claimFirst();
-            }
-            if (successor == null && !tickets.headRunning() && protocol.grants()) {
-                next = tickets.firstInLine();
-            }
-            sentAt = queues.confirmations();
-        }
-        return successor != null
-                ? handOff(protocol, owner, successor, sentAt) : releaseOnRedis(protocol, owner, sentAt, next);
-    }
-
-    /** The reply to a release sent by {@link #release} came (or its call failed): last of its callback. */
-    private void answered() {
-        synchronized (queue) {
-            queue.releaseAnswered();
-        }
-    }
-
-    /**
-     * A release of {@code owner} said holds remain: the holder counts one fewer. Returns whether
-     * the owner holds on as this client counts it (see {@link LocalQueue#holdsOn}); if not, what
-     * Redis keeps is no hold anyone was told of (an acquisition given up in doubt that landed, given
-     * back by itself, or a count left by a lost hold), and it is not renewed.
-     */
-    private boolean releasedOneOf(long owner) {
-        synchronized (queue) {
-            releasedOne(owner);
-            return !holder.is(owner) || queue.holdsOn(owner);
-        }
-    }
-
-    /** A release of {@code owner} said holds remain: the holder counts one fewer. */
-    private void releasedOne(long owner) {
-        synchronized (queue) {
-            if (holder.is(owner)) {
-                holder.releasedOne();
-            }
-        }
     }
 
     /** {@code failure} again, for a callback stage that passes its call's failure on. */
@@ -118,9 +100,10 @@ final class LocalRelease {
 
     /**
      * Releases on Redis; when {@code next} is not null and the lock goes to another client in line,
-     * this client gets back in line for {@code next}'s owner.
+     * this client gets back in line for {@code next}'s owner. {@code sentAt}: see
+     * {@link LocalQueues#confirmations()}.
      */
-    private CompletableFuture<ReleaseOutcome> releaseOnRedis(LockProtocol protocol, long owner, long sentAt,
+    CompletableFuture<ReleaseOutcome> releaseOnRedis(LockProtocol protocol, long owner, long sentAt,
             Ticket next) {
         Watchdog watchdog = services.watchdog();
         long rearm = watchdog.beforeRelease(protocol, owner) ? watchdog.leaseMillis() : 0;
@@ -139,21 +122,27 @@ final class LocalRelease {
                 ReleaseOutcome outcome = failure == null ? release.outcome() : null;
                 inDoubt = outcome == null && othersRemainInDoubt(owner, failure, sentAt);
                 // what remains may be no hold the owner was told of: then it is not renewed
-                boolean holdsRemain = (outcome == ReleaseOutcome.STILL_HELD || inDoubt) && releasedOneOf(owner);
+                boolean holdsRemain = (outcome == ReleaseOutcome.STILL_HELD || inDoubt) && queue.onHoldsRemain(owner);
                 watchdog.afterRelease(protocol, owner, holdsRemain);
                 if (!holdsRemain) {
                     long yieldNanos = outcome == null || outcome == ReleaseOutcome.STILL_HELD ? 0
                             : HandOffBudget.yieldNanos(release,
                                     services.wakeUps().isSubscribed(protocol.unlockChannel(LocalQueue.NONE)),
                                     services.clock().nanoTime() - sent);
-                    afterRelease(owner, yieldNanos, sentAt);
+                    Ticket head = queue.onReleased(owner, sentAt);
+                    if (head != null && yieldNanos > 0) {
+                        services.timer().newTimeout(timeout -> runner.run(head, true), yieldNanos,
+                                TimeUnit.NANOSECONDS);
+                    } else if (head != null) {
+                        runner.run(head, true);
+                    }
                 }
             } finally {
-                answered();
+                queue.onReleaseAnswered();
             }
             if (inDoubt) {
                 // the owner holds on; Redis's count tells, once it answers, whether this hold is still there
-                services.abandonments().giveBackIfLanded(protocol, owner, () -> queue.heldBy(owner));
+                services.abandonments().giveBackIfLanded(protocol, owner, () -> queue.heldBesides(owner, null));
             }
             if (failure != null) {
                 throw passOn(failure);
@@ -168,33 +157,12 @@ final class LocalRelease {
      * stay, and the one in doubt is given back if Redis still counts it ({@code Abandonments.giveBackIfLanded}).
      */
     private boolean othersRemainInDoubt(long owner, Throwable failure, long sentAt) {
-        if (!(RedisErrors.unwrap(failure) instanceof RedisUnavailableException)) {
-            return false;
-        }
-        synchronized (queue) {
-            return holder.is(owner) && holder.confirmedBy(sentAt) && holder.holds() > 1;
-        }
-    }
-
-    /**
-     * After a release on Redis that dropped the owner's last hold, found it not held, or failed
-     * (unknown: Redis decides next): the next local owner asks Redis, after {@code yieldNanos}.
-     */
-    private void afterRelease(long owner, long yieldNanos, long sentAt) {
-        Ticket next;
-        synchronized (queue) {
-            holder.forgetIfConfirmedBefore(owner, sentAt);
-            next = queue.nextHead();
-        }
-        if (next != null && yieldNanos > 0) {
-            services.timer().newTimeout(timeout -> queue.startHead(next), yieldNanos, TimeUnit.NANOSECONDS);
-        } else {
-            queue.startHead(next);
-        }
+        return RedisErrors.unwrap(failure) instanceof RedisUnavailableException
+                && queue.heldMoreThanOnce(owner, sentAt);
     }
 
     /** Passes the lock from {@code owner} to {@code successor} in one call; see the class notes. */
-    private CompletableFuture<ReleaseOutcome> handOff(LockProtocol protocol, long owner, Ticket successor,
+    CompletableFuture<ReleaseOutcome> handOff(LockProtocol protocol, long owner, Ticket successor,
             long sentAt) {
         Watchdog watchdog = services.watchdog();
         long rearm = watchdog.beforeRelease(protocol, owner) ? watchdog.leaseMillis() : 0;
@@ -209,10 +177,7 @@ final class LocalRelease {
                     // told too late to be taken alone: the successor asks Redis itself, as after a lost reply
                     handOffRefused(owner, successor, true, sentAt);
                 } else if (outcome == ReleaseOutcome.STILL_HELD) {
-                    synchronized (queue) {
-                        releasedOne(owner);
-                        queue.putBackFirst(successor); // the owner holds on: the successor waits again
-                    }
+                    queue.onHandOffHeldOn(owner, successor); // the owner holds on: the successor waits again
                     if (!successor.unclaim()) {
                         queue.giveUp(successor);
                     }
@@ -220,7 +185,7 @@ final class LocalRelease {
                     handOffRefused(owner, successor, failure != null, sentAt);
                 }
             } finally {
-                answered();
+                queue.onReleaseAnswered();
             }
         });
     }
@@ -229,14 +194,7 @@ final class LocalRelease {
     private void handedOver(Ticket successor, long sentNanos) {
         services.watchdog().onHandedOver(successor.protocol, successor.owner, successor.watchdogLease,
                 successor.leaseMillis, sentNanos);
-        List<Ticket> reentries;
-        synchronized (queue) {
-            holder.confirm(successor, queues.confirmed());
-            reentries = queue.claimReentries(successor.owner);
-            budget.handedOff();
-            queue.retireIfIdle();
-        }
-        runner.runReentries(reentries);
+        runner.runReentries(queue.onHandedOver(successor));
         successor.handedOver = true;
         if (!successor.result.complete(true)) {
             runner.giveBack(successor); // it gave up while the lock was on its way
@@ -247,27 +205,19 @@ final class LocalRelease {
 
     /**
      * The holder did not hold the lock any more, or the call's reply was lost ({@code unknown}):
-     * forget it, and let the successor ask Redis as head, or queue it first again when a head runs;
-     * a successor that gave up meanwhile leaves, and a hand-off to it that may have landed is given
-     * back.
+     * the queue forgets it and the successor asks Redis as head ({@link Transitions#onHandOffRefused}),
+     * or waits again when a head runs; a successor that gave up meanwhile leaves, and a hand-off to
+     * it that may have landed is given back.
      */
     private void handOffRefused(long owner, Ticket successor, boolean unknown, long sentAt) {
-        Ticket head = successor;
-        synchronized (queue) {
-            holder.forgetIfConfirmedBefore(owner, sentAt);
-            if (tickets.headRunning()) {
-                queue.putBackFirst(successor);
-                head = null;
-            } else {
-                queue.becomeHead(successor);
-            }
-        }
-        if (head == null && !successor.unclaim()) {
+        Ticket head = queue.onHandOffRefused(owner, successor, sentAt);
+        if (head != null) {
+            runner.run(head, true);
+        } else if (!successor.unclaim()) {
             queue.giveUp(successor);
             if (unknown && successor.protocol.claims()) {
                 services.abandonments().abandon(successor.protocol, successor.owner, successor.leaseMillis);
             }
         }
-        queue.startHead(head);
     }
 }

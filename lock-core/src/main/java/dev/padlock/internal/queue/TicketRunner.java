@@ -18,24 +18,42 @@ import org.slf4j.LoggerFactory;
  * re-entry right after the acquisition) finds itself the holder. A lock that arrives for a caller
  * who gave up meanwhile is given back.
  *
- * <p>Called outside the queue's monitor; takes it for each change of the queue's state.
+ * <p>Called outside the queue's monitor, and never takes it: each change of the queue's state is
+ * one of the queue's {@link Transitions}, which takes the monitor itself.
  */
 final class TicketRunner {
     private static final Logger log = LoggerFactory.getLogger(TicketRunner.class);
 
-    private final LocalQueue queue;
-    private final Tickets tickets;
-    private final ConfirmedHolder holder;
-    private final HandOffBudget budget;
+    /** What a run asks of its queue: each takes the queue's monitor (see {@link LocalQueue}). */
+    interface Transitions {
+        /** Whether a grant came for {@code ticket}'s place before its acquisition was made. */
+        boolean grantedEarly(Ticket ticket);
+
+        /** {@code ticket} runs {@code acquisition}; whether a grant came for it before. */
+        boolean onAcquisitionStarted(Ticket ticket, LockAcquisition acquisition);
+
+        /**
+         * How many holds {@code owner} has besides {@code except} (null: any acquisition of it), a
+         * re-entry or a release whose reply was lost (see {@link ConfirmedHolder#heldBesides}):
+         * {@link dev.padlock.internal.acquire.HeldBefore#NOT_YET} while a release of the lock is in
+         * flight; {@code UNKNOWN} while another acquisition of the owner is in flight (which may be
+         * in doubt too, and wait for this one) or it holds through a fair lock object.
+         */
+        int heldBesides(long owner, Ticket except);
+
+        /**
+         * {@code ticket}'s acquisition ended: the queue learns how, then runs the re-entries it
+         * claimed for an owner that now holds and starts the next head, outside its monitor.
+         */
+        void onAcquisitionEnded(Ticket ticket, boolean acquired, boolean head);
+    }
+
+    private final Transitions queue;
     private final AcquireContext services;
     private final LocalQueues queues;
 
-    TicketRunner(LocalQueue queue, Tickets tickets, ConfirmedHolder holder, HandOffBudget budget,
-            AcquireContext services, LocalQueues queues) {
+    TicketRunner(Transitions queue, AcquireContext services, LocalQueues queues) {
         this.queue = queue;
-        this.tickets = tickets;
-        this.holder = holder;
-        this.budget = budget;
         this.services = services;
         this.queues = queues;
     }
@@ -80,9 +98,7 @@ final class TicketRunner {
                 || services.abandonments().pending(ticket.protocol, ticket.owner) != null) {
             return false;
         }
-        synchronized (queue) {
-            return !ticket.grantedEarly;
-        }
+        return !queue.grantedEarly(ticket);
     }
 
     /** Makes {@code ticket}'s acquisition, which tells the ticket's caller how it ended; not begun. */
@@ -95,14 +111,9 @@ final class TicketRunner {
             acquisition.inLineSince(ticket.requeuedSentNanos);
         }
         if (!ticket.fresh) {
-            acquisition.confirmsReentryBy(() -> queue.heldBefore(ticket));
+            acquisition.confirmsReentryBy(() -> queue.heldBesides(ticket.owner, ticket));
         }
-        boolean grantedEarly;
-        synchronized (queue) {
-            ticket.running = acquisition;
-            grantedEarly = ticket.grantedEarly;
-        }
-        if (grantedEarly) {
+        if (queue.onAcquisitionStarted(ticket, acquisition)) {
             acquisition.grant(ticket.nonce); // a grant came before the acquisition existed: see GrantTurns
         }
         ticket.result.whenComplete((acquired, failure) -> {
@@ -127,7 +138,7 @@ final class TicketRunner {
      * @return false when it was given back (which settles the ticket)
      */
     private boolean told(Ticket ticket, boolean got, Throwable failure, boolean head) {
-        ended(ticket, got, head);
+        queue.onAcquisitionEnded(ticket, got, head);
         boolean delivered = failure != null
                 ? ticket.result.completeExceptionally(RedisErrors.unwrap(failure))
                 : ticket.result.complete(got);
@@ -138,7 +149,7 @@ final class TicketRunner {
         return true;
     }
 
-    /** Runs re-entries the queue claimed (see {@link LocalQueue#claimReentries}). */
+    /** Runs re-entries the queue claimed (see {@link Tickets#claimReentriesOf}). */
     void runReentries(List<Ticket> reentries) {
         for (Ticket reentry : reentries) {
             run(reentry, false);
@@ -154,33 +165,5 @@ final class TicketRunner {
             }
             ticket.settle();
         });
-    }
-
-    /** The acquisition of {@code ticket} ended; the queue learns how. */
-    private void ended(Ticket ticket, boolean acquired, boolean head) {
-        Ticket next;
-        List<Ticket> reentries = List.of();
-        synchronized (queue) {
-            if (head) {
-                tickets.headEnded();
-            } else {
-                tickets.runEnded(ticket);
-            }
-            if (acquired) {
-                // Redis put or found this owner's field: on an exclusive lock nobody else holds it
-                if (!holder.is(ticket.owner)) {
-                    budget.restart();
-                }
-                boolean firstHolder = holder.none();
-                holder.confirm(ticket, queues.confirmed());
-                if (firstHolder) {
-                    queues.holdStarted();
-                }
-                reentries = queue.claimReentries(ticket.owner);
-            }
-            next = queue.nextHead();
-        }
-        runReentries(reentries);
-        queue.startHead(next);
     }
 }

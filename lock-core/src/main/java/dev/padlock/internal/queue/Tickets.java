@@ -46,6 +46,15 @@ final class Tickets {
         head = null;
     }
 
+    /** {@code ticket}'s acquisition ended, as the head's or as a run. */
+    void ended(Ticket ticket, boolean asHead) {
+        if (asHead) {
+            headEnded();
+        } else {
+            runEnded(ticket);
+        }
+    }
+
     /** Queues {@code ticket} last. */
     void queue(Ticket ticket) {
         queued().add(ticket);
@@ -127,6 +136,20 @@ final class Tickets {
         return claimed == null ? List.of() : claimed;
     }
 
+    /**
+     * The queued acquisitions of {@code owner}, which now holds the lock: each becomes a re-entry
+     * that runs against Redis at once (every acquisition is its own hold), as a new one would
+     * ({@link LocalQueue#enter}); the caller runs them, outside the queue's monitor.
+     */
+    List<Ticket> claimReentriesOf(long owner) {
+        List<Ticket> reentries = claimQueuedOf(owner);
+        for (Ticket reentry : reentries) {
+            reentry.fresh = false;
+            runStarted(reentry);
+        }
+        return reentries;
+    }
+
     /** Empties the queue; its tickets, in order. */
     Ticket[] drainQueued() {
         if (queued == null) {
@@ -149,6 +172,11 @@ final class Tickets {
         if (runs != null) {
             runs.remove(ticket);
         }
+    }
+
+    /** No head, no run, nobody queued. */
+    boolean idle() {
+        return head == null && runCount() == 0 && noneQueued();
     }
 
     /** Runs started and not yet ended. */
@@ -199,6 +227,19 @@ final class Tickets {
             }
         }
         return false;
+    }
+
+    /**
+     * When {@code owner} has acquisitions here already: a future that completes once they all
+     * settled; else null. A new acquisition of that owner waits for it (see
+     * {@link LocalQueue#admit}): two first holds of one owner in flight at once could each take the
+     * owner's field for its own hold. For an owner that {@code holds}, only its acquisitions talking
+     * to Redis count (a re-entry never waits for the lock behind its own queued wait): a re-entry
+     * whose reply was lost is confirmed by the owner's hold count only while no other acquisition of
+     * the owner can move it (a red lock's late replies, say).
+     */
+    CompletableFuture<Void> earlierOf(long owner, boolean holds) {
+        return holds ? runsSettledOf(owner) : settledOf(owner);
     }
 
     /** A future that completes once every acquisition of {@code owner} here settled; null when it has none. */
