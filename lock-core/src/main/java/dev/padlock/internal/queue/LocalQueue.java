@@ -58,8 +58,8 @@ final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transit
     /** What {@link #enter} decided for a new acquisition. */
     enum Entry implements Admission { RUN, RUN_AS_HEAD, QUEUED }
 
-    /** The ticket enters once {@code earlier} completed: see {@link Tickets#earlierOf}. */
-    record AfterEarlier(CompletableFuture<Void> earlier) implements Admission {
+    /** Enters after {@code earlier} ({@link Tickets#earlierOf}); {@code earlierWaits}: one waits for the lock. */
+    record AfterEarlier(CompletableFuture<Void> earlier, boolean earlierWaits) implements Admission {
     }
 
     private final String localKey;
@@ -108,8 +108,10 @@ final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transit
         if (retired) {
             return null;
         }
-        CompletableFuture<Void> earlier = tickets.earlierOf(ticket.owner, holds(ticket.owner));
-        return earlier == null ? enter(ticket, direct) : new AfterEarlier(earlier);
+        boolean holds = holds(ticket.owner);
+        CompletableFuture<Void> earlier = tickets.earlierOf(ticket.owner, holds);
+        return earlier == null ? enter(ticket, direct)
+                : new AfterEarlier(earlier, !holds && tickets.unansweredOf(ticket.owner));
     }
 
     /**

@@ -75,7 +75,11 @@ public final class LocalQueues {
             if (admission == null) {
                 continue; // retired meanwhile: take the name's queue again
             }
-            if (admission instanceof LocalQueue.AfterEarlier after) {
+            if (admission instanceof LocalQueue.AfterEarlier after && ticket.oneShot() && after.earlierWaits()) {
+                // one attempt has no wait to spend on the owner's turn: the owner's own earlier
+                // acquisition waits for the lock, so it is not this owner's to take now
+                ticket.giveUpBeforeEntry();
+            } else if (admission instanceof LocalQueue.AfterEarlier after) {
                 after(after.earlier(), ticket, protocol, services, direct);
             } else if (admission != LocalQueue.Entry.QUEUED) {
                 queue.run(ticket, admission == LocalQueue.Entry.RUN_AS_HEAD);

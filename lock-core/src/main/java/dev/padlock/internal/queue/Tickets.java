@@ -218,6 +218,23 @@ final class Tickets {
         return running == null || running.mayHaveLanded(); // none yet: the runner may send the first attempt itself
     }
 
+    /** Whether an acquisition of {@code owner} here has not answered its caller yet. */
+    boolean unansweredOf(long owner) {
+        return (head != null && head.owner == owner && !head.result.isDone()) || hasUnanswered(queued, owner)
+                || hasUnanswered(runs, owner);
+    }
+
+    private static boolean hasUnanswered(Iterable<Ticket> tickets, long owner) {
+        if (tickets != null) {
+            for (Ticket ticket : tickets) {
+                if (ticket.owner == owner && !ticket.result.isDone()) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     private static boolean hasOwner(Iterable<Ticket> tickets, long owner) {
         if (tickets != null) {
             for (Ticket ticket : tickets) {
