@@ -28,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,8 +54,8 @@ public final class DeferredClient implements LockClient {
     /** Times the rounds of red locks made before the connection (its thread starts with the first). */
     private final HashedWheelTimer compositeTimer = new HashedWheelTimer(
             new DefaultThreadFactory("padlock-deferred-timer", true), 5, TimeUnit.MILLISECONDS, 64);
-    private volatile PadlockClient connected;
-    private volatile Throwable lastFailure;
+    private volatile @Nullable PadlockClient connected;
+    private volatile @Nullable Throwable lastFailure;
 
     private DeferredClient(LockConfig config) {
         this.config = config;
@@ -207,7 +208,7 @@ public final class DeferredClient implements LockClient {
     /** A lock object of type {@code type} that forwards to {@code resolve}'s lock once connected. */
     private <T extends RLock> T lock(Class<T> type, String name, Function<PadlockClient, T> resolve) {
         InvocationHandler handler = new InvocationHandler() {
-            private volatile T target;
+            private volatile @Nullable T target;
 
             @Override
             public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.function.BiFunction;
 import java.util.function.BooleanSupplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One acquisition in progress: the wait loop shared by the blocking and asynchronous API.
@@ -63,7 +64,7 @@ public final class LockAcquisition implements PendingAcquire {
     private final LostReplies lostReplies;
     private final GrantLatch latch = new GrantLatch();
     /** The spinning wait's back-off; made by its first pause. */
-    private Backoff spinBackOff;
+    private @Nullable Backoff spinBackOff;
     private final Settlement settlement;
     /** The caller's result: {@link Settlement#result()}. */
     private final CompletableFuture<Boolean> result;
@@ -74,9 +75,9 @@ public final class LockAcquisition implements PendingAcquire {
     /** Set before the first attempt goes out: see {@link #mayHaveLanded()}. */
     private volatile boolean sentAnAttempt;
     /** The wait in progress between two steps, if any; written by the loop, completed early by a cancel or a grant. */
-    private volatile CompletableFuture<Boolean> parked;
+    private volatile @Nullable CompletableFuture<Boolean> parked;
     /** See {@link #startsNewCountIf}; null: the attempts count as usual. */
-    private BooleanSupplier newCount;
+    private @Nullable BooleanSupplier newCount;
     /** Whether the loop was started or the acquisition ended before it: see {@link #claimBegin}. */
     private volatile int begun;
     private static final AtomicIntegerFieldUpdater<LockAcquisition> BEGUN =
@@ -307,7 +308,7 @@ public final class LockAcquisition implements PendingAcquire {
     }
 
     @Override
-    public Throwable lastUnanswered() {
+    public @Nullable Throwable lastUnanswered() {
         return lostReplies.lastUnanswered();
     }
 

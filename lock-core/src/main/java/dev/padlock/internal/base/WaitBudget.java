@@ -1,6 +1,7 @@
 package dev.padlock.internal.base;
 
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How long an acquisition may wait, taken once when it starts: one attempt (a wait of zero or
@@ -12,8 +13,8 @@ public final class WaitBudget {
     public static final long FOREVER = Long.MAX_VALUE;
 
     /** The budgets that read no clock, shared: most acquisitions have one of them. */
-    private static final WaitBudget UNBOUNDED = new WaitBudget(null, FOREVER);
-    private static final WaitBudget ONE_ATTEMPT = new WaitBudget(null, 0);
+    private static final WaitBudget UNBOUNDED = new WaitBudget(EngineClock.SYSTEM, FOREVER);
+    private static final WaitBudget ONE_ATTEMPT = new WaitBudget(EngineClock.SYSTEM, 0);
 
     private final EngineClock clock;
     private final boolean forever;

@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What {@link MultiLock} and {@link RedLock} share: checking their component locks, calling and
@@ -38,7 +39,7 @@ final class CompositeLocks {
     }
 
     /** The result of one component call: a value, or the failure (unwrapped). */
-    record Outcome<T>(T value, Throwable failure) {
+    record Outcome<T>(T value, @Nullable Throwable failure) {
         boolean failed() {
             return failure != null;
         }
@@ -133,8 +134,7 @@ final class CompositeLocks {
                 }
             }
         }
-        Require.argument(first != null, "no outcome failed");
-        return unchecked(first);
+        return unchecked(Require.present(first, "no outcome failed"));
     }
 
     private static RuntimeException unchecked(Throwable failure) {
@@ -302,7 +302,7 @@ final class CompositeLocks {
         try {
             return acquisition.reported().get();
         } catch (ExecutionException e) {
-            throw rethrow(e.getCause(), operation);
+            throw rethrow(RedisErrors.causeOf(e), operation);
         } catch (InterruptedException e) {
             if (acquisition instanceof Observing.ObservedAcquire observed) {
                 observed.mark(dev.padlock.LockObserver.Outcome.INTERRUPTED);
@@ -343,7 +343,7 @@ final class CompositeLocks {
                 } catch (InterruptedException e) {
                     interrupted = true;
                 } catch (ExecutionException e) {
-                    throw rethrow(e.getCause(), operation);
+                    throw rethrow(RedisErrors.causeOf(e), operation);
                 }
             }
         } finally {

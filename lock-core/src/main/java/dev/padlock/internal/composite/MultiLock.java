@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An {@link RLock} held only when all its component locks are held
@@ -65,13 +66,13 @@ public final class MultiLock implements RLock, ReportsToLeases, CallBound {
     private final List<RLock> locks;
     private final String name;
     /** The observer of the client that made it; null when none is set. */
-    private final Observing observing;
+    private final @Nullable Observing observing;
     private final EngineClock clock;
     private final Timer timer;
     /** One owner's acquisitions, one after the other: see {@link OwnerTurns}. */
     private final OwnerTurns turns = new OwnerTurns();
 
-    private MultiLock(List<RLock> locks, Observing observing, EngineClock clock, Timer timer) {
+    private MultiLock(List<RLock> locks, @Nullable Observing observing, EngineClock clock, Timer timer) {
         this.locks = locks;
         this.clock = clock;
         this.timer = timer;
@@ -93,7 +94,7 @@ public final class MultiLock implements RLock, ReportsToLeases, CallBound {
      * As {@link #of(Timer, RLock...)}, its acquisitions and holds told to {@code observing} when not
      * null, its waits timed by {@code clock}.
      */
-    public static RLock of(Observing observing, EngineClock clock, Timer timer, RLock... locks) {
+    public static RLock of(@Nullable Observing observing, EngineClock clock, Timer timer, RLock... locks) {
         List<RLock> sorted = new ArrayList<>(CompositeLocks.components(locks));
         sorted.sort(Comparator.comparing(RLock::getName));
         return new MultiLock(List.copyOf(sorted), observing, clock, timer);

@@ -1,5 +1,6 @@
 package dev.padlock.internal.composite;
 
+import static dev.padlock.internal.base.Nulls.castToNonNull;
 import static dev.padlock.internal.composite.CompositeLocks.currentThreadId;
 
 import dev.padlock.RLock;
@@ -16,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,13 +37,13 @@ public final class RedLock implements RLock, ReportsToLeases, CallBound {
     private final int quorum;
     private final String name;
     /** The observer of the client that made it; null when none is set. */
-    private final Observing observing;
+    private final @Nullable Observing observing;
     private final EngineClock clock;
     private final Timer timer;
     /** One owner's acquisitions, one after the other: see {@link OwnerTurns}. */
     private final OwnerTurns turns = new OwnerTurns();
 
-    private RedLock(List<RLock> locks, Observing observing, EngineClock clock, Timer timer) {
+    private RedLock(List<RLock> locks, @Nullable Observing observing, EngineClock clock, Timer timer) {
         this.locks = locks;
         this.clock = clock;
         this.timer = timer;
@@ -64,7 +66,7 @@ public final class RedLock implements RLock, ReportsToLeases, CallBound {
      * As {@link #of(Timer, RLock...)}, its acquisitions and holds told to {@code observing} when not
      * null, its rounds timed by {@code clock}.
      */
-    public static RLock of(Observing observing, EngineClock clock, Timer timer, RLock... locks) {
+    public static RLock of(@Nullable Observing observing, EngineClock clock, Timer timer, RLock... locks) {
         return new RedLock(CompositeLocks.components(locks), observing, clock, timer);
     }
 
@@ -171,7 +173,7 @@ public final class RedLock implements RLock, ReportsToLeases, CallBound {
                     .collect(Collectors.toList());
             if (unlocked > 0) {
                 problems.forEach(problem -> log.warn("unlock of red lock '{}': a component failed and, if it was held, "
-                        + "stays locked until its lease ends: {}", name, problem.failure().toString()));
+                        + "stays locked until its lease ends: {}", name, castToNonNull(problem.failure()).toString()));
                 return null;
             }
             if (notHeld < quorum) {

@@ -5,4 +5,7 @@
  * listener; otherwise the wait asks Redis. {@code HeldCounts} counts each owner's holds as Redis
  * confirmed them, which names an acquisition whose reply was lost. Uses {@code acquire} and below.
  */
+@NullMarked
 package dev.padlock.internal.grant;
+
+import org.jspecify.annotations.NullMarked;

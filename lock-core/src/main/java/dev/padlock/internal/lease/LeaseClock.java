@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How long one lease certainly holds: for each lock it holds on Redis (one, or each component of
@@ -28,7 +29,7 @@ public final class LeaseClock {
     private final long fallbackEnd;
     private volatile boolean over;
     private boolean lost;
-    private List<Runnable> onLost;
+    private @Nullable List<Runnable> onLost;
 
     /**
      * @param fixedLeaseMillis the lease asked for, 0 for a watchdog lease: until the engine reports

@@ -8,6 +8,7 @@ import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * This client's view of one exclusive lock, shared by every kind of lock object on its name
@@ -62,16 +63,16 @@ public final class LocalQueue {
     private final LocalQueues queues;
     private final TicketRunner runner;
     /** Made at the first release, and {@link #grants} at the first grant: a held lock keeps neither. */
-    private LocalRelease releases;
-    private GrantTurns grants;
+    private @Nullable LocalRelease releases;
+    private @Nullable GrantTurns grants;
 
     // guarded by this:
     private final Tickets tickets = new Tickets();
     private final ConfirmedHolder holder;
     private final HandOffBudget budget;
     /** Made when first needed: most queues never see a waiter (see {@link #watches()}). */
-    private SpinPoller spinPoller;
-    private ChannelWatches watches;
+    private @Nullable SpinPoller spinPoller;
+    private @Nullable ChannelWatches watches;
     /** Releases sent and not yet answered. */
     private int releasesInFlight;
     boolean retired;
@@ -170,7 +171,7 @@ public final class LocalQueue {
      *
      * @return the reply, or null when this queue is retired (take the name's queue again)
      */
-    CompletableFuture<ReleaseOutcome> release(LockProtocol protocol, long owner) {
+    @Nullable CompletableFuture<ReleaseOutcome> release(LockProtocol protocol, long owner) {
         return releases().release(protocol, owner);
     }
 
@@ -213,7 +214,7 @@ public final class LocalQueue {
      * reply was lost is confirmed by the owner's hold count only while no other acquisition of the
      * owner can move it (a red lock's late replies, say). Under the monitor.
      */
-    CompletableFuture<Void> earlierOf(long owner) {
+    @Nullable CompletableFuture<Void> earlierOf(long owner) {
         return holds(owner) ? tickets.runsSettledOf(owner) : tickets.settledOf(owner);
     }
 
@@ -237,7 +238,7 @@ public final class LocalQueue {
         return heldBesides(owner, null);
     }
 
-    private int heldBesides(long owner, Ticket except) {
+    private int heldBesides(long owner, @Nullable Ticket except) {
         if (releasesInFlight > 0) {
             return HeldBefore.NOT_YET;
         }
@@ -267,7 +268,7 @@ public final class LocalQueue {
     }
 
     /** See {@link ConfirmedHolder#takeSinceDue}. */
-    synchronized ConfirmedHolder.SinceNote takeSinceDue(long minNanos) {
+    synchronized ConfirmedHolder.@Nullable SinceNote takeSinceDue(long minNanos) {
         return holder.takeSinceDue(minNanos);
     }
 
@@ -377,7 +378,7 @@ public final class LocalQueue {
     }
 
     /** Starts the Redis loop for a promoted owner (none when null); outside the monitor. */
-    void startHead(Ticket ticket) {
+    void startHead(@Nullable Ticket ticket) {
         if (ticket != null) {
             runner.run(ticket, true);
         }
@@ -387,7 +388,7 @@ public final class LocalQueue {
      * Makes the first queued owner head when nobody holds or acquires, then retires the queue if it
      * is idle; under the monitor. The new head, for the caller to start outside it.
      */
-    Ticket nextHead() {
+    @Nullable Ticket nextHead() {
         Ticket next = null;
         if (holder.noneOrInDoubt() && !tickets.headRunning()) {
             next = tickets.claimFirst();

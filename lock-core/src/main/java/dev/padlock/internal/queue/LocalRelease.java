@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Releases one hold of an owner through its {@link LocalQueue}, and lets the reply correct the
@@ -60,7 +61,7 @@ final class LocalRelease {
      *
      * @return the reply, or null when the queue is retired (take the name's queue again)
      */
-    CompletableFuture<ReleaseOutcome> release(LockProtocol protocol, long owner) {
+    @Nullable CompletableFuture<ReleaseOutcome> release(LockProtocol protocol, long owner) {
         Ticket successor = null;
         Ticket next = null;
         long sentAt;
@@ -121,7 +122,7 @@ final class LocalRelease {
      * this client gets back in line for {@code next}'s owner.
      */
     private CompletableFuture<ReleaseOutcome> releaseOnRedis(LockProtocol protocol, long owner, long sentAt,
-            Ticket next) {
+            @Nullable Ticket next) {
         Watchdog watchdog = services.watchdog();
         long rearm = watchdog.beforeRelease(protocol, owner) ? watchdog.leaseMillis() : 0;
         long sent = services.clock().nanoTime();

@@ -6,6 +6,7 @@ import dev.padlock.internal.acquire.LockAcquisition;
 import dev.padlock.internal.lease.LeaseClock;
 import dev.padlock.internal.redis.RedisErrors;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -126,7 +127,7 @@ final class TicketRunner {
      *
      * @return false when it was given back (which settles the ticket)
      */
-    private boolean told(Ticket ticket, boolean got, Throwable failure, boolean head) {
+    private boolean told(Ticket ticket, boolean got, @Nullable Throwable failure, boolean head) {
         ended(ticket, got, head);
         boolean delivered = failure != null
                 ? ticket.result.completeExceptionally(RedisErrors.unwrap(failure))

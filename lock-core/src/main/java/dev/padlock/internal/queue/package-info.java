@@ -5,4 +5,7 @@
  * {@code LocalQueues} is the entry point, {@code LocalQueue} one lock's view; the classes beside it
  * each do one part of that view's job (see its implementation notes). Uses {@code acquire} and below.
  */
+@NullMarked
 package dev.padlock.internal.queue;
+
+import org.jspecify.annotations.NullMarked;
