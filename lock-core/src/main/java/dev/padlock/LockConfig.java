@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Immutable settings of a {@link LockClient}, made by {@link #builder()}.
@@ -31,20 +32,20 @@ public final class LockConfig {
     /** The longest timeout accepted: {@code Integer.MAX_VALUE} milliseconds, about 24.8 days. */
     public static final Duration MAX_TIMEOUT = Duration.ofMillis(Integer.MAX_VALUE);
 
-    private final String redisUri;
+    private final @Nullable String redisUri;
     private final List<String> clusterUris;
     private final Duration watchdogTimeout;
     private final Duration commandTimeout;
     private final Duration fairWaiterTimeout;
     private final int acknowledgingReplicas;
     private final Duration acknowledgementTimeout;
-    private final LeaseLostListener leaseLostListener;
-    private final LockObserver observer;
-    private final Path trustStore;
-    private final char[] trustStorePassword;
+    private final @Nullable LeaseLostListener leaseLostListener;
+    private final @Nullable LockObserver observer;
+    private final @Nullable Path trustStore;
+    private final char @Nullable [] trustStorePassword;
     private final boolean clientRegistry;
     private final boolean startWithoutRedis;
-    private final String applicationName;
+    private final @Nullable String applicationName;
 
     private LockConfig(Builder b) {
         this.redisUri = b.redisUri;
@@ -167,20 +168,20 @@ public final class LockConfig {
 
     /** Builds a {@link LockConfig}. Not thread-safe. */
     public static final class Builder {
-        private String redisUri;
+        private @Nullable String redisUri;
         private List<String> clusterUris = List.of();
         private Duration watchdogTimeout = DEFAULT_WATCHDOG_TIMEOUT;
         private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
         private Duration fairWaiterTimeout = DEFAULT_FAIR_WAITER_TIMEOUT;
         private int acknowledgingReplicas;
         private Duration acknowledgementTimeout = Duration.ZERO;
-        private LeaseLostListener leaseLostListener;
-        private LockObserver observer;
-        private Path trustStore;
-        private char[] trustStorePassword;
+        private @Nullable LeaseLostListener leaseLostListener;
+        private @Nullable LockObserver observer;
+        private @Nullable Path trustStore;
+        private char @Nullable [] trustStorePassword;
         private boolean clientRegistry = true;
         private boolean startWithoutRedis;
-        private String applicationName;
+        private @Nullable String applicationName;
 
         private Builder() {
         }
@@ -339,7 +340,7 @@ public final class LockConfig {
          * @return this builder
          * @throws IllegalArgumentException when {@code file} is not a readable file
          */
-        public Builder trustStore(Path file, char[] password) {
+        public Builder trustStore(Path file, char @Nullable [] password) {
             requireNonNull(file, "file");
             Require.argument(Files.isRegularFile(file) && Files.isReadable(file),
                     "trustStore must be a readable file, got %s", file);

@@ -2,6 +2,7 @@ package dev.padlock;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One hold of a lock, owned by this handle rather than by a thread: any thread, virtual thread,
@@ -67,7 +68,7 @@ public interface LockLease extends AutoCloseable {
     void close();
 
     /** {@return the fencing token of this acquisition for a lease of an {@link RFencedLock}, else {@code null}} */
-    Long token();
+    @Nullable Long token();
 
     /**
      * Makes a fixed lease last at least {@code leaseTime} from now, when it still holds: its TTL on

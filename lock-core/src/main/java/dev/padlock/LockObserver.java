@@ -1,5 +1,7 @@
 package dev.padlock;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Told what a {@link LockClient}'s locks do: acquisitions starting and ending, holds ending,
  * lease renewals and losses. Set with {@link LockConfig.Builder#observer(LockObserver)}; metrics
@@ -128,7 +130,7 @@ public interface LockObserver {
      * @param threadId the owner id (by default the thread id)
      * @return a context handed back to {@link #acquisitionEnded}; may be null
      */
-    default Object acquisitionStarted(String lockName, Kind kind, long threadId) {
+    default @Nullable Object acquisitionStarted(String lockName, Kind kind, long threadId) {
         return null;
     }
 
@@ -140,7 +142,7 @@ public interface LockObserver {
      * @return for a new hold ({@code ACQUIRED}, not a re-entry), a context handed back to
      *     {@link #released} or {@link #leaseLost} when the hold ends; ignored otherwise
      */
-    default Object acquisitionEnded(AcquisitionEnd end, Object context) {
+    default @Nullable Object acquisitionEnded(AcquisitionEnd end, @Nullable Object context) {
         return null;
     }
 
@@ -150,7 +152,7 @@ public interface LockObserver {
      * @param end the hold that ended
      * @param holdContext what {@link #acquisitionEnded} returned for the hold
      */
-    default void released(HoldEnd end, Object holdContext) {
+    default void released(HoldEnd end, @Nullable Object holdContext) {
     }
 
     /**
@@ -171,6 +173,6 @@ public interface LockObserver {
      * @param threadId the owner id that held it
      * @param holdContext what {@link #acquisitionEnded} returned for the hold; null when unknown
      */
-    default void leaseLost(String lockName, Kind kind, long threadId, Object holdContext) {
+    default void leaseLost(String lockName, Kind kind, long threadId, @Nullable Object holdContext) {
     }
 }

@@ -1,5 +1,7 @@
 package dev.padlock;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The root of Padlock's unchecked exceptions: something went wrong talking to Redis.
  *
@@ -25,7 +27,7 @@ public class PadlockException extends RuntimeException {
      * @param message what failed
      * @param cause the underlying failure
      */
-    public PadlockException(String message, Throwable cause) {
+    public PadlockException(String message, @Nullable Throwable cause) {
         super(message, cause);
     }
 }

@@ -2,6 +2,7 @@ package dev.padlock;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An {@link RLock} whose every acquisition also returns a fencing token: a number that strictly
@@ -48,14 +49,14 @@ public interface RFencedLock extends RLock {
      * @throws InterruptedException when interrupted before or while waiting; the flag is cleared
      *     and nothing is left behind on Redis
      */
-    Long tryLockAndGetToken(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException;
+    @Nullable Long tryLockAndGetToken(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException;
 
     /**
      * The current holder's token. One Redis call.
      *
      * @return the token, or {@code null} when the lock is free
      */
-    Long getToken();
+    @Nullable Long getToken();
 
     /**
      * As {@link #lockAndGetToken()} for owner {@code threadId}, with a lease as in {@link #lockAsync}.

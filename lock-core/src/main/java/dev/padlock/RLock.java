@@ -11,6 +11,7 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A reentrant lock held on Redis, shared by every client that uses the same name.
@@ -393,7 +394,8 @@ public interface RLock extends Lock {
      *     the work ran
      * @throws InterruptedException when interrupted while waiting for the lock
      */
-    default <T> Optional<T> withLock(Duration waitTime, Function<? super LockLease, ? extends T> work)
+    default <T extends @Nullable Object> Optional<T> withLock(Duration waitTime,
+            Function<? super LockLease, ? extends T> work)
             throws InterruptedException {
         Objects.requireNonNull(work, "work");
         return Leases.withLock(tryAcquire(waitTime), work);
@@ -432,7 +434,7 @@ public interface RLock extends Lock {
      * @param work what to start under the lease, given the lease; must not block
      * @return a future of the stage's value; empty when the wait ran out (or the value was null)
      */
-    default <T> CompletableFuture<Optional<T>> withLockAsync(Duration waitTime,
+    default <T extends @Nullable Object> CompletableFuture<Optional<T>> withLockAsync(Duration waitTime,
             Function<? super LockLease, ? extends CompletionStage<T>> work) {
         Objects.requireNonNull(work, "work");
         return Leases.withLockAsync(tryAcquireAsync(waitTime), work);
@@ -453,7 +455,7 @@ public interface RLock extends Lock {
      * @param work what to start under the lease, given the lease; must not block
      * @return a future of whether the work ran under the lock
      */
-    default <T> CompletableFuture<Boolean> runWithLockAsync(Duration waitTime,
+    default <T extends @Nullable Object> CompletableFuture<Boolean> runWithLockAsync(Duration waitTime,
             Function<? super LockLease, ? extends CompletionStage<T>> work) {
         Objects.requireNonNull(work, "work");
         return Leases.runWithLockAsync(tryAcquireAsync(waitTime), work);
@@ -466,7 +468,8 @@ public interface RLock extends Lock {
      * @param work what to start under the lease, given the lease; must not block
      * @return a future of the stage's value
      */
-    default <T> CompletableFuture<T> withLockAsync(Function<? super LockLease, ? extends CompletionStage<T>> work) {
+    default <T extends @Nullable Object> CompletableFuture<T> withLockAsync(
+            Function<? super LockLease, ? extends CompletionStage<T>> work) {
         Objects.requireNonNull(work, "work");
         return Leases.withLockAsync(this, work);
     }

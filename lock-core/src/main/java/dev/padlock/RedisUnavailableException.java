@@ -1,5 +1,7 @@
 package dev.padlock;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Redis could not be reached, or did not answer within the command timeout. The message names
  * the server address and the operation that failed. The lock state on Redis is unknown to the
@@ -14,7 +16,7 @@ public final class RedisUnavailableException extends PadlockException {
      * @param message what failed, naming the operation and the address
      * @param cause the failure from the connection or Redis
      */
-    public RedisUnavailableException(String message, Throwable cause) {
+    public RedisUnavailableException(String message, @Nullable Throwable cause) {
         super(message, cause);
     }
 }

@@ -9,4 +9,7 @@
  *
  * <p>Everything outside this package is internal and may change without notice.
  */
+@NullMarked
 package dev.padlock;
+
+import org.jspecify.annotations.NullMarked;

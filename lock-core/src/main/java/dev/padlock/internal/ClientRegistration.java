@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,7 +58,7 @@ final class ClientRegistration implements AutoCloseable {
     /** Whether the last write failed: a failure is logged at WARN once, until a write succeeds. */
     private final AtomicBoolean failing = new AtomicBoolean();
     /** The next refresh; replaced by the timer thread, cancelled by {@link #close()}. */
-    private volatile Timeout next;
+    private volatile @Nullable Timeout next;
     /** Completes when the first write has been answered, whether it succeeded or failed. */
     private final CompletableFuture<Void> firstWrite = new CompletableFuture<>();
 

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.padlock.LockObserver;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,7 +42,7 @@ public final class CompositeLockObserver implements LockObserver {
     }
 
     @Override
-    public Object acquisitionEnded(AcquisitionEnd end, Object context) {
+    public Object acquisitionEnded(AcquisitionEnd end, @Nullable Object context) {
         Object[] started = context instanceof Object[] array ? array : new Object[observers.length];
         Object[] holds = new Object[observers.length];
         for (int i = 0; i < observers.length; i++) {
@@ -55,7 +56,7 @@ public final class CompositeLockObserver implements LockObserver {
     }
 
     @Override
-    public void released(HoldEnd end, Object holdContext) {
+    public void released(HoldEnd end, @Nullable Object holdContext) {
         Object[] holds = holdContext instanceof Object[] array ? array : new Object[observers.length];
         for (int i = 0; i < observers.length; i++) {
             try {
@@ -78,7 +79,7 @@ public final class CompositeLockObserver implements LockObserver {
     }
 
     @Override
-    public void leaseLost(String lockName, Kind kind, long threadId, Object holdContext) {
+    public void leaseLost(String lockName, Kind kind, long threadId, @Nullable Object holdContext) {
         Object[] holds = holdContext instanceof Object[] array ? array : new Object[observers.length];
         for (int i = 0; i < observers.length; i++) {
             try {

@@ -29,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,8 +59,8 @@ public final class DeferredClient implements LockClient {
             new DefaultThreadFactory("padlock-deferred-timer", true), 5, TimeUnit.MILLISECONDS, 64);
     /** What this client's composite locks share: its clock and timer, and its owners' turns. */
     private final CompositeServices composites;
-    private volatile PadlockClient connected;
-    private volatile Throwable lastFailure;
+    private volatile @Nullable PadlockClient connected;
+    private volatile @Nullable Throwable lastFailure;
 
     private DeferredClient(LockConfig config, EngineClock clock) {
         this.config = config;
@@ -224,7 +225,7 @@ public final class DeferredClient implements LockClient {
     /** A lock object of type {@code type} that forwards to {@code resolve}'s lock once connected. */
     private <T extends RLock> T lock(Class<T> type, String name, Function<PadlockClient, T> resolve) {
         InvocationHandler handler = new InvocationHandler() {
-            private volatile T target;
+            private volatile @Nullable T target;
 
             @Override
             public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {

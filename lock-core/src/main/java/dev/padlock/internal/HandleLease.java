@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,14 +21,14 @@ final class HandleLease implements LockLease {
     private final RLock lock;
     private final long owner;
     private final boolean watchdogLease;
-    private final Long token;
+    private final @Nullable Long token;
     private final LeaseClock clock;
     /** Closes the lease's clock where it was opened: see {@link Leases#acquire}. */
     private final Runnable closeClock;
     /** Whether a release was sent (by {@link #release}, {@link #releaseAsync} or {@link #close}). */
     private final AtomicBoolean released = new AtomicBoolean();
 
-    HandleLease(RLock lock, long owner, boolean watchdogLease, Long token, LeaseClock clock, Runnable closeClock) {
+    HandleLease(RLock lock, long owner, boolean watchdogLease, @Nullable Long token, LeaseClock clock, Runnable closeClock) {
         this.closeClock = closeClock;
         this.lock = lock;
         this.owner = owner;
@@ -80,7 +81,7 @@ final class HandleLease implements LockLease {
     }
 
     @Override
-    public Long token() {
+    public @Nullable Long token() {
         return token;
     }
 

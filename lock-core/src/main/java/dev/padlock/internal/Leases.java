@@ -189,7 +189,7 @@ public final class Leases {
             acquisition.cancel(false);
             throw e;
         } catch (ExecutionException e) {
-            throw forCaller(e.getCause(), operation);
+            throw forCaller(RedisErrors.causeOf(e), operation);
         } catch (TimeoutException e) {
             if (!acquisition.cancel(false)) {
                 return join(acquisition, operation); // it ended as it timed out: held, or failed
@@ -212,7 +212,7 @@ public final class Leases {
                 } catch (InterruptedException e) {
                     interrupted = true;
                 } catch (ExecutionException e) {
-                    throw forCaller(e.getCause(), operation);
+                    throw forCaller(RedisErrors.causeOf(e), operation);
                 }
             }
         } finally {

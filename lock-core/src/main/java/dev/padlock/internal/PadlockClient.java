@@ -1,5 +1,7 @@
 package dev.padlock.internal;
 
+import static dev.padlock.internal.base.Nulls.castToNonNull;
+
 import dev.padlock.LockClient;
 import dev.padlock.LockConfig;
 import dev.padlock.RFencedLock;
@@ -41,6 +43,7 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,8 +64,8 @@ public final class PadlockClient implements LockClient {
     private final ExecutorService listenerExecutor;
     private final AtomicBoolean closed = new AtomicBoolean();
     /** This client's entry in the client registry; null when the registry is off. */
-    private volatile ClientRegistration registration;
-    private volatile SinceNotes sinceNotes;
+    private volatile @Nullable ClientRegistration registration;
+    private volatile @Nullable SinceNotes sinceNotes;
 
     private PadlockClient(LockServices services, ExecutorService listenerExecutor) {
         this.services = services;
@@ -278,7 +281,7 @@ public final class PadlockClient implements LockClient {
     public void close() {
         if (closed.compareAndSet(false, true)) {
             services.watchdog().close();
-            sinceNotes.close();
+            castToNonNull(sinceNotes).close(); // set by assemble() before the client is shared
             services.queues().close();
             services.abandonments().close();
             services.wakeUps().close(); // new acquisitions now fail as closed, before the timer stops

@@ -25,4 +25,7 @@
  * a script creates expires or is deleted by the call that empties it (fencing counters aside), and
  * a release never leaves a Redisson waiter asleep on a free lock longer than Redisson would.
  */
+@NullMarked
 package dev.padlock.internal;
+
+import org.jspecify.annotations.NullMarked;

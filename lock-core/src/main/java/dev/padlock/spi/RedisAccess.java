@@ -8,6 +8,7 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A way to Redis as a {@link LockClient} has it: its connections (one server, Sentinel's master,
@@ -62,7 +63,8 @@ public interface RedisAccess {
      * @param args the script's {@code ARGV}
      * @return a future of the reply; it fails with the exceptions named above
      */
-    <T> CompletableFuture<T> run(Script script, ScriptOutputType type, String[] keys, String... args);
+    <T extends @Nullable Object> CompletableFuture<T> run(Script script, ScriptOutputType type, String[] keys,
+            String... args);
 
     /** {@return a {@code PING}'s future: completes with the round trip, or exceptionally when Redis does not answer} */
     CompletableFuture<Duration> ping();

@@ -9,4 +9,7 @@
  * <p>A service provider interface: public so that modules outside {@code lock-core} never import
  * {@code dev.padlock.internal}, stable within a minor version, and not needed to use locks.
  */
+@NullMarked
 package dev.padlock.spi;
+
+import org.jspecify.annotations.NullMarked;

@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,7 +68,7 @@ public final class Abandonments {
      * What {@code owner}'s next acquisition of the lock waits for: the give-back of its claim, or the
      * settling of its cancelled acquisition, while one is under way; else null.
      */
-    public CompletableFuture<Void> pending(LockProtocol protocol, long owner) {
+    public @Nullable CompletableFuture<Void> pending(LockProtocol protocol, long owner) {
         if (pending.isEmpty() && unsettled.isEmpty()) {
             return null;
         }

@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.function.BooleanSupplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One acquisition in progress: the wait loop shared by the blocking and asynchronous API.
@@ -74,7 +75,7 @@ public final class LockAcquisition implements PendingAcquire {
     /** Set before the first attempt goes out: see {@link #mayHaveLanded()}. */
     private volatile boolean sentAnAttempt;
     /** See {@link #startsNewCountIf}; null: the attempts count as usual. */
-    private BooleanSupplier newCount;
+    private @Nullable BooleanSupplier newCount;
     /** Whether the loop was started or the acquisition ended before it: see {@link #claimBegin}. */
     private volatile int begun;
     private static final AtomicIntegerFieldUpdater<LockAcquisition> BEGUN =
@@ -292,7 +293,7 @@ public final class LockAcquisition implements PendingAcquire {
     }
 
     @Override
-    public Throwable lastUnanswered() {
+    public @Nullable Throwable lastUnanswered() {
         return lostReplies.lastUnanswered();
     }
 

@@ -1,5 +1,7 @@
 package dev.padlock.internal.acquire;
 
+import static dev.padlock.internal.base.Nulls.castToNonNull;
+
 import dev.padlock.RedisUnavailableException;
 import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.base.WaitBudget;
@@ -7,6 +9,7 @@ import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.LockProtocol.Attempt;
 import dev.padlock.internal.redis.RedisErrors;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,16 +53,16 @@ final class LostReplies {
     private final EngineClock clock;
     private final Abandonments abandonments;
     /** Null unless this client counts the owner's holds of the lock (see {@link HeldBefore}). */
-    private HeldBefore heldBefore;
+    private @Nullable HeldBefore heldBefore;
     /** The holds the last {@link #confirm()} counted besides the attempts in doubt; UNKNOWN when it did not count. */
     private int countedBefore = HeldBefore.UNKNOWN;
     /** The pauses between finding out; made by the first lost reply. */
-    private Backoff pauses;
+    private @Nullable Backoff pauses;
     /** Whether a call was sent whose reply was lost and whose outcome Redis has not told yet. */
     private boolean inDoubt;
     /** {@link EngineClock#nanoTime()} of the first of the unanswered calls in a row; 0 when the last was answered. */
     private long unansweredSince;
-    private volatile Throwable lastUnanswered;
+    private volatile @Nullable Throwable lastUnanswered;
 
     /**
      * @param claim whether the owner's attempts are claims, which are sent again to find out and
@@ -83,7 +86,7 @@ final class LostReplies {
      * {@link Abandonments}); else null. The owner attempts only once it is done: an attempt sent
      * before could be taken back by it.
      */
-    CompletableFuture<Void> pendingGiveBack() {
+    @Nullable CompletableFuture<Void> pendingGiveBack() {
         return abandonments.pending(protocol, owner);
     }
 
@@ -204,7 +207,7 @@ final class LostReplies {
      */
     void giveUpByCount() {
         inDoubt = false;
-        abandonments.giveBackIfLanded(protocol, owner, heldBefore);
+        abandonments.giveBackIfLanded(protocol, owner, castToNonNull(heldBefore)); // see fieldMayBeOtherHolds
     }
 
     /**
@@ -259,7 +262,7 @@ final class LostReplies {
     }
 
     /** The failure of the last call Redis did not answer, while the acquisition rides it out; else null. */
-    Throwable lastUnanswered() {
+    @Nullable Throwable lastUnanswered() {
         return lastUnanswered;
     }
 }

@@ -7,6 +7,7 @@ import dev.padlock.internal.protocol.LockProtocol;
 import io.netty.util.Timer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What one {@link LockAcquisition}'s loop waits on between two attempts: the spin lock's back-off,
@@ -26,9 +27,9 @@ final class Pauses {
     /** The loop's next attempt. */
     private final Runnable attempt;
     /** The spinning wait's back-off; made by its first pause. */
-    private Backoff spinBackOff;
+    private @Nullable Backoff spinBackOff;
     /** The wait in progress between two steps, if any; written by the loop, completed early by a cancel or a grant. */
-    private volatile CompletableFuture<Boolean> parked;
+    private volatile @Nullable CompletableFuture<Boolean> parked;
 
     Pauses(Timer timer, EngineClock clock, WaitBudget budget, Subscriptions subscriptions, GrantLatch latch,
             LockProtocol protocol, long commandTimeoutMillis, CompletableFuture<Boolean> result, Runnable attempt) {

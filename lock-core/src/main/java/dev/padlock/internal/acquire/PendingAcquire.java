@@ -2,6 +2,7 @@ package dev.padlock.internal.acquire;
 
 import dev.padlock.internal.protocol.LockProtocol;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /** An acquisition in progress, however it waits: against Redis, or in the client's local queue. */
 public interface PendingAcquire {
@@ -51,7 +52,7 @@ public interface PendingAcquire {
     }
 
     /** The last failure of a call Redis did not answer, while the acquisition rides it out; else null. */
-    default Throwable lastUnanswered() {
+    default @Nullable Throwable lastUnanswered() {
         return null;
     }
 }

@@ -1,9 +1,12 @@
 package dev.padlock.internal.acquire;
 
+import static dev.padlock.internal.base.Nulls.castToNonNull;
+
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.LockProtocol.Attempt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,16 +59,16 @@ final class PlaceInLine {
     private boolean mayBeQueued;
     private volatile boolean leftBehind;
     /** Runs as a place is left behind, before the acquisition's caller is told; null: nothing. */
-    private volatile Runnable onLeftBehind;
+    private volatile @Nullable Runnable onLeftBehind;
     /** The leave of a place left behind, sent again until Redis answers; null when none is. */
-    private CompletableFuture<Void> stillLeaving;
+    private @Nullable CompletableFuture<Void> stillLeaving;
     /**
      * Tells whether the owner's field that a leave sent again finds may be the owner's other holds
      * (a re-entry's), and then gives back by the hold count; null: a field found is a grant.
      */
-    private volatile LostReplies otherHolds;
+    private volatile @Nullable LostReplies otherHolds;
     /** The give-back of a grant to the place left behind, once one is under way: see {@link #giveBackGrant()}. */
-    private volatile CompletableFuture<Void> givingBack;
+    private volatile @Nullable CompletableFuture<Void> givingBack;
 
     /**
      * @param claim whether the owner's attempts are claims
@@ -182,7 +185,7 @@ final class PlaceInLine {
      * @return null when there is nothing to leave; else completes with whether it found a grant to
      *     the owner instead, which the owner then holds (false too when leaving failed)
      */
-    CompletableFuture<Boolean> leave() {
+    @Nullable CompletableFuture<Boolean> leave() {
         boolean leave = protocol.grants() ? inLine : mayBeQueued;
         mayBeQueued = false;
         inLine = false;
@@ -253,7 +256,7 @@ final class PlaceInLine {
      * until that was given back; null when no leave is sent again. Set once {@link #leave()}'s
      * result completes.
      */
-    CompletableFuture<Void> stillLeaving() {
+    @Nullable CompletableFuture<Void> stillLeaving() {
         return stillLeaving;
     }
 
@@ -265,7 +268,7 @@ final class PlaceInLine {
     CompletableFuture<Void> giveBackGrant() {
         CompletableFuture<Void> done = new CompletableFuture<>();
         if (!GIVING_BACK.compareAndSet(this, null, done)) {
-            return givingBack; // one release: whoever found the grant second waits for the first one's
+            return castToNonNull(givingBack); // one release: whoever found the grant second waits for the first one's
         }
         CompletableFuture<LockProtocol.Release> release;
         try {

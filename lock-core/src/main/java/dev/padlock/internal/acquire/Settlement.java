@@ -7,6 +7,7 @@ import dev.padlock.internal.redis.RedisErrors;
 import dev.padlock.internal.renewal.Watchdog;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,9 +48,9 @@ final class Settlement {
     private final CompletableFuture<Boolean> result = new CompletableFuture<>();
     private final CompletableFuture<Void> settled = new CompletableFuture<>();
     /** Runs once the owner holds, before its caller is told: see {@link #beforeTold}. */
-    private volatile Runnable beforeTold;
+    private volatile @Nullable Runnable beforeTold;
     /** Undoes {@link #beforeTold} for a hold whose caller cancelled before it was told. */
-    private volatile Runnable untold;
+    private volatile @Nullable Runnable untold;
     /** When the request was sent that, if the owner holds, set its TTL no earlier: see {@link #ttlSentAt}. */
     private volatile long ttlSentNanos;
     /**

@@ -1,5 +1,7 @@
 package dev.padlock.internal.acquire;
 
+import static dev.padlock.internal.base.Nulls.castToNonNull;
+
 import dev.padlock.internal.base.Timeouts;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.wakeup.WakeUps;
@@ -7,6 +9,7 @@ import dev.padlock.internal.wakeup.WakeUps.Subscription;
 import io.netty.util.Timer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The channels one acquisition waits on: its owner's unlock channel, where it parks, and, when it
@@ -23,8 +26,8 @@ final class Subscriptions {
     private final LockProtocol protocol;
     private final long owner;
     private final boolean withGrants;
-    private Subscription unlock;
-    private Subscription grants;
+    private @Nullable Subscription unlock;
+    private @Nullable Subscription grants;
 
     /** @param withGrants whether the acquisition takes a place in line, and so hears grants */
     Subscriptions(WakeUps wakeUps, Timer timer, LockProtocol protocol, long owner, boolean withGrants) {
@@ -46,7 +49,7 @@ final class Subscriptions {
         }
         unlock = wakeUps.subscribeIfConfirmed(protocol.unlockChannel(owner));
         if (withGrants) {
-            grants = wakeUps.subscribeIfConfirmed(protocol.grantChannel());
+            grants = wakeUps.subscribeIfConfirmed(castToNonNull(protocol.grantChannel())); // withGrants
         }
     }
 
@@ -72,7 +75,7 @@ final class Subscriptions {
             unlock = wakeUps.subscribe(protocol.unlockChannel(owner));
         }
         if (withGrants && grants == null) {
-            grants = wakeUps.subscribe(protocol.grantChannel());
+            grants = wakeUps.subscribe(castToNonNull(protocol.grantChannel()));
         }
         CompletableFuture<Void> ready = grants == null ? unlock.ready()
                 : CompletableFuture.allOf(unlock.ready(), grants.ready());
@@ -87,6 +90,7 @@ final class Subscriptions {
      * confirmed, so a waiter still makes progress without messages. Only once {@link #complete()}.
      */
     CompletableFuture<Boolean> park(long millis) {
+        Subscription unlock = castToNonNull(this.unlock); // set once complete()
         return unlock.park(unlock.isReady() ? millis : Math.min(millis, UNCONFIRMED_PARK_MILLIS));
     }
 

@@ -10,4 +10,7 @@
  * lost may have left (a claim, a counted hold, a place in line). Uses {@code renewal}, {@code protocol},
  * {@code wakeup}, {@code redis}, {@code base}.
  */
+@NullMarked
 package dev.padlock.internal.acquire;
+
+import org.jspecify.annotations.NullMarked;

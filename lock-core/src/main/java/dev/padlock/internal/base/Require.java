@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.padlock.RLock;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /** Argument and state checks that give messages naming the parameter and the bad value. */
 public final class Require {
@@ -15,6 +16,14 @@ public final class Require {
         if (!ok) {
             throw new IllegalArgumentException(args.length == 0 ? message : String.format(message, args));
         }
+    }
+
+    /** {@return value} when not null; else {@link IllegalArgumentException} with {@code message} */
+    public static <T> T present(@Nullable T value, String message) {
+        if (value == null) {
+            throw new IllegalArgumentException(message);
+        }
+        return value;
     }
 
     public static void state(boolean ok, String message) {

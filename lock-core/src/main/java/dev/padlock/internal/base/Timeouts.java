@@ -4,6 +4,7 @@ import io.netty.util.Timeout;
 import io.netty.util.Timer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /** Futures that complete on the client's timer, so a manual timer in a test drives them too. */
 public final class Timeouts {
@@ -16,7 +17,7 @@ public final class Timeouts {
      *
      * @return {@code future}
      */
-    public static <T> CompletableFuture<T> completeAfter(Timer timer, CompletableFuture<T> future, T value,
+    public static <T> CompletableFuture<T> completeAfter(Timer timer, CompletableFuture<T> future, @Nullable T value,
             long delay, TimeUnit unit) {
         if (future.isDone()) {
             return future;

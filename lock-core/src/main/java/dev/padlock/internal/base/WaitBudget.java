@@ -1,6 +1,7 @@
 package dev.padlock.internal.base;
 
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How long an acquisition may wait, taken once when it starts: one attempt (a wait of zero or
@@ -11,9 +12,21 @@ public final class WaitBudget {
     /** A wait without deadline. */
     public static final long FOREVER = Long.MAX_VALUE;
 
+    /** The clock of the budgets without deadline, which never read one. */
+    private static final EngineClock UNREAD = new EngineClock() {
+        @Override
+        public long nanoTime() {
+            throw new IllegalStateException("a wait without deadline reads no clock");
+        }
+
+        @Override
+        public long currentTimeMillis() {
+            throw new IllegalStateException("a wait without deadline reads no clock");
+        }
+    };
     /** The budgets that read no clock, shared: most acquisitions have one of them. */
-    private static final WaitBudget UNBOUNDED = new WaitBudget(null, FOREVER);
-    private static final WaitBudget ONE_ATTEMPT = new WaitBudget(null, 0);
+    private static final WaitBudget UNBOUNDED = new WaitBudget(UNREAD, FOREVER);
+    private static final WaitBudget ONE_ATTEMPT = new WaitBudget(UNREAD, 0);
 
     private final EngineClock clock;
     private final boolean forever;

@@ -3,4 +3,7 @@
  * URI parsing and redaction, the engine's one source of time, and the check that Padlock's log
  * lines go somewhere. Uses nothing of the engine.
  */
+@NullMarked
 package dev.padlock.internal.base;
+
+import org.jspecify.annotations.NullMarked;

@@ -22,6 +22,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What {@link MultiLock} and {@link RedLock} share: the {@link RLock} facade over an asynchronous
@@ -53,7 +54,7 @@ abstract class CompositeLock implements RLock, ReportsToLeases, CallBound {
     /** How many components must agree for the composite to be held, locked or counted. */
     final int quorum;
     /** The observer of the client that made it; null when none is set. */
-    final Observing observing;
+    final @Nullable Observing observing;
     final EngineClock clock;
     final Timer timer;
     private final OwnerTurns turns;
@@ -324,7 +325,7 @@ abstract class CompositeLock implements RLock, ReportsToLeases, CallBound {
         try {
             return acquisition.reported().get();
         } catch (ExecutionException e) {
-            throw rethrow(e.getCause(), operation);
+            throw rethrow(RedisErrors.causeOf(e), operation);
         } catch (InterruptedException e) {
             if (acquisition instanceof Observing.ObservedAcquire observed) {
                 observed.mark(LockObserver.Outcome.INTERRUPTED);
@@ -365,7 +366,7 @@ abstract class CompositeLock implements RLock, ReportsToLeases, CallBound {
                 } catch (InterruptedException e) {
                     interrupted = true;
                 } catch (ExecutionException e) {
-                    throw rethrow(e.getCause(), operation);
+                    throw rethrow(RedisErrors.causeOf(e), operation);
                 }
             }
         } finally {

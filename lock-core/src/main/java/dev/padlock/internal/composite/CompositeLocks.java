@@ -15,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The composites' calls on their components: checking them, calling and reading them all
@@ -25,7 +26,7 @@ final class CompositeLocks {
     }
 
     /** The result of one component call: a value, or the failure (unwrapped). */
-    record Outcome<T>(T value, Throwable failure) {
+    record Outcome<T>(T value, @Nullable Throwable failure) {
         boolean failed() {
             return failure != null;
         }
@@ -116,8 +117,7 @@ final class CompositeLocks {
                 }
             }
         }
-        Require.argument(first != null, "no outcome failed");
-        return unchecked(first);
+        return unchecked(Require.present(first, "no outcome failed"));
     }
 
     /** {@code failure} as an unchecked exception to throw; an {@link Error} is thrown as it is. */

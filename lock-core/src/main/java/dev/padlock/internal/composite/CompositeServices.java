@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.observe.Observing;
 import io.netty.util.Timer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the composite locks of one client take from it: its observer, its clock, its timer and
@@ -16,7 +17,7 @@ import io.netty.util.Timer;
  * @param timer the client's timer
  * @param turns the client's turns: one owner's acquisitions of one composite, one after the other
  */
-public record CompositeServices(Observing observing, EngineClock clock, Timer timer, OwnerTurns turns) {
+public record CompositeServices(@Nullable Observing observing, EngineClock clock, Timer timer, OwnerTurns turns) {
 
     /** Checks that the clock, the timer and the turns are given. */
     public CompositeServices {
@@ -26,7 +27,7 @@ public record CompositeServices(Observing observing, EngineClock clock, Timer ti
     }
 
     /** A client's composite services, with fresh turns. */
-    public static CompositeServices of(Observing observing, EngineClock clock, Timer timer) {
+    public static CompositeServices of(@Nullable Observing observing, EngineClock clock, Timer timer) {
         return new CompositeServices(observing, clock, timer, new OwnerTurns());
     }
 }

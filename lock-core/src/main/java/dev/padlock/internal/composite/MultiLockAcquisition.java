@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,7 +36,7 @@ final class MultiLockAcquisition implements PendingAcquire {
     /** How many components, from the first, this call holds; confined to the step running now. */
     private int taken;
     /** The component acquisition in flight; written by the step running now, cancelled by a cancel. */
-    private volatile CompletableFuture<?> inFlight;
+    private volatile @Nullable CompletableFuture<?> inFlight;
 
     MultiLockAcquisition(List<RLock> locks, WaitBudget budget, EngineClock clock, long leaseNanos, long threadId) {
         this.clock = clock;
@@ -171,12 +172,12 @@ final class MultiLockAcquisition implements PendingAcquire {
      * else {@code false}, unless cancelled. A component found no longer held (its lease ran
      * out) needs no roll-back; any other roll-back failure is reported with the outcome.
      */
-    private void rollBack(Throwable failure) {
+    private void rollBack(@Nullable Throwable failure) {
         rollBack(failure, null);
     }
 
     /** As {@link #rollBack(Throwable)}, then runs {@code again} instead of reporting, unless it failed or was cancelled. */
-    private void rollBack(Throwable failure, Runnable again) {
+    private void rollBack(@Nullable Throwable failure, @Nullable Runnable again) {
         CompletableFuture<List<Throwable>> chain = CompletableFuture.completedFuture(new ArrayList<>());
         for (int i = taken - 1; i >= 0; i--) {
             RLock lock = locks.get(i);
@@ -200,7 +201,7 @@ final class MultiLockAcquisition implements PendingAcquire {
         });
     }
 
-    private void report(Throwable failure, List<Throwable> problems) {
+    private void report(@Nullable Throwable failure, List<Throwable> problems) {
         settled.complete(null);
         if (result.isDone()) {
             for (Throwable problem : problems) {

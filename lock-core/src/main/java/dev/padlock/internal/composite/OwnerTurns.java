@@ -1,5 +1,7 @@
 package dev.padlock.internal.composite;
 
+import static dev.padlock.internal.base.Nulls.castToNonNull;
+
 import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.base.Timeouts;
 import dev.padlock.internal.base.WaitBudget;
@@ -9,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Orders one owner's acquisitions of one composite lock: each starts once the owner's earlier one
@@ -90,9 +93,9 @@ public final class OwnerTurns {
         private final CompletableFuture<Boolean> result = new CompletableFuture<>();
         /** Set once: started, or ended before its turn. */
         private final AtomicBoolean decided = new AtomicBoolean();
-        private volatile PendingAcquire started;
+        private volatile @Nullable PendingAcquire started;
         /** The owner's earlier acquisition: one that ends before its turn settles no earlier than it. */
-        private CompletableFuture<Void> earlier;
+        private @Nullable CompletableFuture<Void> earlier;
 
         Waiting(WaitBudget budget, Timer timer, Supplier<PendingAcquire> start, Runnable giveBack,
                 CompletableFuture<Void> settled) {
@@ -157,7 +160,7 @@ public final class OwnerTurns {
         private void endUnstarted() {
             if (decided.compareAndSet(false, true)) {
                 result.complete(false);
-                earlier.whenComplete((ignored, failure) -> settled.complete(null)); // keeps the turns in order
+                castToNonNull(earlier).whenComplete((ignored, failure) -> settled.complete(null)); // keeps the turns in order
             }
         }
 
@@ -178,7 +181,7 @@ public final class OwnerTurns {
         }
 
         @Override
-        public Throwable lastUnanswered() {
+        public @Nullable Throwable lastUnanswered() {
             PendingAcquire inner = started;
             return inner == null ? null : inner.lastUnanswered();
         }

@@ -1,5 +1,7 @@
 package dev.padlock.internal.composite;
 
+import static dev.padlock.internal.base.Nulls.castToNonNull;
+
 import dev.padlock.LockObserver;
 import dev.padlock.RLock;
 import dev.padlock.internal.acquire.PendingAcquire;
@@ -8,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,7 +62,7 @@ public final class RedLock extends CompositeLock {
                     .collect(Collectors.toList());
             if (unlocked > 0) {
                 problems.forEach(problem -> log.warn("unlock of red lock '{}': a component failed and, if it was held, "
-                        + "stays locked until its lease ends: {}", name, problem.failure().toString()));
+                        + "stays locked until its lease ends: {}", name, castToNonNull(problem.failure()).toString()));
                 return null;
             }
             if (notHeld < quorum) {

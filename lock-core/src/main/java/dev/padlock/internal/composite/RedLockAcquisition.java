@@ -1,5 +1,6 @@
 package dev.padlock.internal.composite;
 
+import static dev.padlock.internal.base.Nulls.castToNonNull;
 import static dev.padlock.internal.composite.CompositeLocks.call;
 
 import dev.padlock.LockConfig;
@@ -19,6 +20,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 
 /**
@@ -88,7 +90,7 @@ final class RedLockAcquisition implements PendingAcquire {
      */
     private final boolean[] heldBefore;
     /** The round in progress or the last one; a cancel closes it. */
-    private volatile Round round;
+    private volatile @Nullable Round round;
 
     private RedLockAcquisition(List<RLock> locks, int quorum, String name, Logger log, WaitBudget budget,
             EngineClock clock, Timer timer, long leaseMillis, long threadId) {
@@ -167,7 +169,7 @@ final class RedLockAcquisition implements PendingAcquire {
     }
 
     /** After a round that did not end held, with what was acquired given back. */
-    private void afterFailedRound(Throwable misuse, int failed, Throwable firstFailure) {
+    private void afterFailedRound(@Nullable Throwable misuse, int failed, @Nullable Throwable firstFailure) {
         if (result.isDone()) {
             settleOne();
             return;
@@ -185,7 +187,7 @@ final class RedLockAcquisition implements PendingAcquire {
         }
         if (failed > locks.size() - quorum) {
             log.warn("red lock '{}' not acquired: {} of {} locks failed in the last round, e.g.: {}",
-                    name, failed, locks.size(), firstFailure.toString());
+                    name, failed, locks.size(), castToNonNull(firstFailure).toString()); // failed > 0
         }
         result.complete(false);
         settleOne();
@@ -202,7 +204,7 @@ final class RedLockAcquisition implements PendingAcquire {
         return Timeouts.after(timer, delay, unit);
     }
 
-    private void logCleanUp(RLock lock, Throwable failure) {
+    private void logCleanUp(RLock lock, @Nullable Throwable failure) {
         Throwable cause = failure == null ? null : RedisErrors.unwrap(failure);
         if (cause instanceof IllegalMonitorStateException) {
             log.debug("red lock '{}': '{}' was no longer held when given back: {}", name, lock.getName(), cause.getMessage());

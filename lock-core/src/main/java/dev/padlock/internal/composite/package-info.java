@@ -3,4 +3,7 @@
  * independent servers, with its validity time), over any {@link dev.padlock.RLock}. Uses
  * {@code observe}, {@code acquire} and below.
  */
+@NullMarked
 package dev.padlock.internal.composite;
+
+import org.jspecify.annotations.NullMarked;

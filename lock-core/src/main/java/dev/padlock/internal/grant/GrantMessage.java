@@ -6,6 +6,7 @@ import static dev.padlock.internal.protocol.GrantKind.READ;
 import static dev.padlock.internal.protocol.GrantKind.WRITE;
 
 import dev.padlock.internal.protocol.GrantKind;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A message on one of this client's grant channels: {@code <threadId>:<nonce>:<name>} from
@@ -20,7 +21,7 @@ import dev.padlock.internal.protocol.GrantKind;
  */
 public record GrantMessage(char kind, long owner, long nonce, String name) {
     /** Reads {@code message}; null when it is malformed (no owner, nonce or name). */
-    public static GrantMessage parse(String message) {
+    public static @Nullable GrantMessage parse(String message) {
         boolean prefixed = message.length() > 2 && message.charAt(1) == ':'
                 && (message.charAt(0) == FAIR || message.charAt(0) == READ || message.charAt(0) == WRITE);
         char kind = prefixed ? message.charAt(0) : PLAIN;

@@ -18,6 +18,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -94,7 +95,7 @@ public final class GrantWaits {
      * caller is told.
      */
     public PendingAcquire start(LockProtocol protocol, AcquireContext services, long leaseMillis, boolean watchdogLease,
-            long owner, long waitNanos, boolean spin, Runnable onHeld) {
+            long owner, long waitNanos, boolean spin, @Nullable Runnable onHeld) {
         String localKey = protocol.localKey();
         LockAcquisition acquisition = LockAcquisition.create(services, protocol,
                 AcquireRequest.of(owner, leaseMillis, watchdogLease, waitNanos, spin, false)

@@ -3,6 +3,7 @@ package dev.padlock.internal.grant;
 import dev.padlock.internal.acquire.HeldBefore;
 import dev.padlock.internal.protocol.GrantKind;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The holds each owner of this client was told it has of a lock of the kinds that grant (fair,
@@ -202,7 +203,7 @@ final class HeldCounts {
         return c.ranOut(nowNanos) ? 0 : c.holds;
     }
 
-    private static Count orNull(Count count) {
+    private static @Nullable Count orNull(Count count) {
         return count.empty() ? null : count;
     }
 }

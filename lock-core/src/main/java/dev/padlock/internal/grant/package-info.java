@@ -9,4 +9,7 @@
  * loop in {@code acquire}; the kind letters the scripts write are the protocol's
  * ({@code protocol.GrantKind}). Uses {@code acquire} and below.
  */
+@NullMarked
 package dev.padlock.internal.grant;
+
+import org.jspecify.annotations.NullMarked;

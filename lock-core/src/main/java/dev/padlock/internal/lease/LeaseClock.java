@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How long one lease certainly holds: for each lock it holds on Redis (one, or each component of
@@ -22,20 +23,20 @@ public final class LeaseClock {
     static final long MIN_DRIFT_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
     /** The clock of the lock's client; null for a lock no client reports on (nothing is certain). */
-    private final EngineClock clock;
+    private final @Nullable EngineClock clock;
     /** Per lock held: the earliest nanoTime its TTL can end. */
     private final ConcurrentHashMap<LockProtocol, Long> ends = new ConcurrentHashMap<>(2);
     /** The end to use before the engine reported any: 0 (nothing certain) or a fixed lease from the call. */
     private final long fallbackEnd;
     private volatile boolean over;
     private boolean lost;
-    private List<Runnable> onLost;
+    private @Nullable List<Runnable> onLost;
 
     /**
      * @param fixedLeaseMillis the lease asked for, 0 for a watchdog lease: until the engine reports
      *     a send, a fixed lease counts from {@code startNanos} (before any request was sent)
      */
-    LeaseClock(EngineClock clock, long startNanos, long fixedLeaseMillis) {
+    LeaseClock(@Nullable EngineClock clock, long startNanos, long fixedLeaseMillis) {
         this.clock = clock;
         this.fallbackEnd = fixedLeaseMillis > 0 ? endOf(startNanos, fixedLeaseMillis) : startNanos;
     }

@@ -4,6 +4,7 @@ import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.protocol.LockProtocol;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,7 +52,7 @@ public final class LeaseClocks {
     }
 
     /** The clock of lease owner {@code owner}; null when not open here. */
-    public LeaseClock clockOf(long owner) {
+    public @Nullable LeaseClock clockOf(long owner) {
         return clocks.get(owner);
     }
 

@@ -4,6 +4,7 @@ import dev.padlock.LeaseLostException;
 import dev.padlock.LockLease;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Watches one lease while work runs under it, and stops the work ({@link #stop}) once the lease is
@@ -17,7 +18,7 @@ public final class LeaseGuard implements AutoCloseable {
     private final long marginNanos;
     private final Runnable stop;
     /** Guarded by this. */
-    private LeaseLostException lost;
+    private @Nullable LeaseLostException lost;
     /** Written under this; read without it by the timed checks, which then stop. */
     private volatile boolean closed;
 
@@ -61,7 +62,7 @@ public final class LeaseGuard implements AutoCloseable {
     }
 
     /** Stops watching, the work having ended; why the work was stopped, null when it was not. */
-    public synchronized LeaseLostException end() {
+    public synchronized @Nullable LeaseLostException end() {
         closed = true;
         return lost;
     }

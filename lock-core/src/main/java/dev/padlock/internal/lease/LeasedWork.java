@@ -9,6 +9,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Work run under a lease that stops when the lease is lost: blocking (the worker thread is
@@ -58,7 +59,7 @@ public final class LeasedWork {
      * one first (the interrupt that stopped the work is cleared), then the work's {@code failure};
      * null when neither.
      */
-    private static RuntimeException stopped(LeaseGuard guard, LockLease lease, Throwable failure) {
+    private static @Nullable RuntimeException stopped(LeaseGuard guard, LockLease lease, @Nullable Throwable failure) {
         LeaseLostException lost = guard.end();
         Throwable thrown = failure;
         if (lost != null) {

@@ -8,4 +8,7 @@
  * leases themselves are made in {@code dev.padlock.internal}. Uses {@code protocol}, {@code redis}
  * and {@code base}.
  */
+@NullMarked
 package dev.padlock.internal.lease;
+
+import org.jspecify.annotations.NullMarked;

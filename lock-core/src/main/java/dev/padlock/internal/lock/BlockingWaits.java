@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How the blocking methods of one lock wait on its asynchronous core: for an acquisition,
@@ -48,7 +49,7 @@ final class BlockingWaits {
                 } catch (InterruptedException e) {
                     interrupted = true;
                 } catch (ExecutionException e) {
-                    throw rethrow(e.getCause(), operation);
+                    throw rethrow(RedisErrors.causeOf(e), operation);
                 }
             }
         } finally {
@@ -79,7 +80,7 @@ final class BlockingWaits {
                 } catch (InterruptedException e) {
                     interrupted = true;
                 } catch (ExecutionException e) {
-                    throw rethrow(e.getCause(), operation);
+                    throw rethrow(RedisErrors.causeOf(e), operation);
                 } catch (TimeoutException e) {
                     return timedOut(acquisition, deadline, operation, e);
                 }
@@ -115,7 +116,7 @@ final class BlockingWaits {
             }
             return result.get(waitNanos + 2 * commandTimeoutNanos - commandTimeoutNanos / 2, TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {
-            throw rethrow(e.getCause(), operation);
+            throw rethrow(RedisErrors.causeOf(e), operation);
         } catch (TimeoutException e) {
             return timedOut(acquisition, deadline, operation, e);
         } catch (InterruptedException e) {
@@ -149,7 +150,7 @@ final class BlockingWaits {
      * The failure of an acquisition that outlasted its bound, naming the address, the operation
      * and what Redis did not answer; caused by that, else by {@code timeout}.
      */
-    RedisUnavailableException unavailable(PendingAcquire acquisition, String operation, Throwable timeout) {
+    RedisUnavailableException unavailable(PendingAcquire acquisition, String operation, @Nullable Throwable timeout) {
         Throwable unanswered = acquisition.lastUnanswered();
         return new RedisUnavailableException(operation + " on '" + lockName + "' at " + address.get()
                 + " did not finish within its wait plus twice the command timeout"
@@ -220,7 +221,7 @@ final class BlockingWaits {
                 } catch (InterruptedException e) {
                     interrupted = true;
                 } catch (ExecutionException e) {
-                    throw rethrow(RedisErrors.unwrap(failed.of(e.getCause(), owner)), operation);
+                    throw rethrow(RedisErrors.unwrap(failed.of(RedisErrors.causeOf(e), owner)), operation);
                 } catch (TimeoutException e) {
                     throw new RedisUnavailableException(operation + " on '" + lockName + "' at " + address.get()
                             + " got no answer within twice the command timeout", e);

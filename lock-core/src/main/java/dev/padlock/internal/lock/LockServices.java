@@ -14,6 +14,7 @@ import dev.padlock.internal.renewal.Watchdog;
 import dev.padlock.internal.script.ScriptRunner;
 import dev.padlock.internal.wakeup.WakeUps;
 import io.netty.util.Timer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What every lock object of one client shares: who the client is (and its owner fields), its connections, its wake-up
@@ -37,7 +38,7 @@ public record LockServices(
         long commandTimeoutMillis,
         int acknowledgingReplicas,
         long acknowledgementTimeoutMillis,
-        Observing observing,
+        @Nullable Observing observing,
         GrantWaits grantWaits) implements AcquireContext {
 
     /** The shortest look interval, whatever the command timeout. */

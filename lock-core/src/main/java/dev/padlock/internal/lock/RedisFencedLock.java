@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The {@link RFencedLock}: a {@link RedisLock} over {@link FencedLockProtocol}, whose acquisitions
@@ -46,7 +47,7 @@ public final class RedisFencedLock implements RFencedLock, LeaseExtending, Holds
     }
 
     @Override
-    public Long tryLockAndGetToken(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException {
+    public @Nullable Long tryLockAndGetToken(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException {
         Require.leaseTime(leaseTime, unit);
         Require.waitTime(waitTime);
         if (Thread.interrupted()) {

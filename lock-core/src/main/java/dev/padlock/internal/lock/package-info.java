@@ -4,4 +4,7 @@
  * blocking, async and thread-id methods of the API map onto acquisitions here; the blocking ones
  * wait through {@code BlockingWaits}. Uses every layer below.
  */
+@NullMarked
 package dev.padlock.internal.lock;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,5 +1,7 @@
 package dev.padlock.internal.observe;
 
+import static dev.padlock.internal.base.Nulls.castToNonNull;
+
 import dev.padlock.LockObserver;
 import dev.padlock.LockObserver.AcquisitionEnd;
 import dev.padlock.LockObserver.HoldEnd;
@@ -15,6 +17,7 @@ import dev.padlock.internal.renewal.RenewalListener;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,7 +49,7 @@ public final class Observing implements RenewalListener {
     }
 
     /** A hold in progress; {@code holds} counts the re-entries of a composite (multi, red) lock, which keeps no count on Redis of its own. */
-    private record Hold(String name, Kind kind, long startNanos, Object context, java.util.concurrent.atomic.AtomicInteger holds) {
+    private record Hold(String name, Kind kind, long startNanos, @Nullable Object context, java.util.concurrent.atomic.AtomicInteger holds) {
     }
 
     /** Holds in progress; for tests. */
@@ -81,13 +84,13 @@ public final class Observing implements RenewalListener {
     }
 
     /** An acquisition ended; called before its caller is told. */
-    void ended(ObservedAcquire acquisition, Boolean acquired, Throwable failure) {
+    void ended(ObservedAcquire acquisition, @Nullable Boolean acquired, @Nullable Throwable failure) {
         Outcome outcome = outcome(acquisition, acquired, failure);
         HoldKey key = new HoldKey(acquisition.localKey, acquisition.owner);
         Hold held = outcome == Outcome.ACQUIRED ? holds.get(key) : null;
         boolean reentry = held != null;
         if (reentry && composite(acquisition.kind)) {
-            held.holds.incrementAndGet();
+            castToNonNull(held).holds.incrementAndGet(); // reentry: held is not null
         }
         long now = clock.nanoTime();
         Object holdContext = null;
@@ -104,8 +107,8 @@ public final class Observing implements RenewalListener {
         }
     }
 
-    private static Outcome outcome(ObservedAcquire acquisition, Boolean acquired, Throwable failure) {
-        if (acquisition.result().isCancelled() || RedisErrors.unwrap(failure) instanceof CancellationException) {
+    private static Outcome outcome(ObservedAcquire acquisition, @Nullable Boolean acquired, @Nullable Throwable failure) {
+        if (acquisition.result().isCancelled() || failure != null && RedisErrors.unwrap(failure) instanceof CancellationException) {
             Outcome marked = acquisition.marked;
             return marked != null ? marked : Outcome.CANCELLED;
         }
@@ -206,13 +209,13 @@ public final class Observing implements RenewalListener {
         /** A single attempt without a wait. */
         final boolean oneShot;
         final long startNanos;
-        final Object context;
+        final @Nullable Object context;
         /** How a cancel is to be reported; set by the waiting thread before it cancels. */
-        volatile Outcome marked;
+        volatile @Nullable Outcome marked;
         private final CompletableFuture<Boolean> reported;
 
         ObservedAcquire(PendingAcquire acquisition, Observing observing, String name, String localKey, Kind kind,
-                long owner, boolean oneShot, long startNanos, Object context) {
+                long owner, boolean oneShot, long startNanos, @Nullable Object context) {
             this.acquisition = acquisition;
             this.oneShot = oneShot;
             this.name = name;
@@ -251,7 +254,7 @@ public final class Observing implements RenewalListener {
         }
 
         @Override
-        public Throwable lastUnanswered() {
+        public @Nullable Throwable lastUnanswered() {
             return acquisition.lastUnanswered();
         }
 

@@ -4,6 +4,7 @@ import dev.padlock.ReplicaAcknowledgementException;
 import dev.padlock.internal.script.LuaScript;
 import dev.padlock.internal.script.ScriptRunner;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A lock kind whose acquisitions count only once enough replicas acknowledged them: after each
@@ -54,7 +55,7 @@ public final class AcknowledgedLockProtocol implements LockProtocol {
     }
 
     @Override
-    public String grantChannel() {
+    public @Nullable String grantChannel() {
         return kind.grantChannel();
     }
 

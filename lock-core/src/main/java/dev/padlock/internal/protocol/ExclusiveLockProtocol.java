@@ -8,6 +8,7 @@ import io.lettuce.core.ScriptOutputType;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The reentrant exclusive lock of {@code RLock}: Redisson's hash-with-hold-count format.
@@ -34,14 +35,14 @@ public final class ExclusiveLockProtocol implements LockProtocol {
     // The other keys are made at their first use and kept (volatile: a made array is seen whole),
     // so that a lock object that is only taken, as a held lock's is, keeps no more than it needs.
     /** The lock and its holders' since: what re-entries, hand-offs and since notes write. */
-    private volatile String[] lockKey;
+    private volatile String @Nullable [] lockKey;
     /** The lock, its channel and its holders' since: what releases without grants write. */
-    private volatile String[] lockAndChannel;
+    private volatile String @Nullable [] lockAndChannel;
     /** The lock, the line and this client's place: what claims in line write. */
-    private volatile String[] claimKeys;
+    private volatile String @Nullable [] claimKeys;
     /** The lock, its channel, its since and the line: what releases that grant write. */
-    private volatile String[] releaseKeys;
-    private volatile String grantChannel;
+    private volatile String @Nullable [] releaseKeys;
+    private volatile @Nullable String grantChannel;
     private final boolean grants;
     /** Reads a {@code lock_release} reply, noting a refused message: made once, not per unlock. */
     private final Function<Long, Release> releaseReply = this::readRelease;
@@ -163,7 +164,7 @@ public final class ExclusiveLockProtocol implements LockProtocol {
     }
 
     @Override
-    public String grantChannel() {
+    public @Nullable String grantChannel() {
         if (!grants) {
             return null;
         }
@@ -262,7 +263,7 @@ public final class ExclusiveLockProtocol implements LockProtocol {
 
     @Override
     public <R> CompletableFuture<R> release(long threadId, long rearmLeaseMillis, long nextThreadId,
-            long nextLeaseMillis, long nextPlaceNonce, BiFunction<? super Release, Throwable, R> handler) {
+            long nextLeaseMillis, long nextPlaceNonce, @Nullable BiFunction<? super Release, Throwable, R> handler) {
         ScriptRunner scripts = services.scripts();
         String rearm = ScriptArgs.millis(rearmLeaseMillis);
         String publish = services.backend().publishCommand();

@@ -6,6 +6,7 @@ import io.lettuce.core.ScriptOutputType;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiFunction;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How one kind of lock acquires, releases and renews on Redis. The wait loop, the watchdog and
@@ -147,7 +148,7 @@ public interface LockProtocol {
     }
 
     /** This client's grant channel for the lock, or null when this kind does not {@link #grants()}. */
-    default String grantChannel() {
+    default @Nullable String grantChannel() {
         return null;
     }
 
@@ -240,7 +241,7 @@ public interface LockProtocol {
      * uncontended unlock of the plain lock comes this way).
      */
     default <R> CompletableFuture<R> release(long threadId, long rearmLeaseMillis, long nextThreadId,
-            long nextLeaseMillis, long nextPlaceNonce, BiFunction<? super Release, Throwable, R> handler) {
+            long nextLeaseMillis, long nextPlaceNonce, @Nullable BiFunction<? super Release, Throwable, R> handler) {
         return release(threadId, rearmLeaseMillis, nextThreadId, nextLeaseMillis, nextPlaceNonce).handle(handler);
     }
 
@@ -303,7 +304,7 @@ public interface LockProtocol {
      * @param refusal when not null, not acquired and never will be while the owner keeps what it
      *     holds (a reader asking for the write lock): why, for the exception of an unbounded wait
      */
-    record Attempt(boolean acquired, long ttl, long token, String refusal) {
+    record Attempt(boolean acquired, long ttl, long token, @Nullable String refusal) {
         public static final long NO_TOKEN = Long.MIN_VALUE;
         /** Acquired, by a kind without tokens. */
         public static final Attempt ACQUIRED = new Attempt(true, 0, NO_TOKEN);

@@ -6,4 +6,7 @@
  * their releasing scripts publish ({@code GrantKind}). Stateless over its {@code ProtocolContext}. Uses {@code script}, {@code wakeup},
  * {@code redis}.
  */
+@NullMarked
 package dev.padlock.internal.protocol;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,6 +1,9 @@
 package dev.padlock.internal.queue;
 
+import static dev.padlock.internal.base.Nulls.castToNonNull;
+
 import dev.padlock.internal.wakeup.WakeUps;
+import org.jspecify.annotations.Nullable;
 
 /**
  * This client's shares of a lock's channels while owners queue for it in a {@link LocalQueue}:
@@ -19,8 +22,8 @@ import dev.padlock.internal.wakeup.WakeUps;
 final class ChannelWatches {
     private final WakeUps wakeUps;
     private final Runnable onUnlockMessage;
-    private WakeUps.Watch unlockWatch;
-    private WakeUps.Watch grantWatch;
+    private WakeUps.@Nullable Watch unlockWatch;
+    private WakeUps.@Nullable Watch grantWatch;
 
     ChannelWatches(WakeUps wakeUps, Runnable onUnlockMessage) {
         this.wakeUps = wakeUps;
@@ -36,7 +39,7 @@ final class ChannelWatches {
             unlockWatch = wakeUps.watch(ticket.protocol.unlockChannel(ticket.owner), onUnlockMessage);
         }
         if (grantWatch == null && ticket.protocol.grants()) {
-            grantWatch = wakeUps.watch(ticket.protocol.grantChannel(), () -> { });
+            grantWatch = wakeUps.watch(castToNonNull(ticket.protocol.grantChannel()), () -> { }); // a kind with grants
         }
     }
 

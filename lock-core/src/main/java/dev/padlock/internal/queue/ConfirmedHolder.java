@@ -1,10 +1,13 @@
 package dev.padlock.internal.queue;
 
+import static dev.padlock.internal.base.Nulls.castToNonNull;
+
 import dev.padlock.internal.acquire.HeldBefore;
 import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.renewal.Watchdog;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The owner of this client that Redis last confirmed as holding one {@link LocalQueue}'s lock, if
@@ -21,7 +24,7 @@ final class ConfirmedHolder {
     /** Makes the watch of a fixed lease: at the first one, since most holds are renewed by the watchdog. */
     private final Supplier<HolderLeaseWatch> leaseWatches;
     /** Null until the first fixed lease. */
-    private HolderLeaseWatch leaseWatch;
+    private @Nullable HolderLeaseWatch leaseWatch;
     private final EngineClock clock;
     private long owner = LocalQueue.NONE;
     /**
@@ -31,7 +34,7 @@ final class ConfirmedHolder {
     private int holds;
     private long confirmedAt;
     /** The kind the holder acquired through, for its renewal's key. */
-    private LockProtocol protocol;
+    private @Nullable LockProtocol protocol;
     /** {@link EngineClock#nanoTime()} at the reply that made the holder hold. */
     private long heldSince;
     /** Whether the holder's since is noted on Redis, or is being noted, or needs no note. */
@@ -160,13 +163,13 @@ final class ConfirmedHolder {
      * The holder whose since is due to be noted on Redis, held for at least {@code minNanos} and not
      * noted yet, as a note to send; marks it noted. {@code null} when there is none.
      */
-    SinceNote takeSinceDue(long minNanos) {
+    @Nullable SinceNote takeSinceDue(long minNanos) {
         long heldFor = clock.nanoTime() - heldSince;
         if (sinceNoted || owner == LocalQueue.NONE || heldFor < minNanos) {
             return null;
         }
         sinceNoted = true;
-        return new SinceNote(protocol, owner, heldFor);
+        return new SinceNote(castToNonNull(protocol), owner, heldFor); // set with the owner
     }
 
     /** Whether a holder's since is still to be noted. */
@@ -237,7 +240,7 @@ final class ConfirmedHolder {
      * or lost lease will say).
      */
     boolean leaseRanOut(Watchdog watchdog) {
-        return leaseWatch != null && leaseWatch.over() && owner != LocalQueue.NONE && !watchdog.isRenewing(protocol, owner);
+        return leaseWatch != null && leaseWatch.over() && owner != LocalQueue.NONE && !watchdog.isRenewing(castToNonNull(protocol), owner);
     }
 
     /** Cancels the pending lease check: the queue is closing or retiring. */

@@ -2,6 +2,7 @@ package dev.padlock.internal.queue;
 
 import dev.padlock.internal.acquire.AcquireContext;
 import dev.padlock.internal.protocol.LockProtocol;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,7 +38,7 @@ final class GrantTurns {
      * line already) and it can take a grant (see {@link Tickets#firstInLine}). Read under the
      * queue's monitor.
      */
-    static Ticket nextInLine(LockProtocol protocol, Tickets tickets) {
+    static @Nullable Ticket nextInLine(LockProtocol protocol, Tickets tickets) {
         return !tickets.headRunning() && protocol.grants() ? tickets.firstInLine() : null;
     }
 

@@ -4,6 +4,7 @@ import dev.padlock.internal.base.EngineClock;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Watches the end of a {@link LocalQueue} holder's fixed lease on the client's timer, so that
@@ -24,7 +25,7 @@ final class HolderLeaseWatch {
     private final Runnable onDue;
     /** {@link EngineClock#nanoTime()} when the holder's last fixed lease ends; 0 when none is watched. */
     private long leaseEnd;
-    private Timeout check;
+    private @Nullable Timeout check;
     /** The lease end {@link #check} was scheduled for. */
     private long checkAt;
 

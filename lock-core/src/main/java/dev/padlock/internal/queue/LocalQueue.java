@@ -8,6 +8,7 @@ import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * This client's view of one exclusive lock, shared by every kind of lock object on its name
@@ -72,8 +73,8 @@ final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transit
     private final ConfirmedHolder holder;
     private final HandOffBudget budget;
     /** Made when first needed: a held lock keeps no {@link LocalRelease}, most queues see no waiter. */
-    private LocalRelease releases;
-    private QueueWakeUps wakeUps;
+    private @Nullable LocalRelease releases;
+    private @Nullable QueueWakeUps wakeUps;
     /** Releases sent and not yet answered. */
     private int releasesInFlight;
     private boolean retired;
@@ -104,7 +105,7 @@ final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transit
      * A new acquisition enters ({@link #enter}), unless its owner's earlier ones here have not
      * settled ({@link Tickets#earlierOf}); null when retired (take the name's queue again).
      */
-    synchronized Admission admit(Ticket ticket, boolean direct) {
+    synchronized @Nullable Admission admit(Ticket ticket, boolean direct) {
         if (retired) {
             return null;
         }
@@ -132,12 +133,12 @@ final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transit
         tickets.queue(ticket);
         ticket.armTimeout(services.timer(), () -> giveUp(ticket));
         wakeUps().watchFor(ticket);
-        wakeUps.update(tickets, retired);
+        wakeUps().update(tickets, retired);
         return Entry.QUEUED;
     }
 
     /** Runs {@code ticket}'s acquisition, as head or not (none when null); outside the monitor. */
-    void run(Ticket ticket, boolean head) {
+    void run(@Nullable Ticket ticket, boolean head) {
         if (ticket != null) {
             runner.run(ticket, head);
         }
@@ -218,7 +219,7 @@ final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transit
      * Releases one hold of {@code owner}: a hand-off to the first queued owner while the budget allows,
      * else a release on Redis, sent by {@link LocalRelease} outside the monitor; null: retired.
      */
-    CompletableFuture<ReleaseOutcome> release(LockProtocol protocol, long owner) {
+    @Nullable CompletableFuture<ReleaseOutcome> release(LockProtocol protocol, long owner) {
         Ticket successor;
         Ticket next;
         long sentAt;
@@ -261,7 +262,7 @@ final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transit
     }
 
     @Override
-    public synchronized Ticket onReleased(long owner, long sentAt) {
+    public synchronized @Nullable Ticket onReleased(long owner, long sentAt) {
         holder.forgetIfConfirmedBefore(owner, sentAt);
         return nextHead();
     }
@@ -285,7 +286,7 @@ final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transit
     }
 
     @Override
-    public synchronized Ticket onHandOffRefused(long owner, Ticket successor, long sentAt) {
+    public synchronized @Nullable Ticket onHandOffRefused(long owner, Ticket successor, long sentAt) {
         holder.forgetIfConfirmedBefore(owner, sentAt);
         if (tickets.headRunning()) {
             tickets.putBackFirst(successor);
@@ -297,7 +298,7 @@ final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transit
     }
 
     @Override
-    public synchronized int heldBesides(long owner, Ticket except) {
+    public synchronized int heldBesides(long owner, @Nullable Ticket except) {
         return releasesInFlight > 0 ? HeldBefore.NOT_YET
                 : holder.heldBesides(owner, tickets.runsOf(owner, except) || queues.heldElsewhere(localKey, owner));
     }
@@ -317,7 +318,7 @@ final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transit
         }
     }
 
-    synchronized ConfirmedHolder.SinceNote takeSinceDue(long minNanos) {
+    synchronized ConfirmedHolder.@Nullable SinceNote takeSinceDue(long minNanos) {
         return holder.takeSinceDue(minNanos);
     }
 
@@ -330,12 +331,12 @@ final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transit
     }
 
     /** The watchdog found {@code owner}'s lease lost: the next head, for the caller to {@link #run}. */
-    synchronized Ticket onLeaseLost(long owner) {
+    synchronized @Nullable Ticket onLeaseLost(long owner) {
         return holder.is(owner) ? forgetHolder() : null;
     }
 
     /** This client's force unlock ran: a holder confirmed before {@code sentAt} holds no more. */
-    synchronized Ticket onForceUnlocked(long sentAt) {
+    synchronized @Nullable Ticket onForceUnlocked(long sentAt) {
         return holder.confirmedBy(sentAt) ? forgetHolder() : nextHead();
     }
 
@@ -345,12 +346,12 @@ final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transit
     }
 
     /** The holder's fixed lease may have run out ({@link ConfirmedHolder#leaseRanOut}): the next head. */
-    private synchronized Ticket onHolderLeaseDue() {
+    private synchronized @Nullable Ticket onHolderLeaseDue() {
         return holder.leaseRanOut(services.watchdog()) && !retired ? forgetHolder() : null;
     }
 
     /** Redis says the holder holds nothing: the next head, for the caller to start. */
-    private Ticket forgetHolder() {
+    private @Nullable Ticket forgetHolder() {
         holder.forget();
         return nextHead();
     }
@@ -370,19 +371,19 @@ final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transit
     /** A poll for spin waiters fell due: see {@link QueueWakeUps}. */
     private void spinPollDue() {
         synchronized (this) {
-            wakeUps.spinPollFired();
+            wakeUps().spinPollFired();
         }
         probe();
     }
 
     /** The first queued owner becomes head when nobody holds or acquires; for the caller to start. */
-    private Ticket nextHead() {
+    private @Nullable Ticket nextHead() {
         Ticket next = holder.noneOrInDoubt() && !tickets.headRunning() ? claimHead() : null;
         retireIfIdle();
         return next;
     }
 
-    private Ticket claimHead() {
+    private @Nullable Ticket claimHead() {
         Ticket next = tickets.claimFirst();
         if (next != null) {
             becomeHead(next);

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Sends a release of one hold of an owner that its {@link LocalQueue} decided on ({@link
@@ -55,7 +56,7 @@ final class LocalRelease {
          * or failed (unknown: Redis decides next): the holder is forgotten if Redis confirmed it
          * before; the first queued owner becomes head when nobody holds, for the caller to start.
          */
-        Ticket onReleased(long owner, long sentAt);
+        @Nullable Ticket onReleased(long owner, long sentAt);
 
         /**
          * A hand-off from {@code owner} found holds remain: it holds on, and {@code successor} is
@@ -74,13 +75,13 @@ final class LocalRelease {
          * forgotten if Redis confirmed it before {@code sentAt}, and the successor becomes head, for
          * the caller to start, or, when a head runs, is queued first again (null).
          */
-        Ticket onHandOffRefused(long owner, Ticket successor, long sentAt);
+        @Nullable Ticket onHandOffRefused(long owner, Ticket successor, long sentAt);
 
         /** {@code ticket} gave up while queued: it leaves. */
         void giveUp(Ticket ticket);
 
         /** See {@link TicketRunner.Transitions#heldBesides}. */
-        int heldBesides(long owner, Ticket except);
+        int heldBesides(long owner, @Nullable Ticket except);
     }
 
     private final Transitions queue;
@@ -104,7 +105,7 @@ final class LocalRelease {
      * {@link LocalQueues#confirmations()}.
      */
     CompletableFuture<ReleaseOutcome> releaseOnRedis(LockProtocol protocol, long owner, long sentAt,
-            Ticket next) {
+            @Nullable Ticket next) {
         Watchdog watchdog = services.watchdog();
         long rearm = watchdog.beforeRelease(protocol, owner) ? watchdog.leaseMillis() : 0;
         long sent = services.clock().nanoTime();

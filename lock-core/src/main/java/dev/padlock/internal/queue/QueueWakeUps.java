@@ -2,6 +2,7 @@ package dev.padlock.internal.queue;
 
 import dev.padlock.internal.wakeup.WakeUps;
 import io.netty.util.Timer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What wakes the owners queued in a {@link LocalQueue} (besides a release of this client): the
@@ -17,8 +18,8 @@ final class QueueWakeUps {
     private final Timer timer;
     private final Runnable onUnlockMessage;
     private final Runnable onSpinPollDue;
-    private ChannelWatches watches;
-    private SpinPoller spinPoller;
+    private @Nullable ChannelWatches watches;
+    private @Nullable SpinPoller spinPoller;
 
     QueueWakeUps(WakeUps wakeUps, Timer timer, Runnable onUnlockMessage, Runnable onSpinPollDue) {
         this.wakeUps = wakeUps;

@@ -4,6 +4,7 @@ import io.netty.util.Timeout;
 import io.netty.util.Timer;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Notes on Redis since when this client's holders of exclusive locks (plain, spin, fenced) hold,
@@ -27,7 +28,7 @@ public final class SinceNotes {
     /** Whether a round is scheduled and has not started its scan. */
     private final AtomicBoolean scheduled = new AtomicBoolean();
     private volatile boolean closed;
-    private volatile Timeout pending;
+    private volatile @Nullable Timeout pending;
 
     /** Notes the since of {@code queues}' holders, on {@code timer}. */
     public SinceNotes(Timer timer, LocalQueues queues) {

@@ -4,6 +4,7 @@ import dev.padlock.internal.acquire.LockAcquisition;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Polls for a {@link LocalQueue}'s spin waiters (the spin lock, for setups without pub/sub), which
@@ -18,7 +19,7 @@ import java.util.concurrent.TimeUnit;
 final class SpinPoller {
     private final Timer timer;
     private final Runnable onDue;
-    private Timeout poll;
+    private @Nullable Timeout poll;
     /** The delay of the next poll. */
     private long nextMillis = LockAcquisition.MIN_BACK_OFF_MILLIS;
 

@@ -1,5 +1,7 @@
 package dev.padlock.internal.queue;
 
+import static dev.padlock.internal.base.Nulls.castToNonNull;
+
 import dev.padlock.internal.acquire.Abandonments;
 import dev.padlock.internal.acquire.LockAcquisition;
 import dev.padlock.internal.acquire.PendingAcquire;
@@ -11,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One acquisition through a {@link LocalQueue}, as its caller sees it: the futures it waits on, and
@@ -36,9 +39,9 @@ final class Ticket implements PendingAcquire {
      * Set as the ticket's first call may go out: a cancel from then on makes the owner's next
      * acquisition of the lock wait until this one has settled ({@link Abandonments#awaitSettle}).
      */
-    volatile Abandonments sentWith;
+    volatile @Nullable Abandonments sentWith;
     /** Made when first asked for ({@link #settled()}); {@link #SETTLED} when it settled before that. */
-    private volatile CompletableFuture<Void> settled;
+    private volatile @Nullable CompletableFuture<Void> settled;
     private static final CompletableFuture<Void> SETTLED = CompletableFuture.completedFuture(null);
     private static final AtomicReferenceFieldUpdater<Ticket, CompletableFuture> SETTLED_FUTURE =
             AtomicReferenceFieldUpdater.newUpdater(Ticket.class, CompletableFuture.class, "settled");
@@ -55,7 +58,7 @@ final class Ticket implements PendingAcquire {
     /** Whether the lock came by a local hand-off; written before {@link #result} completes. */
     volatile boolean handedOver;
     /** The acquisition against Redis that runs for this ticket, once the queue started one. */
-    volatile PendingAcquire running;
+    volatile @Nullable PendingAcquire running;
     /** Identifies this ticket's place in line on Redis, and the grant that answers it. */
     final long nonce;
     /**
@@ -68,7 +71,7 @@ final class Ticket implements PendingAcquire {
     /** A grant that came before the queue started this ticket's acquisition; under the queue's monitor. */
     boolean grantedEarly;
     /** The queued wait's timeout; set once under the queue's monitor. */
-    private volatile Timeout timeout;
+    private volatile @Nullable Timeout timeout;
 
     /**
      * @param budget the wait, from when the acquisition started
@@ -110,7 +113,7 @@ final class Ticket implements PendingAcquire {
         CompletableFuture<Void> future = settled;
         if (future == null) {
             SETTLED_FUTURE.compareAndSet(this, null, new CompletableFuture<Void>());
-            future = settled;
+            future = castToNonNull(settled); // set by now, by this CAS or another
         }
         return future;
     }
@@ -120,7 +123,7 @@ final class Ticket implements PendingAcquire {
         if (settled == null && SETTLED_FUTURE.compareAndSet(this, null, SETTLED)) {
             return;
         }
-        settled.complete(null);
+        castToNonNull(settled).complete(null);
     }
 
     @Override
@@ -134,7 +137,7 @@ final class Ticket implements PendingAcquire {
     }
 
     @Override
-    public Throwable lastUnanswered() {
+    public @Nullable Throwable lastUnanswered() {
         PendingAcquire acquisition = running;
         return acquisition == null ? null : acquisition.lastUnanswered();
     }

@@ -6,6 +6,7 @@ import dev.padlock.internal.acquire.LockAcquisition;
 import dev.padlock.internal.lease.LeaseClock;
 import dev.padlock.internal.redis.RedisErrors;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,7 +40,7 @@ final class TicketRunner {
          * flight; {@code UNKNOWN} while another acquisition of the owner is in flight (which may be
          * in doubt too, and wait for this one) or it holds through a fair lock object.
          */
-        int heldBesides(long owner, Ticket except);
+        int heldBesides(long owner, @Nullable Ticket except);
 
         /**
          * {@code ticket}'s acquisition ended: the queue learns how, then runs the re-entries it
@@ -137,7 +138,7 @@ final class TicketRunner {
      *
      * @return false when it was given back (which settles the ticket)
      */
-    private boolean told(Ticket ticket, boolean got, Throwable failure, boolean head) {
+    private boolean told(Ticket ticket, boolean got, @Nullable Throwable failure, boolean head) {
         queue.onAcquisitionEnded(ticket, got, head);
         boolean delivered = failure != null
                 ? ticket.result.completeExceptionally(RedisErrors.unwrap(failure))

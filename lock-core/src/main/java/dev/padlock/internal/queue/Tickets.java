@@ -1,11 +1,14 @@
 package dev.padlock.internal.queue;
 
+import static dev.padlock.internal.base.Nulls.castToNonNull;
+
 import dev.padlock.internal.acquire.PendingAcquire;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The acquisitions of one {@link LocalQueue}, as tickets: the head's (the one queued owner that
@@ -18,9 +21,9 @@ import java.util.concurrent.CompletableFuture;
 final class Tickets {
     // made at the first ticket that needs them, and small: most locks see no queue at all (a held
     // lock keeps its Tickets), and a queue of one client rarely grows long
-    private ArrayDeque<Ticket> queued;
-    private ArrayList<Ticket> runs;
-    private Ticket head;
+    private @Nullable ArrayDeque<Ticket> queued;
+    private @Nullable ArrayList<Ticket> runs;
+    private @Nullable Ticket head;
 
     private ArrayDeque<Ticket> queued() {
         if (queued == null) {
@@ -30,7 +33,7 @@ final class Tickets {
     }
 
     /** The ticket that runs as head, or null. */
-    Ticket head() {
+    @Nullable Ticket head() {
         return head;
     }
 
@@ -97,7 +100,7 @@ final class Tickets {
      * Takes the first queued ticket that can still be claimed, dropping those that gave up before
      * it; null when none is left.
      */
-    Ticket claimFirst() {
+    @Nullable Ticket claimFirst() {
         if (queued == null) {
             return null;
         }
@@ -112,7 +115,7 @@ final class Tickets {
     }
 
     /** The first queued ticket, when it can take a grant (it is not a spin waiter); else null. Stays queued. */
-    Ticket firstInLine() {
+    @Nullable Ticket firstInLine() {
         Ticket first = queued == null ? null : queued.peekFirst();
         return first == null || first.spin ? null : first;
     }
@@ -199,7 +202,7 @@ final class Tickets {
     }
 
     /** Whether a run of {@code owner} other than {@code except} (null: any) may have landed; see {@link #runsOtherThan}. */
-    boolean runsOf(long owner, Ticket except) {
+    boolean runsOf(long owner, @Nullable Ticket except) {
         if (head != null && head != except && head.owner == owner && mayHaveLanded(head)) {
             return true;
         }
@@ -224,7 +227,7 @@ final class Tickets {
                 || hasUnanswered(runs, owner);
     }
 
-    private static boolean hasUnanswered(Iterable<Ticket> tickets, long owner) {
+    private static boolean hasUnanswered(@Nullable Iterable<Ticket> tickets, long owner) {
         if (tickets != null) {
             for (Ticket ticket : tickets) {
                 if (ticket.owner == owner && !ticket.result.isDone()) {
@@ -235,7 +238,7 @@ final class Tickets {
         return false;
     }
 
-    private static boolean hasOwner(Iterable<Ticket> tickets, long owner) {
+    private static boolean hasOwner(@Nullable Iterable<Ticket> tickets, long owner) {
         if (tickets != null) {
             for (Ticket ticket : tickets) {
                 if (ticket.owner == owner) {
@@ -255,12 +258,12 @@ final class Tickets {
      * whose reply was lost is confirmed by the owner's hold count only while no other acquisition of
      * the owner can move it (a red lock's late replies, say).
      */
-    CompletableFuture<Void> earlierOf(long owner, boolean holds) {
+    @Nullable CompletableFuture<Void> earlierOf(long owner, boolean holds) {
         return holds ? runsSettledOf(owner) : settledOf(owner);
     }
 
     /** A future that completes once every acquisition of {@code owner} here settled; null when it has none. */
-    CompletableFuture<Void> settledOf(long owner) {
+    @Nullable CompletableFuture<Void> settledOf(long owner) {
         if (!acquiring(owner)) {
             return null; // the common case, checked without making anything
         }
@@ -274,20 +277,20 @@ final class Tickets {
     }
 
     /** As {@link #settledOf}, for {@code owner}'s acquisitions talking to Redis only: head and runs. */
-    CompletableFuture<Void> runsSettledOf(long owner) {
+    @Nullable CompletableFuture<Void> runsSettledOf(long owner) {
         boolean head = this.head != null && this.head.owner == owner;
         if (!head && !hasOwner(runs, owner)) {
             return null;
         }
         List<CompletableFuture<Void>> earlier = new ArrayList<>(2);
         if (head) {
-            earlier.add(this.head.settled());
+            earlier.add(castToNonNull(this.head).settled()); // head: this.head is the owner's
         }
         addSettledOf(runs, owner, earlier);
         return CompletableFuture.allOf(earlier.toArray(CompletableFuture[]::new));
     }
 
-    private static void addSettledOf(Iterable<Ticket> tickets, long owner, List<CompletableFuture<Void>> earlier) {
+    private static void addSettledOf(@Nullable Iterable<Ticket> tickets, long owner, List<CompletableFuture<Void>> earlier) {
         if (tickets != null) {
             for (Ticket ticket : tickets) {
                 if (ticket.owner == owner) {

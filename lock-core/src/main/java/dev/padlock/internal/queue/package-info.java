@@ -11,4 +11,7 @@
  * {@code LocalRelease}, {@code GrantTurns}) take no lock and see only the transitions they need.
  * Uses {@code acquire} and below.
  */
+@NullMarked
 package dev.padlock.internal.queue;
+
+import org.jspecify.annotations.NullMarked;

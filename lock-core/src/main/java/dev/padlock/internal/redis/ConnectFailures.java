@@ -23,6 +23,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLHandshakeException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Names the first real cause of a failed connection, for the first line of a message: Lettuce
@@ -62,7 +63,7 @@ final class ConnectFailures {
      * @param trustStore the configured trust store, null for the JVM's default
      * @param database the database the URI selects, or -1 when it selects none (a Cluster)
      */
-    static ConnectFailures of(Path trustStore, int database) {
+    static ConnectFailures of(@Nullable Path trustStore, int database) {
         return new ConnectFailures(trustStore == null ? "the JVM's default trust store" : "trust store " + trustStore,
                 database);
     }
@@ -89,7 +90,7 @@ final class ConnectFailures {
     }
 
     /** Redis's error reply to the connection's set-up: {@code HELLO}/{@code AUTH}, {@code SELECT}, ... */
-    private String setUpReply(List<Throwable> causes) {
+    private @Nullable String setUpReply(List<Throwable> causes) {
         RedisCommandExecutionException reply = first(causes, RedisCommandExecutionException.class);
         if (reply == null) {
             return null;
@@ -109,7 +110,7 @@ final class ConnectFailures {
     }
 
     /** The trust store could not be read (a wrong password, not a key store) or holds nothing to trust. */
-    private String trustStoreFailure(List<Throwable> causes) {
+    private @Nullable String trustStoreFailure(List<Throwable> causes) {
         for (Throwable t : causes) {
             if ((t instanceof IOException || t instanceof UnrecoverableKeyException) && thrownByKeyStoreLoad(t)) {
                 boolean password = first(causes, UnrecoverableKeyException.class) != null
@@ -125,7 +126,7 @@ final class ConnectFailures {
     }
 
     /** Which check of the TLS handshake failed. */
-    private String handshakeFailure(List<Throwable> causes) {
+    private @Nullable String handshakeFailure(List<Throwable> causes) {
         String failed = "TLS handshake failed: ";
         for (Throwable t : causes) {
             if (t instanceof SSLException && String.valueOf(t.getMessage()).contains("certificate_required")) {
@@ -166,7 +167,7 @@ final class ConnectFailures {
     }
 
     /** The address: nothing listens, no such host, no route, a connect timeout. */
-    private static String addressFailure(List<Throwable> causes) {
+    private static @Nullable String addressFailure(List<Throwable> causes) {
         UnknownHostException unknown = first(causes, UnknownHostException.class);
         if (unknown != null) {
             return "cannot reach Redis: unknown host " + unknown.getMessage();
@@ -185,7 +186,7 @@ final class ConnectFailures {
         return "cannot reach Redis: " + text;
     }
 
-    private static CertPathValidatorException.Reason reason(Throwable t) {
+    private static CertPathValidatorException.@Nullable Reason reason(Throwable t) {
         return t instanceof CertPathValidatorException invalid ? invalid.getReason() : null;
     }
 
@@ -214,7 +215,7 @@ final class ConnectFailures {
         return inner.getMessage() == null ? inner.getClass().getSimpleName() : inner.getMessage();
     }
 
-    private static <T extends Throwable> T first(List<Throwable> causes, Class<T> type) {
+    private static <T extends Throwable> @Nullable T first(List<Throwable> causes, Class<T> type) {
         for (Throwable t : causes) {
             if (type.isInstance(t)) {
                 return type.cast(t);

@@ -1,5 +1,7 @@
 package dev.padlock.internal.redis;
 
+import static dev.padlock.internal.base.Nulls.castToNonNull;
+
 import dev.padlock.LockConfig;
 import dev.padlock.internal.base.RedisUris;
 import io.lettuce.core.ClientOptions;
@@ -32,6 +34,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
@@ -59,25 +62,25 @@ final class LettuceBackend implements RedisBackend {
     private final String address;
     /** How a failed connection is told: names the trust store and the database. */
     private final ConnectFailures connects;
-    private final RedisClient client;                 // null on a Cluster
-    private final RedisClusterClient clusterClient;   // null on a single server
+    private final @Nullable RedisClient client;                 // null on a Cluster
+    private final @Nullable RedisClusterClient clusterClient;   // null on a single server
     private final StatefulConnection<String, String> connection;
     private final RedisClusterAsyncCommands<String, String> commands;
     private final StatefulRedisPubSubConnection<String, String> pubSub;
     private final boolean sharded;
-    private final SentinelMasterFollower sentinel;     // null unless Sentinel-managed
-    private volatile Disposable topologyEvents;
+    private final @Nullable SentinelMasterFollower sentinel;     // null unless Sentinel-managed
+    private volatile @Nullable Disposable topologyEvents;
     /** The client's connection events, for {@link #lastReconnectFailure}; null on a Cluster (not followed there). */
-    private final Disposable connectionEvents;
+    private final @Nullable Disposable connectionEvents;
     /** Why the last reconnect failed; null once a connection is up again. */
-    private volatile Throwable lastReconnectFailure;
-    private volatile PubSubEvents events;
+    private volatile @Nullable Throwable lastReconnectFailure;
+    private volatile @Nullable PubSubEvents events;
     /** Whether a refused SUBSCRIBE was logged at WARN; later ones are not, as waiters retry them often. */
     private final AtomicBoolean refusedSubscriptionLogged = new AtomicBoolean();
     private final AtomicBoolean refusedMessageLogged = new AtomicBoolean();
 
-    private LettuceBackend(String address, ConnectFailures connects, RedisClient client,
-            RedisClusterClient clusterClient, SentinelMasterFollower sentinel) {
+    private LettuceBackend(String address, ConnectFailures connects, @Nullable RedisClient client,
+            @Nullable RedisClusterClient clusterClient, @Nullable SentinelMasterFollower sentinel) {
         this.address = address;
         this.connects = connects;
         this.client = client;
@@ -90,11 +93,11 @@ final class LettuceBackend implements RedisBackend {
                 this.commands = c.async();
                 this.pubSub = client.connectPubSub(Utf8Codec.INSTANCE);
             } else {
-                var c = clusterClient.connect(Utf8Codec.INSTANCE);
+                var c = castToNonNull(clusterClient).connect(Utf8Codec.INSTANCE); // no client: a Cluster
                 this.connection = c;
                 this.commands = c.async();
                 StatefulRedisClusterPubSubConnection<String, String> clusterPubSub =
-                        clusterClient.connectPubSub(Utf8Codec.INSTANCE);
+                        castToNonNull(clusterClient).connectPubSub(Utf8Codec.INSTANCE);
                 // sharded subscriptions live on the node of their slot: hear those nodes too
                 clusterPubSub.setNodeMessagePropagation(true);
                 this.pubSub = clusterPubSub;
@@ -304,7 +307,7 @@ final class LettuceBackend implements RedisBackend {
      * reported here.
      */
     @Override
-    public Throwable unreachable() {
+    public @Nullable Throwable unreachable() {
         Throwable failure = lastReconnectFailure;
         return failure != null && !connection.isOpen() ? failure : null;
     }

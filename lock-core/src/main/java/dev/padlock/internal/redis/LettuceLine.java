@@ -2,6 +2,7 @@ package dev.padlock.internal.redis;
 
 import io.lettuce.core.LettuceVersion;
 import io.netty.util.Version;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Which Lettuce line and which Netty the class path has, checked once before the first connection.
@@ -32,7 +33,7 @@ final class LettuceLine {
      * {@code 6.6.0.RELEASE/643bd47}; null when unknown, as in a repackaged jar, which is let be) on
      * Netty {@code nettyVersion}, or null when nothing is.
      */
-    static String problem(String lettuceVersion, boolean netty42, String nettyVersion) {
+    static @Nullable String problem(String lettuceVersion, boolean netty42, String nettyVersion) {
         int major = major(lettuceVersion);
         if (major < 0) {
             return null;

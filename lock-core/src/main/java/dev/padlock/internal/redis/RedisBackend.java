@@ -4,6 +4,7 @@ import dev.padlock.LockConfig;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The Redis of one client: a command connection and a pub/sub connection on a single server, a
@@ -86,7 +87,7 @@ public interface RedisBackend extends AutoCloseable {
      * is down and the last attempt to reconnect it failed (refused: nothing listens; or timed out).
      * Null while it is up, while a reconnect is still to be tried, and on a backend that cannot tell.
      */
-    default Throwable unreachable() {
+    default @Nullable Throwable unreachable() {
         return null;
     }
 

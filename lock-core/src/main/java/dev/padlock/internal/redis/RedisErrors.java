@@ -12,6 +12,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The one place that turns Lettuce failures into Padlock exceptions whose message names the
@@ -76,7 +77,7 @@ public final class RedisErrors {
      * public {@code operation} before the failed step, and other Padlock exceptions keep their
      * type. Null for anything else, which the caller translates with its own context.
      */
-    public static RuntimeException forCaller(Throwable failure, String operation) {
+    public static @Nullable RuntimeException forCaller(Throwable failure, String operation) {
         Throwable cause = unwrap(failure);
         if (cause instanceof IllegalMonitorStateException) {
             IllegalMonitorStateException e = new IllegalMonitorStateException(cause.getMessage());
@@ -108,6 +109,15 @@ public final class RedisErrors {
             }
         }
         return false;
+    }
+
+    /**
+     * The cause of a failed {@code Future.get()}: never null from a {@code CompletableFuture}, and the
+     * exception itself should some other future leave it out.
+     */
+    public static Throwable causeOf(ExecutionException e) {
+        Throwable cause = e.getCause();
+        return cause != null ? cause : e;
     }
 
     /** The cause inside {@link CompletionException} and {@link ExecutionException} wrappers. */

@@ -19,6 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
@@ -58,11 +59,11 @@ final class SentinelMasterFollower implements AutoCloseable {
     private final List<StatefulRedisPubSubConnection<String, String>> watches = new ArrayList<>(); // guarded by itself
     private final AtomicBoolean asking = new AtomicBoolean();
     /** The master ({@code ip:port}) the data connections last resolved. */
-    private volatile String current;
+    private volatile @Nullable String current;
     /** The master a move is under way to, until the next resolution; null when none. */
-    private volatile String target;
+    private volatile @Nullable String target;
     private volatile Runnable onSwitch = () -> { };
-    private volatile ScheduledFuture<?> poll;
+    private volatile @Nullable ScheduledFuture<?> poll;
 
     /** {@code uri} is a {@code redis-sentinel://} URI; {@code timeout} bounds each Sentinel query. */
     SentinelMasterFollower(RedisURI uri, Duration timeout, ClientOptions options) {
@@ -196,7 +197,7 @@ final class SentinelMasterFollower implements AutoCloseable {
         });
     }
 
-    private static long parseEpoch(String epoch) {
+    private static long parseEpoch(@Nullable String epoch) {
         try {
             return epoch == null ? 0 : Long.parseLong(epoch);
         } catch (NumberFormatException e) {

@@ -5,4 +5,7 @@
  * turning Lettuce failures into Padlock exceptions that name the address and the operation.
  * Uses only {@code base}.
  */
+@NullMarked
 package dev.padlock.internal.redis;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,8 +1,11 @@
 package dev.padlock.internal.renewal;
 
+import static dev.padlock.internal.base.Nulls.castToNonNull;
+
 import dev.padlock.internal.lease.LeaseClock;
 import dev.padlock.internal.protocol.LockProtocol;
 import io.netty.util.Timeout;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The renewal of one owner of one lock: its state ({@code ACTIVE <-> RELEASING -> ENDED | LOST}),
@@ -31,7 +34,7 @@ final class Renewal {
     /** The send time of the request that set {@link #endNanos}. */
     private long endSentNanos;
     /** The pending check for silence, and when it is due; null when none. */
-    private Timeout silenceCheck;
+    private @Nullable Timeout silenceCheck;
     private long silenceCheckDue;
 
     Renewal(LockProtocol protocol, long owner, long sentNanos, long leaseMillis) {
@@ -106,7 +109,7 @@ final class Renewal {
             return;
         }
         if (pending) {
-            silenceCheck.cancel();
+            castToNonNull(silenceCheck).cancel();
         }
         silenceCheck = check;
         silenceCheckDue = dueNanos;

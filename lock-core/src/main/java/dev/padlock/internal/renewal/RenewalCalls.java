@@ -8,6 +8,7 @@ import dev.padlock.spi.OutageLog;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -23,11 +24,11 @@ final class RenewalCalls {
     private final EngineClock clock;
     private final long leaseMillis;
     /** The client's observer; null when none is set. */
-    private final RenewalListener observing;
+    private final @Nullable RenewalListener observing;
     private final Consumer<Renewal> onLost;
     private final LeaseClocks leaseClocks;
 
-    RenewalCalls(Watchdog.Sender sender, EngineClock clock, long leaseMillis, RenewalListener observing,
+    RenewalCalls(Watchdog.Sender sender, EngineClock clock, long leaseMillis, @Nullable RenewalListener observing,
             Consumer<Renewal> onLost, LeaseClocks leaseClocks) {
         this.leaseClocks = leaseClocks;
         this.sender = sender;

@@ -22,6 +22,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiConsumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,7 +73,7 @@ public final class Watchdog implements AutoCloseable {
     private final HoldCounter holdCounter;
     private final boolean cluster;
     private final long leaseMillis;
-    private final LeaseLostListener listener;
+    private final @Nullable LeaseLostListener listener;
     private final Executor listenerExecutor;
     private final BiConsumer<String, Long> lossHook;
     private final Timer timer;
@@ -99,15 +100,15 @@ public final class Watchdog implements AutoCloseable {
      * @param lossHook told first, on the I/O thread, of every lost lease by the lock's
      *     {@link LockProtocol#localKey()} and owner (the local queues use it)
      */
-    public Watchdog(Sender sender, HoldCounter holdCounter, boolean cluster, long leaseMillis, LeaseLostListener listener,
+    public Watchdog(Sender sender, HoldCounter holdCounter, boolean cluster, long leaseMillis, @Nullable LeaseLostListener listener,
             Executor listenerExecutor, BiConsumer<String, Long> lossHook, Timer timer, EngineClock clock) {
         this(sender, holdCounter, cluster, leaseMillis, listener, listenerExecutor, lossHook, timer, clock, null);
     }
 
     /** @param observing told how each renewal call came back; null when the client has no observer */
-    public Watchdog(Sender sender, HoldCounter holdCounter, boolean cluster, long leaseMillis, LeaseLostListener listener,
+    public Watchdog(Sender sender, HoldCounter holdCounter, boolean cluster, long leaseMillis, @Nullable LeaseLostListener listener,
             Executor listenerExecutor, BiConsumer<String, Long> lossHook, Timer timer, EngineClock clock,
-            RenewalListener observing) {
+            @Nullable RenewalListener observing) {
         this.holdCounter = holdCounter;
         this.cluster = cluster;
         this.leaseMillis = leaseMillis;

@@ -3,4 +3,7 @@
  * client in one batched script call per round (every lease/3 on the client's timer), and reports
  * a lease it finds lost. Uses {@code protocol}, {@code script}, {@code redis}.
  */
+@NullMarked
 package dev.padlock.internal.renewal;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,5 +1,7 @@
 package dev.padlock.internal.script;
 
+import static dev.padlock.internal.base.Nulls.castToNonNull;
+
 import dev.padlock.internal.redis.Utf8Codec;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
@@ -19,6 +21,7 @@ import java.util.concurrent.CompletionException;
 import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One {@code EVALSHA} of a {@link ScriptRunner}, and its result: it completes with the reply,
@@ -44,8 +47,8 @@ final class ScriptCall<T, R> extends CompletableFuture<R> implements BiConsumer<
     private final String file;
     private final String body;
     private final ScriptOutputType type;
-    private final Function<T, ?> reply;
-    private final BiFunction<Object, Throwable, R> handler;
+    private final @Nullable Function<T, ?> reply;
+    private final @Nullable BiFunction<Object, Throwable, R> handler;
     private final String[] keys;
     private final String[] args;
 
@@ -57,7 +60,7 @@ final class ScriptCall<T, R> extends CompletableFuture<R> implements BiConsumer<
      */
     @SuppressWarnings("unchecked")
     ScriptCall(ScriptRunner runner, RedisClusterAsyncCommands<String, String> commands, String file, String body,
-            ScriptOutputType type, Function<T, ?> reply, BiFunction<?, Throwable, R> handler, String[] keys,
+            ScriptOutputType type, @Nullable Function<T, ?> reply, @Nullable BiFunction<?, Throwable, R> handler, String[] keys,
             String[] args) {
         this.runner = runner;
         this.commands = commands;
@@ -139,10 +142,10 @@ final class ScriptCall<T, R> extends CompletableFuture<R> implements BiConsumer<
     }
 
     /** The handler's result, or its exception, becomes the result. */
-    private void handled(Object mapped, Throwable failure) {
+    private void handled(@Nullable Object mapped, @Nullable Throwable failure) {
         R handled;
         try {
-            handled = handler.apply(mapped, failure);
+            handled = castToNonNull(handler).apply(mapped, failure); // called with a handler only
         } catch (RuntimeException e) {
             completeExceptionally(wrapped(e));
             return;

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs {@link LuaScript}s with {@code EVALSHA}. When Redis does not know the script (a restart,
@@ -68,7 +69,7 @@ public final class ScriptRunner {
      * {@code reply} in the same stage: the calls of an uncontended lock and unlock make one stage
      * each. A failure of {@code reply} fails the result, as {@code thenApply} would.
      */
-    public <T, R> CompletableFuture<R> run(LuaScript script, ScriptOutputType type, Function<T, R> reply, String[] keys,
+    public <T, R> CompletableFuture<R> run(LuaScript script, ScriptOutputType type, @Nullable Function<T, R> reply, String[] keys,
             String... args) {
         return run(script.file(), script.body(), script.sha1(), script.sha1Bytes(), type, reply, null, keys, args);
     }
@@ -79,7 +80,7 @@ public final class ScriptRunner {
      * stage: for a caller that would add a stage of its own to every call (a release's bookkeeping).
      */
     public <T, U, R> CompletableFuture<R> run(LuaScript script, ScriptOutputType type, Function<T, U> reply,
-            BiFunction<? super U, Throwable, R> handler, String[] keys, String... args) {
+            @Nullable BiFunction<? super U, Throwable, R> handler, String[] keys, String... args) {
         return run(script.file(), script.body(), script.sha1(), script.sha1Bytes(), type, reply, handler, keys, args);
     }
 
@@ -96,7 +97,7 @@ public final class ScriptRunner {
     }
 
     private <T, U, R> CompletableFuture<R> run(String file, String body, String sha1, byte[] sha1Bytes,
-            ScriptOutputType type, Function<T, U> reply, BiFunction<? super U, Throwable, R> handler, String[] keys,
+            ScriptOutputType type, @Nullable Function<T, U> reply, @Nullable BiFunction<? super U, Throwable, R> handler, String[] keys,
             String[] args) {
         if (!pinned) {
             // One stage on the command itself: this path runs twice per uncontended lock and unlock.
@@ -118,8 +119,8 @@ public final class ScriptRunner {
 
     /** {@code sent} mapped by {@code reply}, then handled by {@code handler}, each when not null, in stages. */
     @SuppressWarnings("unchecked")
-    private static <T, U, R> CompletableFuture<R> mapped(CompletableFuture<T> sent, Function<T, U> reply,
-            BiFunction<? super U, Throwable, R> handler) {
+    private static <T, U, R> CompletableFuture<R> mapped(CompletableFuture<T> sent, @Nullable Function<T, U> reply,
+            @Nullable BiFunction<? super U, Throwable, R> handler) {
         CompletableFuture<U> mapped = reply == null ? (CompletableFuture<U>) sent : sent.thenApply(reply);
         return handler == null ? (CompletableFuture<R>) mapped : mapped.handle(handler);
     }

@@ -1,5 +1,7 @@
 package dev.padlock.internal.wakeup;
 
+import static dev.padlock.internal.base.Nulls.castToNonNull;
+
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
@@ -15,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A client's {@link WakeUps} on Redis pub/sub: the subscriptions to unlock channels and their
@@ -67,7 +70,7 @@ public final class WakeUpRegistry implements WakeUps {
                 // evictions are due on the client's timer, not on a thread of Caffeine's
                 .scheduler((executor, task, delay, unit) -> Timeouts.after(timer, delay, unit)
                         .thenRun(() -> executor.execute(task)))
-                .removalListener((String name, Channel channel, RemovalCause cause) -> {
+                .removalListener((@Nullable String name, @Nullable Channel channel, RemovalCause cause) -> {
                     if (cause.wasEvicted() && channel != null) {
                         retireIfUnused(channel);
                     }
@@ -89,7 +92,7 @@ public final class WakeUpRegistry implements WakeUps {
         /** Unsubscribed and out of the map: never handed out again. */
         boolean retired;
         /** The last SUBSCRIBE sent; null before the first. */
-        CompletableFuture<Void> ready;
+        @Nullable CompletableFuture<Void> ready;
 
         Channel(String name, Timer timer) {
             this.name = name;
@@ -106,7 +109,7 @@ public final class WakeUpRegistry implements WakeUps {
     public Subscription subscribe(String channel) {
         Channel shared = share(channel);
         Require.state(shared != null, "the LockClient is closed");
-        return new SharedSubscription(shared);
+        return new SharedSubscription(castToNonNull(shared));
     }
 
     /**
@@ -117,7 +120,7 @@ public final class WakeUpRegistry implements WakeUps {
      * @return the watch, or null when the registry is closed
      */
     @Override
-    public Watch watch(String channel, Runnable listener) {
+    public @Nullable Watch watch(String channel, Runnable listener) {
         Channel shared = share(channel);
         if (shared == null) {
             return null;
@@ -127,7 +130,7 @@ public final class WakeUpRegistry implements WakeUps {
     }
 
     /** Counts one more user of {@code name}'s channel, subscribing it when needed; null once closed. */
-    private Channel share(String name) {
+    private @Nullable Channel share(String name) {
         while (!closed) {
             Channel channel = channels.computeIfAbsent(name, n -> new Channel(n, timer));
             synchronized (channel) {
@@ -150,7 +153,7 @@ public final class WakeUpRegistry implements WakeUps {
      * cannot miss an unlock that follows the attempt, so it needs no second attempt.
      */
     @Override
-    public Subscription subscribeIfConfirmed(String channel) {
+    public @Nullable Subscription subscribeIfConfirmed(String channel) {
         Channel shared = channels.get(channel);
         if (shared == null || closed) {
             return null;
@@ -215,7 +218,7 @@ public final class WakeUpRegistry implements WakeUps {
     }
 
     /** The channel subscribed as {@code name}, in use or idle; null when none. For the router. */
-    Channel channel(String name) {
+    @Nullable Channel channel(String name) {
         return channels.get(name);
     }
 
@@ -331,7 +334,7 @@ public final class WakeUpRegistry implements WakeUps {
         @Override
         public CompletableFuture<Void> ready() {
             synchronized (channel) {
-                return channel.ready;
+                return castToNonNull(channel.ready); // set when the channel was shared, never unset
             }
         }
 
@@ -343,7 +346,8 @@ public final class WakeUpRegistry implements WakeUps {
         public boolean isReady() {
             synchronized (channel) {
                 subscribeIfNeeded(channel);
-                return channel.ready.isDone() && !channel.ready.isCompletedExceptionally();
+                CompletableFuture<Void> ready = castToNonNull(channel.ready); // set by subscribeIfNeeded
+                return ready.isDone() && !ready.isCompletedExceptionally();
             }
         }
 

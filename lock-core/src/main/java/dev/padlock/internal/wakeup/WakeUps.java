@@ -2,6 +2,7 @@ package dev.padlock.internal.wakeup;
 
 import dev.padlock.spi.LockKeys;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where waiters of one client learn that a lock may be free: its unlock channels. Implemented by
@@ -21,7 +22,7 @@ public interface WakeUps extends AutoCloseable {
      * Shares this client's subscription to {@code channel} when Redis has already confirmed it,
      * else returns null without sending anything.
      */
-    Subscription subscribeIfConfirmed(String channel);
+    @Nullable Subscription subscribeIfConfirmed(String channel);
 
     /**
      * Calls {@code listener} at every unlock message on {@code channel} and every resubscription
@@ -29,7 +30,7 @@ public interface WakeUps extends AutoCloseable {
      *
      * @return the watch, or null when closed
      */
-    Watch watch(String channel, Runnable listener);
+    @Nullable Watch watch(String channel, Runnable listener);
 
     /**
      * Sets who takes the messages of this client's grant channels ({@link LockKeys#isGrantChannel}),

@@ -3,4 +3,7 @@
  * waiter of this client, dropped when idle) and the waiters parked on them, woken by an unlock or
  * a grant message, or by their own deadline. Uses {@code redis}.
  */
+@NullMarked
 package dev.padlock.internal.wakeup;
+
+import org.jspecify.annotations.NullMarked;
