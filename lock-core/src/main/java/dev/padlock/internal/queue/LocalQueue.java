@@ -66,7 +66,7 @@ final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transit
     private final String localKey;
     private final AcquireContext services;
     private final LocalQueues queues;
-    private final TicketRunner runner;
+    final TicketRunner runner; // LocalQueues runs an entered ticket on it
 
     // guarded by this:
     private final Tickets tickets = new Tickets();

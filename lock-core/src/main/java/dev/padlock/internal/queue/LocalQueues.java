@@ -82,7 +82,7 @@ public final class LocalQueues {
             } else if (admission instanceof LocalQueue.AfterEarlier after) {
                 after(after.earlier(), ticket, protocol, services, direct);
             } else if (admission != LocalQueue.Entry.QUEUED) {
-                queue.run(ticket, admission == LocalQueue.Entry.RUN_AS_HEAD);
+                queue.runner.run(ticket, admission == LocalQueue.Entry.RUN_AS_HEAD);
             }
             return;
         }
