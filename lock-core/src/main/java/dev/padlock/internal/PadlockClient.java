@@ -134,7 +134,7 @@ public final class PadlockClient implements LockClient {
         LockServices services = new LockServices(clientId, new OwnerFields(clientId), backend, scripts, wakeUps, watchdog, queues,
                 new Abandonments(timer, clock, config.commandTimeout().toMillis()), timer, clock,
                 config.commandTimeout().toMillis(), replicas, config.acknowledgementTimeout().toMillis(), observing, grantWaits);
-        wakeUps.onGrant(new GrantRouter(grantWaits, message -> queues.onGranted(message, services)));
+        wakeUps.onGrant(new GrantRouter(grantWaits, queues.plainGrants(services)));
         PadlockClient client = new PadlockClient(services, listenerExecutor);
         client.sinceNotes = new SinceNotes(timer, queues);
         if (config.clientRegistry()) {

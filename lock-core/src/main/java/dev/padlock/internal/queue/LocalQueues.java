@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Consumer;
 
 /**
  * The {@link LocalQueue}s of one client, one per exclusive lock name while the lock is held or
@@ -123,6 +124,11 @@ public final class LocalQueues {
                 return reply;
             }
         }
+    }
+
+    /** Where the client's {@code GrantRouter} sends the plain lock's grant messages: {@link #onGranted}. */
+    public Consumer<GrantMessage> plainGrants(AcquireContext services) {
+        return message -> onGranted(message, services);
     }
 
     /** A grant message of the plain lock on one of this client's grant channels (see {@code lock_release}). */
