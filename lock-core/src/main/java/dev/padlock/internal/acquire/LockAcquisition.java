@@ -2,14 +2,12 @@ package dev.padlock.internal.acquire;
 
 import dev.padlock.RedisUnavailableException;
 import dev.padlock.internal.base.EngineClock;
-import dev.padlock.internal.base.Timeouts;
 import dev.padlock.internal.base.WaitBudget;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.LockProtocol.Attempt;
 import dev.padlock.internal.wakeup.WakeUps;
 import io.netty.util.Timer;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
@@ -404,10 +402,7 @@ public final class LockAcquisition implements PendingAcquire {
             settlement.fail(failure);
             return;
         }
-        CompletableFuture<Boolean> gate = new CompletableFuture<>();
-        Timeouts.completeAfter(timer, gate, false, millis, TimeUnit.MILLISECONDS);
-        pauses.arm(gate);
-        gate.whenComplete((woken, ignored) -> findOut());
+        pauses.pause(millis, this::findOut);
     }
 
     /**

@@ -78,6 +78,14 @@ final class Pauses {
         attemptWhenDone(subscriptions.park(millis));
     }
 
+    /** Runs {@code next} after {@code millis}, or at once on a cancel or a grant: the pause after a lost reply. */
+    void pause(long millis, Runnable next) {
+        CompletableFuture<Boolean> gate = new CompletableFuture<>();
+        Timeouts.completeAfter(timer, gate, false, millis, TimeUnit.MILLISECONDS);
+        arm(gate);
+        gate.whenComplete((woken, failure) -> next.run());
+    }
+
     /** {@code millis}, at most the holder's lease {@code ttl} (at least 1 ms) when it has one. */
     private static long capByLease(long millis, long ttl) {
         return ttl >= 0 ? Math.min(millis, Math.max(ttl, 1)) : millis;

@@ -43,12 +43,12 @@ import org.slf4j.LoggerFactory;
  * active renewal, up to {@value #BATCH} owners a call (grouped by script, and by Cluster slot on a
  * Cluster). A renewal goes {@code ACTIVE <-> RELEASING -> ENDED | LOST}: {@code LOST} when the
  * script says the owner no longer holds, or when its last confirmed end passes with no renewal
- * answered (a stalled or unreachable Redis: {@link LossOnSilence}); the loss is logged at WARN and the
- * {@link LeaseLostListener} told, off the owner's thread.
+ * answered (a stalled or unreachable Redis: {@link LossOnSilence}); the loss is logged at WARN and
+ * the {@link LeaseLostListener} told, off the owner's thread.
  *
  * <p>Each renewal keeps its last confirmed end ({@link Renewal}): the send time of the last request
  * Redis confirmed set its TTL (acquisition, grant, hand-off, renewal, extension), plus that lease,
- * less the drift margin lease clocks use. Past it another client may hold the lock.
+ * less the lease clocks' drift margin: past it another client may hold the lock.
  *
  * <p>A renewal must never land after the release of its owner's last hold: it could re-arm a lock
  * taken again meanwhile. Commands on one connection run in the order they are sent, so a round
@@ -296,10 +296,7 @@ public final class Watchdog implements AutoCloseable {
         }
     }
 
-    /**
-     * Whether {@code owner} was told it lost the lock at or after {@code sinceNanos} (within a
-     * lease's time: older losses are forgotten).
-     */
+    /** Whether {@code owner} was told it lost the lock at or after {@code sinceNanos} (within a lease's time). */
     public boolean toldLostSince(LockProtocol protocol, long owner, long sinceNanos) {
         Long lostAt = toldLostAt.getIfPresent(new Owner(protocol.localKey(), owner));
         return lostAt != null && lostAt - sinceNanos >= 0;
