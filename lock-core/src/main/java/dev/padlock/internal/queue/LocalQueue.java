@@ -230,7 +230,7 @@ final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transit
             releasesInFlight++;
             // an owner with more holds than this one keeps the lock: no hand-off
             successor = holder.is(owner) && holder.holds() <= 1 && !tickets.headRunning() && budget.allowsHandOff()
-                    ? tickets.claimFirst() : null;
+                    ? tickets.claimSuccessor() : null;
             next = successor == null ? GrantTurns.nextInLine(protocol, tickets) : null;
             sentAt = queues.confirmations();
             if (releases == null) {
@@ -279,7 +279,7 @@ final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transit
     @Override
     public synchronized List<Ticket> onHandedOver(Ticket successor) {
         holder.confirm(successor, queues.confirmed());
-        List<Ticket> reentries = tickets.claimReentriesOf(successor.owner);
+        List<Ticket> reentries = tickets.handedOver(successor);
         budget.handedOff();
         retireIfIdle();
         return reentries;

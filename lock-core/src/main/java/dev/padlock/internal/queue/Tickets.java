@@ -24,6 +24,11 @@ final class Tickets {
     private @Nullable ArrayDeque<Ticket> queued;
     private @Nullable ArrayList<Ticket> runs;
     private @Nullable Ticket head;
+    /**
+     * The ticket a hand-off in flight goes to ({@link #claimSuccessor}): its owner's acquisition
+     * until the answer puts it back first, makes it head or hands it the lock ({@link #handedOver}).
+     */
+    private @Nullable Ticket successor;
 
     private ArrayDeque<Ticket> queued() {
         if (queued == null) {
@@ -43,6 +48,7 @@ final class Tickets {
 
     void becomeHead(Ticket ticket) {
         head = ticket;
+        answered(ticket);
     }
 
     void headEnded() {
@@ -66,6 +72,25 @@ final class Tickets {
     /** Puts {@code ticket} back first: a hand-off to it did not happen. */
     void putBackFirst(Ticket ticket) {
         queued().addFirst(ticket);
+        answered(ticket);
+    }
+
+    /** {@link #claimFirst}, for a hand-off: the ticket counts as its owner's acquisition until answered. */
+    @Nullable Ticket claimSuccessor() {
+        successor = claimFirst();
+        return successor;
+    }
+
+    /** The hand-off to {@code ticket} was confirmed: its owner's queued re-entries, claimed. */
+    List<Ticket> handedOver(Ticket ticket) {
+        answered(ticket);
+        return claimReentriesOf(ticket.owner);
+    }
+
+    private void answered(Ticket ticket) {
+        if (successor == ticket) {
+            successor = null;
+        }
     }
 
     /** Drops {@code ticket} from the queue, if it is there. */
@@ -189,7 +214,8 @@ final class Tickets {
 
     /** Whether {@code owner} has an acquisition here: head, queued or run. */
     boolean acquiring(long owner) {
-        return (head != null && head.owner == owner) || hasOwner(queued, owner) || hasOwner(runs, owner);
+        return (head != null && head.owner == owner) || (successor != null && successor.owner == owner)
+                || hasOwner(queued, owner) || hasOwner(runs, owner);
     }
 
     /**
@@ -223,8 +249,9 @@ final class Tickets {
 
     /** Whether an acquisition of {@code owner} here has not answered its caller yet. */
     boolean unansweredOf(long owner) {
-        return (head != null && head.owner == owner && !head.result.isDone()) || hasUnanswered(queued, owner)
-                || hasUnanswered(runs, owner);
+        return (head != null && head.owner == owner && !head.result.isDone())
+                || (successor != null && successor.owner == owner && !successor.result.isDone())
+                || hasUnanswered(queued, owner) || hasUnanswered(runs, owner);
     }
 
     private static boolean hasUnanswered(@Nullable Iterable<Ticket> tickets, long owner) {
@@ -270,6 +297,9 @@ final class Tickets {
         List<CompletableFuture<Void>> earlier = new ArrayList<>(2);
         if (head != null && head.owner == owner) {
             earlier.add(head.settled());
+        }
+        if (successor != null && successor.owner == owner) {
+            earlier.add(successor.settled());
         }
         addSettledOf(queued, owner, earlier);
         addSettledOf(runs, owner, earlier);
