@@ -7,10 +7,11 @@
 #   3 faults       the fault and soak tests and those that kill or stop worker JVMs: the test
 #                  classes tagged @Tag("faults") (tier 2 leaves them out), in the modules that
 #                  have one and those they need
-# Tiers 2 and 3 go through the whole reactor (-Dpadlock.tier=integration|faults), two modules at a
-# time (Maven's -T 2, or PADLOCK_TEST_THREADS) where the reactor's order allows, since their tests
-# mostly wait on Redis rather than compute; what an earlier tier compiled is not compiled again and
-# each tier runs only its own tests. A plain `mvn -B verify` runs every test at once.
+# Tier 2 goes through the whole reactor (-Dpadlock.tier=integration), tier 3 through the modules
+# with a fault test and those they need (-Dpadlock.tier=faults), two modules at a time (Maven's
+# -T 2, or PADLOCK_TEST_THREADS) where the reactor's order allows, since their tests mostly wait on
+# Redis rather than compute; what an earlier tier compiled is not compiled again and each tier
+# runs only its own tests. A plain `mvn -B verify` runs every test at once.
 #   scripts/test.sh [--tier N]... [MAVEN_ARG...]
 # --tier N runs only tier N (repeatable); every other argument goes to each tier's Maven run,
 # e.g. -Dpadlock.model.seed=7, -o. Needs only a JDK 17+ and Maven. Exits with the status of the
@@ -43,7 +44,7 @@ fi
 # Tier 3 builds only the modules with a test class tagged @Tag("faults") and those they need (-am):
 # the others have no test to run there, and building them again (the Kotlin compiler, the shaded
 # CLI jar, the Boot samples' jars, a test JVM each) would take time for nothing.
-fault_modules=$(grep -rl --include='*.java' --include='*.kt' '@Tag("faults")' -- */src/test 2>/dev/null |
+fault_modules=$({ grep -rl --include='*.java' --include='*.kt' '@Tag("faults")' -- */src/test 2>/dev/null || true; } |
     cut -d/ -f1 | sort -u | paste -sd, -)
 tier_args=([1]="-pl lock-lua,lock-core" [2]="-T $threads -Dpadlock.tier=integration"
     [3]="-T $threads -Dpadlock.tier=faults -pl ${fault_modules:-lock-tests} -am")
