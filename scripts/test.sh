@@ -4,11 +4,14 @@
 #   1 unit         lock-lua and lock-core (lock-core's tests need no Redis)
 #   2 integration  every other module's tests, against redis-server processes of their own,
 #                  but the fault tests
-#   3 faults       the fault and soak tests and those that kill or stop worker JVMs: the list
-#                  is padlock.faultTests in the root pom
-# Tiers 2 and 3 go through the whole reactor (-Dpadlock.tier=integration|faults), but what an
-# earlier tier compiled is not compiled again and each tier runs only its own tests. A plain
-# `mvn -B verify` runs every test at once.
+#   3 faults       the fault and soak tests and those that kill or stop worker JVMs: the test
+#                  classes tagged @Tag("faults") (tier 2 leaves them out), in the modules that
+#                  have one and those they need
+# Tier 2 goes through the whole reactor (-Dpadlock.tier=integration), tier 3 through the modules
+# with a fault test and those they need (-Dpadlock.tier=faults), two modules at a time (Maven's
+# -T 2, or PADLOCK_TEST_THREADS) where the reactor's order allows, since their tests mostly wait on
+# Redis rather than compute; what an earlier tier compiled is not compiled again and each tier
+# runs only its own tests. A plain `mvn -B verify` runs every test at once.
 #   scripts/test.sh [--tier N]... [MAVEN_ARG...]
 # --tier N runs only tier N (repeatable); every other argument goes to each tier's Maven run,
 # e.g. -Dpadlock.model.seed=7, -o. Needs only a JDK 17+ and Maven. Exits with the status of the
@@ -33,7 +36,18 @@ done
 [ ${#tiers[@]} -gt 0 ] || tiers=(1 2 3)
 
 tier_name=([1]=unit [2]=integration [3]=faults)
-tier_args=([1]="-pl lock-lua,lock-core" [2]="-Dpadlock.tier=integration" [3]="-Dpadlock.tier=faults")
+threads=${PADLOCK_TEST_THREADS:-2}
+if ! [[ $threads =~ ^[1-9][0-9]*$ ]]; then
+    echo "$(basename "$0"): PADLOCK_TEST_THREADS must be a positive whole number, not '$threads'" >&2
+    exit 2
+fi
+# Tier 3 builds only the modules with a test class tagged @Tag("faults") and those they need (-am):
+# the others have no test to run there, and building them again (the Kotlin compiler, the shaded
+# CLI jar, the Boot samples' jars, a test JVM each) would take time for nothing.
+fault_modules=$({ grep -rl --include='*.java' --include='*.kt' '@Tag("faults")' -- */src/test 2>/dev/null || true; } |
+    cut -d/ -f1 | sort -u | paste -sd, -)
+tier_args=([1]="-pl lock-lua,lock-core" [2]="-T $threads -Dpadlock.tier=integration"
+    [3]="-T $threads -Dpadlock.tier=faults -pl ${fault_modules:-lock-tests} -am")
 
 # The Surefire reports written by this run, not those an earlier one left in target/.
 started=$(mktemp)

@@ -18,6 +18,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.integration.support.leader.LockRegistryLeaderInitiator;
@@ -28,6 +29,7 @@ import org.springframework.integration.support.leader.LockRegistryLeaderInitiato
  * process is killed.
  */
 @RedisTest
+@Tag("faults")
 class LeaderElectionTest {
     static final long HEART_BEAT_MILLIS = 200;
     static final long BUSY_WAIT_MILLIS = 50;

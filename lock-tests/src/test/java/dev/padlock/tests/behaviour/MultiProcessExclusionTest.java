@@ -6,6 +6,7 @@ import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.RedisEndpoint;
 import dev.padlock.testing.junit.RedisTest;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * when the lock excludes across processes and threads.
  */
 @RedisTest
+@Tag("faults")
 class MultiProcessExclusionTest {
 
     @Test

@@ -27,6 +27,7 @@ import java.util.concurrent.ConcurrentSkipListMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  * could not be used (and which file), or the address where nothing listens. Each case runs
  * against a server this test starts; the TLS cases are skipped when the binary has no TLS.
  */
+@Tag("faults")
 class ConnectFailureMessagesTest {
     private static final String PASSWORD = "padlock-right";
     private static final Duration TIMEOUT = Duration.ofSeconds(3);

@@ -21,6 +21,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * ends empty, as Redisson's does.
  */
 @RedisTest(controllable = true)
+@Tag("faults")
 class FairWaiterUnderWritePauseTest {
     @RegisterExtension
     final Clients clients = new Clients();

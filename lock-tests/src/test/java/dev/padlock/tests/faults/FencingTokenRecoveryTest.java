@@ -21,6 +21,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * it increments, so every token is above every one handed out before (clocks not going back).
  */
 @RedisTest(controllable = true)
+@Tag("faults")
 class FencingTokenRecoveryTest {
     private static final Duration RECONNECT = Duration.ofSeconds(20);
 

@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * the last TTL Redis confirmed runs out, not when Redis answers again (issue 37, case 6).
  */
 @RedisTest(controllable = true)
+@Tag("faults")
 class LossOnSilenceTest {
     private static final Duration LEASE = Duration.ofSeconds(2);
     /** How late past the lease's end the owner may be told, on a loaded machine. */

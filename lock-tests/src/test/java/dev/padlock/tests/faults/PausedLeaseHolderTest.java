@@ -23,6 +23,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.Test;
  * stop, read on waking after its lease ran out, does not make the worker a second holder.
  */
 @RedisTest
+@Tag("faults")
 class PausedLeaseHolderTest {
     /** Generous upper bounds that catch hangs only. */
     private static final Duration HANG = Duration.ofSeconds(60);

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * {@code READONLY}. That is a broken backend, never "not acquired": the call fails with a
  * {@link RedisUnavailableException} naming the address and the operation.
  */
+@Tag("faults")
 class ReadOnlyReplyTest {
     private RedisServers servers;
     private LockClient client;

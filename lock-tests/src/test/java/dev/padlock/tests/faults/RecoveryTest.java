@@ -14,11 +14,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Script cache loss, pub/sub connection loss and a Redis restart: nothing hangs, locks work after. */
 @RedisTest(controllable = true)
+@Tag("faults")
 class RecoveryTest {
     private static final int WAITERS = 4;
 

@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -27,6 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * count with the holds it has besides the re-entry.
  */
 @RedisTest(controllable = true)
+@Tag("faults")
 class ReentryInDoubtTest {
     private static final long OWNER = 7;
     private static final Duration BOUND = Duration.ofSeconds(30);

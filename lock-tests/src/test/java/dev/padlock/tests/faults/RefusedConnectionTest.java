@@ -20,6 +20,7 @@ import java.util.concurrent.TimeoutException;
 import org.assertj.core.api.SoftAssertions;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * into a failure instead of a stuck build.
  */
 @RedisTest(controllable = true)
+@Tag("faults")
 class RefusedConnectionTest {
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
     /** How long past its bound a call may run before the test calls it a hang. */

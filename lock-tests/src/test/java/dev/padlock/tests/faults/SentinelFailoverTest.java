@@ -8,9 +8,11 @@ import dev.padlock.testing.RedisServerProcess;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** A Sentinel failover (the master killed) while a lock is held and threads wait on it. */
+@Tag("faults")
 class SentinelFailoverTest {
     private RedisSentinelSetup sentinel;
 

@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * to it acquired locks there that were gone once it resynced. A client must follow the Sentinels'
  * {@code +switch-master} instead, its pub/sub connection included.
  */
+@Tag("faults")
 class SentinelGracefulFailoverTest {
     /** The client moves within a second; the rest is slack for a loaded two-core machine. */
     private static final Duration FOLLOW = Duration.ofSeconds(3);

@@ -22,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * {@code tryAcquireAsync}). What the cut-off acquisitions leave on Redis expires by itself.
  */
 @RedisTest(controllable = true)
+@Tag("faults")
 class StalledAsyncCallsTest {
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
     /** Slack on top of the bound for a loaded machine; below the 3.3 command timeouts the defect took. */

@@ -18,6 +18,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * had from the start. Without the option, creating a client with Redis down fails.
  */
 @RedisTest(controllable = true)
+@Tag("faults")
 class StartWithoutRedisTest {
 
     @Test

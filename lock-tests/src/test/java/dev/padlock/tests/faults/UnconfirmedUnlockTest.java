@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -29,6 +30,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * and nobody else got the lock while the leftover lived (for ever, with a watchdog lease).
  */
 @RedisTest(controllable = true)
+@Tag("faults")
 class UnconfirmedUnlockTest {
     @RegisterExtension
     final Clients clients = new Clients();

@@ -26,6 +26,7 @@ import java.util.concurrent.TimeoutException;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * {@code Future.get} instead of hanging the build.
  */
 @RedisTest(controllable = true)
+@Tag("faults")
 class UnreachableRedisTest {
     private static final Duration COMMAND_TIMEOUT = Duration.ofMillis(500);
     /** Slack on top of the contract's bound, for a loaded machine. */

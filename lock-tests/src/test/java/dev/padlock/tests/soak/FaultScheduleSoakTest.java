@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  *       {@code rideThrough}, {@code quietExceptions}, {@code strayHolds}, {@code exits}, {@code keys}.</li>
  * </ul>
  */
+@Tag("faults")
 class FaultScheduleSoakTest {
 
     static final int DEFAULT_SECONDS = 40;

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The soak's schedule: a function of its seed, every kind in a CI-sized run, never overlapping. */
+@Tag("faults")
 class FaultScheduleTest {
 
     private static final long CI_MS = FaultScheduleSoakTest.DEFAULT_SECONDS * 1_000L;

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The soak's checks on hand-written logs, without Redis: each check fails on the case it exists
  * for, and passes when the case is explained.
  */
+@Tag("faults")
 class SoakAnalysisTest {
 
     private static final long GO = 1_000_000_000L; // µs

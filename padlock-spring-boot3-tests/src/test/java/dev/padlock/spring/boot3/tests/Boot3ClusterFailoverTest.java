@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -27,6 +28,7 @@ import org.springframework.context.annotation.Configuration;
  * unlocks it there. (The client asks one replica to acknowledge, so that the lock is on the replica
  * before the kill; the promoted master has no replica left, so no new lock is taken.)
  */
+@Tag("faults")
 class Boot3ClusterFailoverTest {
     /** Generous: only catches a client that never finds the new master. */
     private static final Duration RECOVERY = Duration.ofSeconds(40);
