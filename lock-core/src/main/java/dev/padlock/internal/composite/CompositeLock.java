@@ -29,7 +29,7 @@ import org.jspecify.annotations.Nullable;
  * core, its blocking waits, the owner's turns, the observer, and the reads that rank the
  * components' answers. A kind gives how an acquisition runs ({@link #startAcquisition}), how an
  * owner's holds are given back ({@link #release}) and how a force unlock is answered, and how many
- * components must agree ({@link #quorum}: all of them, or a majority).
+ * components must agree ({@code quorum}: all of them, or a majority).
  *
  * <h2>Implementation notes</h2>
  * Every acquisition starts in {@link #acquire}: it takes its turn among the same owner's
@@ -224,9 +224,9 @@ abstract class CompositeLock implements RLock, ReportsToLeases, CallBound {
         return join(forceUnlockAsync(), "forceUnlock on '" + name + "'");
     }
 
-    // ---- state reads: the answer at least {@link #quorum} components give
+    // ---- state reads: the answer at least {@code quorum} components give
 
-    /** Whether at least {@link #quorum} components are locked, by anyone. */
+    /** Whether at least {@code quorum} components are locked, by anyone. */
     @Override
     public final boolean isLocked() {
         return join(isLockedAsync(), "isLocked on '" + name + "'");
@@ -242,13 +242,13 @@ abstract class CompositeLock implements RLock, ReportsToLeases, CallBound {
         return isHeldByThread(currentThreadId());
     }
 
-    /** Whether owner {@code threadId} holds at least {@link #quorum} components. */
+    /** Whether owner {@code threadId} holds at least {@code quorum} components. */
     @Override
     public final boolean isHeldByThread(long threadId) {
         return join(getHoldCountAsync(threadId), "isHeldByThread on '" + name + "'") > 0;
     }
 
-    /** The largest hold count of the calling thread that at least {@link #quorum} components have. */
+    /** The largest hold count of the calling thread that at least {@code quorum} components have. */
     @Override
     public final int getHoldCount() {
         return join(getHoldCountAsync(currentThreadId()), "getHoldCount on '" + name + "'");
@@ -260,7 +260,7 @@ abstract class CompositeLock implements RLock, ReportsToLeases, CallBound {
     }
 
     /**
-     * How long at least {@link #quorum} components stay locked; {@code -2} when fewer are
+     * How long at least {@code quorum} components stay locked; {@code -2} when fewer are
      * locked, {@code -1} when they have no expiry.
      */
     @Override
