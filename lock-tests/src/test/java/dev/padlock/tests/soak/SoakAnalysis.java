@@ -36,9 +36,10 @@ final class SoakAnalysis {
 
     /**
      * A stretch of time when Redis could not answer, or (for {@code process >= 0}) that worker was
-     * stopped; {@code resumeUs} as {@link SoakRun.Applied} has it.
+     * stopped; {@code resumeUs} as {@link SoakRun.Applied} has it; {@code aimedAt}, for a waiter
+     * stop, the wait it was aimed at (else null).
      */
-    record Outage(String kind, long startUs, long resumeUs, long endUs, int process) {
+    record Outage(String kind, long startUs, long resumeUs, long endUs, int process, SoakRun.Waiter aimedAt) {
     }
 
     private final SoakRun.Outcome outcome;
@@ -76,9 +77,9 @@ final class SoakAnalysis {
             FaultSchedule.Fault fault = applied.fault();
             switch (fault.kind()) {
                 case SERVER_PAUSE, RESTART, CLIENT_KILL -> outages.add(new Outage(fault.kind().name(), applied.startUs(),
-                        applied.resumeUs(), applied.endUs(), -1));
+                        applied.resumeUs(), applied.endUs(), -1, null));
                 case WORKER_STOP, WAITER_STOP -> outages.add(new Outage(fault.kind().name(), applied.startUs(),
-                        applied.resumeUs(), applied.endUs(), fault.worker()));
+                        applied.resumeUs(), applied.endUs(), fault.worker(), applied.waiter()));
                 case HOLDER_STALL, SCRIPT_FLUSH -> {
                     // not an outage: Redis answers throughout
                 }

@@ -23,10 +23,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * <p>Every acquisition goes through the asynchronous twin of its call, owned by this thread's id,
  * and its completion is stamped in the future's callback, on whichever thread completes it,
  * before this thread wakes to join it. The stamp is when the caller was told: a JVM stopped after
- * it shows as a holder paused after it was told, and an acquisition that completes as its JVM
- * resumes cannot pass for one told before the stop. Only the instant between the future's
- * completion and the clock read is blind. The thread then unlocks with the blocking
- * {@code unlock()}, as the same owner.
+ * it shows as a holder paused after it was told. What lies between the engine's last look at the
+ * lease and the clock read (a few engine steps and future completions) is blind: a thread
+ * descheduled there on a busy machine, then stopped with its JVM, stamps after the resume; see
+ * {@link SoakOverlaps} for how an overlap of such a holder is judged. The thread then unlocks
+ * with the blocking {@code unlock()}, as the same owner.
  */
 final class SoakLoop {
 
