@@ -315,8 +315,9 @@ public final class RedisServerProcess implements AutoCloseable {
                 break;
             }
         }
+        String log = directory.logTail(); // before the directory, and the log with it, is deleted
         directory.delete();
-        throw new IllegalStateException("redis-server " + binary + " did not start; log:\n" + directory.logTail());
+        throw new IllegalStateException("redis-server " + binary + " did not start; log:\n" + log);
     }
 
     /** Launches on these ports; once started, the process is this server's, not paused. */
