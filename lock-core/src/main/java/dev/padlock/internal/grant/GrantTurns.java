@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
  * a release puts this client's local queue back in line, and what becomes of a grant nobody here
  * waits for. The queue ({@code queue.LocalQueue}) keeps the state and makes the transitions
  * ({@code onGranted}, {@code release}); this class only decides and sends, and never sees the queue
- * (it sits above this package): it is given what it decides on and how to release.
+ * (which sits above this package): it is given what it decides on and how to release.
  *
  * <p>The head's failed claim puts this client in line on Redis with the head ticket's place nonce;
  * the head listens on the client's grant channel while it waits, and the queue while owners queue
