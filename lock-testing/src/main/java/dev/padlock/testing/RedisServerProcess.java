@@ -2,22 +2,13 @@ package dev.padlock.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,14 +17,18 @@ import org.slf4j.LoggerFactory;
  * with persistence off. A test can stop it, kill it, restart it on the same port, and pause and
  * resume it (SIGSTOP/SIGCONT to its own PID only).
  *
- * <p>Implementation notes. Ports: a free port is picked with an ephemeral {@link ServerSocket},
- * which leaves a window in which another process can take it; a start that fails because the
- * port is taken is retried on a new port, a bounded number of times. A restart must keep its
- * port, so it retries on that same port until it frees, again bounded. Readiness is a
- * {@code PING} over a plain socket ({@link RespProbe}), after the log says so (a Sentinel logs its
- * ID instead of "Ready to accept connections"). Every process still running when the JVM exits
- * is stopped by one shutdown hook. {@link RedisLaunchOptions} add a configuration file (passed
- * first, as a Sentinel needs) and a port choice that leaves room for a cluster bus port.
+ * <p>Implementation notes. This class keeps the process's state and its lifecycle; one class a
+ * job does the rest. Ports: a free port is picked by {@link FreePorts}, which leaves a window in
+ * which another process can take it; a start that fails because the port is taken is retried on a
+ * new port, a bounded number of times. A restart must keep its port, so it retries on that same
+ * port until it frees, again bounded. {@link ServerLauncher} starts a process and waits for
+ * readiness: a {@code PING} over a plain socket ({@link RespProbe}), after the log says so (a
+ * Sentinel logs its ID instead of "Ready to accept connections"). {@link ServerDirectory} holds
+ * the working directory, its configuration file and logs; {@link ProcessControl} sends signals to
+ * the process's own PID and waits, bounded, for their effect. Every process still running when
+ * the JVM exits is stopped by one shutdown hook. {@link RedisLaunchOptions} add a configuration
+ * file (passed first, as a Sentinel needs) and a port choice that leaves room for a cluster bus
+ * port.
  *
  * <p>All methods are thread-safe (synchronized on this object). Every blocking method is
  * bounded: see the constants below.
@@ -45,12 +40,7 @@ public final class RedisServerProcess implements AutoCloseable {
     /** The address every server binds. */
     public static final String HOST = "127.0.0.1";
 
-    private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(15);
-    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
-    private static final Duration PROBE_TIMEOUT = Duration.ofMillis(500);
     private static final int NEW_PORT_ATTEMPTS = 5;
-    private static final int BUS_PORT_CANDIDATES = 50;
-    private static final int LOWEST_RANDOM_PORT = 10_000;
     private static final Duration SAME_PORT_BUDGET = Duration.ofSeconds(15);
 
     private static final Set<RedisServerProcess> LIVE = ConcurrentHashMap.newKeySet();
@@ -62,9 +52,9 @@ public final class RedisServerProcess implements AutoCloseable {
 
     private final Path binary;
     private final String version;
-    private final List<String> extraArgs;
     private final RedisLaunchOptions options;
-    private final Path directory;
+    private final ServerDirectory directory;
+    private final ServerLauncher launcher;
 
     /** Guarded by {@code this}; fixed after the first successful start. */
     private int port;
@@ -81,18 +71,9 @@ public final class RedisServerProcess implements AutoCloseable {
             throws IOException {
         this.binary = binary;
         this.version = RedisBinary.version(binary);
-        this.extraArgs = List.copyOf(extraArgs);
         this.options = options;
-        this.directory = Files.createTempDirectory("padlock-redis-");
-        try {
-            if (options.configFileName().isPresent()) {
-                Files.writeString(directory.resolve(options.configFileName().get()),
-                        options.configText().orElse(""), StandardCharsets.UTF_8);
-            }
-        } catch (IOException e) {
-            deleteDirectory();
-            throw e;
-        }
+        this.directory = ServerDirectory.create(options);
+        this.launcher = new ServerLauncher(binary, extraArgs, options, directory);
     }
 
     /** Starts a server from {@link RedisBinary#locate()} with no extra arguments. */
@@ -199,12 +180,12 @@ public final class RedisServerProcess implements AutoCloseable {
 
     /** The server's working directory (also holding {@code redis.log}). */
     public Path directory() {
-        return directory;
+        return directory.path();
     }
 
     /** The server's log file. */
     public Path logFile() {
-        return directory.resolve("redis.log");
+        return directory.logFile();
     }
 
     /**
@@ -212,7 +193,7 @@ public final class RedisServerProcess implements AutoCloseable {
      * {@link #directory()}; empty when started without one.
      */
     public Optional<Path> configFile() {
-        return options.configFileName().map(directory::resolve);
+        return directory.configFile();
     }
 
     /** Whether the process is alive (a paused process is alive). */
@@ -236,7 +217,7 @@ public final class RedisServerProcess implements AutoCloseable {
         }
         resumeQuietly();
         process.destroy();
-        awaitExit(process, STOP_TIMEOUT);
+        ProcessControl.awaitExit(process);
         LOG.debug("Stopped redis-server on port {}", port);
         process = null;
         paused = false;
@@ -248,7 +229,7 @@ public final class RedisServerProcess implements AutoCloseable {
             return;
         }
         process.destroyForcibly();
-        awaitExit(process, STOP_TIMEOUT);
+        ProcessControl.awaitExit(process);
         process = null;
         paused = false;
     }
@@ -265,15 +246,15 @@ public final class RedisServerProcess implements AutoCloseable {
         stop();
         long deadline = System.nanoTime() + SAME_PORT_BUDGET.toNanos();
         while (true) {
-            StartResult result = launch(port, tlsPort);
-            if (result == StartResult.STARTED) {
+            ServerLauncher.Result result = launch(port, tlsPort);
+            if (result == ServerLauncher.Result.STARTED) {
                 return;
             }
-            if (result == StartResult.FAILED || System.nanoTime() - deadline > 0) {
+            if (result == ServerLauncher.Result.FAILED || System.nanoTime() - deadline > 0) {
                 throw new IllegalStateException("redis-server did not restart on port " + port
-                        + " within " + SAME_PORT_BUDGET + "; log:\n" + logTail());
+                        + " within " + SAME_PORT_BUDGET + "; log:\n" + directory.logTail());
             }
-            sleep(Duration.ofMillis(100));
+            ProcessControl.sleep(Duration.ofMillis(100));
         }
     }
 
@@ -283,15 +264,15 @@ public final class RedisServerProcess implements AutoCloseable {
      */
     public synchronized void pause() {
         Process current = requireRunning("pause");
-        signal(current, "STOP");
-        awaitState(current, 'T');
+        ProcessControl.signal(current, "STOP");
+        ProcessControl.awaitState(current, 'T');
         paused = true;
     }
 
     /** Sends SIGCONT to this server's process. */
     public synchronized void resume() {
         Process current = requireRunning("resume");
-        signal(current, "CONT");
+        ProcessControl.signal(current, "CONT");
         paused = false;
     }
 
@@ -306,7 +287,7 @@ public final class RedisServerProcess implements AutoCloseable {
             stop();
         } finally {
             LIVE.remove(this);
-            deleteDirectory();
+            directory.delete();
         }
     }
 
@@ -317,14 +298,12 @@ public final class RedisServerProcess implements AutoCloseable {
 
     // ---- starting ----
 
-    private enum StartResult { STARTED, PORT_TAKEN, FAILED }
-
     private void startOnNewPort() {
         for (int attempt = 1; attempt <= NEW_PORT_ATTEMPTS; attempt++) {
-            int candidate = options.clusterBusPort() ? freePortWithBusPort() : freePort();
-            int tlsCandidate = options.tls().isPresent() ? freePortOtherThan(candidate) : 0;
-            StartResult result = launch(candidate, tlsCandidate);
-            if (result == StartResult.STARTED) {
+            int candidate = options.clusterBusPort() ? FreePorts.withBusPort() : FreePorts.any();
+            int tlsCandidate = options.tls().isPresent() ? FreePorts.otherThan(candidate) : 0;
+            ServerLauncher.Result result = launch(candidate, tlsCandidate);
+            if (result == ServerLauncher.Result.STARTED) {
                 port = candidate;
                 tlsPort = tlsCandidate;
                 LIVE.add(this);
@@ -332,198 +311,32 @@ public final class RedisServerProcess implements AutoCloseable {
                         process.pid());
                 return;
             }
-            if (result == StartResult.FAILED) {
+            if (result == ServerLauncher.Result.FAILED) {
                 break;
             }
         }
-        deleteDirectory();
-        throw new IllegalStateException("redis-server " + binary + " did not start; log:\n" + logTail());
+        String log = directory.logTail(); // before the directory, and the log with it, is deleted
+        directory.delete();
+        throw new IllegalStateException("redis-server " + binary + " did not start; log:\n" + log);
     }
 
-    private StartResult launch(int candidatePort, int tlsCandidatePort) {
-        List<String> command = new ArrayList<>(List.of(binary.toString()));
-        configFile().ifPresent(file -> command.add(file.toString()));
-        command.addAll(List.of(
-                "--port", String.valueOf(candidatePort),
-                "--bind", HOST,
-                "--save", "",
-                "--appendonly", "no",
-                "--protected-mode", "no",
-                "--daemonize", "no",
-                "--dir", directory.toString(),
-                "--logfile", logFile().toString()));
-        options.tls().ifPresent(tls -> command.addAll(List.of(
-                "--tls-port", String.valueOf(tlsCandidatePort),
-                "--tls-cert-file", tls.certFile().toString(),
-                "--tls-key-file", tls.keyFile().toString(),
-                "--tls-ca-cert-file", tls.caCertFile().toString(),
-                "--tls-auth-clients", "no")));
-        command.addAll(extraArgs);
-        Process started;
-        try {
-            Files.deleteIfExists(logFile());
-            started = new ProcessBuilder(command)
-                    .directory(directory.toFile())
-                    .redirectErrorStream(true)
-                    .redirectOutput(directory.resolve("stdout.log").toFile())
-                    .start();
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot start " + binary, e);
+    /** Launches on these ports; once started, the process is this server's, not paused. */
+    private ServerLauncher.Result launch(int candidatePort, int tlsCandidatePort) {
+        ServerLauncher.Launch launch = launcher.launch(candidatePort, tlsCandidatePort);
+        if (launch.result() == ServerLauncher.Result.STARTED) {
+            process = launch.process();
+            paused = false;
         }
-        long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
-        while (System.nanoTime() - deadline < 0) {
-            if (!started.isAlive()) {
-                return logTail().contains("Address already in use")
-                        ? StartResult.PORT_TAKEN : StartResult.FAILED;
-            }
-            // The log line proves that it is our process that listens, not another on that port.
-            if (logSaysReady() && RespProbe.ping(HOST, candidatePort, PROBE_TIMEOUT)
-                    && started.isAlive()) {
-                process = started;
-                paused = false;
-                return StartResult.STARTED;
-            }
-            sleep(Duration.ofMillis(20));
-        }
-        started.destroyForcibly();
-        awaitExit(started, STOP_TIMEOUT);
-        return StartResult.FAILED;
+        return launch.result();
     }
 
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot find a free port on " + HOST, e);
-        }
-    }
-
-    private static int freePortOtherThan(int taken) {
-        for (int attempt = 0; attempt < BUS_PORT_CANDIDATES; attempt++) {
-            int candidate = freePort();
-            if (candidate != taken) {
-                return candidate;
-            }
-        }
-        throw new IllegalStateException("No second free port on " + HOST);
-    }
-
-    /**
-     * A free port whose bus port (+ 10000) is at most 65535 and free too: an ephemeral port when
-     * it fits, else a random one below the limit; a bounded number of candidates.
-     */
-    private static int freePortWithBusPort() {
-        int highest = 65_535 - RedisLaunchOptions.CLUSTER_BUS_OFFSET;
-        for (int attempt = 0; attempt < BUS_PORT_CANDIDATES; attempt++) {
-            int candidate = attempt % 2 == 0
-                    ? freePort()
-                    : ThreadLocalRandom.current().nextInt(LOWEST_RANDOM_PORT, highest + 1);
-            if (candidate <= highest && candidate != 6379 && isFree(candidate)
-                    && isFree(candidate + RedisLaunchOptions.CLUSTER_BUS_OFFSET)) {
-                return candidate;
-            }
-        }
-        throw new IllegalStateException("No free port on " + HOST + " with a free cluster bus port after "
-                + BUS_PORT_CANDIDATES + " candidates");
-    }
-
-    private static boolean isFree(int candidate) {
-        try (ServerSocket socket = new ServerSocket(candidate, 1, InetAddress.getByName(HOST))) {
-            return socket.getLocalPort() == candidate;
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    // ---- signals and waiting ----
-
-    private static void signal(Process target, String signal) {
-        try {
-            Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(target.pid()))
-                    .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .start();
-            if (!kill.waitFor(5, TimeUnit.SECONDS)) {
-                kill.destroyForcibly();
-                throw new IllegalStateException("kill -" + signal + " " + target.pid() + " hung");
-            }
-            if (kill.exitValue() != 0) {
-                throw new IllegalStateException("kill -" + signal + " " + target.pid()
-                        + " exited with " + kill.exitValue());
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot run kill -" + signal, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while sending SIG" + signal, e);
-        }
-    }
-
-    /** On Linux, waits (bounded) until /proc says the process is in {@code state}. */
-    private static void awaitState(Process target, char state) {
-        Path stat = Path.of("/proc", String.valueOf(target.pid()), "stat");
-        if (!Files.exists(stat)) {
-            return;
-        }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (System.nanoTime() - deadline < 0) {
-            try {
-                String text = Files.readString(stat, StandardCharsets.US_ASCII);
-                int afterName = text.lastIndexOf(')');
-                if (afterName > 0 && afterName + 2 < text.length() && text.charAt(afterName + 2) == state) {
-                    return;
-                }
-            } catch (IOException e) {
-                return;
-            }
-            sleep(Duration.ofMillis(5));
-        }
-        throw new IllegalStateException("pid " + target.pid() + " did not reach state " + state);
-    }
+    // ---- state ----
 
     private void resumeQuietly() {
         if (paused && process != null && process.isAlive()) {
-            signal(process, "CONT");
+            ProcessControl.signal(process, "CONT");
         }
         paused = false;
-    }
-
-    /** Waits for exit; SIGKILL after {@code timeout}; never swallows an interrupt. */
-    private static void awaitExit(Process target, Duration timeout) {
-        if (waitUninterruptibly(target, timeout)) {
-            return;
-        }
-        target.destroyForcibly();
-        if (!waitUninterruptibly(target, timeout)) {
-            throw new IllegalStateException("pid " + target.pid() + " survived SIGKILL for " + timeout);
-        }
-    }
-
-    private static boolean waitUninterruptibly(Process target, Duration timeout) {
-        boolean interrupted = false;
-        long deadline = System.nanoTime() + timeout.toNanos();
-        try {
-            while (true) {
-                try {
-                    return target.waitFor(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    private static void sleep(Duration duration) {
-        try {
-            Thread.sleep(duration.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while waiting for redis-server", e);
-        }
     }
 
     private Process requireRunning(String operation) {
@@ -539,44 +352,6 @@ public final class RedisServerProcess implements AutoCloseable {
         if (closed) {
             throw new IllegalStateException("Cannot " + operation + ": redis-server on port " + port
                     + " is closed");
-        }
-    }
-
-    private boolean logSaysReady() {
-        try {
-            if (!Files.exists(logFile())) {
-                return false;
-            }
-            String log = Files.readString(logFile(), StandardCharsets.UTF_8);
-            // A Sentinel logs its ID once it listens, and never "Ready to accept connections".
-            return log.contains("Ready to accept connections") || log.contains("Sentinel ID is");
-        } catch (IOException | UncheckedIOException e) {
-            return false;
-        }
-    }
-
-    private String logTail() {
-        StringBuilder text = new StringBuilder();
-        for (String name : List.of("stdout.log", "redis.log")) {
-            Path file = directory.resolve(name);
-            try {
-                if (Files.exists(file)) {
-                    List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-                    lines.subList(Math.max(0, lines.size() - 20), lines.size())
-                            .forEach(line -> text.append(line).append('\n'));
-                }
-            } catch (IOException | UncheckedIOException e) {
-                text.append("(cannot read ").append(file).append(": ").append(e).append(")\n");
-            }
-        }
-        return text.toString();
-    }
-
-    private void deleteDirectory() {
-        try (Stream<Path> paths = Files.walk(directory)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        } catch (IOException | UncheckedIOException e) {
-            LOG.debug("Cannot delete {}", directory, e);
         }
     }
 

@@ -153,4 +153,12 @@ class RedisServerProcessTest {
             assertNotEquals(server.port(), custom.port());
         }
     }
+
+    @Test
+    void aStartThatFailsShowsTheServersOutputInItsMessage() {
+        IllegalStateException failure = assertThrows(IllegalStateException.class,
+                () -> RedisServerProcess.start("--no-such-directive", "yes"));
+
+        assertTrue(failure.getMessage().contains("no-such-directive"), failure.getMessage());
+    }
 }

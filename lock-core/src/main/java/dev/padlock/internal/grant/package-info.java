@@ -1,13 +1,23 @@
 /**
- * Grants: the waits of kinds where a releasing script grants the lock to one owner's place in a
- * line on Redis (fair, read, write), one wait per kind, lock and owner ({@code GrantWaits}); the
- * wire message ({@code GrantMessage}) and the routing of every grant message of the client
- * ({@code GrantRouter}: to the waits, or to the local queues for a plain lock's). A grant message
- * is believed only when the publishing call counted its listener; otherwise the wait asks Redis.
- * {@code HeldCounts} counts each owner's holds as Redis confirmed them, which names an acquisition
- * whose reply was lost. The grant state of one acquisition, {@code GrantLatch}, is part of its
- * loop in {@code acquire}; the kind letters the scripts write are the protocol's
- * ({@code protocol.GrantKind}). Uses {@code acquire} and below.
+ * Grants: a releasing script grants the lock to one owner's place in a line on Redis and publishes
+ * on the owner's client's grant channel. A grant message is believed only when the publishing call
+ * counted its listener; otherwise the waiter asks Redis. Where each piece lives:
+ * <ul>
+ *   <li>the wire message: {@code GrantMessage}, here; the kind letters the scripts write are the
+ *       protocol's ({@code protocol.GrantKind});</li>
+ *   <li>the routing of every grant message of the client: {@code GrantRouter}, here (to the waits,
+ *       or to the local queues for a plain lock's);</li>
+ *   <li>the waits of the kinds that grant to a place (fair, read, write), one per kind, lock and
+ *       owner: {@code GrantWaits}, here;</li>
+ *   <li>the turns between clients of a plain lock's local queue (when a release puts this client
+ *       back in line, a grant nobody here waits for): {@code GrantTurns}, here; the queue that
+ *       takes them is {@code queue.LocalQueue} ({@code onGranted}, {@code release});</li>
+ *   <li>the grant state of one acquisition (the latch its loop reads): {@code acquire.GrantLatch},
+ *       part of that loop, below this package;</li>
+ *   <li>each owner's holds as Redis confirmed them, which name an acquisition whose reply was
+ *       lost: {@code HeldCounts}, here.</li>
+ * </ul>
+ * Uses {@code acquire} and below.
  */
 @NullMarked
 package dev.padlock.internal.grant;

@@ -3,6 +3,7 @@ package dev.padlock.internal.queue;
 import dev.padlock.internal.acquire.AcquireContext;
 import dev.padlock.internal.acquire.HeldBefore;
 import dev.padlock.internal.acquire.LockAcquisition;
+import dev.padlock.internal.grant.GrantTurns;
 import dev.padlock.internal.protocol.ExclusiveLockProtocol;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
@@ -211,7 +212,7 @@ final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transit
             }
             holder.holdForPassOn(protocol, owner, queues.confirmed());
         }
-        GrantTurns.passOn(queues, services, protocol, owner);
+        GrantTurns.passOn(protocol, owner, () -> queues.release(protocol, services, owner));
         return true;
     }
 
@@ -231,7 +232,7 @@ final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transit
             // an owner with more holds than this one keeps the lock: no hand-off
             successor = holder.is(owner) && holder.holds() <= 1 && !tickets.headRunning() && budget.allowsHandOff()
                     ? tickets.claimSuccessor() : null;
-            next = successor == null ? GrantTurns.nextInLine(protocol, tickets) : null;
+            next = successor == null ? GrantTurns.nextInLine(protocol, tickets.headRunning(), tickets.firstInLine()) : null;
             sentAt = queues.confirmations();
             if (releases == null) {
                 releases = new LocalRelease(this, runner, services);
@@ -393,8 +394,7 @@ final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transit
 
     private void becomeHead(Ticket ticket) {
         tickets.becomeHead(ticket);
-        // a head whose owner holds the lock already (a probe while it queued) re-enters: a claim
-        // would count its holds as one
+        // a head whose owner holds already (a probe while it queued) re-enters: a claim would count its holds as one
         ticket.fresh = !holds(ticket.owner);
     }
 

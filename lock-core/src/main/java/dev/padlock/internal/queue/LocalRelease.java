@@ -27,8 +27,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>Global release.</b> Otherwise the unlock deletes and publishes on Redis. For kinds that
  * grant, it puts this client back in line for the first queued owner as it passes the lock to the
- * next client in line (see {@link GrantTurns}). When its message reached other clients, the next
- * local owner first yields ({@link HandOffBudget#yieldNanos}).
+ * next client in line (see {@link dev.padlock.internal.grant.GrantTurns}). When its message reached
+ * other clients, the next local owner first yields ({@link HandOffBudget#yieldNanos}).
  *
  * <p>A reply forgets the holder only when Redis confirmed it before the call was sent (see
  * {@link ConfirmedHolder}). Called outside the queue's monitor, and never takes it: each change of

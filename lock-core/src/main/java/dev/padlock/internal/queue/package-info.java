@@ -8,8 +8,8 @@
  * under that monitor and are not thread-safe ({@code Tickets}, {@code ConfirmedHolder},
  * {@code HandOffBudget}, {@code QueueWakeUps} with {@code ChannelWatches} and {@code SpinPoller},
  * {@code HolderLeaseWatch}); the classes that talk to Redis for it ({@code TicketRunner},
- * {@code LocalRelease}, {@code GrantTurns}) take no lock and see only the transitions they need.
- * Uses {@code acquire} and below.
+ * {@code LocalRelease}) take no lock and see only the transitions they need. When clients take turns
+ * by grants is decided in {@code grant.GrantTurns}. Uses {@code grant}, {@code acquire} and below.
  */
 @NullMarked
 package dev.padlock.internal.queue;
