@@ -7,7 +7,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Turns between clients for one lock, for kinds that {@linkplain LockProtocol#grants() grant}: who
+ * Turns between clients for one lock, for kinds that {@linkplain LockProtocol#granting() grant}: who
  * of a {@link LocalQueue} a release puts back in line, and what becomes of a grant nobody here
  * waits for. The queue keeps the state and makes the transitions ({@link LocalQueue#onGranted},
  * {@link LocalQueue#release}); this class only decides and sends, and never sees the queue.
@@ -39,7 +39,7 @@ final class GrantTurns {
      * queue's monitor.
      */
     static @Nullable Ticket nextInLine(LockProtocol protocol, Tickets tickets) {
-        return !tickets.headRunning() && protocol.grants() ? tickets.firstInLine() : null;
+        return !tickets.headRunning() && protocol.granting() != null ? tickets.firstInLine() : null;
     }
 
     /**

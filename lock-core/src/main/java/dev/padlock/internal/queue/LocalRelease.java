@@ -113,7 +113,7 @@ final class LocalRelease {
         long nextLease = next == null ? 0 : next.leaseMillis;
         long nextNonce = next == null ? 0 : next.nonce;
         // handled in the reply's own stage: this runs on every uncontended unlock
-        return protocol.release(owner, rearm, nextOwner, nextLease, nextNonce, (release, failure) -> {
+        return QueuedPath.handOffOf(protocol).release(owner, rearm, nextOwner, nextLease, nextNonce, (release, failure) -> {
             boolean inDoubt = false;
             try {
                 if (next != null && failure == null && release.granted()) {
@@ -168,7 +168,7 @@ final class LocalRelease {
         Watchdog watchdog = services.watchdog();
         long rearm = watchdog.beforeRelease(protocol, owner) ? watchdog.leaseMillis() : 0;
         long sentNanos = services.clock().nanoTime();
-        return protocol.handOff(owner, successor.owner, successor.leaseMillis, rearm).whenComplete((outcome, failure) -> {
+        return QueuedPath.handOffOf(protocol).handOff(owner, successor.owner, successor.leaseMillis, rearm).whenComplete((outcome, failure) -> {
             try {
                 watchdog.afterRelease(protocol, owner, outcome == ReleaseOutcome.STILL_HELD);
                 if (outcome == ReleaseOutcome.RELEASED
@@ -216,7 +216,7 @@ final class LocalRelease {
             runner.run(head, true);
         } else if (!successor.unclaim()) {
             queue.giveUp(successor);
-            if (unknown && successor.protocol.claims()) {
+            if (unknown && successor.protocol.claiming() != null) {
                 services.abandonments().abandon(successor.protocol, successor.owner, successor.leaseMillis);
             }
         }
