@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li><b>Claims</b> given up on before Redis answered (a lost reply, then a timeout, an
  *       interrupt or a cancel): each may have landed, so each is given back with
- *       {@link dev.padlock.internal.protocol.Claiming#abandon}, retried until the claim's lease would have run out by
+ *       {@link Claiming#abandon}, retried until the claim's lease would have run out by
  *       itself.</li>
  *   <li><b>Other acquisitions</b> given up on in doubt (a re-entry; a fair, read or write hold):
  *       Redis is asked by hold count whether it landed, and one hold is given back if so

@@ -206,7 +206,8 @@ public final class LockAcquisition implements PendingAcquire {
 
     /**
      * Starts the loop, in place of {@link #begin()}, from the answer to a first attempt its caller
-     * sent ({@link dev.padlock.internal.protocol.LocalHandOff#firstAttempt}) and found not "acquired", or the failure that lost it.
+     * sent ({@link dev.padlock.internal.protocol.LocalHandOff#firstAttempt}) and found not
+     * "acquired", or the failure that lost it.
      *
      * @param willWait what the attempt was sent with
      * @param sentNanos when it was sent, as {@link AcquireContext#clock()} reads

@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * its place nonce, routes the grant messages to them ({@code f:}, {@code r:} or
  * {@code w:<threadId>:<nonce>:<name>}, see {@link GrantMessage}), and, for a kind whose grant does
  * not write the owner's "since" (the fair lock), notes it a moment later
- * ({@link dev.padlock.internal.protocol.Granting#noteGrantSince}). The grant itself writes the lease the owner asked for.
+ * ({@link Granting#noteGrantSince}). The grant itself writes the lease the owner asked for.
  *
  * <p><b>One wait with a place per owner.</b> A place on Redis is one owner's (the hall and the
  * line find it by the owner's field), and an attempt that finds the owner's field with its place

@@ -12,7 +12,9 @@ import java.util.function.BiFunction;
  * The fenced lock: RLock's hash and release, plus a token counter
  * ({@code redisson_lock_token:{name}}, never expiring) that every new holder raises to the
  * server's clock in microseconds and then increments (see {@code fenced_acquire.lua}), so tokens
- * keep rising when Redis lost the counter. No local hand-off: each holder's token comes from Redis.
+ * keep rising when Redis lost the counter. Its acquisitions take no local hand-off (each holder's
+ * token comes from Redis), but it shares the plain lock's local view, and its holder hands the lock
+ * to a queued plain owner.
  */
 public final class FencedLockProtocol implements LockProtocol, Claiming, LocalHandOff {
     private final ExclusiveLockProtocol lock;
