@@ -2,6 +2,7 @@ package dev.padlock.internal.acquire;
 
 import dev.padlock.RedisUnavailableException;
 import dev.padlock.internal.base.EngineClock;
+import dev.padlock.internal.protocol.Claiming;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.redis.RedisErrors;
 import io.netty.util.Timer;
@@ -21,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li><b>Claims</b> given up on before Redis answered (a lost reply, then a timeout, an
  *       interrupt or a cancel): each may have landed, so each is given back with
- *       {@link LockProtocol#abandon}, retried until the claim's lease would have run out by
+ *       {@link Claiming#abandon}, retried until the claim's lease would have run out by
  *       itself.</li>
  *   <li><b>Other acquisitions</b> given up on in doubt (a re-entry; a fair, read or write hold):
  *       Redis is asked by hold count whether it landed, and one hold is given back if so
@@ -99,17 +100,22 @@ public final class Abandonments {
 
     /**
      * Gives back {@code owner}'s claim of {@code protocol}'s lock, whose outcome is unknown; call
-     * before the caller learns that its acquisition failed.
+     * before the caller learns that its acquisition failed. A kind that does not
+     * {@linkplain LockProtocol#claiming() claim} has no claim to give back: nothing is sent.
      *
      * @param leaseMillis the lease the claim asked for: how long a landed claim can hold on by itself
      */
     public void abandon(LockProtocol protocol, long owner, long leaseMillis) {
+        Claiming claiming = protocol.claiming();
+        if (claiming == null) {
+            return;
+        }
         String key = key(protocol, owner);
         CompletableFuture<Void> done = new CompletableFuture<>();
         if (pending.putIfAbsent(key, done) != null) {
             return; // one give-back removes every hold the owner's earlier claims left
         }
-        resend(() -> protocol.abandon(owner), leaseMillis + 2 * commandTimeoutMillis).whenComplete((removed, failure) -> {
+        resend(() -> claiming.abandon(owner), leaseMillis + 2 * commandTimeoutMillis).whenComplete((removed, failure) -> {
             if (failure == null && removed) {
                 log.info("gave back lock '{}' of {}: its acquisition landed after its caller had been told it failed",
                         protocol.name(), protocol.ownerField(owner));

@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
  * its listener) moves the latch from {@link State#RUNNING} to {@link State#GRANTED}, while the loop
  * still runs; the loop's next step then counts the owner as holding. When the loop ends, with the
  * lock or without it, the latch is {@link State#DONE} and later grants are not taken. A grant that
- * only wakes (see {@link dev.padlock.internal.protocol.LockProtocol#grantMessageConfirms()}) sets a
+ * only wakes (see {@link dev.padlock.internal.protocol.Granting#grantMessageConfirms()}) sets a
  * wake-up request instead, which the next attempt answers.
  *
  * <p>Thread-safe: a grant message arrives on an I/O thread while the loop runs elsewhere.

@@ -3,6 +3,7 @@ package dev.padlock.internal.acquire;
 import dev.padlock.RedisUnavailableException;
 import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.base.WaitBudget;
+import dev.padlock.internal.protocol.Granting;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.LockProtocol.Attempt;
 import dev.padlock.internal.wakeup.WakeUps;
@@ -89,8 +90,8 @@ public final class LockAcquisition implements PendingAcquire {
         this.spin = request.spin();
         this.commandTimeoutMillis = context.commandTimeoutMillis();
         // first holds are claims (idempotent): the owner holds none of the lock and its kind claims
-        boolean claim = request.fresh() && protocol.claims();
-        long placeNonce = spin || !protocol.grants() ? 0 : request.placeNonce();
+        boolean claim = request.fresh() && protocol.claiming() != null;
+        long placeNonce = spin || protocol.granting() == null ? 0 : request.placeNonce();
         this.subscriptions = new Subscriptions(registry, timer, protocol, threadId, placeNonce != 0);
         this.place = new PlaceInLine(protocol, context.abandonments(), threadId, request.leaseMillis(), claim,
                 budget.oneAttempt(), placeNonce, request.inLine());
@@ -144,7 +145,7 @@ public final class LockAcquisition implements PendingAcquire {
 
     /**
      * Makes the attempts start a new hold count when {@code newCount} says so as the loop begins (see
-     * {@link LockProtocol#tryAcquire(long, long, boolean, long, boolean, boolean)}): for a kind that
+     * {@link Granting#tryAcquire(long, long, boolean, long, boolean, boolean)}): for a kind that
      * does not claim, an owner whose last unlock could not be confirmed. Asked once, when the
      * acquisition begins: an earlier acquisition of the same owner may have settled by then. Before
      * {@link #begin()}; not with {@link #resume}.
@@ -184,7 +185,7 @@ public final class LockAcquisition implements PendingAcquire {
 
     /** Starts the loop; once. */
     public void begin() {
-        if (newCount != null && !protocol.claims() && newCount.getAsBoolean()) {
+        if (newCount != null && protocol.claiming() == null && newCount.getAsBoolean()) {
             place.startNewCount();
             lostReplies.attemptsFindOut();
         }
@@ -205,7 +206,8 @@ public final class LockAcquisition implements PendingAcquire {
 
     /**
      * Starts the loop, in place of {@link #begin()}, from the answer to a first attempt its caller
-     * sent ({@link LockProtocol#firstAttempt}) and found not "acquired", or the failure that lost it.
+     * sent ({@link dev.padlock.internal.protocol.LocalHandOff#firstAttempt}) and found not
+     * "acquired", or the failure that lost it.
      *
      * @param willWait what the attempt was sent with
      * @param sentNanos when it was sent, as {@link AcquireContext#clock()} reads
@@ -225,11 +227,12 @@ public final class LockAcquisition implements PendingAcquire {
      *     already stopped or acquired (the caller decides what becomes of the grant)
      */
     public boolean grant(long nonce) {
-        if (place.nonce() == 0 || nonce != place.nonce()) {
+        Granting granting = protocol.granting(); // not null with a place
+        if (place.nonce() == 0 || nonce != place.nonce() || granting == null) {
             return false;
         }
         // a message that does not confirm is only a wake-up: the next attempt finds the grant, and says so
-        boolean confirms = protocol.grantMessageConfirms();
+        boolean confirms = granting.grantMessageConfirms();
         boolean taken = confirms ? latch.grant() : latch.requestWake();
         if (taken || !confirms) {
             pauses.wake(true);

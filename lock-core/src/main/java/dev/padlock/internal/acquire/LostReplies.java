@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li><b>How.</b> A first hold of an owner that holds nothing ({@code claim}, for kinds that
- *       {@linkplain LockProtocol#claims() claim}) sends its idempotent claim again, so the answer
+ *       {@linkplain LockProtocol#claiming() claim}) sends its idempotent claim again, so the answer
  *       is the outcome; any other attempt asks whether the owner's field is in the lock
  *       ({@link #confirm()}), and goes on waiting if it is not.</li>
  *   <li><b>When.</b> After a pause that doubles from 10 to 200 ms while Redis does not answer, and

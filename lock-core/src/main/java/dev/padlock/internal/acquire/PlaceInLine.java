@@ -2,6 +2,8 @@ package dev.padlock.internal.acquire;
 
 import static dev.padlock.internal.base.Nulls.castToNonNull;
 
+import dev.padlock.internal.protocol.Claiming;
+import dev.padlock.internal.protocol.Granting;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.LockProtocol.Attempt;
 import java.util.concurrent.CompletableFuture;
@@ -13,10 +15,10 @@ import org.slf4j.LoggerFactory;
 /**
  * One acquisition's attempts and the place in a line on Redis they may take.
  *
- * <p>For kinds that {@linkplain LockProtocol#grants() grant}, an acquisition with a place nonce
+ * <p>For kinds that {@linkplain LockProtocol#granting() grant}, an acquisition with a place nonce
  * takes a place in line for its owner with a failed attempt that will wait, once it hears grants:
- * a claim for kinds that claim, else {@link LockProtocol#tryAcquire(long, long, boolean, long,
- * boolean)}. A release by another client may then grant the lock to that place. An attempt that
+ * a claim for kinds that claim, else {@link Granting#tryAcquire(long, long, boolean, long,
+ * boolean, boolean)}. A release by another client may then grant the lock to that place. An attempt that
  * succeeds leaves the line; one that stops without the lock leaves it with {@link #leave()}, which
  * may find a grant instead, and notes a place it could not leave ({@link #leftBehind()}). For other
  * kinds, any attempt that will wait may have queued the owner, and a stop forgets it
@@ -38,6 +40,10 @@ final class PlaceInLine {
             AtomicReferenceFieldUpdater.newUpdater(PlaceInLine.class, CompletableFuture.class, "givingBack");
 
     private final LockProtocol protocol;
+    /** The kind's claims; null when it does not claim. */
+    private final @Nullable Claiming claiming;
+    /** The kind's line; null when it has none. */
+    private final @Nullable Granting granting;
     private final Abandonments abandonments;
     private final long owner;
     private final long leaseMillis;
@@ -45,7 +51,7 @@ final class PlaceInLine {
     private boolean claim;
     /**
      * Whether the attempts of a kind that does not claim start a new hold count (see
-     * {@link LockProtocol#tryAcquire(long, long, boolean, long, boolean, boolean)}); set before the first.
+     * {@link Granting#tryAcquire(long, long, boolean, long, boolean, boolean)}); set before the first.
      */
     private boolean newCount;
     private final boolean oneAttempt;
@@ -78,6 +84,8 @@ final class PlaceInLine {
     PlaceInLine(LockProtocol protocol, Abandonments abandonments, long owner, long leaseMillis, boolean claim,
             boolean oneAttempt, long nonce, boolean inLine) {
         this.protocol = protocol;
+        this.claiming = protocol.claiming();
+        this.granting = protocol.granting();
         this.abandonments = abandonments;
         this.owner = owner;
         this.leaseMillis = leaseMillis;
@@ -94,7 +102,7 @@ final class PlaceInLine {
      * Redis then counts once, for this acquisition.
      */
     void claimFromNowOn() {
-        if (protocol.claims()) {
+        if (claiming != null) {
             claim = true;
         } else {
             newCount = true;
@@ -125,16 +133,21 @@ final class PlaceInLine {
     CompletableFuture<Attempt> attempt(boolean hearsGrants) {
         sent(!oneAttempt);
         try {
-            long place = hearsGrants ? nonce : 0;
-            if (claim) {
-                return protocol.tryClaim(leaseMillis, owner, !oneAttempt, place, inLine);
+            long place = hearsGrants ? nonce : 0; // a nonce only with a line
+            Claiming claims = claiming;
+            if (claim && claims != null) {
+                return claims.tryClaim(leaseMillis, owner, !oneAttempt, place, inLine);
+            }
+            Granting grants = granting;
+            if (grants == null) {
+                return protocol.tryAcquire(leaseMillis, owner, !oneAttempt);
             }
             if (place != 0 && !oneAttempt) {
-                CompletableFuture<Attempt> reply = protocol.tryAcquire(leaseMillis, owner, true, place, inLine, newCount);
+                CompletableFuture<Attempt> reply = grants.tryAcquire(leaseMillis, owner, true, place, inLine, newCount);
                 inLine = true; // taken by this attempt unless it acquires; maybe so when its reply is lost
                 return reply;
             }
-            return newCount ? protocol.tryAcquire(leaseMillis, owner, !oneAttempt, 0, false, true)
+            return newCount ? grants.tryAcquire(leaseMillis, owner, !oneAttempt, 0, false, true)
                     : protocol.tryAcquire(leaseMillis, owner, !oneAttempt);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
@@ -186,13 +199,13 @@ final class PlaceInLine {
      *     the owner instead, which the owner then holds (false too when leaving failed)
      */
     @Nullable CompletableFuture<Boolean> leave() {
-        boolean leave = protocol.grants() ? inLine : mayBeQueued;
+        boolean leave = granting != null ? inLine : mayBeQueued;
         mayBeQueued = false;
         inLine = false;
         if (!leave) {
             return null;
         }
-        boolean byNonce = nonce != 0 && !claim;
+        boolean byNonce = nonce != 0 && !claim; // a nonce only with a line
         CompletableFuture<Boolean> left = byNonce ? leavePlace() : protocol.leaveQueue(owner).thenApply(ignored -> false);
         return left.handle((held, failure) -> {
             if (failure == null) {
@@ -223,7 +236,7 @@ final class PlaceInLine {
 
     private CompletableFuture<Boolean> leavePlace() {
         try {
-            return protocol.leaveQueue(owner, leaseMillis, nonce);
+            return castToNonNull(granting).leaveQueue(owner, leaseMillis, nonce); // a nonce only with a line
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }

@@ -3,6 +3,7 @@ package dev.padlock.internal.acquire;
 import static dev.padlock.internal.base.Nulls.castToNonNull;
 
 import dev.padlock.internal.base.Timeouts;
+import dev.padlock.internal.protocol.Granting;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.wakeup.WakeUps;
 import dev.padlock.internal.wakeup.WakeUps.Subscription;
@@ -25,7 +26,8 @@ final class Subscriptions {
     private final Timer timer;
     private final LockProtocol protocol;
     private final long owner;
-    private final boolean withGrants;
+    /** The kind's line when the acquisition takes a place in it, and so hears grants; else null. */
+    private final @Nullable Granting heardLine;
     private @Nullable Subscription unlock;
     private @Nullable Subscription grants;
 
@@ -35,7 +37,7 @@ final class Subscriptions {
         this.timer = timer;
         this.protocol = protocol;
         this.owner = owner;
-        this.withGrants = withGrants;
+        this.heardLine = withGrants ? protocol.granting() : null;
     }
 
     /**
@@ -48,14 +50,15 @@ final class Subscriptions {
             return;
         }
         unlock = wakeUps.subscribeIfConfirmed(protocol.unlockChannel(owner));
-        if (withGrants) {
-            grants = wakeUps.subscribeIfConfirmed(castToNonNull(protocol.grantChannel())); // withGrants
+        Granting line = heardLine;
+        if (line != null) {
+            grants = wakeUps.subscribeIfConfirmed(line.grantChannel());
         }
     }
 
     /** Whether every channel is subscribed (and was confirmed, when shared). */
     boolean complete() {
-        return unlock != null && (!withGrants || grants != null);
+        return unlock != null && (heardLine == null || grants != null);
     }
 
     /** Whether grants to this acquisition's place can be heard: the grant channel is subscribed. */
@@ -74,8 +77,9 @@ final class Subscriptions {
         if (unlock == null) {
             unlock = wakeUps.subscribe(protocol.unlockChannel(owner));
         }
-        if (withGrants && grants == null) {
-            grants = wakeUps.subscribe(castToNonNull(protocol.grantChannel()));
+        Granting line = heardLine;
+        if (line != null && grants == null) {
+            grants = wakeUps.subscribe(line.grantChannel());
         }
         CompletableFuture<Void> ready = grants == null ? unlock.ready()
                 : CompletableFuture.allOf(unlock.ready(), grants.ready());

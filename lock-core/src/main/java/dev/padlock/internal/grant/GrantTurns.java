@@ -8,7 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Turns between clients for one lock, for kinds that {@linkplain LockProtocol#grants() grant}: when
+ * Turns between clients for one lock, for kinds that {@linkplain LockProtocol#granting() grant}: when
  * a release puts this client's local queue back in line, and what becomes of a grant nobody here
  * waits for. The queue ({@code queue.LocalQueue}) keeps the state and makes the transitions
  * ({@code onGranted}, {@code release}); this class only decides and sends, and never sees the queue
@@ -41,7 +41,7 @@ public final class GrantTurns {
      * in line already). Read under the queue's monitor.
      */
     public static <T> @Nullable T nextInLine(LockProtocol protocol, boolean headRunning, @Nullable T firstInLine) {
-        return !headRunning && protocol.grants() ? firstInLine : null;
+        return !headRunning && protocol.granting() != null ? firstInLine : null;
     }
 
     /**

@@ -9,6 +9,7 @@ import dev.padlock.internal.acquire.HeldBefore;
 import dev.padlock.internal.acquire.LockAcquisition;
 import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.protocol.GrantKind;
+import dev.padlock.internal.protocol.Granting;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.UnconfirmedUnlocks;
 import io.netty.util.Timeout;
@@ -28,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * its place nonce, routes the grant messages to them ({@code f:}, {@code r:} or
  * {@code w:<threadId>:<nonce>:<name>}, see {@link GrantMessage}), and, for a kind whose grant does
  * not write the owner's "since" (the fair lock), notes it a moment later
- * ({@link LockProtocol#noteGrantSince}). The grant itself writes the lease the owner asked for.
+ * ({@link Granting#noteGrantSince}). The grant itself writes the lease the owner asked for.
  *
  * <p><b>One wait with a place per owner.</b> A place on Redis is one owner's (the hall and the
  * line find it by the owner's field), and an attempt that finds the owner's field with its place
@@ -100,13 +101,13 @@ public final class GrantWaits {
         LockAcquisition acquisition = LockAcquisition.create(services, protocol,
                 AcquireRequest.of(owner, leaseMillis, watchdogLease, waitNanos, spin, false)
                         .inLine(nonces.incrementAndGet(), false));
-        HeldCounts.Key counted = new HeldCounts.Key(localKey, protocol.grantKind(), owner);
+        HeldCounts.Key counted = new HeldCounts.Key(localKey, GrantKind.of(protocol), owner);
         // asked as it begins: the same owner's earlier wait, if any, has settled by then. Holds
         // whose fixed lease ran out may still be counted on Redis, their key kept alive by the
         // owner's hold on the other side of a read-write lock: not added to (the fair lock's hash
         // may hold the owner's plain holds, which this client's local view counts)
         acquisition.startsNewCountIf(() -> unconfirmedUnlocks.startsNewCount(localKey, owner)
-                || protocol.grantKind() != GrantKind.FAIR && heldCounts.ranOut(counted, services.clock().nanoTime()));
+                || GrantKind.of(protocol) != GrantKind.FAIR && heldCounts.ranOut(counted, services.clock().nanoTime()));
         // an attempt whose reply was lost landed only if Redis counts more than the owner's other holds
         acquisition.confirmsReentryBy(() -> heldCounts.heldBefore(counted, services.clock().nanoTime()));
         acquisition.beforeTold(() -> {
@@ -117,7 +118,7 @@ public final class GrantWaits {
                 onHeld.run();
             }
         }, () -> heldCounts.untold(counted));
-        Key key = new Key(protocol.grantKind(), protocol.name(), owner);
+        Key key = new Key(GrantKind.of(protocol), protocol.name(), owner);
         // noted before the caller is told and before the wait leaves the running ones: no grant misses both
         acquisition.whenPlaceLeftBehind(() -> leftBehind.put(acquisition.placeNonce(), new LeftBehind(key, acquisition)));
         acquisition.result().whenComplete((acquired, failure) -> {
@@ -298,7 +299,7 @@ public final class GrantWaits {
      * next acquisition starts a new count, whatever the release left ({@link #unlockUnconfirmed}).
      */
     public boolean releaseLost(LockProtocol protocol, long owner, AcquireContext services) {
-        HeldCounts.Key counted = new HeldCounts.Key(protocol.localKey(), protocol.grantKind(), owner);
+        HeldCounts.Key counted = new HeldCounts.Key(protocol.localKey(), GrantKind.of(protocol), owner);
         if (!heldCounts.releaseLost(counted)) {
             unlockUnconfirmed(protocol, owner);
             return false;
@@ -315,7 +316,7 @@ public final class GrantWaits {
      * starts a new count.
      */
     public boolean holdsOnAfterRelease(LockProtocol protocol, long owner, long nowNanos) {
-        if (!heldCounts.none(new HeldCounts.Key(protocol.localKey(), protocol.grantKind(), owner), nowNanos)) {
+        if (!heldCounts.none(new HeldCounts.Key(protocol.localKey(), GrantKind.of(protocol), owner), nowNanos)) {
             return true;
         }
         unlockUnconfirmed(protocol, owner);
@@ -324,16 +325,16 @@ public final class GrantWaits {
 
     /** Whether {@code owner} has holds of {@code protocol}'s lock counted, as Redis confirmed them. */
     public boolean counts(LockProtocol protocol, long owner) {
-        return heldCounts.holds(new HeldCounts.Key(protocol.localKey(), protocol.grantKind(), owner));
+        return heldCounts.holds(new HeldCounts.Key(protocol.localKey(), GrantKind.of(protocol), owner));
     }
 
     /** {@code owner} releases {@code protocol}'s lock: its since needs no note any more. */
     public void released(LockProtocol protocol, long owner) {
-        heldCounts.releaseSent(new HeldCounts.Key(protocol.localKey(), protocol.grantKind(), owner));
+        heldCounts.releaseSent(new HeldCounts.Key(protocol.localKey(), GrantKind.of(protocol), owner));
         if (sinceNotes.isEmpty()) {
             return;
         }
-        Timeout note = sinceNotes.remove(new Key(protocol.grantKind(), protocol.name(), owner));
+        Timeout note = sinceNotes.remove(new Key(GrantKind.of(protocol), protocol.name(), owner));
         if (note != null) {
             note.cancel();
         }
@@ -341,7 +342,7 @@ public final class GrantWaits {
 
     /** The release {@link #released} announced was answered: holds remain ({@code stillHeld}), or not, or unknown. */
     public void releaseAnswered(LockProtocol protocol, long owner, boolean stillHeld) {
-        heldCounts.releaseAnswered(new HeldCounts.Key(protocol.localKey(), protocol.grantKind(), owner), stillHeld);
+        heldCounts.releaseAnswered(new HeldCounts.Key(protocol.localKey(), GrantKind.of(protocol), owner), stillHeld);
     }
 
     /**
@@ -365,7 +366,8 @@ public final class GrantWaits {
      * {@code padlock show} says: it never touches the lease.
      */
     private void scheduleSinceNote(LockProtocol protocol, AcquireContext services, Key key) {
-        if (key.kind() != GrantKind.FAIR) {
+        Granting granting = protocol.granting();
+        if (granting == null || key.kind() != GrantKind.FAIR) {
             return; // the read and write grants write the since themselves
         }
         long grantedAt = services.clock().nanoTime();
@@ -374,7 +376,7 @@ public final class GrantWaits {
                 return;
             }
             long elapsed = services.clock().millisSince(grantedAt);
-            protocol.noteGrantSince(key.owner(), elapsed).whenComplete((noted, failure) -> {
+            granting.noteGrantSince(key.owner(), elapsed).whenComplete((noted, failure) -> {
                 if (failure != null) {
                     log.debug("could not note the since of lock '{}' granted to {}: {}", key.name(),
                             protocol.ownerField(key.owner()), failure.toString());

@@ -17,6 +17,8 @@ import dev.padlock.internal.composite.ToldLosses;
 import dev.padlock.internal.lease.LeaseClocks;
 import dev.padlock.internal.lease.ReportsToLeases;
 import dev.padlock.internal.observe.Observing;
+import dev.padlock.internal.protocol.Granting;
+import dev.padlock.internal.protocol.LocalHandOff;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
 import dev.padlock.internal.redis.RedisErrors;
@@ -69,10 +71,12 @@ public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, 
      * else the direct one.
      */
     private static AcquirePath pathOf(LockProtocol protocol, LockServices services, boolean spin) {
-        if (protocol.sharesLocalView()) {
-            return new QueuedPath(services.queues(), protocol, services, spin);
+        LocalHandOff handOff = protocol.localHandOff();
+        if (handOff != null) {
+            return new QueuedPath(services.queues(), protocol, handOff, services, spin);
         }
-        return protocol.grants() ? new RedisPath.Granted(protocol, services, spin)
+        Granting granting = protocol.granting();
+        return granting != null ? new RedisPath.Granted(protocol, granting, services, spin)
                 : new RedisPath.Direct(protocol, services, spin);
     }
 

@@ -7,6 +7,7 @@ import dev.padlock.internal.acquire.LockAcquisition;
 import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.grant.GrantWaits;
 import dev.padlock.internal.protocol.GrantKind;
+import dev.padlock.internal.protocol.Granting;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
 import dev.padlock.internal.redis.RedisErrors;
@@ -35,9 +36,9 @@ abstract sealed class RedisPath implements AcquirePath {
     static final class Granted extends RedisPath {
         private final boolean fair;
 
-        Granted(LockProtocol protocol, LockServices services, boolean spin) {
+        Granted(LockProtocol protocol, Granting granting, LockServices services, boolean spin) {
             super(protocol, services, spin);
-            this.fair = protocol.grantKind() == GrantKind.FAIR;
+            this.fair = granting.grantKind() == GrantKind.FAIR;
         }
 
         @Override
@@ -75,7 +76,7 @@ abstract sealed class RedisPath implements AcquirePath {
         grantWaits.released(protocol, owner);
         Watchdog watchdog = services.watchdog();
         long rearm = watchdog.beforeRelease(protocol, owner) ? watchdog.leaseMillis() : 0;
-        boolean fair = protocol.grantKind() == GrantKind.FAIR;
+        boolean fair = GrantKind.of(protocol) == GrantKind.FAIR;
         return protocol.release(owner, rearm).whenComplete((release, failure) -> {
             boolean stillHeld = failure == null && release.outcome() == ReleaseOutcome.STILL_HELD;
             if (failure != null && RedisErrors.unwrap(failure) instanceof RedisUnavailableException) {

@@ -23,7 +23,7 @@ import org.jspecify.annotations.Nullable;
  * a holder that froze does. Off when the client waits for replica acknowledgements: a grant
  * message is not acknowledged.
  */
-public final class ExclusiveLockProtocol implements LockProtocol {
+public final class ExclusiveLockProtocol implements LockProtocol, Claiming, Granting, LocalHandOff {
     /** No owner: a release that hands the lock to nobody. */
     public static final long NO_OWNER = Long.MIN_VALUE;
 
@@ -113,7 +113,7 @@ public final class ExclusiveLockProtocol implements LockProtocol {
     }
 
     @Override
-    public boolean handsOffLocally() {
+    public boolean queuesLocally() {
         return true;
     }
 
@@ -123,14 +123,14 @@ public final class ExclusiveLockProtocol implements LockProtocol {
                 ScriptArgs.millis(leaseMillis), field(threadId));
     }
 
+    /**
+     * Takes no place: this kind's places are taken by claims, and an attempt that is not one is the
+     * re-entry of an owner that holds.
+     */
     @Override
-    public boolean claims() {
-        return true;
-    }
-
-    @Override
-    public CompletableFuture<Attempt> tryClaim(long leaseMillis, long threadId, boolean willWait) {
-        return tryClaim(leaseMillis, threadId, willWait, 0, false);
+    public CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait, long placeNonce,
+            boolean inLine, boolean newCount) {
+        return tryAcquire(leaseMillis, threadId, willWait);
     }
 
     @Override
@@ -158,16 +158,24 @@ public final class ExclusiveLockProtocol implements LockProtocol {
                 ScriptArgs.millis(placeMillis()), services.clientId(), inLine ? "1" : "0");
     }
 
+    /** This lock's line: only when its grants are on (see the class notes). */
     @Override
-    public boolean grants() {
-        return grants;
+    public @Nullable Granting granting() {
+        return grants ? this : null;
     }
 
     @Override
-    public @Nullable String grantChannel() {
-        if (!grants) {
-            return null;
-        }
+    public boolean grantMessageConfirms() {
+        return true; // its grants are on only where a grant message confirms
+    }
+
+    @Override
+    public char grantKind() {
+        return GrantKind.PLAIN;
+    }
+
+    @Override
+    public String grantChannel() {
         String channel = grantChannel;
         if (channel == null) {
             channel = LockKeys.grantChannelPrefix(name) + services.clientId();
@@ -211,6 +219,12 @@ public final class ExclusiveLockProtocol implements LockProtocol {
                 .thenApply(left -> null);
     }
 
+    /** Leaves this client's place, which is not the nonce's but the client's: never finds a grant. */
+    @Override
+    public CompletableFuture<Boolean> leaveQueue(long threadId, long leaseMillis, long placeNonce) {
+        return leaveQueue(threadId).thenApply(left -> false);
+    }
+
     @Override
     public CompletableFuture<Boolean> abandon(long threadId) {
         return services.scripts().<Long>run(LuaScript.LOCK_ABANDON, ScriptOutputType.INTEGER, lockAndChannel(),
@@ -252,17 +266,17 @@ public final class ExclusiveLockProtocol implements LockProtocol {
 
     @Override
     public CompletableFuture<Release> release(long threadId, long rearmLeaseMillis) {
-        return release(threadId, rearmLeaseMillis, NO_OWNER, 0, 0);
-    }
-
-    @Override
-    public CompletableFuture<Release> release(long threadId, long rearmLeaseMillis, long nextThreadId,
-            long nextLeaseMillis, long nextPlaceNonce) {
-        return release(threadId, rearmLeaseMillis, nextThreadId, nextLeaseMillis, nextPlaceNonce, null);
+        return sendRelease(threadId, rearmLeaseMillis, NO_OWNER, 0, 0, null);
     }
 
     @Override
     public <R> CompletableFuture<R> release(long threadId, long rearmLeaseMillis, long nextThreadId,
+            long nextLeaseMillis, long nextPlaceNonce, BiFunction<? super Release, Throwable, R> handler) {
+        return sendRelease(threadId, rearmLeaseMillis, nextThreadId, nextLeaseMillis, nextPlaceNonce, handler);
+    }
+
+    /** {@link LocalHandOff#release}; without a {@code handler}, the release itself. */
+    private <R> CompletableFuture<R> sendRelease(long threadId, long rearmLeaseMillis, long nextThreadId,
             long nextLeaseMillis, long nextPlaceNonce, @Nullable BiFunction<? super Release, Throwable, R> handler) {
         ScriptRunner scripts = services.scripts();
         String rearm = ScriptArgs.millis(rearmLeaseMillis);

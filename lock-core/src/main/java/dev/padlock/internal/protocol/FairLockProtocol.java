@@ -23,7 +23,7 @@ import java.util.concurrent.CompletableFuture;
  * acknowledged by replicas, a grant message only wakes its owner, whose next attempt finds the
  * grant ({@link #grantMessageConfirms()} false).
  */
-public final class FairLockProtocol implements LockProtocol {
+public final class FairLockProtocol implements LockProtocol, Granting {
     private final String name;
     private final String clientId;
     private final OwnerFields fields;
@@ -73,11 +73,6 @@ public final class FairLockProtocol implements LockProtocol {
     }
 
     @Override
-    public boolean grants() {
-        return true;
-    }
-
-    @Override
     public boolean grantMessageConfirms() {
         return grantMessageConfirms;
     }
@@ -112,13 +107,7 @@ public final class FairLockProtocol implements LockProtocol {
 
     @Override
     public CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait) {
-        return tryAcquire(leaseMillis, threadId, willWait, 0, false);
-    }
-
-    @Override
-    public CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait, long placeNonce,
-            boolean inLine) {
-        return tryAcquire(leaseMillis, threadId, willWait, placeNonce, inLine, false);
+        return tryAcquire(leaseMillis, threadId, willWait, 0, false, false);
     }
 
     @Override

@@ -6,14 +6,17 @@ import dev.padlock.spi.LockKeys;
 import io.lettuce.core.ScriptOutputType;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
 
 /**
  * The fenced lock: RLock's hash and release, plus a token counter
  * ({@code redisson_lock_token:{name}}, never expiring) that every new holder raises to the
  * server's clock in microseconds and then increments (see {@code fenced_acquire.lua}), so tokens
- * keep rising when Redis lost the counter. No local hand-off: each holder's token comes from Redis.
+ * keep rising when Redis lost the counter. Its acquisitions take no local hand-off (each holder's
+ * token comes from Redis), but it shares the plain lock's local view, and its holder hands the lock
+ * to a queued plain owner.
  */
-public final class FencedLockProtocol implements LockProtocol {
+public final class FencedLockProtocol implements LockProtocol, Claiming, LocalHandOff {
     private final ExclusiveLockProtocol lock;
     private final ScriptRunner scripts;
     /** The lock, its token counter and its holders' since: fenced_acquire's keys. */
@@ -48,14 +51,24 @@ public final class FencedLockProtocol implements LockProtocol {
         return acquire(Long.toString(leaseMillis), ownerField(threadId));
     }
 
+    /** Takes no place: this kind does not grant. */
     @Override
-    public boolean claims() {
-        return true;
+    public CompletableFuture<Attempt> tryClaim(long leaseMillis, long threadId, boolean willWait, long placeNonce,
+            boolean inLine) {
+        return acquire(Long.toString(leaseMillis), ownerField(threadId), "1");
     }
 
     @Override
-    public CompletableFuture<Attempt> tryClaim(long leaseMillis, long threadId, boolean willWait) {
-        return acquire(Long.toString(leaseMillis), ownerField(threadId), "1");
+    public <R> CompletableFuture<R> firstAttempt(long leaseMillis, long threadId, boolean fresh, boolean willWait,
+            BiFunction<? super Attempt, Throwable, R> handler) {
+        CompletableFuture<Attempt> attempt;
+        try {
+            attempt = fresh ? tryClaim(leaseMillis, threadId, willWait, 0, false)
+                    : tryAcquire(leaseMillis, threadId, willWait);
+        } catch (RuntimeException e) {
+            attempt = CompletableFuture.failedFuture(e);
+        }
+        return attempt.handle(handler);
     }
 
     /** fenced_acquire with {@code args}: see its header. */
@@ -98,10 +111,20 @@ public final class FencedLockProtocol implements LockProtocol {
         return lock.release(threadId, rearmLeaseMillis);
     }
 
-    /** Shares the plain lock's local view: its holder may hand the lock to a queued plain owner. */
+    /** The release alone: a fenced holder does not put this client back in line. */
     @Override
-    public boolean sharesLocalView() {
-        return true;
+    public <R> CompletableFuture<R> release(long threadId, long rearmLeaseMillis, long nextThreadId,
+            long nextLeaseMillis, long nextPlaceNonce, BiFunction<? super Release, Throwable, R> handler) {
+        return release(threadId, rearmLeaseMillis).handle(handler);
+    }
+
+    /**
+     * Shares the plain lock's local view, but its own acquisitions go to Redis: each holder's token
+     * comes from there. Its holder may hand the lock to a queued plain owner.
+     */
+    @Override
+    public boolean queuesLocally() {
+        return false;
     }
 
     @Override

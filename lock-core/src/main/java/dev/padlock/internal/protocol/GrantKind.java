@@ -16,4 +16,13 @@ public final class GrantKind {
 
     private GrantKind() {
     }
+
+    /**
+     * The kind letter of {@code protocol}'s grants, {@link #PLAIN} for a kind without a line: what
+     * this client's counts of its holds are kept by, whether it grants or not.
+     */
+    public static char of(LockProtocol protocol) {
+        Granting granting = protocol.granting();
+        return granting == null ? PLAIN : granting.grantKind();
+    }
 }

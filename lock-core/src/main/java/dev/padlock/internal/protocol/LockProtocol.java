@@ -5,12 +5,15 @@ import dev.padlock.internal.script.ScriptRunner;
 import io.lettuce.core.ScriptOutputType;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.BiFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How one kind of lock acquires, releases and renews on Redis. The wait loop, the watchdog and
- * the facade are shared by every kind; only this differs.
+ * How one kind of lock acquires, releases and renews on Redis: what every kind can do. The wait
+ * loop, the watchdog and the facade are shared by every kind; only this differs. What only some
+ * kinds can do is a capability of its own, which a kind exposes by implementing it and its callers
+ * get typed from {@link #claiming()}, {@link #granting()} and {@link #localHandOff()}: claims that
+ * may be sent again ({@link Claiming}), a line on Redis that releases grant from
+ * ({@link Granting}), and hand-offs between owners of one client ({@link LocalHandOff}).
  */
 public interface LockProtocol {
 
@@ -32,22 +35,27 @@ public interface LockProtocol {
     String unlockChannel(long threadId);
 
     /**
-     * Whether owners of one client may queue locally and pass the lock on with {@link #handOff}
-     * (see {@code LocalQueue}); kinds that keep their own order or hand out tokens acquire on
-     * Redis every time.
+     * This kind's claims, or null when its first holds are plain attempts. A kind exposes it by
+     * implementing {@link Claiming}.
      */
-    default boolean handsOffLocally() {
-        return false;
+    default @Nullable Claiming claiming() {
+        return this instanceof Claiming claims ? claims : null;
     }
 
     /**
-     * Whether this kind's acquisitions and releases go through the client's one {@code LocalQueue}
-     * of its name, so that every kind on the same hash (plain, spin, fenced) shares one view of who
-     * of this client holds it. True for every kind that {@link #handsOffLocally()}; a kind that
-     * shares the view without handing off acquires on Redis every time.
+     * This kind's line on Redis that a release grants from, or null when it has none (or has it
+     * off, see {@link ExclusiveLockProtocol}). A kind exposes it by implementing {@link Granting}.
      */
-    default boolean sharesLocalView() {
-        return handsOffLocally();
+    default @Nullable Granting granting() {
+        return this instanceof Granting grants ? grants : null;
+    }
+
+    /**
+     * This kind's part in its client's local view of the name ({@code LocalQueue}), or null when
+     * it acquires and releases on Redis alone. A kind exposes it by implementing {@link LocalHandOff}.
+     */
+    default @Nullable LocalHandOff localHandOff() {
+        return this instanceof LocalHandOff handsOff ? handsOff : null;
     }
 
     /**
@@ -59,127 +67,6 @@ public interface LockProtocol {
     CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait);
 
     /**
-     * {@link #tryAcquire(long, long, boolean)}, for kinds that {@link #grants()} without claiming (the
-     * fair and read-write locks): when it fails and {@code willWait}, it takes a place in line for owner
-     * {@code threadId} with {@code placeNonce} (0: it takes none); {@code inLine} says that an earlier
-     * attempt of the same wait may have taken it, so that the owner's field in the lock is a grant.
-     */
-    default CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait, long placeNonce,
-            boolean inLine) {
-        return tryAcquire(leaseMillis, threadId, willWait);
-    }
-
-    /**
-     * {@link #tryAcquire(long, long, boolean, long, boolean)}; with {@code newCount}, for kinds that
-     * {@link #grants()} without claiming, the attempt is a claim: the owner holds none of the lock
-     * as far as its client knows (see {@link UnconfirmedUnlocks}), so a field of its already there
-     * is no hold to add to: it then holds exactly once. Such an attempt may be sent again safely.
-     */
-    default CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait, long placeNonce,
-            boolean inLine, boolean newCount) {
-        return tryAcquire(leaseMillis, threadId, willWait, placeNonce, inLine);
-    }
-
-    /**
-     * An acquisition's first attempt, when it takes no place in line: a claim without a place
-     * ({@link #tryClaim(long, long, boolean, long, boolean)}) when the owner holds none of the lock
-     * ({@code fresh}) and this kind {@link #claims()}, else {@link #tryAcquire(long, long, boolean)};
-     * then {@code handler} on its answer or its failure, as {@code handle} would. Kinds that can run
-     * it in the reply's own stage do: an uncontended acquisition's first attempt comes this way.
-     */
-    default <R> CompletableFuture<R> firstAttempt(long leaseMillis, long threadId, boolean fresh, boolean willWait,
-            BiFunction<? super Attempt, Throwable, R> handler) {
-        CompletableFuture<Attempt> attempt;
-        try {
-            attempt = fresh && claims() ? tryClaim(leaseMillis, threadId, willWait, 0, false)
-                    : tryAcquire(leaseMillis, threadId, willWait);
-        } catch (RuntimeException e) {
-            attempt = CompletableFuture.failedFuture(e);
-        }
-        return attempt.handle(handler);
-    }
-
-    /**
-     * Whether this kind has {@link #tryClaim} and {@link #abandon}: first holds that may be sent
-     * again when a reply was lost, and given back when their caller gave up on them unanswered.
-     */
-    default boolean claims() {
-        return false;
-    }
-
-    /**
-     * One attempt for {@code threadId} when it holds none of the lock as far as its caller knows:
-     * like {@link #tryAcquire}, but when the owner's field is already there (this same attempt,
-     * sent again after its reply was lost) it holds exactly once, so the call is idempotent. Only
-     * when {@link #claims()}.
-     */
-    default CompletableFuture<Attempt> tryClaim(long leaseMillis, long threadId, boolean willWait) {
-        throw new UnsupportedOperationException(getClass().getSimpleName() + " does not claim");
-    }
-
-    /**
-     * {@link #tryClaim(long, long, boolean)}, for kinds that {@link #grants()}: when it fails and
-     * {@code willWait}, it puts this client in line for owner {@code threadId} with
-     * {@code placeNonce} (0: it does not); {@code inLine} says that this client may already be in
-     * line for the owner, which a claim that succeeds then leaves.
-     */
-    default CompletableFuture<Attempt> tryClaim(long leaseMillis, long threadId, boolean willWait, long placeNonce,
-            boolean inLine) {
-        return tryClaim(leaseMillis, threadId, willWait);
-    }
-
-    /**
-     * Whether a failed claim that will wait puts this client in line on Redis, so that a final
-     * release by another client passes the lock straight to this client's owner and says so on
-     * {@link #grantChannel()}: see {@link ExclusiveLockProtocol}.
-     */
-    default boolean grants() {
-        return false;
-    }
-
-    /**
-     * Whether a grant message alone tells its owner that it holds the lock (the message comes from
-     * the script call that put the owner's field in). When not (a grant not acknowledged by replicas,
-     * a PUBLISH that cannot count who heard it), the message only wakes the owner, whose next attempt
-     * finds the grant.
-     */
-    default boolean grantMessageConfirms() {
-        return grants();
-    }
-
-    /** This client's grant channel for the lock, or null when this kind does not {@link #grants()}. */
-    default @Nullable String grantChannel() {
-        return null;
-    }
-
-    /**
-     * Which grant message kind answers this kind's places: {@link GrantKind#FAIR},
-     * {@link GrantKind#READ} or {@link GrantKind#WRITE} for kinds that {@link #grants()} to one
-     * owner's place (see {@code GrantWaits}), {@link GrantKind#PLAIN} for the rest.
-     */
-    default char grantKind() {
-        return GrantKind.PLAIN;
-    }
-
-    /**
-     * Notes when an owner that got the lock by a grant message got it ({@code elapsedMillis} ago),
-     * for kinds whose grant does not write the owner's "since" itself: a note for
-     * {@code padlock show}, never a change of the lease (the grant set the lease the owner asked
-     * for). Completes with whether it was written; the default writes nothing.
-     */
-    default CompletableFuture<Boolean> noteGrantSince(long threadId, long elapsedMillis) {
-        return CompletableFuture.completedFuture(false);
-    }
-
-    /**
-     * Removes {@code threadId}'s field, whatever its count, waking waiters when the lock is then
-     * free: a claim its caller gave up on before it was answered. Only when {@link #claims()}.
-     */
-    default CompletableFuture<Boolean> abandon(long threadId) {
-        throw new UnsupportedOperationException(getClass().getSimpleName() + " does not claim");
-    }
-
-    /**
      * What Redis says of {@code threadId} now: acquired (with its token, for kinds that have one)
      * when its field is in the lock, else not acquired with an unknown TTL ({@code -2}). Asked
      * after an attempt whose reply was lost.
@@ -189,27 +76,16 @@ public interface LockProtocol {
     /**
      * {@link #confirm} for a re-entry whose reply was lost, sent while the owner held
      * {@code heldBefore} holds: acquired only when Redis counts more than that, so the owner's
-     * other holds do not confirm it. Kinds that cannot count fall back to {@link #confirm}.
+     * other holds do not confirm it.
      */
-    default CompletableFuture<Attempt> confirmReentry(long threadId, int heldBefore) {
-        return confirm(threadId);
-    }
+    CompletableFuture<Attempt> confirmReentry(long threadId, int heldBefore);
 
     /**
      * An acquisition of {@code threadId} that attempted with {@code willWait} stopped without the
-     * lock: forget any place it holds in a queue on Redis.
+     * lock: forget any place it holds in a queue on Redis. Kinds without one complete at once.
      */
     default CompletableFuture<Void> leaveQueue(long threadId) {
         return CompletableFuture.completedFuture(null);
-    }
-
-    /**
-     * {@link #leaveQueue(long)} for an acquisition that took its place with {@code placeNonce} and
-     * asked for {@code leaseMillis}; true when it found a grant to the owner instead, which the owner
-     * now holds once with {@code leaseMillis} (a grant that came as it gave up).
-     */
-    default CompletableFuture<Boolean> leaveQueue(long threadId, long leaseMillis, long placeNonce) {
-        return leaveQueue(threadId).thenApply(left -> false);
     }
 
     /** The longest a waiter may park between attempts, whatever the holder's lease. */
@@ -224,53 +100,11 @@ public interface LockProtocol {
      */
     CompletableFuture<Release> release(long threadId, long rearmLeaseMillis);
 
-    /**
-     * {@link #release(long, long)}; when the lock then goes to another client in line
-     * ({@link #grants()}), this client gets back in line at the tail for owner {@code nextThreadId}
-     * ({@code LocalQueue.NONE}: it does not), whose lease is {@code nextLeaseMillis}, with that
-     * owner's place nonce.
-     */
-    default CompletableFuture<Release> release(long threadId, long rearmLeaseMillis, long nextThreadId,
-            long nextLeaseMillis, long nextPlaceNonce) {
-        return release(threadId, rearmLeaseMillis);
-    }
-
-    /**
-     * {@link #release(long, long, long, long, long)}, then {@code handler} on its release or its
-     * failure, as {@code handle} would; kinds that can run it in the reply's own stage do (every
-     * uncontended unlock of the plain lock comes this way).
-     */
-    default <R> CompletableFuture<R> release(long threadId, long rearmLeaseMillis, long nextThreadId,
-            long nextLeaseMillis, long nextPlaceNonce, @Nullable BiFunction<? super Release, Throwable, R> handler) {
-        return release(threadId, rearmLeaseMillis, nextThreadId, nextLeaseMillis, nextPlaceNonce).handle(handler);
-    }
-
     /** Deletes the lock whoever holds it; whether it was held. */
     CompletableFuture<Boolean> forceRelease();
 
     /** Whether anyone holds this lock now. */
     CompletableFuture<Boolean> isLocked();
-
-    /**
-     * Passes the lock from {@code fromThreadId} to {@code toThreadId} of the same client in one
-     * call, waking nobody. {@link ReleaseOutcome#RELEASED} means handed over: the successor holds
-     * it once with {@code leaseMillis}. Only called when {@link #sharesLocalView()}.
-     *
-     * @param rearmLeaseMillis as for {@link #release}, when the holder still has holds
-     */
-    default CompletableFuture<ReleaseOutcome> handOff(long fromThreadId, long toThreadId, long leaseMillis,
-            long rearmLeaseMillis) {
-        throw new UnsupportedOperationException(getClass().getSimpleName() + " does not hand off locally");
-    }
-
-    /**
-     * Notes on Redis since when owner {@code threadId} has held the lock, {@code heldForMillis}
-     * ago by this client's clock, for kinds whose first holds do not write it themselves (see
-     * {@code lock_since.lua}); completes with whether it was written. Other kinds write nothing.
-     */
-    default CompletableFuture<Boolean> noteSince(long threadId, long heldForMillis) {
-        return CompletableFuture.completedFuture(false);
-    }
 
     /** The script that renews watchdog leases of this kind, many locks a call. */
     default LuaScript renewScript() {

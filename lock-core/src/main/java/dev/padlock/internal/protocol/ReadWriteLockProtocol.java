@@ -51,7 +51,7 @@ import java.util.concurrent.CompletableFuture;
  * that reached it meanwhile. Where a grant message cannot be trusted (see
  * {@link FairLockProtocol}), it only wakes the owner, whose next attempt finds the grant.
  */
-public final class ReadWriteLockProtocol implements LockProtocol {
+public final class ReadWriteLockProtocol implements LockProtocol, Granting {
     /**
      * The reply of {@code rw_write_acquire} when the owner holds only the read lock: refused, so a
      * bounded {@code tryLock} answers {@code false} at once and {@code lock()} throws at once.
@@ -174,11 +174,6 @@ public final class ReadWriteLockProtocol implements LockProtocol {
 
     /** Both sides grant: see the class notes. */
     @Override
-    public boolean grants() {
-        return true;
-    }
-
-    @Override
     public boolean grantMessageConfirms() {
         return grantMessageConfirms;
     }
@@ -203,13 +198,7 @@ public final class ReadWriteLockProtocol implements LockProtocol {
 
     @Override
     public CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait) {
-        return tryAcquire(leaseMillis, threadId, willWait, 0, false);
-    }
-
-    @Override
-    public CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait, long placeNonce,
-            boolean inLine) {
-        return tryAcquire(leaseMillis, threadId, willWait, placeNonce, inLine, false);
+        return tryAcquire(leaseMillis, threadId, willWait, 0, false, false);
     }
 
     @Override

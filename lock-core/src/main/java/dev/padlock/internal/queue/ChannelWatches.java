@@ -1,7 +1,6 @@
 package dev.padlock.internal.queue;
 
-import static dev.padlock.internal.base.Nulls.castToNonNull;
-
+import dev.padlock.internal.protocol.Granting;
 import dev.padlock.internal.wakeup.WakeUps;
 import org.jspecify.annotations.Nullable;
 
@@ -12,7 +11,7 @@ import org.jspecify.annotations.Nullable;
  *       say) or a resubscription runs {@code onUnlockMessage}, which makes the first queued owner
  *       ask Redis, even while this client believes it holds the lock;</li>
  *   <li>the client's grant channel, for kinds that {@linkplain
- *       dev.padlock.internal.protocol.LockProtocol#grants() grant}: so a turn this client was put
+ *       dev.padlock.internal.protocol.LockProtocol#granting() grant}: so a turn this client was put
  *       back in line for is heard between two heads (the messages themselves reach
  *       {@link LocalQueues#onGranted}; a head that waits listens itself, see
  *       {@link dev.padlock.internal.acquire.LockAcquisition}).</li>
@@ -38,8 +37,9 @@ final class ChannelWatches {
         if (unlockWatch == null) {
             unlockWatch = wakeUps.watch(ticket.protocol.unlockChannel(ticket.owner), onUnlockMessage);
         }
-        if (grantWatch == null && ticket.protocol.grants()) {
-            grantWatch = wakeUps.watch(castToNonNull(ticket.protocol.grantChannel()), () -> { }); // a kind with grants
+        Granting granting = ticket.protocol.granting();
+        if (grantWatch == null && granting != null) {
+            grantWatch = wakeUps.watch(granting.grantChannel(), () -> { });
         }
     }
 

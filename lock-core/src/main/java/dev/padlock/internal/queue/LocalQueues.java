@@ -258,7 +258,8 @@ public final class LocalQueues {
             }
             CompletableFuture<Boolean> sent;
             try {
-                sent = note.protocol().noteSince(note.owner(), TimeUnit.NANOSECONDS.toMillis(note.heldForNanos()));
+                sent = QueuedPath.handOffOf(note.protocol()).noteSince(note.owner(),
+                        TimeUnit.NANOSECONDS.toMillis(note.heldForNanos()));
             } catch (RuntimeException e) {
                 sent = CompletableFuture.failedFuture(e);
             }

@@ -3,6 +3,7 @@ package dev.padlock.internal.queue;
 import dev.padlock.RedisUnavailableException;
 import dev.padlock.internal.acquire.AcquireContext;
 import dev.padlock.internal.lease.LeaseClock;
+import dev.padlock.internal.protocol.LocalHandOff;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.LockProtocol.Release;
 import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
@@ -113,7 +114,8 @@ final class LocalRelease {
         long nextLease = next == null ? 0 : next.leaseMillis;
         long nextNonce = next == null ? 0 : next.nonce;
         // handled in the reply's own stage: this runs on every uncontended unlock
-        return protocol.release(owner, rearm, nextOwner, nextLease, nextNonce, (release, failure) -> {
+        LocalHandOff handOff = QueuedPath.handOffOf(protocol);
+        return handOff.release(owner, rearm, nextOwner, nextLease, nextNonce, (release, failure) -> {
             boolean inDoubt = false;
             try {
                 if (next != null && failure == null && release.granted()) {
@@ -168,7 +170,8 @@ final class LocalRelease {
         Watchdog watchdog = services.watchdog();
         long rearm = watchdog.beforeRelease(protocol, owner) ? watchdog.leaseMillis() : 0;
         long sentNanos = services.clock().nanoTime();
-        return protocol.handOff(owner, successor.owner, successor.leaseMillis, rearm).whenComplete((outcome, failure) -> {
+        LocalHandOff handOff = QueuedPath.handOffOf(protocol);
+        return handOff.handOff(owner, successor.owner, successor.leaseMillis, rearm).whenComplete((outcome, failure) -> {
             try {
                 watchdog.afterRelease(protocol, owner, outcome == ReleaseOutcome.STILL_HELD);
                 if (outcome == ReleaseOutcome.RELEASED
@@ -216,7 +219,7 @@ final class LocalRelease {
             runner.run(head, true);
         } else if (!successor.unclaim()) {
             queue.giveUp(successor);
-            if (unknown && successor.protocol.claims()) {
+            if (unknown && successor.protocol.claiming() != null) {
                 services.abandonments().abandon(successor.protocol, successor.owner, successor.leaseMillis);
             }
         }

@@ -1,9 +1,12 @@
 package dev.padlock.internal.queue;
 
+import static dev.padlock.internal.base.Nulls.castToNonNull;
+
 import dev.padlock.RedisUnavailableException;
 import dev.padlock.internal.acquire.AcquireContext;
 import dev.padlock.internal.acquire.AcquirePath;
 import dev.padlock.internal.acquire.PendingAcquire;
+import dev.padlock.internal.protocol.LocalHandOff;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
 import dev.padlock.internal.redis.RedisErrors;
@@ -27,12 +30,21 @@ public final class QueuedPath implements AcquirePath {
     /**
      * @param spin wait by back-off between attempts (the spin lock) instead of on pub/sub
      */
-    public QueuedPath(LocalQueues queues, LockProtocol protocol, AcquireContext services, boolean spin) {
+    public QueuedPath(LocalQueues queues, LockProtocol protocol, LocalHandOff handOff, AcquireContext services,
+            boolean spin) {
         this.queues = queues;
         this.protocol = protocol;
         this.services = services;
         this.spin = spin;
-        this.direct = !protocol.handsOffLocally();
+        this.direct = !handOff.queuesLocally();
+    }
+
+    /**
+     * What {@code protocol}, a kind in a local queue, can do there: every kind in one came by this
+     * path, which only a kind that {@linkplain LockProtocol#localHandOff() hands off locally} takes.
+     */
+    static LocalHandOff handOffOf(LockProtocol protocol) {
+        return castToNonNull(protocol.localHandOff()); // in a local queue: see above
     }
 
     @Override

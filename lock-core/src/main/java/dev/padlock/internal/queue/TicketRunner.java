@@ -68,7 +68,7 @@ final class TicketRunner {
         }
         boolean willWait = ticket.remainingNanos() > 0; // as the loop's own budget would say
         long sentNanos = services.clock().nanoTime();
-        ticket.protocol.firstAttempt(ticket.leaseMillis, ticket.owner, ticket.fresh, willWait,
+        QueuedPath.handOffOf(ticket.protocol).firstAttempt(ticket.leaseMillis, ticket.owner, ticket.fresh, willWait,
                 (attempt, failure) -> {
                     if (failure == null && attempt.acquired()
                             && services.clock().nanoTime() - LeaseClock.endOf(sentNanos, ticket.leaseMillis) < 0

@@ -19,7 +19,7 @@ class AbandonmentsTest {
     private static final long COMMAND_TIMEOUT = 1_000;
 
     private final ManualTimer timer = new ManualTimer();
-    private final RecordingProtocol lock = new RecordingProtocol("orders").claiming();
+    private final RecordingProtocol lock = new RecordingProtocol("orders").claims();
     private final Abandonments abandonments = new Abandonments(timer, timer, COMMAND_TIMEOUT);
 
     @Test
@@ -41,7 +41,7 @@ class AbandonmentsTest {
         abandonments.abandon(lock, 1, LEASE);
 
         assertThat(abandonments.pending(lock, 2)).isNull();
-        assertThat(abandonments.pending(new RecordingProtocol("invoices").claiming(), 1)).isNull();
+        assertThat(abandonments.pending(new RecordingProtocol("invoices").claims(), 1)).isNull();
     }
 
     @Test

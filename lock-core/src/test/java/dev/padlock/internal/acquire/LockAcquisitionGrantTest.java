@@ -24,7 +24,7 @@ class LockAcquisitionGrantTest {
 
     private final AcquireFixture client = new AcquireFixture();
     /** A kind that claims and grants, whose grant message confirms a hold (the plain lock's line). */
-    private final RecordingProtocol lock = new RecordingProtocol("orders").claiming()
+    private final RecordingProtocol lock = new RecordingProtocol("orders").claims()
             .granting(GrantKind.PLAIN, true);
 
     @AfterEach

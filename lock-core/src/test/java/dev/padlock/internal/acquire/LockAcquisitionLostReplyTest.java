@@ -58,7 +58,7 @@ class LockAcquisitionLostReplyTest {
 
     @Test
     void aLostClaimIsFoundOutBySendingTheSameClaimAgain() {
-        lock.claiming();
+        lock.claims();
         LockAcquisition acquisition = start(FOREVER, true);
 
         lock.next("claim").lose();
@@ -131,7 +131,7 @@ class LockAcquisitionLostReplyTest {
 
     @Test
     void aClaimGivenUpInDoubtIsGivenBackAndTheOwnersNextAcquisitionWaitsForIt() {
-        lock.claiming();
+        lock.claims();
         LockAcquisition first = start(FOREVER, true);
         lock.next("claim").lose();
 
@@ -154,7 +154,7 @@ class LockAcquisitionLostReplyTest {
      */
     @Test
     void aNextAcquisitionWaitsForTheGiveBackTheCancelledOneRegisteredAsItSettled() {
-        lock.claiming();
+        lock.claims();
         LockAcquisition first = start(FOREVER, true);
         RecordingProtocol.Call claim = lock.next("claim");
         first.result().cancel(false); // its claim in flight: not settled
@@ -174,7 +174,7 @@ class LockAcquisitionLostReplyTest {
 
     @Test
     void aClaimWhoseBoundRanOutIsGivenBackBeforeItsCallerIsTold() {
-        lock.claiming();
+        lock.claims();
         LockAcquisition acquisition = start(FOREVER, true);
 
         loseEveryCall(acquisition, 10_000);
@@ -197,7 +197,7 @@ class LockAcquisitionLostReplyTest {
 
     @Test
     void theNextAcquisitionFailsWhenRedisDoesNotAnswerTheGiveBackWithinTheBound() {
-        lock.claiming();
+        lock.claims();
         LockAcquisition first = start(FOREVER, true);
         lock.next("claim").lose();
         first.result().cancel(false);
@@ -215,7 +215,7 @@ class LockAcquisitionLostReplyTest {
 
     @Test
     void aCancelWhileWaitingForTheGiveBackEndsWithoutAnAttempt() {
-        lock.claiming();
+        lock.claims();
         LockAcquisition first = start(FOREVER, true);
         lock.next("claim").lose();
         first.result().cancel(false);
@@ -315,7 +315,7 @@ class LockAcquisitionLostReplyTest {
      */
     @Test
     void aLostReentryOfAnOwnerCountedWithNoHoldsFindsOutWithAClaim() {
-        RecordingProtocol plain = new RecordingProtocol("orders").claiming();
+        RecordingProtocol plain = new RecordingProtocol("orders").claims();
         LockAcquisition acquisition = LockAcquisition.create(client, plain, request(FOREVER, false));
         int[] counted = {1};
         acquisition.confirmsReentryBy(() -> counted[0]);

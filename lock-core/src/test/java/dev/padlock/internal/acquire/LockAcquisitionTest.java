@@ -53,7 +53,7 @@ class LockAcquisitionTest {
 
     @Test
     void aFreshAcquisitionOfAKindThatClaimsSendsAClaimAndAReentrySendsAnAttempt() {
-        lock.claiming();
+        lock.claims();
         LockAcquisition fresh = LockAcquisition.start(client, lock, request(FOREVER, true));
         lock.next("claim").answer(Attempt.ACQUIRED);
         LockAcquisition reentry = LockAcquisition.start(client, lock, request(FOREVER, false));

@@ -19,7 +19,7 @@ class PlaceInLineTest {
     private static final long NONCE = 7;
     private final ManualTimer timer = new ManualTimer();
     private final Abandonments abandonments = new Abandonments(timer, timer, 1_000);
-    private final RecordingProtocol claiming = new RecordingProtocol("orders").claiming()
+    private final RecordingProtocol claiming = new RecordingProtocol("orders").claims()
             .granting(GrantKind.PLAIN, true);
     private final RecordingProtocol fair = new RecordingProtocol("orders").granting(GrantKind.FAIR, true);
 

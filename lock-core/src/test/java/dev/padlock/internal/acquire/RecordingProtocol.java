@@ -3,19 +3,22 @@ package dev.padlock.internal.acquire;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.padlock.RedisUnavailableException;
+import dev.padlock.internal.protocol.Claiming;
 import dev.padlock.internal.protocol.GrantKind;
+import dev.padlock.internal.protocol.Granting;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.script.ScriptRunner;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A lock kind that records every call it would send to Redis and answers one only when the test
  * says so ({@link Call#answer}, {@link Call#lose}). Everything runs on the test's thread: a call is
  * recorded as it is made, and an answer runs what waits on it before it returns. Not thread-safe.
  */
-public final class RecordingProtocol implements LockProtocol {
+public final class RecordingProtocol implements LockProtocol, Claiming, Granting {
     private final String name;
     private final List<Call> calls = new ArrayList<>();
     private boolean claims;
@@ -78,7 +81,7 @@ public final class RecordingProtocol implements LockProtocol {
     }
 
     /** First holds are claims ({@link #tryClaim}), given back by {@link #abandon}. */
-    public RecordingProtocol claiming() {
+    public RecordingProtocol claims() {
         this.claims = true;
         return this;
     }
@@ -154,13 +157,13 @@ public final class RecordingProtocol implements LockProtocol {
     }
 
     @Override
-    public boolean claims() {
-        return claims;
+    public @Nullable Claiming claiming() {
+        return claims ? this : null;
     }
 
     @Override
-    public boolean grants() {
-        return grants;
+    public @Nullable Granting granting() {
+        return grants ? this : null;
     }
 
     @Override
@@ -188,22 +191,11 @@ public final class RecordingProtocol implements LockProtocol {
         return attempt("acquire", threadId, leaseMillis, willWait, 0, false);
     }
 
-    @Override
-    public CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait, long placeNonce,
-            boolean inLine) {
-        return attempt("acquire", threadId, leaseMillis, willWait, placeNonce, inLine);
-    }
-
     /** Recorded as {@code acquire}, or as {@code acquireNewCount} when it starts a new count. */
     @Override
     public CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait, long placeNonce,
             boolean inLine, boolean newCount) {
         return attempt(newCount ? "acquireNewCount" : "acquire", threadId, leaseMillis, willWait, placeNonce, inLine);
-    }
-
-    @Override
-    public CompletableFuture<Attempt> tryClaim(long leaseMillis, long threadId, boolean willWait) {
-        return attempt("claim", threadId, leaseMillis, willWait, 0, false);
     }
 
     @Override

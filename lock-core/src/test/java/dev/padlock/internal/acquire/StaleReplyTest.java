@@ -97,7 +97,7 @@ class StaleReplyTest {
 
     @Test
     void aGrantReadLateIsConfirmedAgainAndRevokedWhenNotFound() {
-        RecordingProtocol line = new RecordingProtocol("orders").claiming().granting(GrantKind.PLAIN, true);
+        RecordingProtocol line = new RecordingProtocol("orders").claims().granting(GrantKind.PLAIN, true);
         LockAcquisition acquisition = LockAcquisition.start(client, line, request(FOREVER, true).inLine(NONCE, false));
         line.next("claim").answer(Attempt.notAcquired(60_000));
         line.next("claim").answer(Attempt.notAcquired(60_000));
@@ -119,7 +119,7 @@ class StaleReplyTest {
      */
     @Test
     void aGrantReadWithARefusalIsNotTimedFromThatAttemptsSend() {
-        RecordingProtocol line = new RecordingProtocol("orders").claiming().granting(GrantKind.PLAIN, true);
+        RecordingProtocol line = new RecordingProtocol("orders").claims().granting(GrantKind.PLAIN, true);
         LockAcquisition acquisition = LockAcquisition.start(client, line, request(FOREVER, true).inLine(NONCE, false));
         line.next("claim").answer(Attempt.notAcquired(1_000));
         line.next("claim").answer(Attempt.notAcquired(1_000));
@@ -144,7 +144,7 @@ class StaleReplyTest {
      */
     @Test
     void aGrantReadAfterTheRefusalOfAnAttemptSentOnWakingIsTimedFromTheWaitsStart() {
-        RecordingProtocol line = new RecordingProtocol("orders").claiming().granting(GrantKind.PLAIN, true);
+        RecordingProtocol line = new RecordingProtocol("orders").claims().granting(GrantKind.PLAIN, true);
         LockAcquisition acquisition = LockAcquisition.start(client, line, request(FOREVER, true).inLine(NONCE, false));
         line.next("claim").answer(Attempt.notAcquired(1_000));
         line.next("claim").answer(Attempt.notAcquired(1_000));
@@ -165,7 +165,7 @@ class StaleReplyTest {
      */
     @Test
     void aGrantReadWithARefusalIsConfirmedHoweverLongItsLease() {
-        RecordingProtocol line = new RecordingProtocol("orders").claiming().granting(GrantKind.PLAIN, true);
+        RecordingProtocol line = new RecordingProtocol("orders").claims().granting(GrantKind.PLAIN, true);
         LockAcquisition acquisition = LockAcquisition.start(client, line, request(FOREVER, true).inLine(NONCE, false));
         line.next("claim").answer(Attempt.notAcquired(1_000));
         RecordingProtocol.Call inLine = line.next("claim");

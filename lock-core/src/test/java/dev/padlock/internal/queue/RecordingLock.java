@@ -2,18 +2,24 @@ package dev.padlock.internal.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.padlock.internal.protocol.Claiming;
+import dev.padlock.internal.protocol.GrantKind;
+import dev.padlock.internal.protocol.Granting;
+import dev.padlock.internal.protocol.LocalHandOff;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.script.ScriptRunner;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BiFunction;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An exclusive kind that records each call it would send to Redis instead of sending it; the test
  * answers each call when it says so. Everything runs on the test's thread, so a call is recorded by
  * the time the method that sends it returns.
  */
-final class RecordingLock implements LockProtocol {
+final class RecordingLock implements LockProtocol, Claiming, Granting, LocalHandOff {
     private final String name;
     private final boolean grants;
     final List<Call> calls = new CopyOnWriteArrayList<>();
@@ -48,8 +54,31 @@ final class RecordingLock implements LockProtocol {
     }
 
     @Override
-    public boolean grants() {
-        return grants;
+    public @Nullable Granting granting() {
+        return grants ? this : null;
+    }
+
+    @Override
+    public char grantKind() {
+        return GrantKind.PLAIN;
+    }
+
+    @Override
+    public boolean grantMessageConfirms() {
+        return true;
+    }
+
+    /** An attempt in line is recorded as {@code acquire}, as a plain one. */
+    @Override
+    public CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait, long placeNonce,
+            boolean inLine, boolean newCount) {
+        return tryAcquire(leaseMillis, threadId, willWait);
+    }
+
+    /** Sends nothing, as {@link #leaveQueue(long)}: finds no grant. */
+    @Override
+    public CompletableFuture<Boolean> leaveQueue(long threadId, long leaseMillis, long placeNonce) {
+        return leaveQueue(threadId).thenApply(left -> false);
     }
 
     /** The place nonce the last release put this client back in line with (0: none). */
@@ -67,10 +96,19 @@ final class RecordingLock implements LockProtocol {
     }
 
     @Override
-    public CompletableFuture<Release> release(long threadId, long rearmLeaseMillis, long nextThreadId,
-            long nextLeaseMillis, long nextPlaceNonce) {
+    public <R> CompletableFuture<R> release(long threadId, long rearmLeaseMillis, long nextThreadId,
+            long nextLeaseMillis, long nextPlaceNonce, BiFunction<? super Release, Throwable, R> handler) {
         lastNextPlaceNonce = nextPlaceNonce;
-        return record("release", threadId, nextThreadId);
+        return this.<Release>record("release", threadId, nextThreadId).handle(handler);
+    }
+
+    /** A claim when {@code fresh}, else an attempt, as the plain lock's first attempt. */
+    @Override
+    public <R> CompletableFuture<R> firstAttempt(long leaseMillis, long threadId, boolean fresh, boolean willWait,
+            BiFunction<? super Attempt, Throwable, R> handler) {
+        CompletableFuture<Attempt> attempt = fresh ? tryClaim(leaseMillis, threadId, willWait, 0, false)
+                : tryAcquire(leaseMillis, threadId, willWait);
+        return attempt.handle(handler);
     }
 
     @Override
@@ -89,23 +127,13 @@ final class RecordingLock implements LockProtocol {
     }
 
     @Override
-    public boolean handsOffLocally() {
-        return true;
-    }
-
-    @Override
-    public boolean claims() {
+    public boolean queuesLocally() {
         return true;
     }
 
     @Override
     public CompletableFuture<Attempt> tryAcquire(long leaseMillis, long threadId, boolean willWait) {
         return record("acquire", threadId, 0);
-    }
-
-    @Override
-    public CompletableFuture<Attempt> tryClaim(long leaseMillis, long threadId, boolean willWait) {
-        return record("claim", threadId, 0);
     }
 
     @Override

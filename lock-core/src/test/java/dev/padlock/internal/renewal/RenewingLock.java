@@ -37,6 +37,11 @@ final class RenewingLock implements LockProtocol {
     }
 
     @Override
+    public CompletableFuture<Attempt> confirmReentry(long threadId, int heldBefore) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
     public CompletableFuture<Release> release(long threadId, long rearmLeaseMillis) {
         throw new UnsupportedOperationException();
     }
