@@ -1,5 +1,6 @@
 package dev.padlock.internal.composite;
 
+import dev.padlock.LeaseFactory;
 import dev.padlock.LockObserver;
 import dev.padlock.RLock;
 import dev.padlock.internal.acquire.LateCancels;
@@ -9,6 +10,7 @@ import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.base.Require;
 import dev.padlock.internal.base.WaitBudget;
 import dev.padlock.internal.lease.LeaseClocks;
+import dev.padlock.internal.lease.Leases;
 import dev.padlock.internal.lease.ReportsToLeases;
 import dev.padlock.internal.observe.Observing;
 import dev.padlock.internal.redis.RedisErrors;
@@ -89,6 +91,11 @@ abstract class CompositeLock implements RLock, ReportsToLeases, CallBound {
     @Override
     public final String getName() {
         return name;
+    }
+
+    @Override
+    public final LeaseFactory leases() {
+        return Leases.of(this);
     }
 
     /** The longest grace of the components (see {@link CallBound}); unknown: as long as a wait without bound. */

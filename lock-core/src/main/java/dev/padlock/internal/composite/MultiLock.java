@@ -5,6 +5,7 @@ import dev.padlock.RLock;
 import dev.padlock.RedisUnavailableException;
 import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.base.WaitBudget;
+import dev.padlock.internal.lease.LeaseExtending;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

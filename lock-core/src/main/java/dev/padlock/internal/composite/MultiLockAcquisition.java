@@ -6,6 +6,7 @@ import dev.padlock.RLock;
 import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.base.WaitBudget;
+import dev.padlock.internal.lease.LeaseExtending;
 import dev.padlock.internal.redis.RedisErrors;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.padlock.internal.lock;
 
+import dev.padlock.LeaseFactory;
 import dev.padlock.LockObserver;
 import dev.padlock.RLock;
 import dev.padlock.RedisUnavailableException;
@@ -11,10 +12,11 @@ import dev.padlock.internal.base.CallBound;
 import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.base.Require;
 import dev.padlock.internal.composite.HoldsForgetting;
-import dev.padlock.internal.composite.LeaseExtending;
 import dev.padlock.internal.composite.RoundAttempts;
 import dev.padlock.internal.composite.ToldLosses;
 import dev.padlock.internal.lease.LeaseClocks;
+import dev.padlock.internal.lease.LeaseExtending;
+import dev.padlock.internal.lease.Leases;
 import dev.padlock.internal.lease.ReportsToLeases;
 import dev.padlock.internal.observe.Observing;
 import dev.padlock.internal.protocol.LockProtocol;
@@ -79,6 +81,11 @@ public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, 
     @Override
     public String getName() {
         return protocol.name();
+    }
+
+    @Override
+    public LeaseFactory leases() {
+        return Leases.of(this);
     }
 
     @Override

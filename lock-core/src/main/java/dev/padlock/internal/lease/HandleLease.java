@@ -1,9 +1,7 @@
-package dev.padlock.internal;
+package dev.padlock.internal.lease;
 
 import dev.padlock.LockLease;
 import dev.padlock.RLock;
-import dev.padlock.internal.composite.LeaseExtending;
-import dev.padlock.internal.lease.LeaseClock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -23,7 +21,7 @@ final class HandleLease implements LockLease {
     private final boolean watchdogLease;
     private final @Nullable Long token;
     private final LeaseClock clock;
-    /** Closes the lease's clock where it was opened: see {@link Leases#acquire}. */
+    /** Closes the lease's clock where it was opened: see {@link LeaseAcquisition#acquire}. */
     private final Runnable closeClock;
     /** Whether a release was sent (by {@link #release}, {@link #releaseAsync} or {@link #close}). */
     private final AtomicBoolean released = new AtomicBoolean();
@@ -58,7 +56,7 @@ final class HandleLease implements LockLease {
 
     @Override
     public void release() {
-        Leases.join(releaseAsync(), "release of a lease of '" + lockName() + "'");
+        LeaseAcquisition.join(releaseAsync(), "release of a lease of '" + lockName() + "'");
     }
 
     @Override
@@ -97,7 +95,7 @@ final class HandleLease implements LockLease {
         if (!(lock instanceof LeaseExtending extending)) {
             throw new UnsupportedOperationException("a lease of " + lock + " cannot be extended");
         }
-        boolean extended = Leases.join(extending.extendLeaseAsync(leaseMillis, owner),
+        boolean extended = LeaseAcquisition.join(extending.extendLeaseAsync(leaseMillis, owner),
                 "extension of a lease of '" + lockName() + "'");
         if (!extended) {
             clock.lost();
