@@ -28,8 +28,8 @@ final class LeaseAcquisition {
 
     /**
      * Acquires a lease of {@code lock}: waits {@code waitMillis} at most ({@link #FOREVER}: without
-     * bound), with a lease of {@code leaseMillis} (0: a watchdog lease). Cancelling the future
-     * stops the wait, and releases a lease that lands after the cancel.
+     * bound), with a lease of {@code leaseMillis} ({@link LeaseMillis#WATCHDOG}: the watchdog's).
+     * Cancelling the future stops the wait, and releases a lease that lands after the cancel.
      */
     static CompletableFuture<Optional<LockLease>> acquire(RLock lock, long waitMillis, long leaseMillis) {
         long owner = LeaseClocks.newOwner();
@@ -65,7 +65,7 @@ final class LeaseAcquisition {
                 }
                 return;
             }
-            LockLease lease = new HandleLease(lock, owner, leaseMillis == 0, fenced ? (Long) answer : null, clock, close);
+            LockLease lease = new HandleLease(lock, owner, leaseMillis, fenced ? (Long) answer : null, clock, close);
             if (!result.complete(Optional.of(lease))) {
                 lease.releaseAsync(); // the caller cancelled while the lease was on its way
             }

@@ -3,7 +3,6 @@ package dev.padlock.internal.lease;
 import dev.padlock.LeaseFactory;
 import dev.padlock.LockLease;
 import dev.padlock.RLock;
-import dev.padlock.internal.base.Require;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -16,7 +15,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * The {@link LeaseFactory} of any {@link RLock}, through its owner-id methods: what the lease
  * methods of {@code RLock} do. The public API's lease and wait are read here, at its edge, into the
- * engine's milliseconds; {@link LeaseAcquisition} acquires and waits, {@link LeasedWork} runs work
+ * engine's milliseconds ({@link LeaseMillis}); {@link LeaseAcquisition} acquires and waits, {@link LeasedWork} runs work
  * under a lease.
  */
 public final class Leases implements LeaseFactory {
@@ -39,7 +38,7 @@ public final class Leases implements LeaseFactory {
     @Override
     public Optional<LockLease> tryAcquire(Duration waitTime, Duration leaseTime) throws InterruptedException {
         long waitMillis = waitMillis(waitTime);
-        long leaseMillis = leaseMillis(leaseTime);
+        long leaseMillis = LeaseMillis.of(leaseTime);
         if (Thread.interrupted()) {
             throw new InterruptedException("tryAcquire of '" + lock.getName() + "'");
         }
@@ -49,13 +48,13 @@ public final class Leases implements LeaseFactory {
 
     @Override
     public CompletableFuture<LockLease> acquireAsync(Duration leaseTime) {
-        return LeaseAcquisition.acquireUnbounded(lock, leaseMillis(leaseTime));
+        return LeaseAcquisition.acquireUnbounded(lock, LeaseMillis.of(leaseTime));
     }
 
     @Override
     public CompletableFuture<Optional<LockLease>> tryAcquireAsync(Duration waitTime, Duration leaseTime) {
         long waitMillis = waitMillis(waitTime);
-        return LeaseAcquisition.acquire(lock, waitMillis, leaseMillis(leaseTime));
+        return LeaseAcquisition.acquire(lock, waitMillis, LeaseMillis.of(leaseTime));
     }
 
     @Override
@@ -90,7 +89,7 @@ public final class Leases implements LeaseFactory {
             Function<? super LockLease, ? extends CompletionStage<T>> work) {
         Objects.requireNonNull(work, "work");
         CompletableFuture<Optional<T>> ran = LeasedWork.withLockAsync(
-                LeaseAcquisition.acquire(lock, LeaseAcquisition.FOREVER, 0), work);
+                LeaseAcquisition.acquire(lock, LeaseAcquisition.FOREVER, LeaseMillis.WATCHDOG), work);
         return cancelling(ran, ran.thenApply(value -> value.orElse(null)));
     }
 
@@ -102,15 +101,6 @@ public final class Leases implements LeaseFactory {
             }
         });
         return mapped;
-    }
-
-    /**
-     * The lease {@code leaseTime} asks for: 0 for a watchdog lease, else at least 1 ms, at most
-     * {@link RLock#MAX_LEASE} (checked by {@link Require#leaseTime(Duration)}).
-     */
-    public static long leaseMillis(Duration leaseTime) {
-        Require.leaseTime(leaseTime);
-        return leaseTime.isZero() ? 0 : Math.max(1, leaseTime.toMillis());
     }
 
     /** The wait {@code waitTime} asks for, in milliseconds (a part of one counts as one). */

@@ -12,6 +12,7 @@ import dev.padlock.internal.composite.RoundAttempts;
 import dev.padlock.internal.composite.ToldLosses;
 import dev.padlock.internal.lease.LeaseClocks;
 import dev.padlock.internal.lease.LeaseExtending;
+import dev.padlock.internal.lease.LeaseMillis;
 import dev.padlock.internal.lease.Leases;
 import dev.padlock.internal.lease.ReportsToLeases;
 import dev.padlock.internal.protocol.FencedLockProtocol;
@@ -37,7 +38,7 @@ public final class RedisFencedLock implements RFencedLock, LeaseExtending, Holds
 
     @Override
     public long lockAndGetToken() {
-        return lockAndGetToken(-1, TimeUnit.MILLISECONDS);
+        return lockAndGetToken(LeaseMillis.WATCHDOG, TimeUnit.MILLISECONDS);
     }
 
     @Override
