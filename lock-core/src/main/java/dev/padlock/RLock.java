@@ -1,8 +1,6 @@
 package dev.padlock;
 
-import dev.padlock.internal.Leases;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -223,6 +221,14 @@ public interface RLock extends Lock, RLockAsync {
     Condition newCondition();
 
     /**
+     * This lock's lease factory, which its lease methods ({@link #acquire()} to
+     * {@link #withLockAsync(Function)}) delegate to. Cheap; no Redis call.
+     *
+     * @return the factory that hands out this lock's leases
+     */
+    LeaseFactory leases();
+
+    /**
      * Acquires a {@link LockLease}, waiting as long as it takes, with a watchdog lease. As
      * {@link #lock()}: not interruptible (an interrupt is kept and re-asserted on return).
      *
@@ -243,7 +249,7 @@ public interface RLock extends Lock, RLockAsync {
      *     the call
      */
     default LockLease acquire(Duration leaseTime) {
-        return Leases.awaitUninterruptibly(acquireAsync(leaseTime), "acquire of '" + getName() + "'");
+        return leases().acquire(leaseTime);
     }
 
     /**
@@ -266,13 +272,7 @@ public interface RLock extends Lock, RLockAsync {
      * @throws InterruptedException when interrupted before or while waiting; nothing is left behind
      */
     default Optional<LockLease> tryAcquire(Duration waitTime, Duration leaseTime) throws InterruptedException {
-        long waitMillis = Leases.waitMillis(waitTime);
-        long leaseMillis = Leases.leaseMillis(leaseTime);
-        if (Thread.interrupted()) {
-            throw new InterruptedException("tryAcquire of '" + getName() + "'");
-        }
-        return Leases.await(this, waitMillis, Leases.acquire(this, waitMillis, leaseMillis),
-                "tryAcquire of '" + getName() + "'");
+        return leases().tryAcquire(waitTime, leaseTime);
     }
 
     /**
@@ -291,7 +291,7 @@ public interface RLock extends Lock, RLockAsync {
      * @return a future of the lease
      */
     default CompletableFuture<LockLease> acquireAsync(Duration leaseTime) {
-        return Leases.acquireUnbounded(this, Leases.leaseMillis(leaseTime));
+        return leases().acquireAsync(leaseTime);
     }
 
     /**
@@ -313,8 +313,7 @@ public interface RLock extends Lock, RLockAsync {
      * @return a future of the lease, or of empty when the wait ran out
      */
     default CompletableFuture<Optional<LockLease>> tryAcquireAsync(Duration waitTime, Duration leaseTime) {
-        long waitMillis = Leases.waitMillis(waitTime);
-        return Leases.acquire(this, waitMillis, Leases.leaseMillis(leaseTime));
+        return leases().tryAcquireAsync(waitTime, leaseTime);
     }
 
     /**
@@ -335,8 +334,7 @@ public interface RLock extends Lock, RLockAsync {
     default <T extends @Nullable Object> Optional<T> withLock(Duration waitTime,
             Function<? super LockLease, ? extends T> work)
             throws InterruptedException {
-        Objects.requireNonNull(work, "work");
-        return Leases.withLock(tryAcquire(waitTime), work);
+        return leases().withLock(waitTime, work);
     }
 
     /**
@@ -357,8 +355,7 @@ public interface RLock extends Lock, RLockAsync {
      * @throws InterruptedException when interrupted while waiting for the lock; the work did not run
      */
     default boolean runWithLock(Duration waitTime, Consumer<? super LockLease> work) throws InterruptedException {
-        Objects.requireNonNull(work, "work");
-        return Leases.runWithLock(tryAcquire(waitTime), work);
+        return leases().runWithLock(waitTime, work);
     }
 
     /**
@@ -374,8 +371,7 @@ public interface RLock extends Lock, RLockAsync {
      */
     default <T extends @Nullable Object> CompletableFuture<Optional<T>> withLockAsync(Duration waitTime,
             Function<? super LockLease, ? extends CompletionStage<T>> work) {
-        Objects.requireNonNull(work, "work");
-        return Leases.withLockAsync(tryAcquireAsync(waitTime), work);
+        return leases().withLockAsync(waitTime, work);
     }
 
     /**
@@ -395,8 +391,7 @@ public interface RLock extends Lock, RLockAsync {
      */
     default <T extends @Nullable Object> CompletableFuture<Boolean> runWithLockAsync(Duration waitTime,
             Function<? super LockLease, ? extends CompletionStage<T>> work) {
-        Objects.requireNonNull(work, "work");
-        return Leases.runWithLockAsync(tryAcquireAsync(waitTime), work);
+        return leases().runWithLockAsync(waitTime, work);
     }
 
     /**
@@ -408,7 +403,6 @@ public interface RLock extends Lock, RLockAsync {
      */
     default <T extends @Nullable Object> CompletableFuture<T> withLockAsync(
             Function<? super LockLease, ? extends CompletionStage<T>> work) {
-        Objects.requireNonNull(work, "work");
-        return Leases.withLockAsync(this, work);
+        return leases().withLockAsync(work);
     }
 }

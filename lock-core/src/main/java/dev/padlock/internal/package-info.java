@@ -5,15 +5,14 @@
  * use, and {@code EngineLayersTest} holds the order, bottom to top: {@code base} (argument checks,
  * URIs, time), {@code redis} (connections, topology, errors), {@code script} (running lock-lua),
  * {@code wakeup} (pub/sub and parked waiters), {@code protocol} (each kind's calls on Redis),
- * {@code lease} (how long each lease is safe), {@code renewal} (the watchdog), {@code acquire} (one acquisition's wait loop), {@code grant}
+ * {@code lease} (leases: how they are acquired, how long each is safe), {@code renewal} (the watchdog), {@code acquire} (one acquisition's wait loop), {@code grant}
  * (waits for a grant to a place in a line), {@code queue} (the client's local queue of an
  * exclusive lock), {@code observe} (telling a {@code LockObserver}), {@code composite} (multi and
  * red locks), {@code lock} (the lock objects), and this package on top:
  * {@link dev.padlock.internal.PadlockClient} wires a client together,
  * {@link dev.padlock.internal.DeferredClient} stands in until Redis answers,
  * {@link dev.padlock.internal.ClientRegistration} keeps the client registry entry,
- * {@link dev.padlock.internal.SpiAccess} serves {@code dev.padlock.spi},
- * {@link dev.padlock.internal.Leases} hands out the leases of every kind of lock. Every key and channel name
+ * {@link dev.padlock.internal.SpiAccess} serves {@code dev.padlock.spi}. Every key and channel name
  * comes from {@link dev.padlock.spi.LockKeys}.
  *
  * <p><b>Who holds a lock.</b> An owner is told it holds only after a Redis reply that put or found

@@ -115,6 +115,28 @@ class EngineLayersTest {
         assertThat(violations).isEmpty();
     }
 
+    /**
+     * The public package's interfaces carry no engine behaviour: {@code RLock}'s lease methods go
+     * through the lock's {@code LeaseFactory}. Only static factories and checks reach into the
+     * engine: the client's ({@code LockClient}), the config's argument checks ({@code LockConfig})
+     * and several observers as one ({@code LockObserver.composite}).
+     */
+    @Test
+    void onlyTheClientAndItsConfigInTheApiPackageUseTheEngine() {
+        Set<String> users = new TreeSet<>();
+        for (JavaClass c : all) {
+            if (!c.getPackageName().equals("dev.padlock")) {
+                continue;
+            }
+            for (Dependency d : c.getDirectDependenciesFromSelf()) {
+                if (d.getTargetClass().getPackageName().startsWith("dev.padlock.internal")) {
+                    users.add(outermost(c).getSimpleName());
+                }
+            }
+        }
+        assertThat(users).isSubsetOf("LockClient", "LockConfig", "LockObserver");
+    }
+
     @Test
     void atMostTenFilesLieDirectlyInTheEnginePackage() {
         Set<String> top = new TreeSet<>();

@@ -1,5 +1,6 @@
 package dev.padlock.internal.acquire;
 
+import dev.padlock.internal.lease.LeaseMillis;
 import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
@@ -15,10 +16,10 @@ public interface AcquirePath {
     /**
      * Starts an acquisition by {@code owner}.
      *
-     * @param leaseMillis the lease it asks for (the watchdog's lease when {@code watchdogLease})
+     * @param leaseMillis the lease it asks for: fixed, or {@link LeaseMillis#WATCHDOG}
      * @param waitNanos how long it may wait: 0 one attempt, {@link LockAcquisition#FOREVER} without bound
      */
-    PendingAcquire acquire(long owner, long leaseMillis, boolean watchdogLease, long waitNanos);
+    PendingAcquire acquire(long owner, long leaseMillis, long waitNanos);
 
     /** Releases one hold of {@code owner}, with the bookkeeping its path keeps. */
     CompletableFuture<ReleaseOutcome> release(long owner);

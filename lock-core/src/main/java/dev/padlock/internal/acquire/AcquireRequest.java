@@ -1,11 +1,13 @@
 package dev.padlock.internal.acquire;
 
+import dev.padlock.internal.lease.LeaseMillis;
+
 /**
  * What one acquisition asks for.
  *
  * @param owner the owner's thread id (its hash field is {@code <clientId>:<owner>})
- * @param leaseMillis the lease set on Redis (the watchdog timeout for watchdog leases)
- * @param watchdogLease whether the watchdog renews the lease once held
+ * @param leaseMillis the lease asked for: fixed, or {@link LeaseMillis#WATCHDOG} (a TTL of the
+ *     watchdog timeout, which the watchdog renews once held)
  * @param waitNanos the wait budget; {@code 0} or less for one attempt,
  *     {@link dev.padlock.internal.base.WaitBudget#FOREVER} for no bound
  * @param spin wait by back-off between attempts instead of on the unlock channel: no pub/sub
@@ -15,23 +17,22 @@ package dev.padlock.internal.acquire;
  *     answer it; 0 for none
  * @param inLine whether a release already put this client in line for this owner with that nonce
  */
-public record AcquireRequest(long owner, long leaseMillis, boolean watchdogLease, long waitNanos, boolean spin,
+public record AcquireRequest(long owner, long leaseMillis, long waitNanos, boolean spin,
         boolean fresh, long placeNonce, boolean inLine) {
 
     /** A request without a place in line. */
-    public static AcquireRequest of(long owner, long leaseMillis, boolean watchdogLease, long waitNanos,
-            boolean spin, boolean fresh) {
-        return new AcquireRequest(owner, leaseMillis, watchdogLease, waitNanos, spin, fresh, 0, false);
+    public static AcquireRequest of(long owner, long leaseMillis, long waitNanos, boolean spin, boolean fresh) {
+        return new AcquireRequest(owner, leaseMillis, waitNanos, spin, fresh, 0, false);
     }
 
     /** A request with a place in line: {@code placeNonce} (0 for none), and whether a release already put it there. */
-    public static AcquireRequest inLine(long owner, long leaseMillis, boolean watchdogLease, long waitNanos,
-            boolean spin, boolean fresh, long placeNonce, boolean alreadyInLine) {
-        return new AcquireRequest(owner, leaseMillis, watchdogLease, waitNanos, spin, fresh, placeNonce, alreadyInLine);
+    public static AcquireRequest inLine(long owner, long leaseMillis, long waitNanos, boolean spin, boolean fresh,
+            long placeNonce, boolean alreadyInLine) {
+        return new AcquireRequest(owner, leaseMillis, waitNanos, spin, fresh, placeNonce, alreadyInLine);
     }
 
     /** This request with a place in line: {@code placeNonce}, and whether a release already put it there. */
     public AcquireRequest inLine(long nonce, boolean alreadyInLine) {
-        return new AcquireRequest(owner, leaseMillis, watchdogLease, waitNanos, spin, fresh, nonce, alreadyInLine);
+        return new AcquireRequest(owner, leaseMillis, waitNanos, spin, fresh, nonce, alreadyInLine);
     }
 }

@@ -4,6 +4,7 @@ import dev.padlock.RedisUnavailableException;
 import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.base.WaitBudget;
 import dev.padlock.internal.protocol.Granting;
+import dev.padlock.internal.lease.LeaseMillis;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.LockProtocol.Attempt;
 import dev.padlock.internal.wakeup.WakeUps;
@@ -93,13 +94,14 @@ public final class LockAcquisition implements PendingAcquire {
         boolean claim = request.fresh() && protocol.claiming() != null;
         long placeNonce = spin || protocol.granting() == null ? 0 : request.placeNonce();
         this.subscriptions = new Subscriptions(registry, timer, protocol, threadId, placeNonce != 0);
-        this.place = new PlaceInLine(protocol, context.abandonments(), threadId, request.leaseMillis(), claim,
+        long ttlMillis = LeaseMillis.ttlMillis(request.leaseMillis(), context.watchdog().leaseMillis());
+        this.place = new PlaceInLine(protocol, context.abandonments(), threadId, ttlMillis, claim,
                 budget.oneAttempt(), placeNonce, request.inLine());
-        this.lostReplies = new LostReplies(protocol, threadId, request.leaseMillis(), claim, budget,
+        this.lostReplies = new LostReplies(protocol, threadId, ttlMillis, claim, budget,
                 commandTimeoutMillis, context.clock(), context.abandonments());
         place.countsOtherHoldsBy(lostReplies);
-        this.settlement = new Settlement(protocol, threadId, request.leaseMillis(), request.watchdogLease(),
-                context, latch, lostReplies, place, subscriptions, clock.nanoTime(), this::notHeldAfterAll);
+        this.settlement = new Settlement(protocol, threadId, request.leaseMillis(), context, latch, lostReplies, place,
+                subscriptions, clock.nanoTime(), this::notHeldAfterAll);
         this.result = settlement.result();
         this.pauses = new Pauses(timer, clock, budget, subscriptions, latch, protocol, commandTimeoutMillis, result,
                 this::attempt);

@@ -1,6 +1,7 @@
 package dev.padlock.internal.acquire;
 
 import dev.padlock.internal.lease.LeaseClock;
+import dev.padlock.internal.lease.LeaseMillis;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
 import dev.padlock.internal.redis.RedisErrors;
@@ -35,8 +36,10 @@ final class Settlement {
 
     private final LockProtocol protocol;
     private final long owner;
+    /** The lease asked for: fixed, or {@link LeaseMillis#WATCHDOG}. */
     private final long leaseMillis;
-    private final boolean watchdogLease;
+    /** The TTL it sets on Redis. */
+    private final long ttlMillis;
     private final Watchdog watchdog;
     private final AcquireContext context;
     /** Told when a hold confirmed too late was not found again (with the failure, if the check failed). */
@@ -62,7 +65,7 @@ final class Settlement {
      */
     private volatile long grantsSinceNanos;
 
-    Settlement(LockProtocol protocol, long owner, long leaseMillis, boolean watchdogLease, AcquireContext context,
+    Settlement(LockProtocol protocol, long owner, long leaseMillis, AcquireContext context,
             GrantLatch latch, LostReplies lostReplies, PlaceInLine place, Subscriptions subscriptions,
             long startNanos, Consumer<Throwable> notHeld) {
         this.protocol = protocol;
@@ -72,8 +75,8 @@ final class Settlement {
         this.leaseMillis = leaseMillis;
         this.ttlSentNanos = startNanos;
         this.grantsSinceNanos = startNanos;
-        this.watchdogLease = watchdogLease;
         this.watchdog = context.watchdog();
+        this.ttlMillis = LeaseMillis.ttlMillis(leaseMillis, watchdog.leaseMillis());
         this.latch = latch;
         this.lostReplies = lostReplies;
         this.place = place;
@@ -128,7 +131,7 @@ final class Settlement {
         if (latch.isGranted() && grantsSinceNanos - ttlSentNanos < 0) {
             ttlSentNanos = grantsSinceNanos; // a grant message may be older than the last attempt answered
         }
-        if (!result.isDone() && (context.clock().nanoTime() - LeaseClock.endOf(ttlSentNanos, leaseMillis) >= 0
+        if (!result.isDone() && (context.clock().nanoTime() - LeaseClock.endOf(ttlSentNanos, ttlMillis) >= 0
                 || watchdog.toldLostAfter(protocol, owner, ttlSentNanos))) {
             // news too old for its lease, or older than a loss the owner was told of since: told
             // "held" now, the owner could hear that loss after it and take this hold as lost too
@@ -141,7 +144,7 @@ final class Settlement {
         subscriptions.close();
         boolean renewed = false;
         if (!result.isDone()) {
-            watchdog.onAcquired(protocol, owner, watchdogLease, leaseMillis, ttlSentNanos);
+            watchdog.onAcquired(protocol, owner, leaseMillis, ttlSentNanos);
             Runnable hook = beforeTold;
             if (hook != null) {
                 hook.run();
@@ -191,7 +194,7 @@ final class Settlement {
      */
     private void confirmAgain() {
         long sentNanos = context.clock().nanoTime();
-        protocol.renew(context.scripts(), owner, leaseMillis).whenComplete((found, failure) -> {
+        protocol.renew(context.scripts(), owner, ttlMillis).whenComplete((found, failure) -> {
             if (failure == null && found) {
                 ttlSentNanos = sentNanos;
                 grantsSinceNanos = sentNanos; // Redis found the field: the hold counts from this call

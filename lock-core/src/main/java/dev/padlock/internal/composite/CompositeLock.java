@@ -1,5 +1,6 @@
 package dev.padlock.internal.composite;
 
+import dev.padlock.LeaseFactory;
 import dev.padlock.LockObserver;
 import dev.padlock.RLock;
 import dev.padlock.internal.acquire.LateCancels;
@@ -9,6 +10,8 @@ import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.base.Require;
 import dev.padlock.internal.base.WaitBudget;
 import dev.padlock.internal.lease.LeaseClocks;
+import dev.padlock.internal.lease.LeaseMillis;
+import dev.padlock.internal.lease.Leases;
 import dev.padlock.internal.lease.ReportsToLeases;
 import dev.padlock.internal.observe.Observing;
 import dev.padlock.internal.redis.RedisErrors;
@@ -91,6 +94,11 @@ abstract class CompositeLock implements RLock, ReportsToLeases, CallBound {
         return name;
     }
 
+    @Override
+    public final LeaseFactory leases() {
+        return Leases.of(this);
+    }
+
     /** The longest grace of the components (see {@link CallBound}); unknown: as long as a wait without bound. */
     @Override
     public final long graceNanos() {
@@ -115,7 +123,7 @@ abstract class CompositeLock implements RLock, ReportsToLeases, CallBound {
 
     @Override
     public final void lock() {
-        lock(-1, TimeUnit.MILLISECONDS);
+        lock(LeaseMillis.WATCHDOG, TimeUnit.MILLISECONDS);
     }
 
     @Override
@@ -126,7 +134,7 @@ abstract class CompositeLock implements RLock, ReportsToLeases, CallBound {
 
     @Override
     public final void lockInterruptibly() throws InterruptedException {
-        lockInterruptibly(-1, TimeUnit.MILLISECONDS);
+        lockInterruptibly(LeaseMillis.WATCHDOG, TimeUnit.MILLISECONDS);
     }
 
     @Override
@@ -141,12 +149,13 @@ abstract class CompositeLock implements RLock, ReportsToLeases, CallBound {
     /** One attempt, watchdog lease; an interrupt is kept. */
     @Override
     public final boolean tryLock() {
-        return join(acquire(0, -1, TimeUnit.MILLISECONDS, currentThreadId()).reported(), "tryLock on '" + name + "'");
+        return join(acquire(0, LeaseMillis.WATCHDOG, TimeUnit.MILLISECONDS, currentThreadId()).reported(),
+                "tryLock on '" + name + "'");
     }
 
     @Override
     public final boolean tryLock(long waitTime, TimeUnit unit) throws InterruptedException {
-        return tryLock(waitTime, -1, unit);
+        return tryLock(waitTime, LeaseMillis.WATCHDOG, unit);
     }
 
     @Override

@@ -5,6 +5,8 @@ import dev.padlock.RLock;
 import dev.padlock.RedisUnavailableException;
 import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.base.WaitBudget;
+import dev.padlock.internal.lease.LeaseExtending;
+import dev.padlock.internal.lease.LeaseMillis;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -75,8 +77,8 @@ public final class MultiLock extends CompositeLock {
 
     @Override
     PendingAcquire startAcquisition(WaitBudget budget, long leaseTime, TimeUnit unit, long threadId) {
-        long leaseNanos = leaseTime <= 0 ? -1 : unit.toNanos(leaseTime);
-        MultiLockAcquisition started = new MultiLockAcquisition(locks, budget, clock, leaseNanos, threadId);
+        MultiLockAcquisition started = new MultiLockAcquisition(locks, budget, clock, LeaseMillis.of(leaseTime, unit),
+                threadId);
         started.next();
         return started;
     }

@@ -6,6 +6,8 @@ import dev.padlock.RLock;
 import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.base.WaitBudget;
+import dev.padlock.internal.lease.LeaseExtending;
+import dev.padlock.internal.lease.LeaseMillis;
 import dev.padlock.internal.redis.RedisErrors;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +27,9 @@ final class MultiLockAcquisition implements PendingAcquire {
     private final List<RLock> locks;
     private final WaitBudget budget;
     private final EngineClock clock;
+    /** The components' lease: fixed, or {@link LeaseMillis#WATCHDOG}. */
+    private final long leaseMillis;
+    /** {@link #leaseMillis} in the unit of the components' waits, as they are asked. */
     private final long leaseNanos;
     private final long threadId;
     /** When the first component was asked for, this time round. */
@@ -38,11 +43,13 @@ final class MultiLockAcquisition implements PendingAcquire {
     /** The component acquisition in flight; written by the step running now, cancelled by a cancel. */
     private volatile @Nullable CompletableFuture<?> inFlight;
 
-    MultiLockAcquisition(List<RLock> locks, WaitBudget budget, EngineClock clock, long leaseNanos, long threadId) {
+    MultiLockAcquisition(List<RLock> locks, WaitBudget budget, EngineClock clock, long leaseMillis, long threadId) {
         this.clock = clock;
         this.locks = locks;
         this.budget = budget;
-        this.leaseNanos = leaseNanos;
+        this.leaseMillis = leaseMillis;
+        this.leaseNanos = LeaseMillis.isWatchdog(leaseMillis) ? LeaseMillis.WATCHDOG
+                : TimeUnit.MILLISECONDS.toNanos(leaseMillis);
         this.threadId = threadId;
         result.whenComplete((held, failure) -> {
             CompletableFuture<?> step = inFlight;
@@ -143,10 +150,9 @@ final class MultiLockAcquisition implements PendingAcquire {
      * is left.
      */
     private void confirmEarlierComponents() {
-        long leaseMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(leaseNanos));
         List<CompletableFuture<Boolean>> extensions = new ArrayList<>();
         for (RLock lock : locks.subList(0, locks.size() - 1)) {
-            extensions.add(leaseNanos > 0 && lock instanceof LeaseExtending extending
+            extensions.add(!LeaseMillis.isWatchdog(leaseMillis) && lock instanceof LeaseExtending extending
                     ? call(() -> extending.extendLeaseAsync(leaseMillis, threadId))
                     : call(() -> lock.getHoldCountAsync(threadId)).thenApply(count -> count > 0));
         }

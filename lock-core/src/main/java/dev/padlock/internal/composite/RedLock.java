@@ -6,6 +6,7 @@ import dev.padlock.LockObserver;
 import dev.padlock.RLock;
 import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.base.WaitBudget;
+import dev.padlock.internal.lease.LeaseMillis;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -47,8 +48,8 @@ public final class RedLock extends CompositeLock {
 
     @Override
     PendingAcquire startAcquisition(WaitBudget budget, long leaseTime, TimeUnit unit, long threadId) {
-        long leaseMillis = leaseTime <= 0 ? -1 : Math.max(1, unit.toMillis(leaseTime));
-        return RedLockAcquisition.start(locks, quorum, name, log, budget, clock, timer, leaseMillis, threadId);
+        return RedLockAcquisition.start(locks, quorum, name, log, budget, clock, timer, LeaseMillis.of(leaseTime, unit),
+                threadId);
     }
 
     /** Unlocks every component at once, skipping those the owner does not hold. */

@@ -10,6 +10,7 @@ import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.base.Timeouts;
 import dev.padlock.internal.base.WaitBudget;
+import dev.padlock.internal.lease.LeaseMillis;
 import dev.padlock.internal.redis.RedisErrors;
 import io.netty.util.Timer;
 import java.util.ArrayList;
@@ -43,7 +44,7 @@ import org.slf4j.Logger;
  * A reply that arrives after its round closed is unlocked when it says acquired. A component
  * that fails counts as not acquired, so a minority of servers may be down; its failure is logged.
  * Misuse reported by a component (its client closed) fails the acquisition. A watchdog lease
- * ({@code leaseTime <= 0}) is each component's own, renewed by its client; the validity is then
+ * ({@link LeaseMillis#WATCHDOG}) is each component's own, renewed by its client; the validity is then
  * reckoned over {@link LockConfig#DEFAULT_WATCHDOG_TIMEOUT}.
  *
  * <p><b>A re-entry needs every server that counts the owner's holds.</b> A re-entry adds one to the
@@ -72,7 +73,7 @@ final class RedLockAcquisition implements PendingAcquire {
     private final String name;
     /** The red lock's logger, so its log lines keep their category. */
     private final Logger log;
-    /** The components' lease in milliseconds; {@code -1}: their watchdog lease. */
+    /** The components' lease in milliseconds, or {@link LeaseMillis#WATCHDOG}: their watchdog lease. */
     private final long leaseMillis;
     private final long validityLeaseMillis;
     private final long driftMillis;
@@ -102,7 +103,7 @@ final class RedLockAcquisition implements PendingAcquire {
         this.name = name;
         this.log = log;
         this.leaseMillis = leaseMillis;
-        this.validityLeaseMillis = leaseMillis > 0 ? leaseMillis : LockConfig.DEFAULT_WATCHDOG_TIMEOUT.toMillis();
+        this.validityLeaseMillis = LeaseMillis.ttlMillis(leaseMillis, LockConfig.DEFAULT_WATCHDOG_TIMEOUT.toMillis());
         this.driftMillis = validityLeaseMillis / 100 + 2;
         this.threadId = threadId;
         this.heldBefore = new boolean[locks.size()];
@@ -127,7 +128,7 @@ final class RedLockAcquisition implements PendingAcquire {
      * @param budget how long to go on with new rounds
      * @param clock times the rounds (their validity)
      * @param timer ends rounds and spaces retries
-     * @param leaseMillis the components' lease in milliseconds; {@code -1}: their watchdog lease
+     * @param leaseMillis the components' lease in milliseconds; {@link LeaseMillis#WATCHDOG}: their watchdog lease
      * @param threadId the owner to acquire for
      * @return the acquisition in progress
      */

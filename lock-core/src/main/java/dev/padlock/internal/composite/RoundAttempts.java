@@ -14,7 +14,7 @@ public interface RoundAttempts {
      * One attempt without wait for {@code threadId}, as {@code tryLockAsync(0, leaseMillis,
      * MILLISECONDS, threadId)} but not cut at the bound.
      *
-     * @param leaseMillis the lease; {@code -1}: the watchdog's
+     * @param leaseMillis the lease; {@link dev.padlock.internal.lease.LeaseMillis#WATCHDOG}: the watchdog's
      */
     CompletableFuture<Boolean> tryOnceAsync(long leaseMillis, long threadId);
 }

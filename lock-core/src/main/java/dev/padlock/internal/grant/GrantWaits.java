@@ -8,6 +8,7 @@ import dev.padlock.internal.acquire.AcquireRequest;
 import dev.padlock.internal.acquire.HeldBefore;
 import dev.padlock.internal.acquire.LockAcquisition;
 import dev.padlock.internal.acquire.PendingAcquire;
+import dev.padlock.internal.lease.LeaseMillis;
 import dev.padlock.internal.protocol.GrantKind;
 import dev.padlock.internal.protocol.Granting;
 import dev.padlock.internal.protocol.LockProtocol;
@@ -95,11 +96,11 @@ public final class GrantWaits {
      * {@link LockAcquisition#start}. {@code onHeld}, when not null, runs once it holds, before its
      * caller is told.
      */
-    public PendingAcquire start(LockProtocol protocol, AcquireContext services, long leaseMillis, boolean watchdogLease,
-            long owner, long waitNanos, boolean spin, @Nullable Runnable onHeld) {
+    public PendingAcquire start(LockProtocol protocol, AcquireContext services, long leaseMillis, long owner,
+            long waitNanos, boolean spin, @Nullable Runnable onHeld) {
         String localKey = protocol.localKey();
         LockAcquisition acquisition = LockAcquisition.create(services, protocol,
-                AcquireRequest.of(owner, leaseMillis, watchdogLease, waitNanos, spin, false)
+                AcquireRequest.of(owner, leaseMillis, waitNanos, spin, false)
                         .inLine(nonces.incrementAndGet(), false));
         HeldCounts.Key counted = new HeldCounts.Key(localKey, GrantKind.of(protocol), owner);
         // asked as it begins: the same owner's earlier wait, if any, has settled by then. Holds
@@ -113,7 +114,8 @@ public final class GrantWaits {
         acquisition.beforeTold(() -> {
             unconfirmedUnlocks.held(localKey, owner);
             long now = services.clock().nanoTime();
-            heldCounts.held(counted, now, watchdogLease ? Long.MAX_VALUE : now + TimeUnit.MILLISECONDS.toNanos(leaseMillis));
+            heldCounts.held(counted, now,
+                    LeaseMillis.isWatchdog(leaseMillis) ? Long.MAX_VALUE : now + TimeUnit.MILLISECONDS.toNanos(leaseMillis));
             if (onHeld != null) {
                 onHeld.run();
             }

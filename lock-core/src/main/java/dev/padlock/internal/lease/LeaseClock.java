@@ -33,12 +33,12 @@ public final class LeaseClock {
     private @Nullable List<Runnable> onLost;
 
     /**
-     * @param fixedLeaseMillis the lease asked for, 0 for a watchdog lease: until the engine reports
-     *     a send, a fixed lease counts from {@code startNanos} (before any request was sent)
+     * @param leaseMillis the lease asked for, fixed or {@link LeaseMillis#WATCHDOG}: until the
+     *     engine reports a send, a fixed lease counts from {@code startNanos} (before any request was sent)
      */
-    LeaseClock(@Nullable EngineClock clock, long startNanos, long fixedLeaseMillis) {
+    LeaseClock(@Nullable EngineClock clock, long startNanos, long leaseMillis) {
         this.clock = clock;
-        this.fallbackEnd = fixedLeaseMillis > 0 ? endOf(startNanos, fixedLeaseMillis) : startNanos;
+        this.fallbackEnd = LeaseMillis.isWatchdog(leaseMillis) ? startNanos : endOf(startNanos, leaseMillis);
     }
 
     /**

@@ -33,9 +33,9 @@ public final class LeaseClocks {
         return owner < 0;
     }
 
-    /** A clock for a new lease, started now on {@code clock}, with {@code fixedLeaseMillis} (0 for a watchdog lease). */
-    public static LeaseClock start(EngineClock clock, long fixedLeaseMillis) {
-        return new LeaseClock(clock, clock.nanoTime(), fixedLeaseMillis);
+    /** A clock for a new lease, started now on {@code clock}, with {@code leaseMillis} (fixed, or {@link LeaseMillis#WATCHDOG}). */
+    public static LeaseClock start(EngineClock clock, long leaseMillis) {
+        return new LeaseClock(clock, clock.nanoTime(), leaseMillis);
     }
 
     /**
@@ -43,7 +43,7 @@ public final class LeaseClocks {
      * ({@code safeFor} is zero), and it reads no clock.
      */
     public static LeaseClock unreported() {
-        return new LeaseClock(null, 0, 0);
+        return new LeaseClock(null, 0, LeaseMillis.WATCHDOG);
     }
 
     /** Reports about lease owner {@code owner} go to {@code clock} from now on. */

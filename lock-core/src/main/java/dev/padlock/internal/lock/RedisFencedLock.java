@@ -1,5 +1,6 @@
 package dev.padlock.internal.lock;
 
+import dev.padlock.LeaseFactory;
 import dev.padlock.RFencedLock;
 import dev.padlock.internal.acquire.LockAcquisition;
 import dev.padlock.internal.acquire.PendingAcquire;
@@ -7,10 +8,12 @@ import dev.padlock.internal.base.CallBound;
 import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.base.Require;
 import dev.padlock.internal.composite.HoldsForgetting;
-import dev.padlock.internal.composite.LeaseExtending;
 import dev.padlock.internal.composite.RoundAttempts;
 import dev.padlock.internal.composite.ToldLosses;
 import dev.padlock.internal.lease.LeaseClocks;
+import dev.padlock.internal.lease.LeaseExtending;
+import dev.padlock.internal.lease.LeaseMillis;
+import dev.padlock.internal.lease.Leases;
 import dev.padlock.internal.lease.ReportsToLeases;
 import dev.padlock.internal.protocol.FencedLockProtocol;
 import java.util.List;
@@ -35,7 +38,7 @@ public final class RedisFencedLock implements RFencedLock, LeaseExtending, Holds
 
     @Override
     public long lockAndGetToken() {
-        return lockAndGetToken(-1, TimeUnit.MILLISECONDS);
+        return lockAndGetToken(LeaseMillis.WATCHDOG, TimeUnit.MILLISECONDS);
     }
 
     @Override
@@ -100,6 +103,12 @@ public final class RedisFencedLock implements RFencedLock, LeaseExtending, Holds
     @Override
     public String getName() {
         return lock.getName();
+    }
+
+    /** Of this fenced lock, not its plain one: its leases carry their tokens. */
+    @Override
+    public LeaseFactory leases() {
+        return Leases.of(this);
     }
 
     @Override

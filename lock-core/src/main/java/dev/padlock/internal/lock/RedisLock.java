@@ -1,5 +1,6 @@
 package dev.padlock.internal.lock;
 
+import dev.padlock.LeaseFactory;
 import dev.padlock.LockObserver;
 import dev.padlock.RLock;
 import dev.padlock.RedisUnavailableException;
@@ -11,18 +12,17 @@ import dev.padlock.internal.base.CallBound;
 import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.base.Require;
 import dev.padlock.internal.composite.HoldsForgetting;
-import dev.padlock.internal.composite.LeaseExtending;
 import dev.padlock.internal.composite.RoundAttempts;
 import dev.padlock.internal.composite.ToldLosses;
 import dev.padlock.internal.lease.LeaseClocks;
+import dev.padlock.internal.lease.LeaseExtending;
+import dev.padlock.internal.lease.LeaseMillis;
+import dev.padlock.internal.lease.Leases;
 import dev.padlock.internal.lease.ReportsToLeases;
 import dev.padlock.internal.observe.Observing;
-import dev.padlock.internal.protocol.Granting;
-import dev.padlock.internal.protocol.LocalHandOff;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
 import dev.padlock.internal.redis.RedisErrors;
-import dev.padlock.internal.queue.QueuedPath;
 import dev.padlock.internal.renewal.Watchdog;
 import io.lettuce.core.ScriptOutputType;
 import java.util.List;
@@ -58,31 +58,21 @@ public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, 
     public RedisLock(LockProtocol protocol, LockServices services, boolean spin, String kind) {
         this.protocol = services.withAcknowledgements(protocol);
         this.services = services;
-        this.path = pathOf(this.protocol, services, spin);
+        this.path = RedisPath.of(this.protocol, services, spin);
         this.kind = kind;
         this.observedKind = LockObserver.Kind.valueOf(kind.toUpperCase(Locale.ROOT));
         this.waits = BlockingWaits.of(protocol.name(), services);
         this.deadlines = new AsyncDeadlines(waits, services.timer(), services.commandTimeoutMillis());
     }
 
-    /**
-     * The queued path for the kinds that share this client's local view of the name (plain, spin,
-     * fenced), the granted path for the kinds that wait in a line on Redis (fair, read, write),
-     * else the direct one.
-     */
-    private static AcquirePath pathOf(LockProtocol protocol, LockServices services, boolean spin) {
-        LocalHandOff handOff = protocol.localHandOff();
-        if (handOff != null) {
-            return new QueuedPath(services.queues(), protocol, handOff, services, spin);
-        }
-        Granting granting = protocol.granting();
-        return granting != null ? new RedisPath.Granted(protocol, granting, services, spin)
-                : new RedisPath.Direct(protocol, services, spin);
-    }
-
     @Override
     public String getName() {
         return protocol.name();
+    }
+
+    @Override
+    public LeaseFactory leases() {
+        return Leases.of(this);
     }
 
     @Override
@@ -99,7 +89,7 @@ public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, 
 
     @Override
     public void lock() {
-        lock(-1, TimeUnit.MILLISECONDS);
+        lock(LeaseMillis.WATCHDOG, TimeUnit.MILLISECONDS);
     }
 
     @Override
@@ -110,7 +100,7 @@ public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, 
 
     @Override
     public void lockInterruptibly() throws InterruptedException {
-        lockInterruptibly(-1, TimeUnit.MILLISECONDS);
+        lockInterruptibly(LeaseMillis.WATCHDOG, TimeUnit.MILLISECONDS);
     }
 
     @Override
@@ -125,12 +115,12 @@ public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, 
 
     @Override
     public boolean tryLock() {
-        return waits.awaitOneAttempt(acquire(0, -1, TimeUnit.MILLISECONDS, currentThreadId()), "tryLock");
+        return waits.awaitOneAttempt(acquire(0, LeaseMillis.WATCHDOG, TimeUnit.MILLISECONDS, currentThreadId()), "tryLock");
     }
 
     @Override
     public boolean tryLock(long waitTime, TimeUnit unit) throws InterruptedException {
-        return tryLock(waitTime, -1, unit);
+        return tryLock(waitTime, LeaseMillis.WATCHDOG, unit);
     }
 
     @Override
@@ -183,9 +173,7 @@ public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, 
                         + "' (the connection is down; reconnecting)"));
             }
         }
-        boolean watchdogLease = leaseTime <= 0;
-        long leaseMillis = watchdogLease ? services.watchdog().leaseMillis() : Math.max(1, unit.toMillis(leaseTime));
-        return path.acquire(threadId, leaseMillis, watchdogLease, waitNanos);
+        return path.acquire(threadId, LeaseMillis.of(leaseTime, unit), waitNanos);
     }
 
     @Override

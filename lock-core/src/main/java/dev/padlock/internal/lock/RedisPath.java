@@ -8,8 +8,10 @@ import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.grant.GrantWaits;
 import dev.padlock.internal.protocol.GrantKind;
 import dev.padlock.internal.protocol.Granting;
+import dev.padlock.internal.protocol.LocalHandOff;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
+import dev.padlock.internal.queue.QueuedPath;
 import dev.padlock.internal.redis.RedisErrors;
 import dev.padlock.internal.renewal.Watchdog;
 import java.util.concurrent.CompletableFuture;
@@ -32,6 +34,20 @@ abstract sealed class RedisPath implements AcquirePath {
         this.spin = spin;
     }
 
+    /**
+     * The path of a lock object of {@code protocol}'s kind: the queued path for the kinds that share
+     * this client's local view of the name (plain, spin, fenced), the granted path for the kinds
+     * that wait in a line on Redis (fair, read, write), else the direct one.
+     */
+    static AcquirePath of(LockProtocol protocol, LockServices services, boolean spin) {
+        LocalHandOff handOff = protocol.localHandOff();
+        if (handOff != null) {
+            return new QueuedPath(services.queues(), protocol, handOff, services, spin);
+        }
+        Granting granting = protocol.granting();
+        return granting != null ? new Granted(protocol, granting, services, spin) : new Direct(protocol, services, spin);
+    }
+
     /** The granted path: see the class notes. */
     static final class Granted extends RedisPath {
         private final boolean fair;
@@ -42,12 +58,11 @@ abstract sealed class RedisPath implements AcquirePath {
         }
 
         @Override
-        public PendingAcquire acquire(long owner, long leaseMillis, boolean watchdogLease, long waitNanos) {
+        public PendingAcquire acquire(long owner, long leaseMillis, long waitNanos) {
             // the fair lock's hash is the plain lock's: this client's view of it learns the holder
             Runnable onHeld = !fair ? null
-                    : () -> services.queues().onHeldElsewhere(protocol.localKey(), owner, leaseMillis, watchdogLease);
-            return services.grantWaits().start(protocol, services, leaseMillis, watchdogLease, owner, waitNanos, spin,
-                    onHeld);
+                    : () -> services.queues().onHeldElsewhere(protocol.localKey(), owner, leaseMillis);
+            return services.grantWaits().start(protocol, services, leaseMillis, owner, waitNanos, spin, onHeld);
         }
     }
 
@@ -58,9 +73,8 @@ abstract sealed class RedisPath implements AcquirePath {
         }
 
         @Override
-        public PendingAcquire acquire(long owner, long leaseMillis, boolean watchdogLease, long waitNanos) {
-            return LockAcquisition.start(services, protocol,
-                    AcquireRequest.of(owner, leaseMillis, watchdogLease, waitNanos, spin, false));
+        public PendingAcquire acquire(long owner, long leaseMillis, long waitNanos) {
+            return LockAcquisition.start(services, protocol, AcquireRequest.of(owner, leaseMillis, waitNanos, spin, false));
         }
     }
 

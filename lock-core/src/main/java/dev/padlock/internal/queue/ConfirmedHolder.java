@@ -4,6 +4,7 @@ import static dev.padlock.internal.base.Nulls.castToNonNull;
 
 import dev.padlock.internal.acquire.HeldBefore;
 import dev.padlock.internal.base.EngineClock;
+import dev.padlock.internal.lease.LeaseMillis;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.renewal.Watchdog;
 import java.util.function.Supplier;
@@ -111,7 +112,7 @@ final class ConfirmedHolder {
         confirmedAt = at;
         protocol = ticket.protocol;
         inDoubt = false;
-        if (ticket.watchdogLease) {
+        if (LeaseMillis.isWatchdog(ticket.leaseMillis)) {
             noFixedLease();
         } else if (reentry) {
             watch().fixedLeaseAtLeast(ticket.leaseMillis); // a re-entry never shortens the TTL

@@ -6,6 +6,7 @@ import dev.padlock.internal.acquire.AcquireContext;
 import dev.padlock.internal.acquire.LockAcquisition;
 import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.base.WaitBudget;
+import dev.padlock.internal.lease.LeaseMillis;
 import dev.padlock.internal.protocol.ExclusiveLockProtocol;
 import dev.padlock.internal.grant.GrantMessage;
 import dev.padlock.internal.protocol.LockProtocol;
@@ -53,8 +54,9 @@ public final class LocalQueues {
      * @param direct whether the acquisition must reach Redis itself rather than queue or take a hand-off
      */
     public PendingAcquire acquire(LockProtocol protocol, AcquireContext services, boolean spin, long owner,
-            long leaseMillis, boolean watchdogLease, long waitNanos, boolean direct) {
-        Ticket ticket = new Ticket(protocol, spin, owner, leaseMillis, watchdogLease,
+            long leaseMillis, long waitNanos, boolean direct) {
+        Ticket ticket = new Ticket(protocol, spin, owner, leaseMillis,
+                LeaseMillis.ttlMillis(leaseMillis, services.watchdog().leaseMillis()),
                 WaitBudget.of(waitNanos, services.clock()), nonces.incrementAndGet());
         // an owner whose earlier claim is being given back goes to Redis itself, after the give-back:
         // a hand-off to it now could be taken back by it
@@ -154,14 +156,15 @@ public final class LocalQueues {
 
     /**
      * As {@link #onHeldElsewhere(String, long)}, and Redis set the lock's lease to {@code leaseMillis}
-     * in that same call (a fair acquisition or re-entry re-arms the hash it shares with the plain
-     * lock): when the owner holds through this client's view with a fixed lease, the view watches
-     * the new one, so that a shorter lease does not leave queued owners behind a holder Redis dropped.
+     * (fixed, or {@link LeaseMillis#WATCHDOG}) in that same call (a fair acquisition or re-entry
+     * re-arms the hash it shares with the plain lock): when the owner holds through this client's
+     * view with a fixed lease, the view watches the new one, so that a shorter lease does not leave
+     * queued owners behind a holder Redis dropped.
      */
-    public void onHeldElsewhere(String localKey, long owner, long leaseMillis, boolean watchdogLease) {
+    public void onHeldElsewhere(String localKey, long owner, long leaseMillis) {
         onHeldElsewhere(localKey, owner);
         LocalQueue queue = queues.get(localKey);
-        if (queue != null && !watchdogLease) {
+        if (queue != null && !LeaseMillis.isWatchdog(leaseMillis)) {
             queue.onLeaseSetElsewhere(owner, leaseMillis);
         }
     }

@@ -111,7 +111,7 @@ final class LocalRelease {
         long rearm = watchdog.beforeRelease(protocol, owner) ? watchdog.leaseMillis() : 0;
         long sent = services.clock().nanoTime();
         long nextOwner = next == null ? LocalQueue.NONE : next.owner;
-        long nextLease = next == null ? 0 : next.leaseMillis;
+        long nextLease = next == null ? 0 : next.ttlMillis;
         long nextNonce = next == null ? 0 : next.nonce;
         // handled in the reply's own stage: this runs on every uncontended unlock
         LocalHandOff handOff = QueuedPath.handOffOf(protocol);
@@ -171,11 +171,11 @@ final class LocalRelease {
         long rearm = watchdog.beforeRelease(protocol, owner) ? watchdog.leaseMillis() : 0;
         long sentNanos = services.clock().nanoTime();
         LocalHandOff handOff = QueuedPath.handOffOf(protocol);
-        return handOff.handOff(owner, successor.owner, successor.leaseMillis, rearm).whenComplete((outcome, failure) -> {
+        return handOff.handOff(owner, successor.owner, successor.ttlMillis, rearm).whenComplete((outcome, failure) -> {
             try {
                 watchdog.afterRelease(protocol, owner, outcome == ReleaseOutcome.STILL_HELD);
                 if (outcome == ReleaseOutcome.RELEASED
-                        && services.clock().nanoTime() - LeaseClock.endOf(sentNanos, successor.leaseMillis) < 0) {
+                        && services.clock().nanoTime() - LeaseClock.endOf(sentNanos, successor.ttlMillis) < 0) {
                     handedOver(successor, sentNanos);
                 } else if (outcome == ReleaseOutcome.RELEASED) {
                     // told too late to be taken alone: the successor asks Redis itself, as after a lost reply
@@ -196,8 +196,7 @@ final class LocalRelease {
 
     /** Redis confirmed the hand-off sent at {@code sentNanos}: the successor holds the lock. */
     private void handedOver(Ticket successor, long sentNanos) {
-        services.watchdog().onHandedOver(successor.protocol, successor.owner, successor.watchdogLease,
-                successor.leaseMillis, sentNanos);
+        services.watchdog().onHandedOver(successor.protocol, successor.owner, successor.leaseMillis, sentNanos);
         runner.runReentries(queue.onHandedOver(successor));
         successor.handedOver = true;
         if (!successor.result.complete(true)) {
@@ -220,7 +219,7 @@ final class LocalRelease {
         } else if (!successor.unclaim()) {
             queue.giveUp(successor);
             if (unknown && successor.protocol.claiming() != null) {
-                services.abandonments().abandon(successor.protocol, successor.owner, successor.leaseMillis);
+                services.abandonments().abandon(successor.protocol, successor.owner, successor.ttlMillis);
             }
         }
     }

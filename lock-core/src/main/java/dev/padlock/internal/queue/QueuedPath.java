@@ -48,8 +48,8 @@ public final class QueuedPath implements AcquirePath {
     }
 
     @Override
-    public PendingAcquire acquire(long owner, long leaseMillis, boolean watchdogLease, long waitNanos) {
-        return queues.acquire(protocol, services, spin, owner, leaseMillis, watchdogLease, waitNanos, direct);
+    public PendingAcquire acquire(long owner, long leaseMillis, long waitNanos) {
+        return queues.acquire(protocol, services, spin, owner, leaseMillis, waitNanos, direct);
     }
 
     @Override

@@ -6,6 +6,7 @@ import dev.padlock.internal.acquire.Abandonments;
 import dev.padlock.internal.acquire.LockAcquisition;
 import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.base.WaitBudget;
+import dev.padlock.internal.lease.LeaseMillis;
 import dev.padlock.internal.protocol.LockProtocol;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
@@ -29,8 +30,10 @@ final class Ticket implements PendingAcquire {
     final LockProtocol protocol;
     final boolean spin;
     final long owner;
+    /** The lease asked for: fixed, or {@link LeaseMillis#WATCHDOG}. */
     final long leaseMillis;
-    final boolean watchdogLease;
+    /** The TTL it sets on Redis: the watchdog timeout for the watchdog's lease. */
+    final long ttlMillis;
     private final WaitBudget budget;
     private final boolean forever;
     private final boolean oneShot;
@@ -76,14 +79,14 @@ final class Ticket implements PendingAcquire {
     /**
      * @param budget the wait, from when the acquisition started
      */
-    Ticket(LockProtocol protocol, boolean spin, long owner, long leaseMillis, boolean watchdogLease, WaitBudget budget,
+    Ticket(LockProtocol protocol, boolean spin, long owner, long leaseMillis, long ttlMillis, WaitBudget budget,
             long nonce) {
         this.protocol = protocol;
         this.nonce = nonce;
         this.spin = spin;
         this.owner = owner;
         this.leaseMillis = leaseMillis;
-        this.watchdogLease = watchdogLease;
+        this.ttlMillis = ttlMillis;
         this.budget = budget;
         this.oneShot = budget.oneAttempt();
         this.forever = budget.forever();

@@ -68,13 +68,12 @@ final class TicketRunner {
         }
         boolean willWait = ticket.remainingNanos() > 0; // as the loop's own budget would say
         long sentNanos = services.clock().nanoTime();
-        QueuedPath.handOffOf(ticket.protocol).firstAttempt(ticket.leaseMillis, ticket.owner, ticket.fresh, willWait,
+        QueuedPath.handOffOf(ticket.protocol).firstAttempt(ticket.ttlMillis, ticket.owner, ticket.fresh, willWait,
                 (attempt, failure) -> {
                     if (failure == null && attempt.acquired()
-                            && services.clock().nanoTime() - LeaseClock.endOf(sentNanos, ticket.leaseMillis) < 0
+                            && services.clock().nanoTime() - LeaseClock.endOf(sentNanos, ticket.ttlMillis) < 0
                             && !services.watchdog().toldLostAfter(ticket.protocol, ticket.owner, sentNanos)) {
-                        services.watchdog().onAcquired(ticket.protocol, ticket.owner, ticket.watchdogLease, ticket.leaseMillis,
-                                sentNanos);
+                        services.watchdog().onAcquired(ticket.protocol, ticket.owner, ticket.leaseMillis, sentNanos);
                         ticket.token = attempt.token();
                         if (told(ticket, true, null, head)) {
                             ticket.settle();
@@ -105,7 +104,7 @@ final class TicketRunner {
     /** Makes {@code ticket}'s acquisition, which tells the ticket's caller how it ended; not begun. */
     private LockAcquisition start(Ticket ticket, boolean head) {
         LockAcquisition acquisition = LockAcquisition.create(services, ticket.protocol,
-                AcquireRequest.inLine(ticket.owner, ticket.leaseMillis, ticket.watchdogLease, ticket.remainingNanos(),
+                AcquireRequest.inLine(ticket.owner, ticket.leaseMillis, ticket.remainingNanos(),
                         ticket.spin, ticket.fresh, head ? ticket.nonce : 0, head && ticket.requeued));
         if (head && ticket.requeued) {
             // a grant to the place that release took is no younger than the release's send

@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.padlock.LeaseLostListener;
 import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.lease.LeaseClocks;
+import dev.padlock.internal.lease.LeaseMillis;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.redis.RedisBackend;
 import dev.padlock.internal.renewal.Renewal.State;
@@ -141,15 +142,17 @@ public final class Watchdog implements AutoCloseable {
 
     /**
      * Redis confirmed that {@code owner} holds the lock, by a request sent at {@code sentNanos}
-     * that set its TTL to {@code ttlMillis}. With a watchdog lease its renewal starts, or goes on
+     * that asked for {@code leaseMillis} (fixed, or {@link LeaseMillis#WATCHDOG}: a TTL of this
+     * watchdog's {@link #leaseMillis()}). With a watchdog lease its renewal starts, or goes on
      * when it has one. A fixed-lease re-entry leaves a running renewal as it is, as Redisson does
      * (its lease is the renewal's confirmed end until a later renewal answers); but a fixed-lease
      * acquisition that was a first hold (the owner's earlier hold was lost behind its back, and its
      * renewal not yet told) must not inherit it: the owner's hold count is read, and a single hold
      * ends the renewal.
      */
-    public void onAcquired(LockProtocol protocol, long owner, boolean watchdogLease, long ttlMillis,
-            long sentNanos) {
+    public void onAcquired(LockProtocol protocol, long owner, long leaseMillis, long sentNanos) {
+        boolean watchdogLease = LeaseMillis.isWatchdog(leaseMillis);
+        long ttlMillis = LeaseMillis.ttlMillis(leaseMillis, this.leaseMillis);
         leaseClocks.ttlSet(protocol, owner, sentNanos, ttlMillis);
         silence.acquired(protocol.localKey(), owner);
         if (closed || (!watchdogLease && renewals.isEmpty())) {
@@ -240,12 +243,11 @@ public final class Watchdog implements AutoCloseable {
      * {@code owner} got the lock by a hand-off sent at {@code sentNanos}, as a first hold: it starts
      * a renewal with a watchdog lease, and keeps none it may have had with a fixed one.
      */
-    public void onHandedOver(LockProtocol protocol, long owner, boolean watchdogLease, long ttlMillis,
-            long sentNanos) {
-        if (watchdogLease) {
-            onAcquired(protocol, owner, true, ttlMillis, sentNanos);
+    public void onHandedOver(LockProtocol protocol, long owner, long leaseMillis, long sentNanos) {
+        if (LeaseMillis.isWatchdog(leaseMillis)) {
+            onAcquired(protocol, owner, leaseMillis, sentNanos);
         } else {
-            leaseClocks.ttlSet(protocol, owner, sentNanos, ttlMillis);
+            leaseClocks.ttlSet(protocol, owner, sentNanos, leaseMillis);
             silence.acquired(protocol.localKey(), owner);
             forget(protocol, owner);
         }

@@ -255,7 +255,7 @@ class LockAcquisitionGrantTest {
     @Test
     void aSpinningWaitTakesNoPlaceInLine() {
         LockAcquisition acquisition = LockAcquisition.start(client, lock,
-                AcquireRequest.of(1, 10_000, false, FOREVER, true, true).inLine(NONCE, false));
+                AcquireRequest.of(1, 10_000, FOREVER, true, true).inLine(NONCE, false));
 
         assertThat(acquisition.placeNonce()).isZero();
         assertThat(lock.next("claim").nonce).isZero();

@@ -3,6 +3,7 @@ package dev.padlock.internal.acquire;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.padlock.RedisCommandException;
+import dev.padlock.internal.lease.LeaseMillis;
 import dev.padlock.internal.protocol.LockProtocol.Attempt;
 import dev.padlock.internal.protocol.LockProtocol.Release;
 import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
@@ -382,7 +383,7 @@ class LockAcquisitionTest {
     void aWatchdogLeaseIsRenewedOnceHeldAndTheHookRunsBeforeTheCallerIsTold() {
         List<Boolean> toldWhenHookRan = new ArrayList<>();
         LockAcquisition acquisition = LockAcquisition.create(client, lock,
-                AcquireRequest.of(OWNER, AcquireFixture.WATCHDOG_LEASE_MILLIS, true, FOREVER, false, false));
+                AcquireRequest.of(OWNER, LeaseMillis.WATCHDOG, FOREVER, false, false));
         acquisition.beforeTold(() -> toldWhenHookRan.add(acquisition.result().isDone()), null);
         acquisition.begin();
 
@@ -396,7 +397,7 @@ class LockAcquisitionTest {
     @Test
     void aCancelAsTheCallerIsToldReleasesWithTheWatchdogLeaseAndEndsTheRenewal() {
         LockAcquisition acquisition = LockAcquisition.create(client, lock,
-                AcquireRequest.of(OWNER, AcquireFixture.WATCHDOG_LEASE_MILLIS, true, FOREVER, false, false));
+                AcquireRequest.of(OWNER, LeaseMillis.WATCHDOG, FOREVER, false, false));
         List<String> undone = new ArrayList<>();
         acquisition.beforeTold(() -> acquisition.result().cancel(false), // the caller gives up just then
                 () -> undone.add("untold"));
@@ -456,11 +457,11 @@ class LockAcquisitionTest {
 
     private LockAcquisition spin(long waitMillis) {
         return LockAcquisition.start(client, lock,
-                AcquireRequest.of(OWNER, LEASE, false, nanos(waitMillis), true, false));
+                AcquireRequest.of(OWNER, LEASE, nanos(waitMillis), true, false));
     }
 
     static AcquireRequest request(long waitMillis, boolean fresh) {
-        return AcquireRequest.of(OWNER, LEASE, false, nanos(waitMillis), false, fresh);
+        return AcquireRequest.of(OWNER, LEASE, nanos(waitMillis), false, fresh);
     }
 
     static long nanos(long waitMillis) {

@@ -1,6 +1,9 @@
 package dev.padlock.internal.composite;
 
+import dev.padlock.LeaseFactory;
 import dev.padlock.RLock;
+import dev.padlock.internal.lease.LeaseExtending;
+import dev.padlock.internal.lease.Leases;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -176,6 +179,11 @@ final class FakeLock implements RLock, LeaseExtending, HoldsForgetting, ToldLoss
     @Override
     public String getName() {
         return name;
+    }
+
+    @Override
+    public LeaseFactory leases() {
+        return Leases.of(this);
     }
 
     @Override

@@ -112,7 +112,7 @@ class GrantWaitsTest {
 
         start(2, FOREVER);
         fair.next("acquire");
-        waits.start(other, client, LEASE, false, 1, FOREVER, false, null);
+        waits.start(other, client, LEASE, 1, FOREVER, false, null);
         other.next("acquire");
     }
 
@@ -274,7 +274,7 @@ class GrantWaitsTest {
         assertThat(first.result()).isCompletedWithValue(false);
         assertThat(first.settled()).as("its leave is sent again").isNotDone();
 
-        PendingAcquire next = waits.start(fair, client, LEASE, false, 1, 0, false, null);
+        PendingAcquire next = waits.start(fair, client, LEASE, 1, 0, false, null);
         assertThat(fair.calls()).isEmpty();
         client.timer.advance(10);
         fair.next("leave").answer(false);
@@ -374,13 +374,13 @@ class GrantWaitsTest {
     @Test
     void theNextAcquisitionAfterTheOwnersFixedLeaseRanOutStartsANewCount() {
         RecordingProtocol write = new RecordingProtocol("orders").granting(WRITE, true);
-        waits.start(write, client, LEASE, false, 1, 0, false, null);
+        waits.start(write, client, LEASE, 1, 0, false, null);
         write.next("acquire").answer(Attempt.ACQUIRED);
-        waits.start(write, client, LEASE, false, 1, 0, false, null);
+        waits.start(write, client, LEASE, 1, 0, false, null);
         write.next("acquire").answer(Attempt.ACQUIRED);
         client.timer.advance(2 * LEASE); // a write re-entry adds its lease to what was left
 
-        waits.start(write, client, LEASE, false, 1, FOREVER, false, null);
+        waits.start(write, client, LEASE, 1, FOREVER, false, null);
 
         assertThat(write.next("acquireNewCount").owner).isEqualTo(1);
     }
@@ -388,11 +388,11 @@ class GrantWaitsTest {
     @Test
     void aFixedLeaseThatHasNotRunOutIsAddedTo() {
         RecordingProtocol write = new RecordingProtocol("orders").granting(WRITE, true);
-        waits.start(write, client, LEASE, false, 1, 0, false, null);
+        waits.start(write, client, LEASE, 1, 0, false, null);
         write.next("acquire").answer(Attempt.ACQUIRED);
         client.timer.advance(LEASE - 1);
 
-        waits.start(write, client, LEASE, false, 1, 0, false, null);
+        waits.start(write, client, LEASE, 1, 0, false, null);
 
         assertThat(write.next("acquire").owner).isEqualTo(1);
     }
@@ -441,7 +441,7 @@ class GrantWaitsTest {
     @Test
     void aGrantOfAKindWhoseGrantWritesTheSinceIsNotNoted() {
         RecordingProtocol write = new RecordingProtocol("orders").granting(WRITE, true);
-        waits.start(write, client, LEASE, false, 1, FOREVER, false, null);
+        waits.start(write, client, LEASE, 1, FOREVER, false, null);
         long place = parks(write);
         waits.onGranted(new GrantMessage(WRITE, 1, place, "orders"));
 
@@ -454,7 +454,7 @@ class GrantWaitsTest {
     void theHeldHookRunsBeforeTheCallerIsTold() {
         List<Boolean> toldWhenHookRan = new ArrayList<>();
         PendingAcquire[] acquisition = new PendingAcquire[1];
-        acquisition[0] = waits.start(fair, client, LEASE, false, 1, FOREVER, false,
+        acquisition[0] = waits.start(fair, client, LEASE, 1, FOREVER, false,
                 () -> toldWhenHookRan.add(acquisition[0].result().isDone()));
 
         fair.next("acquire").answer(Attempt.ACQUIRED);
@@ -472,7 +472,7 @@ class GrantWaitsTest {
         start(1, 0);
         fair.next("acquire").answer(Attempt.ACQUIRED);
         PendingAcquire[] cancelled = new PendingAcquire[1];
-        cancelled[0] = waits.start(fair, client, LEASE, false, 1, 0, false, () -> cancelled[0].result().cancel(false));
+        cancelled[0] = waits.start(fair, client, LEASE, 1, 0, false, () -> cancelled[0].result().cancel(false));
         fair.next("acquire").answer(Attempt.ACQUIRED);
         assertThat(cancelled[0].result()).isCancelled();
         fair.next("release").answer(new Release(ReleaseOutcome.STILL_HELD, 0));
@@ -497,6 +497,6 @@ class GrantWaitsTest {
 
     private PendingAcquire start(long owner, long waitMillis) {
         long waitNanos = waitMillis == FOREVER ? FOREVER : TimeUnit.MILLISECONDS.toNanos(waitMillis);
-        return waits.start(fair, client, LEASE, false, owner, waitNanos, false, null);
+        return waits.start(fair, client, LEASE, owner, waitNanos, false, null);
     }
 }

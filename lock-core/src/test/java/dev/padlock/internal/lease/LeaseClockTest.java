@@ -21,7 +21,7 @@ class LeaseClockTest {
 
     @Test
     void aLeaseCountsFromTheSendLessTheDrift() {
-        LeaseClock clock = new LeaseClock(time, time.nanoTime(), 0);
+        LeaseClock clock = new LeaseClock(time, time.nanoTime(), LeaseMillis.WATCHDOG);
         assertThat(clock.safeForNanos()).as("nothing reported yet for a watchdog lease").isZero();
         long sent = time.nanoTime();
         time.advance(400); // the reply is read 400 ms after the send
@@ -34,7 +34,7 @@ class LeaseClockTest {
 
     @Test
     void aRenewalCountsFromItsSendAndAnOlderOneNeverShortensIt() {
-        LeaseClock clock = new LeaseClock(time, time.nanoTime(), 0);
+        LeaseClock clock = new LeaseClock(time, time.nanoTime(), LeaseMillis.WATCHDOG);
         long first = time.nanoTime();
         clock.ttlSet(orders, first, 3_000);
         time.advance(1_000);
@@ -46,7 +46,7 @@ class LeaseClockTest {
 
     @Test
     void aLeaseOfSeveralLocksIsSafeForTheShortest() {
-        LeaseClock clock = new LeaseClock(time, time.nanoTime(), 0);
+        LeaseClock clock = new LeaseClock(time, time.nanoTime(), LeaseMillis.WATCHDOG);
         clock.ttlSet(orders, time.nanoTime(), 5_000);
         clock.ttlSet(invoices, time.nanoTime(), 2_000);
         assertThat(millis(clock.safeForNanos())).isEqualTo(2_000 - 20 - 2);
@@ -72,7 +72,7 @@ class LeaseClockTest {
 
     @Test
     void aLossEndsTheLeaseAndRunsItsActionsOnceOffTheCallersThread() throws InterruptedException {
-        LeaseClock clock = new LeaseClock(time, time.nanoTime(), 0);
+        LeaseClock clock = new LeaseClock(time, time.nanoTime(), LeaseMillis.WATCHDOG);
         clock.ttlSet(orders, time.nanoTime(), 30_000);
         CountDownLatch before = new CountDownLatch(1);
         CountDownLatch after = new CountDownLatch(1);
@@ -94,7 +94,7 @@ class LeaseClockTest {
 
     @Test
     void aReleasedLeaseIsNeverLost() {
-        LeaseClock clock = new LeaseClock(time, time.nanoTime(), 0);
+        LeaseClock clock = new LeaseClock(time, time.nanoTime(), LeaseMillis.WATCHDOG);
         clock.ttlSet(orders, time.nanoTime(), 30_000);
         AtomicInteger runs = new AtomicInteger();
         clock.onLost(runs::incrementAndGet);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.padlock.internal.base.ManualTimer;
 import dev.padlock.internal.base.WaitBudget;
+import dev.padlock.internal.lease.LeaseMillis;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -17,7 +18,7 @@ class ChannelWatchesTest {
     private final RecordingLock granting = new RecordingLock("orders:2", true);
 
     private Ticket waiter(RecordingLock kind, boolean spin, long owner) {
-        return new Ticket(kind, spin, owner, 30_000, true, WaitBudget.of(WaitBudget.FOREVER, timer), owner);
+        return new Ticket(kind, spin, owner, LeaseMillis.WATCHDOG, 30_000, WaitBudget.of(WaitBudget.FOREVER, timer), owner);
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.padlock.internal.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.padlock.internal.base.WaitBudget;
+import dev.padlock.internal.lease.LeaseMillis;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -26,8 +27,8 @@ class ConfirmedHolderTest {
     }
 
     private Ticket ticket(long owner, boolean watchdogLease, long leaseMillis) {
-        return new Ticket(f.lock, false, owner, leaseMillis, watchdogLease, WaitBudget.of(WaitBudget.FOREVER, f.timer),
-                owner);
+        return new Ticket(f.lock, false, owner, watchdogLease ? LeaseMillis.WATCHDOG : leaseMillis, leaseMillis,
+                WaitBudget.of(WaitBudget.FOREVER, f.timer), owner);
     }
 
     @Test
@@ -85,7 +86,7 @@ class ConfirmedHolderTest {
 
     @Test
     void aHolderTheWatchdogRenewsDoesNotRunOutAtTheEndOfAFixedLeaseReentry() {
-        f.watchdog.onAcquired(f.lock, 1, true, QueueFixture.LEASE, f.timer.nanoTime());
+        f.watchdog.onAcquired(f.lock, 1, LeaseMillis.WATCHDOG, f.timer.nanoTime());
         holder.confirm(ticket(1, false, 50), 1);
 
         f.timer.advance(51);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.padlock.RedisUnavailableException;
 import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.base.ManualTimer;
+import dev.padlock.internal.lease.LeaseMillis;
 import dev.padlock.internal.lock.LockServices;
 import dev.padlock.internal.protocol.LockProtocol.Attempt;
 import dev.padlock.internal.protocol.LockProtocol.Release;
@@ -341,7 +342,7 @@ class LocalQueueTest {
 
     @Test
     void theEndOfTheHoldersFixedLeaseLetsTheFirstQueuedOwnerAsk() throws InterruptedException {
-        PendingAcquire first = queues.acquire(lock, services, false, 1, 50, false, TimeUnit.SECONDS.toNanos(1), false);
+        PendingAcquire first = queues.acquire(lock, services, false, 1, 50, TimeUnit.SECONDS.toNanos(1), false);
         lock.next("claim", 1).answer(Attempt.ACQUIRED);
         assertThat(first.result()).isCompletedWithValue(true);
         PendingAcquire second = acquire(2, FOREVER);
@@ -514,7 +515,7 @@ class LocalQueueTest {
     @Test
     void aGrantToTheWaitingHeadMakesItHoldWithoutAnotherAttempt() {
         RecordingLock granting = new RecordingLock("orders:2", true);
-        PendingAcquire head = queues.acquire(granting, services, false, 1, LEASE, true, FOREVER, false);
+        PendingAcquire head = queues.acquire(granting, services, false, 1, LeaseMillis.WATCHDOG, FOREVER, false);
         Call inLine = waitsInLine(granting, 1);
         assertThat(inLine.to).as("its place nonce").isPositive();
 
@@ -529,7 +530,7 @@ class LocalQueueTest {
     void aLateGrantForAnEarlierWaitDoesNotGrantTheOwnersNextWait() throws Exception {
         RecordingLock granting = new RecordingLock("orders:2", true);
         Call firstPlace = waitsInLineAndGivesUp(granting, 1);
-        PendingAcquire second = queues.acquire(granting, services, false, 1, LEASE, true, FOREVER, false);
+        PendingAcquire second = queues.acquire(granting, services, false, 1, LeaseMillis.WATCHDOG, FOREVER, false);
         Call secondPlace = waitsInLine(granting, 1);
         assertThat(secondPlace.to).isNotEqualTo(firstPlace.to);
 
@@ -557,10 +558,10 @@ class LocalQueueTest {
     @Test
     void aGlobalReleaseWithOwnersQueuedPutsThisClientBackInLineForTheFirstOfThem() throws Exception {
         RecordingLock granting = new RecordingLock("orders:2", true);
-        PendingAcquire holder = queues.acquire(granting, services, false, 1, LEASE, true, FOREVER, false);
+        PendingAcquire holder = queues.acquire(granting, services, false, 1, LeaseMillis.WATCHDOG, FOREVER, false);
         granting.next("claim", 1).answer(Attempt.ACQUIRED);
         assertThat(holder.result()).isCompletedWithValue(true);
-        PendingAcquire second = queues.acquire(granting, services, false, 2, LEASE, true, FOREVER, false);
+        PendingAcquire second = queues.acquire(granting, services, false, 2, LeaseMillis.WATCHDOG, FOREVER, false);
         timer.advance(TimeUnit.NANOSECONDS.toMillis(HandOffBudget.MAX_LOCAL_CHAIN_NANOS) + 5); // the budget ends
 
         queues.release(granting, services, 1);
@@ -582,10 +583,10 @@ class LocalQueueTest {
     @Test
     void aGrantToAPlaceARequeuingReleaseTookIsTimedFromThatReleasesSend() throws Exception {
         RecordingLock granting = new RecordingLock("orders:2", true);
-        PendingAcquire holder = queues.acquire(granting, services, false, 1, LEASE, true, FOREVER, false);
+        PendingAcquire holder = queues.acquire(granting, services, false, 1, LeaseMillis.WATCHDOG, FOREVER, false);
         granting.next("claim", 1).answer(Attempt.ACQUIRED);
         assertThat(holder.result()).isCompletedWithValue(true);
-        PendingAcquire second = queues.acquire(granting, services, false, 2, 1_000, false, FOREVER, false);
+        PendingAcquire second = queues.acquire(granting, services, false, 2, 1_000, FOREVER, false);
         timer.advance(TimeUnit.NANOSECONDS.toMillis(HandOffBudget.MAX_LOCAL_CHAIN_NANOS) + 5); // the budget ends
 
         f.channels.subscribed = 2; // the lock is contended: the waiter's channels are subscribed already
@@ -618,7 +619,7 @@ class LocalQueueTest {
 
     /** {@code owner} waits 50 ms in line, then its wait ends without the lock; its place call. */
     private Call waitsInLineAndGivesUp(RecordingLock granting, long owner) throws Exception {
-        PendingAcquire acquisition = queues.acquire(granting, services, false, owner, LEASE, true,
+        PendingAcquire acquisition = queues.acquire(granting, services, false, owner, LeaseMillis.WATCHDOG,
                 TimeUnit.MILLISECONDS.toNanos(50), false);
         Call place = waitsInLine(granting, owner);
         timer.advance(60); // its wait ends; woken, its last claim fails: it gave up

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.base.WaitBudget;
+import dev.padlock.internal.lease.LeaseMillis;
 import dev.padlock.internal.protocol.LockProtocol.Attempt;
 import dev.padlock.internal.protocol.LockProtocol.Release;
 import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
@@ -222,7 +223,7 @@ class LocalQueueViewTest {
         f.holds(1); // a watchdog lease: renewed
         f.holdCount.set(2);
         PendingAcquire queued = f.acquire(2, FOREVER);
-        PendingAcquire fixed = f.queues.acquire(lock, f.services, false, 1, 50, false, FOREVER, false);
+        PendingAcquire fixed = f.queues.acquire(lock, f.services, false, 1, 50, FOREVER, false);
         lock.next("acquire", 1).answer(Attempt.ACQUIRED); // the TTL is 50 ms: renewed at once
         assertThat(fixed.result()).isCompletedWithValue(true);
 
@@ -236,7 +237,7 @@ class LocalQueueViewTest {
     void theEndOfAFixedLeaseThatWasTheOwnersOnlyHoldLetsTheNextOwnerAsk() {
         f.holds(1); // its renewal goes on until the watchdog learns the hold is single
         f.queues.onLeaseLost(lock.localKey(), 1); // Redis lost it behind the owner's back...
-        PendingAcquire fixed = f.queues.acquire(lock, f.services, false, 1, 50, false, FOREVER, false);
+        PendingAcquire fixed = f.queues.acquire(lock, f.services, false, 1, 50, FOREVER, false);
         lock.next("claim", 1).answer(Attempt.ACQUIRED); // ...and it took it again with a fixed lease
         assertThat(fixed.result()).isCompletedWithValue(true);
         PendingAcquire queued = f.acquire(2, FOREVER);
@@ -252,7 +253,7 @@ class LocalQueueViewTest {
         f.holdsFixed(1, 50);
         PendingAcquire queued = f.acquire(2, FOREVER);
         f.timer.advance(10);
-        f.queues.acquire(lock, f.services, false, 1, 200, false, FOREVER, false);
+        f.queues.acquire(lock, f.services, false, 1, 200, FOREVER, false);
         lock.next("acquire", 1).answer(Attempt.ACQUIRED);
 
         f.timer.advance(50);
@@ -275,11 +276,11 @@ class LocalQueueViewTest {
         PendingAcquire queued = f.acquire(2, FOREVER);
         f.timer.advance(10);
 
-        f.queues.onHeldElsewhere(lock.localKey(), 1, 300, false); // a fair re-entry with a 300 ms lease
+        f.queues.onHeldElsewhere(lock.localKey(), 1, 300); // a fair re-entry with a 300 ms lease
         f.timer.advance(301);
         lock.sentNothing();
 
-        f.queues.onHeldElsewhere(lock.localKey(), 1, 30_000, false); // and one with a longer lease
+        f.queues.onHeldElsewhere(lock.localKey(), 1, 30_000); // and one with a longer lease
         f.timer.advance(20_000);
         lock.sentNothing();
 
@@ -292,7 +293,7 @@ class LocalQueueViewTest {
     @Test
     void aShorterReentryKeepsTheLongerEndWatched() {
         f.holdsFixed(1, 20_000);
-        f.queues.acquire(lock, f.services, false, 1, 300, false, FOREVER, false);
+        f.queues.acquire(lock, f.services, false, 1, 300, FOREVER, false);
         lock.next("acquire", 1).answer(Attempt.ACQUIRED);
         PendingAcquire queued = f.acquire(2, FOREVER);
 
@@ -358,7 +359,7 @@ class LocalQueueViewTest {
     void aGrantBeforeTheHeadsAcquisitionStartedIsHandedToIt() {
         RecordingLock granting = new RecordingLock("orders:2", true);
         LocalQueue queue = new LocalQueue(granting.localKey(), f.services, f.queues);
-        Ticket head = new Ticket(granting, false, 1, LEASE, true, WaitBudget.of(FOREVER, f.timer), 42);
+        Ticket head = new Ticket(granting, false, 1, LeaseMillis.WATCHDOG, LEASE, WaitBudget.of(FOREVER, f.timer), 42);
         synchronized (queue) {
             assertThat(queue.enter(head, false)).isEqualTo(LocalQueue.Entry.RUN_AS_HEAD);
         }
@@ -388,10 +389,10 @@ class LocalQueueViewTest {
     void aRetiredQueueSendsAGrantBackToTheNamesQueue() {
         RecordingLock granting = new RecordingLock("orders:2", true);
         LocalQueue queue = new LocalQueue(granting.localKey(), f.services, f.queues);
-        queue.giveUp(new Ticket(granting, false, 1, LEASE, true, WaitBudget.of(FOREVER, f.timer), 1)); // idle: kept
+        queue.giveUp(new Ticket(granting, false, 1, LeaseMillis.WATCHDOG, LEASE, WaitBudget.of(FOREVER, f.timer), 1)); // idle: kept
         RecordingLock sameSlot = new RecordingLock(LocalQueueLifecycleTest.nameInTheSameIdleSlotAs(granting.name()), true);
         LocalQueue displacing = new LocalQueue(sameSlot.localKey(), f.services, f.queues);
-        displacing.giveUp(new Ticket(sameSlot, false, 1, LEASE, true, WaitBudget.of(FOREVER, f.timer), 2));
+        displacing.giveUp(new Ticket(sameSlot, false, 1, LeaseMillis.WATCHDOG, LEASE, WaitBudget.of(FOREVER, f.timer), 2));
         f.timer.runDue(); // the displaced queue retires
 
         assertThat(queue.onGranted(granting, 1, 1)).isFalse();

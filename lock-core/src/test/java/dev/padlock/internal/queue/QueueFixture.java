@@ -7,6 +7,7 @@ import dev.padlock.internal.acquire.LockAcquisition;
 import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.base.ManualTimer;
 import dev.padlock.internal.grant.GrantWaits;
+import dev.padlock.internal.lease.LeaseMillis;
 import dev.padlock.internal.lock.LockServices;
 import dev.padlock.internal.protocol.LockProtocol.Attempt;
 import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
@@ -47,17 +48,17 @@ final class QueueFixture implements AutoCloseable {
     }
 
     PendingAcquire acquire(RecordingLock kind, long owner, long waitMillis) {
-        return queues.acquire(kind, services, false, owner, LEASE, true, waitNanos(waitMillis), false);
+        return queues.acquire(kind, services, false, owner, LeaseMillis.WATCHDOG, waitNanos(waitMillis), false);
     }
 
     /** {@code owner} acquires {@link #lock} with a fixed lease of {@code leaseMillis}, waiting without bound. */
     PendingAcquire acquireFixed(long owner, long leaseMillis) {
-        return queues.acquire(lock, services, false, owner, leaseMillis, false, FOREVER, false);
+        return queues.acquire(lock, services, false, owner, leaseMillis, FOREVER, false);
     }
 
     /** {@code owner} acquires {@link #lock} as a spin lock does (no pub/sub). */
     PendingAcquire acquireSpin(long owner, long waitMillis) {
-        return queues.acquire(lock, services, true, owner, LEASE, true, waitNanos(waitMillis), false);
+        return queues.acquire(lock, services, true, owner, LeaseMillis.WATCHDOG, waitNanos(waitMillis), false);
     }
 
     CompletableFuture<ReleaseOutcome> release(long owner) {

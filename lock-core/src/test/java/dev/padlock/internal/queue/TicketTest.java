@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.padlock.internal.base.ManualTimer;
 import dev.padlock.internal.base.WaitBudget;
+import dev.padlock.internal.lease.LeaseMillis;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -14,7 +15,7 @@ class TicketTest {
     private final AtomicInteger left = new AtomicInteger();
 
     private Ticket queued(long waitMillis) {
-        Ticket ticket = new Ticket(null, false, 1, 1_000, true,
+        Ticket ticket = new Ticket(null, false, 1, LeaseMillis.WATCHDOG, 1_000,
                 WaitBudget.of(TimeUnit.MILLISECONDS.toNanos(waitMillis), timer), 1);
         ticket.armTimeout(timer, left::incrementAndGet);
         return ticket;
@@ -69,7 +70,7 @@ class TicketTest {
 
     @Test
     void aTicketWithoutBoundSchedulesNoTimeout() {
-        Ticket ticket = new Ticket(null, false, 1, 1_000, true, WaitBudget.of(WaitBudget.FOREVER, timer), 1);
+        Ticket ticket = new Ticket(null, false, 1, LeaseMillis.WATCHDOG, 1_000, WaitBudget.of(WaitBudget.FOREVER, timer), 1);
         ticket.armTimeout(timer, left::incrementAndGet);
 
         assertThat(timer.pending()).isZero();
@@ -111,7 +112,7 @@ class TicketTest {
 
     @Test
     void aTicketEndedBeforeItEnteredAnswersFalse() {
-        Ticket ticket = new Ticket(null, false, 1, 1_000, true, WaitBudget.of(60_000, timer), 1);
+        Ticket ticket = new Ticket(null, false, 1, LeaseMillis.WATCHDOG, 1_000, WaitBudget.of(60_000, timer), 1);
 
         ticket.giveUpBeforeEntry();
 
@@ -122,7 +123,7 @@ class TicketTest {
 
     @Test
     void aTicketCancelledBeforeItEnteredStaysCancelled() {
-        Ticket ticket = new Ticket(null, false, 1, 1_000, true, WaitBudget.of(60_000, timer), 1);
+        Ticket ticket = new Ticket(null, false, 1, LeaseMillis.WATCHDOG, 1_000, WaitBudget.of(60_000, timer), 1);
         ticket.result().cancel(false);
 
         ticket.giveUpBeforeEntry();
@@ -146,7 +147,7 @@ class TicketTest {
 
     @Test
     void aOneShotTicketHasNoWait() {
-        Ticket ticket = new Ticket(null, false, 1, 1_000, true, WaitBudget.of(0, timer), 1);
+        Ticket ticket = new Ticket(null, false, 1, LeaseMillis.WATCHDOG, 1_000, WaitBudget.of(0, timer), 1);
         assertThat(ticket.oneShot()).isTrue();
         assertThat(ticket.remainingNanos()).isZero();
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.padlock.internal.base.ManualTimer;
 import dev.padlock.internal.base.WaitBudget;
+import dev.padlock.internal.lease.LeaseMillis;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -15,7 +16,7 @@ class TicketsTest {
     private long nonces;
 
     private Ticket ticket(long owner, boolean spin) {
-        return new Ticket(null, spin, owner, 30_000, true, WaitBudget.of(WaitBudget.FOREVER, timer), ++nonces);
+        return new Ticket(null, spin, owner, LeaseMillis.WATCHDOG, 30_000, WaitBudget.of(WaitBudget.FOREVER, timer), ++nonces);
     }
 
     /** Queued as the queue queues it, armed; its leave does nothing, as if it had not run yet. */

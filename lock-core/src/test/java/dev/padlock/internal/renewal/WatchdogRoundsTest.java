@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.padlock.LockObserver.RenewalOutcome;
 import dev.padlock.RedisUnavailableException;
 import dev.padlock.internal.base.ManualTimer;
+import dev.padlock.internal.lease.LeaseMillis;
 import dev.padlock.internal.protocol.LockProtocol;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -59,7 +60,7 @@ class WatchdogRoundsTest {
     @Test
     void theFirstRoundRunsALeaseThirdAfterTheStart() {
         Watchdog watchdog = watchdog(false);
-        watchdog.onAcquired(lock("a"), 1, true, LEASE, timer.nanoTime());
+        watchdog.onAcquired(lock("a"), 1, LeaseMillis.WATCHDOG, timer.nanoTime());
 
         timer.advance(PERIOD - 1);
         assertThat(calls).isEmpty();
@@ -71,7 +72,7 @@ class WatchdogRoundsTest {
     @Test
     void roundsRepeatEveryLeaseThird() {
         Watchdog watchdog = watchdog(false);
-        watchdog.onAcquired(lock("a"), 1, true, LEASE, timer.nanoTime());
+        watchdog.onAcquired(lock("a"), 1, LeaseMillis.WATCHDOG, timer.nanoTime());
 
         for (int round = 1; round <= 4; round++) {
             timer.advance(PERIOD);
@@ -84,7 +85,7 @@ class WatchdogRoundsTest {
     @Test
     void aRenewalSetsTheWatchdogLeaseAsItsFirstArgument() {
         Watchdog watchdog = watchdog(false);
-        watchdog.onAcquired(lock("a"), 7, true, LEASE, timer.nanoTime());
+        watchdog.onAcquired(lock("a"), 7, LeaseMillis.WATCHDOG, timer.nanoTime());
 
         timer.advance(PERIOD);
 
@@ -110,7 +111,7 @@ class WatchdogRoundsTest {
     void ownersAreSentAtMostAHundredACall(int owners) {
         Watchdog watchdog = watchdog(false);
         for (int i = 0; i < owners; i++) {
-            watchdog.onAcquired(lock("lock" + i), i, true, LEASE, timer.nanoTime());
+            watchdog.onAcquired(lock("lock" + i), i, LeaseMillis.WATCHDOG, timer.nanoTime());
         }
 
         timer.advance(PERIOD);
@@ -124,9 +125,9 @@ class WatchdogRoundsTest {
     @Test
     void onAClusterOwnersOfLocksInOtherSlotsGoInOtherCalls() {
         Watchdog watchdog = watchdog(true);
-        watchdog.onAcquired(lock("{orders}:1"), 1, true, LEASE, timer.nanoTime());
-        watchdog.onAcquired(lock("{orders}:2"), 2, true, LEASE, timer.nanoTime());
-        watchdog.onAcquired(lock("{users}:1"), 3, true, LEASE, timer.nanoTime());
+        watchdog.onAcquired(lock("{orders}:1"), 1, LeaseMillis.WATCHDOG, timer.nanoTime());
+        watchdog.onAcquired(lock("{orders}:2"), 2, LeaseMillis.WATCHDOG, timer.nanoTime());
+        watchdog.onAcquired(lock("{users}:1"), 3, LeaseMillis.WATCHDOG, timer.nanoTime());
 
         timer.advance(PERIOD);
 
@@ -139,8 +140,8 @@ class WatchdogRoundsTest {
     @Test
     void onOneServerOwnersOfEveryLockShareACall() {
         Watchdog watchdog = watchdog(false);
-        watchdog.onAcquired(lock("{orders}:1"), 1, true, LEASE, timer.nanoTime());
-        watchdog.onAcquired(lock("{users}:1"), 2, true, LEASE, timer.nanoTime());
+        watchdog.onAcquired(lock("{orders}:1"), 1, LeaseMillis.WATCHDOG, timer.nanoTime());
+        watchdog.onAcquired(lock("{users}:1"), 2, LeaseMillis.WATCHDOG, timer.nanoTime());
 
         timer.advance(PERIOD);
 
@@ -151,7 +152,7 @@ class WatchdogRoundsTest {
     @Test
     void aFailedCallLosesNobodyAndTheNextRoundTriesAgain() {
         Watchdog watchdog = watchdog(false);
-        watchdog.onAcquired(lock("a"), 1, true, LEASE, timer.nanoTime());
+        watchdog.onAcquired(lock("a"), 1, LeaseMillis.WATCHDOG, timer.nanoTime());
         timer.advance(PERIOD);
 
         calls.get(0).reply().completeExceptionally(new RedisUnavailableException("renewing at 127.0.0.1:1", null));
@@ -168,7 +169,7 @@ class WatchdogRoundsTest {
     @Test
     void aLostLeaseIsToldToTheHookTheListenerAndTheObserver() {
         Watchdog watchdog = watchdog(false);
-        watchdog.onAcquired(lock("a"), 1, true, LEASE, timer.nanoTime());
+        watchdog.onAcquired(lock("a"), 1, LeaseMillis.WATCHDOG, timer.nanoTime());
         timer.advance(PERIOD);
 
         calls.get(0).answer(0L);
@@ -184,7 +185,7 @@ class WatchdogRoundsTest {
     void renewedOwnersAreCountedForTheObserver() {
         Watchdog watchdog = watchdog(false);
         for (int owner = 1; owner <= 3; owner++) {
-            watchdog.onAcquired(lock("a"), owner, true, LEASE, timer.nanoTime());
+            watchdog.onAcquired(lock("a"), owner, LeaseMillis.WATCHDOG, timer.nanoTime());
         }
         timer.advance(PERIOD);
 
@@ -197,8 +198,8 @@ class WatchdogRoundsTest {
     @Test
     void aLostOwnerIsNotSentAgain() {
         Watchdog watchdog = watchdog(false);
-        watchdog.onAcquired(lock("a"), 1, true, LEASE, timer.nanoTime());
-        watchdog.onAcquired(lock("b"), 2, true, LEASE, timer.nanoTime());
+        watchdog.onAcquired(lock("a"), 1, LeaseMillis.WATCHDOG, timer.nanoTime());
+        watchdog.onAcquired(lock("b"), 2, LeaseMillis.WATCHDOG, timer.nanoTime());
         timer.advance(PERIOD);
         Call first = calls.get(0);
         first.answer(first.args().get(1).equals("c:1") ? 0L : 1L, first.args().get(1).equals("c:1") ? 1L : 0L);
@@ -219,8 +220,8 @@ class WatchdogRoundsTest {
                 (name, owner) -> {
                     throw new IllegalStateException("listener bug");
                 }, Runnable::run, (key, owner) -> { }, timer, timer);
-        watchdog.onAcquired(lock("a"), 1, true, LEASE, timer.nanoTime());
-        watchdog.onAcquired(lock("b"), 2, true, LEASE, timer.nanoTime());
+        watchdog.onAcquired(lock("a"), 1, LeaseMillis.WATCHDOG, timer.nanoTime());
+        watchdog.onAcquired(lock("b"), 2, LeaseMillis.WATCHDOG, timer.nanoTime());
         timer.advance(PERIOD);
         Call first = calls.get(0);
 
@@ -234,7 +235,7 @@ class WatchdogRoundsTest {
     @Test
     void aRoundAfterCloseSendsNothing() {
         Watchdog watchdog = watchdog(false);
-        watchdog.onAcquired(lock("a"), 1, true, LEASE, timer.nanoTime());
+        watchdog.onAcquired(lock("a"), 1, LeaseMillis.WATCHDOG, timer.nanoTime());
 
         watchdog.close();
         timer.advance(10 * PERIOD);
@@ -246,9 +247,9 @@ class WatchdogRoundsTest {
     @Test
     void cancelAllEndsTheRenewalsOfOneNameAndNoOther() {
         Watchdog watchdog = watchdog(false);
-        watchdog.onAcquired(lock("a"), 1, true, LEASE, timer.nanoTime());
-        watchdog.onAcquired(lock("a"), 2, true, LEASE, timer.nanoTime());
-        watchdog.onAcquired(lock("b"), 3, true, LEASE, timer.nanoTime());
+        watchdog.onAcquired(lock("a"), 1, LeaseMillis.WATCHDOG, timer.nanoTime());
+        watchdog.onAcquired(lock("a"), 2, LeaseMillis.WATCHDOG, timer.nanoTime());
+        watchdog.onAcquired(lock("b"), 3, LeaseMillis.WATCHDOG, timer.nanoTime());
         timer.advance(1);
 
         watchdog.cancelAll("a", timer.nanoTime());

@@ -3,6 +3,7 @@ package dev.padlock.internal.renewal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.padlock.internal.base.ManualTimer;
+import dev.padlock.internal.lease.LeaseMillis;
 import dev.padlock.internal.protocol.LockProtocol;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,7 +42,7 @@ class WatchdogSilenceTest {
 
     @Test
     void aHoldWhoseRenewalsNeverAnswerIsLostExactlyWhenItsLastConfirmedEndPasses() {
-        watchdog.onAcquired(lock, 1, true, LEASE, timer.nanoTime());
+        watchdog.onAcquired(lock, 1, LeaseMillis.WATCHDOG, timer.nanoTime());
 
         timer.advance(END_MILLIS - 1);
         assertThat(calls).as("two rounds sent, none answered").hasSize(2);
@@ -58,7 +59,7 @@ class WatchdogSilenceTest {
 
     @Test
     void aHoldWhoseRenewalAnswersInTimeIsNotLostAndItsEndCountsFromThatRenewalsSend() {
-        watchdog.onAcquired(lock, 1, true, LEASE, timer.nanoTime());
+        watchdog.onAcquired(lock, 1, LeaseMillis.WATCHDOG, timer.nanoTime());
         timer.advance(PERIOD);
         calls.get(0).complete(List.of(1L)); // the renewal sent now
 
@@ -74,7 +75,7 @@ class WatchdogSilenceTest {
     void aHoldConfirmedLongAfterItsAttemptWasSentIsRenewedAtOnceAndNotLostWhenRedisAnswers() {
         long attemptSent = timer.nanoTime();
         timer.advance(1_500); // a grant after a wait: its TTL counts from the attempt's send
-        watchdog.onAcquired(lock, 1, true, LEASE, attemptSent);
+        watchdog.onAcquired(lock, 1, LeaseMillis.WATCHDOG, attemptSent);
         assertThat(calls).as("renewed at once: the next round could come too late").hasSize(1);
         calls.get(0).complete(List.of(1L));
 
@@ -84,14 +85,14 @@ class WatchdogSilenceTest {
 
     @Test
     void aHoldConfirmedAtOnceWaitsForTheNextRound() {
-        watchdog.onAcquired(lock, 1, true, LEASE, timer.nanoTime());
+        watchdog.onAcquired(lock, 1, LeaseMillis.WATCHDOG, timer.nanoTime());
 
         assertThat(calls).isEmpty();
     }
 
     @Test
     void aRenewalAnsweredAfterTheLossDoesNotUndoIt() {
-        watchdog.onAcquired(lock, 1, true, LEASE, timer.nanoTime());
+        watchdog.onAcquired(lock, 1, LeaseMillis.WATCHDOG, timer.nanoTime());
         timer.advance(END_MILLIS);
         assertThat(listened).containsExactly("a/1");
 
@@ -106,9 +107,9 @@ class WatchdogSilenceTest {
 
     @Test
     void aShorterFixedLeaseReentryKeepsTheLaterConfirmedEnd() {
-        watchdog.onAcquired(lock, 1, true, LEASE, timer.nanoTime()); // ends 3000 - 30 - 2
+        watchdog.onAcquired(lock, 1, LeaseMillis.WATCHDOG, timer.nanoTime()); // ends 3000 - 30 - 2
         timer.advance(500);
-        watchdog.onAcquired(lock, 1, false, 1_000, timer.nanoTime()); // a re-entry never shortens the TTL
+        watchdog.onAcquired(lock, 1, 1_000, timer.nanoTime()); // a re-entry never shortens the TTL
 
         timer.advance(1_000); // past the re-entry's own end
         assertThat(listened).isEmpty();
@@ -120,7 +121,7 @@ class WatchdogSilenceTest {
 
     @Test
     void anExtensionMovesTheConfirmedEndOn() {
-        watchdog.onAcquired(lock, 1, true, LEASE, timer.nanoTime());
+        watchdog.onAcquired(lock, 1, LeaseMillis.WATCHDOG, timer.nanoTime());
         timer.advance(500);
         watchdog.onExtended(lock, 1, 10_000, timer.nanoTime()); // ends 500 + 10000 - 100 - 2
 
@@ -132,7 +133,7 @@ class WatchdogSilenceTest {
 
     @Test
     void aRenewalPausedForAReleaseWhoseReplyDoesNotComeIsLostAtItsEndToo() {
-        watchdog.onAcquired(lock, 1, true, LEASE, timer.nanoTime());
+        watchdog.onAcquired(lock, 1, LeaseMillis.WATCHDOG, timer.nanoTime());
         watchdog.beforeRelease(lock, 1); // an inner unlock, say: the owner may hold on after it
 
         timer.advance(END_MILLIS - 1);
@@ -147,7 +148,7 @@ class WatchdogSilenceTest {
 
     @Test
     void aRenewalEndedByItsReleaseIsNotLost() {
-        watchdog.onAcquired(lock, 1, true, LEASE, timer.nanoTime());
+        watchdog.onAcquired(lock, 1, LeaseMillis.WATCHDOG, timer.nanoTime());
         watchdog.beforeRelease(lock, 1);
         watchdog.afterRelease(lock, 1, false);
 
@@ -159,11 +160,11 @@ class WatchdogSilenceTest {
 
     @Test
     void anOwnerToldOfALossHoldsAgainOnceItAcquiresAgain() {
-        watchdog.onAcquired(lock, 1, true, LEASE, timer.nanoTime());
+        watchdog.onAcquired(lock, 1, LeaseMillis.WATCHDOG, timer.nanoTime());
         timer.advance(END_MILLIS);
         assertThat(watchdog.toldLostOnSilence(lock, 1)).isTrue();
 
-        watchdog.onAcquired(lock, 1, true, LEASE, timer.nanoTime());
+        watchdog.onAcquired(lock, 1, LeaseMillis.WATCHDOG, timer.nanoTime());
 
         assertThat(watchdog.toldLostOnSilence(lock, 1)).isFalse();
         assertThat(watchdog.isRenewing(lock, 1)).isTrue();
@@ -171,7 +172,7 @@ class WatchdogSilenceTest {
 
     @Test
     void anOwnerToldOfALossIsForgottenTwoLeasesLaterWhenItsFieldIsCertainlyGone() {
-        watchdog.onAcquired(lock, 1, true, LEASE, timer.nanoTime());
+        watchdog.onAcquired(lock, 1, LeaseMillis.WATCHDOG, timer.nanoTime());
         timer.advance(END_MILLIS);
 
         timer.advance(2 * LEASE - 1);

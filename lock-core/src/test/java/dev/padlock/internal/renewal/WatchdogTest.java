@@ -3,6 +3,7 @@ package dev.padlock.internal.renewal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.padlock.internal.base.ManualTimer;
+import dev.padlock.internal.lease.LeaseMillis;
 import dev.padlock.internal.protocol.LockProtocol;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,8 +39,8 @@ class WatchdogTest {
     @Test
     void everyOwnerOfOneLockIsRenewedInOneCall() {
         LockProtocol readLock = lock("a");
-        watchdog.onAcquired(readLock, 1, true, LEASE, timer.nanoTime());
-        watchdog.onAcquired(readLock, 2, true, LEASE, timer.nanoTime());
+        watchdog.onAcquired(readLock, 1, LeaseMillis.WATCHDOG, timer.nanoTime());
+        watchdog.onAcquired(readLock, 2, LeaseMillis.WATCHDOG, timer.nanoTime());
         timer.advance(PERIOD);
         assertThat(calls).hasSize(1);
         assertThat(calls.get(0).owners()).containsExactlyInAnyOrder("c:1", "c:2");
@@ -48,8 +49,8 @@ class WatchdogTest {
     @Test
     void aLostOwnerTakesNoOtherOwnersRenewalWithIt() {
         LockProtocol readLock = lock("a");
-        watchdog.onAcquired(readLock, 1, true, LEASE, timer.nanoTime());
-        watchdog.onAcquired(readLock, 2, true, LEASE, timer.nanoTime());
+        watchdog.onAcquired(readLock, 1, LeaseMillis.WATCHDOG, timer.nanoTime());
+        watchdog.onAcquired(readLock, 2, LeaseMillis.WATCHDOG, timer.nanoTime());
         timer.advance(PERIOD);
         Call first = calls.get(0);
         first.answer(first.owners().get(0).equals("c:1") ? 0L : 1L, first.owners().get(0).equals("c:1") ? 1L : 0L);
@@ -62,7 +63,7 @@ class WatchdogTest {
     @Test
     void aReleasePausesTheRenewalAndItsReplyDecides() {
         LockProtocol plain = lock("a");
-        watchdog.onAcquired(plain, 1, true, LEASE, timer.nanoTime());
+        watchdog.onAcquired(plain, 1, LeaseMillis.WATCHDOG, timer.nanoTime());
         assertThat(watchdog.beforeRelease(plain, 1)).as("renewed: an inner release re-arms").isTrue();
         timer.advance(PERIOD);
         assertThat(calls).as("nothing renewed while the release is in flight").isEmpty();
@@ -82,7 +83,7 @@ class WatchdogTest {
     @Test
     void aRenewalThatFindsTheOwnerGoneWhileItsReleaseIsInFlightIsNoLoss() {
         LockProtocol plain = lock("a");
-        watchdog.onAcquired(plain, 1, true, LEASE, timer.nanoTime());
+        watchdog.onAcquired(plain, 1, LeaseMillis.WATCHDOG, timer.nanoTime());
         timer.advance(PERIOD);
         watchdog.beforeRelease(plain, 1);
         calls.get(0).answer(0L);
@@ -100,17 +101,17 @@ class WatchdogTest {
     @Test
     void anAcquisitionSentBeforeItsOwnerWasToldOfALossIsNotRenewed() {
         LockProtocol readLock = lock("a");
-        watchdog.onAcquired(readLock, 1, true, LEASE, timer.nanoTime());
+        watchdog.onAcquired(readLock, 1, LeaseMillis.WATCHDOG, timer.nanoTime());
         timer.advance(PERIOD);
         long reentrySent = timer.nanoTime();
         timer.advance(1);
         calls.get(0).answer(0L); // the owner's holds are gone: it is told so
 
-        watchdog.onAcquired(readLock, 1, true, LEASE, reentrySent);
+        watchdog.onAcquired(readLock, 1, LeaseMillis.WATCHDOG, reentrySent);
 
         assertThat(lost).containsExactly("a/1");
         assertThat(watchdog.isRenewing(readLock, 1)).isFalse();
-        watchdog.onAcquired(readLock, 1, true, LEASE, timer.nanoTime());
+        watchdog.onAcquired(readLock, 1, LeaseMillis.WATCHDOG, timer.nanoTime());
         assertThat(watchdog.isRenewing(readLock, 1)).as("an acquisition sent after it").isTrue();
     }
 
@@ -123,12 +124,12 @@ class WatchdogTest {
     @Test
     void aHoldNotRenewedSinceItsAcquisitionWasSentBeforeALossIsToldLostAtItsEndUnlessReleased() {
         LockProtocol fairLock = lock("a");
-        watchdog.onAcquired(fairLock, 1, true, LEASE, timer.nanoTime());
+        watchdog.onAcquired(fairLock, 1, LeaseMillis.WATCHDOG, timer.nanoTime());
         timer.advance(PERIOD);
         long waitSent = timer.nanoTime();
         timer.advance(1);
         calls.get(0).answer(0L); // told it lost its hold
-        watchdog.onAcquired(fairLock, 1, true, LEASE, waitSent);
+        watchdog.onAcquired(fairLock, 1, LeaseMillis.WATCHDOG, waitSent);
         assertThat(watchdog.isRenewing(fairLock, 1)).isFalse();
 
         timer.advance(LEASE);
@@ -137,12 +138,12 @@ class WatchdogTest {
         assertThat(watchdog.toldLostOnSilence(fairLock, 1)).isTrue();
 
         LockProtocol other = lock("b");
-        watchdog.onAcquired(other, 1, true, LEASE, timer.nanoTime());
+        watchdog.onAcquired(other, 1, LeaseMillis.WATCHDOG, timer.nanoTime());
         timer.advance(PERIOD);
         long sent = timer.nanoTime();
         timer.advance(1);
         calls.get(calls.size() - 1).answer(0L);
-        watchdog.onAcquired(other, 1, true, LEASE, sent);
+        watchdog.onAcquired(other, 1, LeaseMillis.WATCHDOG, sent);
         watchdog.beforeRelease(other, 1);
         watchdog.afterRelease(other, 1, false);
         timer.advance(LEASE);
@@ -158,8 +159,8 @@ class WatchdogTest {
     @Test
     void aReleaseThatLeavesHoldsDropsTheLaterEndOfTheFixedReentryThatWentWithIt() {
         LockProtocol readLock = lock("a");
-        watchdog.onAcquired(readLock, 1, true, LEASE, timer.nanoTime());
-        watchdog.onAcquired(readLock, 1, false, 10 * LEASE, timer.nanoTime()); // Redis counts 2 (holds)
+        watchdog.onAcquired(readLock, 1, LeaseMillis.WATCHDOG, timer.nanoTime());
+        watchdog.onAcquired(readLock, 1, 10 * LEASE, timer.nanoTime()); // Redis counts 2 (holds)
         watchdog.beforeRelease(readLock, 1);
         watchdog.afterRelease(readLock, 1, true); // the re-entry went; no renewal is answered from now on
 
@@ -171,37 +172,37 @@ class WatchdogTest {
     @Test
     void aFixedLeaseAloneIsNotRenewedAndAFixedReentryKeepsTheWatchdogLease() {
         LockProtocol plain = lock("a");
-        watchdog.onAcquired(plain, 1, false, LEASE, timer.nanoTime());
+        watchdog.onAcquired(plain, 1, LEASE, timer.nanoTime());
         assertThat(watchdog.activeRenewals()).isZero();
-        watchdog.onAcquired(plain, 2, true, LEASE, timer.nanoTime());
-        watchdog.onAcquired(plain, 2, false, LEASE, timer.nanoTime());
+        watchdog.onAcquired(plain, 2, LeaseMillis.WATCHDOG, timer.nanoTime());
+        watchdog.onAcquired(plain, 2, LEASE, timer.nanoTime());
         assertThat(watchdog.isRenewing(plain, 2)).isTrue();
     }
 
     @Test
     void aFixedLeaseFirstHoldDoesNotInheritARenewalLeftFromALostHold() {
         LockProtocol plain = lock("a");
-        watchdog.onAcquired(plain, 1, true, LEASE, timer.nanoTime());
+        watchdog.onAcquired(plain, 1, LeaseMillis.WATCHDOG, timer.nanoTime());
         holds = 1; // the watchdog hold was lost behind the owner's back; this is a first hold
-        watchdog.onAcquired(plain, 1, false, LEASE, timer.nanoTime());
+        watchdog.onAcquired(plain, 1, LEASE, timer.nanoTime());
         assertThat(watchdog.isRenewing(plain, 1)).isFalse();
     }
 
     @Test
     void aHandOffWithAFixedLeaseEndsAnyRenewalTheSuccessorHad() {
         LockProtocol plain = lock("a");
-        watchdog.onAcquired(plain, 1, true, LEASE, timer.nanoTime());
-        watchdog.onHandedOver(plain, 1, false, LEASE, timer.nanoTime());
+        watchdog.onAcquired(plain, 1, LeaseMillis.WATCHDOG, timer.nanoTime());
+        watchdog.onHandedOver(plain, 1, LEASE, timer.nanoTime());
         assertThat(watchdog.activeRenewals()).isZero();
-        watchdog.onHandedOver(plain, 2, true, LEASE, timer.nanoTime());
+        watchdog.onHandedOver(plain, 2, LeaseMillis.WATCHDOG, timer.nanoTime());
         assertThat(watchdog.isRenewing(plain, 2)).isTrue();
     }
 
     @Test
     void aForceUnlockEndsEveryOwnersRenewalOfThatNameOnly() {
-        watchdog.onAcquired(lock("a"), 1, true, LEASE, timer.nanoTime());
-        watchdog.onAcquired(lock("a"), 2, true, LEASE, timer.nanoTime());
-        watchdog.onAcquired(lock("b"), 1, true, LEASE, timer.nanoTime());
+        watchdog.onAcquired(lock("a"), 1, LeaseMillis.WATCHDOG, timer.nanoTime());
+        watchdog.onAcquired(lock("a"), 2, LeaseMillis.WATCHDOG, timer.nanoTime());
+        watchdog.onAcquired(lock("b"), 1, LeaseMillis.WATCHDOG, timer.nanoTime());
         timer.advance(1);
         watchdog.cancelAll("a", timer.nanoTime());
         timer.advance(PERIOD);
@@ -219,7 +220,7 @@ class WatchdogTest {
     void aForceUnlockLeavesTheRenewalOfAHoldConfirmedAfterItWasSent() {
         long forceUnlockSent = timer.nanoTime();
         timer.advance(1);
-        watchdog.onAcquired(lock("a"), 1, true, LEASE, timer.nanoTime());
+        watchdog.onAcquired(lock("a"), 1, LeaseMillis.WATCHDOG, timer.nanoTime());
 
         watchdog.cancelAll("a", forceUnlockSent);
 
@@ -228,7 +229,7 @@ class WatchdogTest {
 
     @Test
     void closeLeavesNothingScheduled() {
-        watchdog.onAcquired(lock("a"), 1, true, LEASE, timer.nanoTime());
+        watchdog.onAcquired(lock("a"), 1, LeaseMillis.WATCHDOG, timer.nanoTime());
         assertThat(timer.pending()).as("the next round, and the check for silence").isEqualTo(2);
         watchdog.close();
         assertThat(timer.pending()).isZero();

@@ -1,9 +1,7 @@
-package dev.padlock.internal;
+package dev.padlock.internal.lease;
 
 import dev.padlock.LockLease;
 import dev.padlock.RLock;
-import dev.padlock.internal.composite.LeaseExtending;
-import dev.padlock.internal.lease.LeaseClock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -20,19 +18,20 @@ final class HandleLease implements LockLease {
     private static final Logger log = LoggerFactory.getLogger(HandleLease.class);
     private final RLock lock;
     private final long owner;
-    private final boolean watchdogLease;
+    /** The lease asked for: fixed, or {@link LeaseMillis#WATCHDOG}. */
+    private final long leaseMillis;
     private final @Nullable Long token;
     private final LeaseClock clock;
-    /** Closes the lease's clock where it was opened: see {@link Leases#acquire}. */
+    /** Closes the lease's clock where it was opened: see {@link LeaseAcquisition#acquire}. */
     private final Runnable closeClock;
     /** Whether a release was sent (by {@link #release}, {@link #releaseAsync} or {@link #close}). */
     private final AtomicBoolean released = new AtomicBoolean();
 
-    HandleLease(RLock lock, long owner, boolean watchdogLease, @Nullable Long token, LeaseClock clock, Runnable closeClock) {
+    HandleLease(RLock lock, long owner, long leaseMillis, @Nullable Long token, LeaseClock clock, Runnable closeClock) {
         this.closeClock = closeClock;
         this.lock = lock;
         this.owner = owner;
-        this.watchdogLease = watchdogLease;
+        this.leaseMillis = leaseMillis;
         this.token = token;
         this.clock = clock;
     }
@@ -58,7 +57,7 @@ final class HandleLease implements LockLease {
 
     @Override
     public void release() {
-        Leases.join(releaseAsync(), "release of a lease of '" + lockName() + "'");
+        LeaseAcquisition.join(releaseAsync(), "release of a lease of '" + lockName() + "'");
     }
 
     @Override
@@ -87,17 +86,17 @@ final class HandleLease implements LockLease {
 
     @Override
     public boolean extend(Duration leaseTime) {
-        long leaseMillis = Leases.leaseMillis(leaseTime);
-        if (watchdogLease) {
+        long extension = LeaseMillis.of(leaseTime);
+        if (LeaseMillis.isWatchdog(leaseMillis)) {
             throw new IllegalStateException("a watchdog lease of '" + lockName() + "' is renewed by the watchdog");
         }
-        if (leaseMillis == 0) {
+        if (LeaseMillis.isWatchdog(extension)) {
             throw new IllegalArgumentException("leaseTime must be positive, was " + leaseTime);
         }
         if (!(lock instanceof LeaseExtending extending)) {
             throw new UnsupportedOperationException("a lease of " + lock + " cannot be extended");
         }
-        boolean extended = Leases.join(extending.extendLeaseAsync(leaseMillis, owner),
+        boolean extended = LeaseAcquisition.join(extending.extendLeaseAsync(extension, owner),
                 "extension of a lease of '" + lockName() + "'");
         if (!extended) {
             clock.lost();

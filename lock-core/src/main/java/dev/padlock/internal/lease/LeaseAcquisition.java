@@ -1,4 +1,4 @@
-package dev.padlock.internal;
+package dev.padlock.internal.lease;
 
 import dev.padlock.LockLease;
 import dev.padlock.PadlockException;
@@ -6,42 +6,32 @@ import dev.padlock.RFencedLock;
 import dev.padlock.RLock;
 import dev.padlock.RedisUnavailableException;
 import dev.padlock.internal.base.CallBound;
-import dev.padlock.internal.base.Require;
 import dev.padlock.internal.base.WaitBudget;
-import dev.padlock.internal.lease.LeaseClock;
-import dev.padlock.internal.lease.LeaseClocks;
-import dev.padlock.internal.lease.LeasedWork;
-import dev.padlock.internal.lease.ReportsToLeases;
 import dev.padlock.internal.redis.RedisErrors;
-import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Consumer;
-import java.util.function.Function;
 
 /**
- * Hands out {@link LockLease}s for any {@link RLock}, through its owner-id methods: what the
- * lease methods of {@code RLock} do.
+ * Acquires {@link LockLease}s of any {@link RLock}, through its owner-id methods, and waits for
+ * them as its blocking lease methods do; {@link Leases} calls it.
  */
-public final class Leases {
+final class LeaseAcquisition {
     /** The wait of {@link RLock#acquire()}: without bound. */
-    public static final long FOREVER = -1;
+    static final long FOREVER = -1;
 
-    private Leases() {
+    private LeaseAcquisition() {
     }
 
     /**
      * Acquires a lease of {@code lock}: waits {@code waitMillis} at most ({@link #FOREVER}: without
-     * bound), with a lease of {@code leaseMillis} (0: a watchdog lease). Cancelling the future
-     * stops the wait, and releases a lease that lands after the cancel.
+     * bound), with a lease of {@code leaseMillis} ({@link LeaseMillis#WATCHDOG}: the watchdog's).
+     * Cancelling the future stops the wait, and releases a lease that lands after the cancel.
      */
-    public static CompletableFuture<Optional<LockLease>> acquire(RLock lock, long waitMillis, long leaseMillis) {
+    static CompletableFuture<Optional<LockLease>> acquire(RLock lock, long waitMillis, long leaseMillis) {
         long owner = LeaseClocks.newOwner();
         // the lock's clients report to the lease's clock, which runs on their clock
         List<LeaseClocks> registries = lock instanceof ReportsToLeases reporting ? reporting.leaseClocks() : List.of();
@@ -75,7 +65,7 @@ public final class Leases {
                 }
                 return;
             }
-            LockLease lease = new HandleLease(lock, owner, leaseMillis == 0, fenced ? (Long) answer : null, clock, close);
+            LockLease lease = new HandleLease(lock, owner, leaseMillis, fenced ? (Long) answer : null, clock, close);
             if (!result.complete(Optional.of(lease))) {
                 lease.releaseAsync(); // the caller cancelled while the lease was on its way
             }
@@ -107,7 +97,7 @@ public final class Leases {
      * As {@link #acquire} waiting without bound, for a future of the lease itself. A lease that
      * lands as the caller cancels is released.
      */
-    public static CompletableFuture<LockLease> acquireUnbounded(RLock lock, long leaseMillis) {
+    static CompletableFuture<LockLease> acquireUnbounded(RLock lock, long leaseMillis) {
         CompletableFuture<Optional<LockLease>> acquisition = acquire(lock, FOREVER, leaseMillis);
         CompletableFuture<LockLease> result = new CompletableFuture<>();
         acquisition.whenComplete((acquired, failure) -> {
@@ -125,44 +115,8 @@ public final class Leases {
         return result;
     }
 
-    /** {@code mapped}, whose cancel also cancels {@code source}. */
-    private static <T> CompletableFuture<T> cancelling(CompletableFuture<?> source, CompletableFuture<T> mapped) {
-        mapped.whenComplete((value, failure) -> {
-            if (mapped.isCancelled()) {
-                source.cancel(false);
-            }
-        });
-        return mapped;
-    }
-
-    /**
-     * The lease {@code leaseTime} asks for: 0 for a watchdog lease, else at least 1 ms, at most
-     * {@link RLock#MAX_LEASE} (checked by {@link Require#leaseTime(Duration)}).
-     */
-    public static long leaseMillis(Duration leaseTime) {
-        Require.leaseTime(leaseTime);
-        return leaseTime.isZero() ? 0 : Math.max(1, leaseTime.toMillis());
-    }
-
-    /** The wait {@code waitTime} asks for, in milliseconds (a part of one counts as one). */
-    public static long waitMillis(Duration waitTime) {
-        Objects.requireNonNull(waitTime, "waitTime");
-        if (waitTime.isNegative()) {
-            throw new IllegalArgumentException("waitTime must not be negative, was " + waitTime);
-        }
-        return waitTime.isZero() ? 0 : Math.max(1, saturatedMillis(waitTime));
-    }
-
-    private static long saturatedMillis(Duration duration) {
-        try {
-            return duration.toMillis();
-        } catch (ArithmeticException tooLong) {
-            return Long.MAX_VALUE / 2;
-        }
-    }
-
     /** Waits for an unbounded acquisition; an interrupt is kept and re-asserted on return. */
-    public static LockLease awaitUninterruptibly(CompletableFuture<LockLease> acquisition, String operation) {
+    static LockLease awaitUninterruptibly(CompletableFuture<LockLease> acquisition, String operation) {
         return join(acquisition, operation);
     }
 
@@ -174,7 +128,7 @@ public final class Leases {
      *
      * @throws RedisUnavailableException when it did not end in time, naming the address
      */
-    public static Optional<LockLease> await(RLock lock, long waitMillis,
+    static Optional<LockLease> await(RLock lock, long waitMillis,
             CompletableFuture<Optional<LockLease>> acquisition, String operation) throws InterruptedException {
         long waitNanos = TimeUnit.MILLISECONDS.toNanos(waitMillis);
         boolean bounded = lock instanceof CallBound bound && bound.graceNanos() < WaitBudget.FOREVER / 4
@@ -220,35 +174,6 @@ public final class Leases {
                 Thread.currentThread().interrupt();
             }
         }
-    }
-
-    /** Runs {@code work} under the lease {@code acquired} holds, if any: {@code RLock.withLock}. */
-    public static <T> Optional<T> withLock(Optional<LockLease> acquired, Function<? super LockLease, ? extends T> work) {
-        return LeasedWork.withLock(acquired, work);
-    }
-
-    /** Runs {@code work} under the lease {@code acquired} holds, if any; whether it ran: {@code RLock.runWithLock}. */
-    public static boolean runWithLock(Optional<LockLease> acquired, Consumer<? super LockLease> work) {
-        return LeasedWork.runWithLock(acquired, work);
-    }
-
-    /** Runs {@code work} once {@code acquisition} holds a lease; whether it ran: {@code RLock.runWithLockAsync}. */
-    public static <T> CompletableFuture<Boolean> runWithLockAsync(CompletableFuture<Optional<LockLease>> acquisition,
-            Function<? super LockLease, ? extends CompletionStage<T>> work) {
-        return LeasedWork.runWithLockAsync(acquisition, work);
-    }
-
-    /** Runs {@code work} under a lease of {@code lock}, waiting without bound: {@code RLock.withLockAsync}. */
-    public static <T> CompletableFuture<T> withLockAsync(RLock lock,
-            Function<? super LockLease, ? extends CompletionStage<T>> work) {
-        CompletableFuture<Optional<T>> ran = LeasedWork.withLockAsync(acquire(lock, FOREVER, 0), work);
-        return cancelling(ran, ran.thenApply(value -> value.orElse(null)));
-    }
-
-    /** Runs {@code work} once {@code acquisition} holds a lease: {@code RLock.withLockAsync}. */
-    public static <T> CompletableFuture<Optional<T>> withLockAsync(CompletableFuture<Optional<LockLease>> acquisition,
-            Function<? super LockLease, ? extends CompletionStage<T>> work) {
-        return LeasedWork.withLockAsync(acquisition, work);
     }
 
     private static RuntimeException forCaller(Throwable failure, String operation) {

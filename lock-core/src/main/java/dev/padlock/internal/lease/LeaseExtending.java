@@ -1,11 +1,12 @@
-package dev.padlock.internal.composite;
+package dev.padlock.internal.lease;
 
 import java.util.concurrent.CompletableFuture;
 
 /**
- * A component lock that can extend its owner's lease on Redis. The multi lock takes its components
- * one after another, so with a fixed lease it extends the earlier ones once the last is held;
- * components that cannot are taken as they are.
+ * A lock that can extend an owner's fixed lease on Redis: a {@link dev.padlock.LockLease}'s
+ * {@code extend}, and the multi lock, which takes its components one after another, so with a
+ * fixed lease it extends the earlier ones once the last is held; components that cannot are taken
+ * as they are.
  */
 public interface LeaseExtending {
 
