@@ -27,4 +27,10 @@ module dev.padlock {
     requires io.netty.buffer;
     requires io.netty.common;
     requires reactor.core;
+    // Lettuce, an automatic module, declares no requires, and Netty 4.2's jars are explicit
+    // modules, resolved only when a module requires them: so this module requires the Netty
+    // modules lock-core's pom brings for Lettuce (without them, ClientOptions fails to load)
+    requires io.netty.handler;
+    requires io.netty.resolver.dns;
+    requires io.netty.transport;
 }

@@ -113,6 +113,11 @@ class BuiltJarModuleIT {
         call(builder, "startWithoutRedis", boolean.class, true);
         Object built = builder.getClass().getMethod("build").invoke(builder);
         Class<?> clientType = Class.forName("dev.padlock.LockClient", true, loader);
+        // as in an application on the module path, whose context loader defines its modules: Lettuce
+        // loads its event classes through it, and this JVM's class path holds other copies of them
+        Thread thread = Thread.currentThread();
+        ClassLoader context = thread.getContextClassLoader();
+        thread.setContextClassLoader(loader);
         try (AutoCloseable client = (AutoCloseable) clientType.getMethod("create", config).invoke(null, built)) {
             Method getLock = clientType.getMethod("getLock", String.class);
             Object lock = getLock.invoke(client, "module-path");
@@ -121,6 +126,8 @@ class BuiltJarModuleIT {
                     .cause().as("a lock of a client that has no Redis yet")
                     .extracting(failure -> failure.getClass().getName())
                     .isEqualTo("dev.padlock.RedisUnavailableException");
+        } finally {
+            thread.setContextClassLoader(context);
         }
     }
 
