@@ -3,10 +3,16 @@ package dev.padlock;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Collectors;
 import javax.tools.DocumentationTool;
 import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
@@ -18,7 +24,10 @@ import org.junit.jupiter.api.io.TempDir;
  * check, a missing {@code @param}, {@code @return} or {@code @throws} included. The internal
  * packages are not API and publish no pages: they get every check but "missing" (broken
  * references, HTML, syntax), as the compiler's {@code -Xdoclint:all,-missing} has them. The tool
- * is the JDK's own, so the check needs no Maven plugin and runs offline.
+ * is the JDK's own, so the check needs no Maven plugin and runs offline. The sources are the
+ * module {@code dev.padlock}, so its dependencies go on javadoc's module path: the jars that
+ * lock-core's pom lists in {@code padlock.runtimeClasspath} (the scripts' {@code lock-lua}, which
+ * javadoc does not need, may be a directory of classes there and is left out).
  */
 class JavadocTest {
     private static final Path SOURCES = Path.of("src/main/java");
@@ -33,6 +42,18 @@ class JavadocTest {
         assertNoWarnings(out, "-Xdoclint:all,-missing", "-subpackages", "dev.padlock.internal");
     }
 
+    private static String modulePath() {
+        String listing = System.getProperty("padlock.runtimeClasspath");
+        assertThat(listing).as("system property padlock.runtimeClasspath, set by lock-core's pom").isNotBlank();
+        try {
+            return Arrays.stream(Files.readString(Path.of(listing), StandardCharsets.UTF_8).trim().split(File.pathSeparator))
+                    .filter(entry -> entry.endsWith(".jar"))
+                    .collect(Collectors.joining(File.pathSeparator));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + listing, e);
+        }
+    }
+
     private static void assertNoWarnings(Path out, String doclint, String... packages) {
         DocumentationTool javadoc = ToolProvider.getSystemDocumentationTool();
         assertThat(javadoc).as("the JDK's javadoc tool (a JDK, not a JRE, runs the tests)").isNotNull();
@@ -40,7 +61,7 @@ class JavadocTest {
                 "--release", "17", "-encoding", "UTF-8", "-quiet", "-notimestamp",
                 "-d", out.toString(),
                 "-sourcepath", SOURCES.toString(),
-                "-classpath", System.getProperty("java.class.path")));
+                "--module-path", modulePath()));
         arguments.addAll(List.of(packages));
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
 

@@ -8,6 +8,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A Lua script read once from the class path, with the SHA1 that {@code EVALSHA} needs computed
@@ -36,7 +37,7 @@ public final class Script {
     public static Script load(Class<?> anchor, String resource) {
         Objects.requireNonNull(anchor, "anchor");
         Objects.requireNonNull(resource, "resource");
-        try (InputStream in = anchor.getResourceAsStream(resource)) {
+        try (InputStream in = open(anchor, resource)) {
             if (in == null) {
                 throw new IllegalStateException("Lua script " + resource + " is missing from the class path");
             }
@@ -45,6 +46,23 @@ public final class Script {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read Lua script " + resource, e);
         }
+    }
+
+    /**
+     * {@code resource} through {@code anchor}, then, when {@code anchor} is in a named module (the
+     * module path), through its class loader: a named module's {@code Class.getResourceAsStream}
+     * sees only that module's resources, while a script lives in another jar ({@code lock-lua}'s
+     * scripts in the automatic module {@code dev.padlock.lua}), whose directories without classes
+     * any class loader that defines it finds. On the class path the first lookup is the only one.
+     */
+    private static @Nullable InputStream open(Class<?> anchor, String resource) {
+        InputStream in = anchor.getResourceAsStream(resource);
+        if (in != null || !anchor.getModule().isNamed() || !resource.startsWith("/")) {
+            return in;
+        }
+        ClassLoader loader = anchor.getClassLoader();
+        String name = resource.substring(1);
+        return loader == null ? ClassLoader.getSystemResourceAsStream(name) : loader.getResourceAsStream(name);
     }
 
     /**
