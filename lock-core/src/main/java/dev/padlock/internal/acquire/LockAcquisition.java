@@ -3,8 +3,8 @@ package dev.padlock.internal.acquire;
 import dev.padlock.RedisUnavailableException;
 import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.base.WaitBudget;
-import dev.padlock.internal.protocol.Granting;
 import dev.padlock.internal.lease.LeaseMillis;
+import dev.padlock.internal.protocol.Granting;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.LockProtocol.Attempt;
 import dev.padlock.internal.wakeup.WakeUps;
@@ -34,10 +34,9 @@ import org.jspecify.annotations.Nullable;
  * <p>Each concern has a class: the channels and the park ({@link Subscriptions}); the attempts and
  * the place in line on Redis they may take ({@link PlaceInLine}); replies lost in a failure, which
  * the loop finds out about and never guesses ({@link LostReplies}); the waits between attempts
- * ({@link Pauses}); grant messages that answer the
- * place ({@link GrantLatch}: a parked loop wakes at once, an attempt in flight is overruled, a stop
- * that has not told its caller turns round); and the end, holding or not, with what is given back
- * before the caller is told ({@link Settlement}).
+ * ({@link Pauses}); grant messages that answer the place ({@link GrantLatch}: a parked loop wakes
+ * at once, an attempt in flight is overruled, a stop that has not told its caller turns round);
+ * and the end, holding or not, with what is given back before the caller is told ({@link Settlement}).
  *
  * <p>{@link #result()} may be cancelled at any time (interrupt, {@code Future.cancel}): a parked
  * loop wakes at once, and an acquisition that lands after the cancel is released again, so
@@ -97,8 +96,8 @@ public final class LockAcquisition implements PendingAcquire {
         long ttlMillis = LeaseMillis.ttlMillis(request.leaseMillis(), context.watchdog().leaseMillis());
         this.place = new PlaceInLine(protocol, context.abandonments(), threadId, ttlMillis, claim,
                 budget.oneAttempt(), placeNonce, request.inLine());
-        this.lostReplies = new LostReplies(protocol, threadId, ttlMillis, claim, budget,
-                commandTimeoutMillis, context.clock(), context.abandonments());
+        this.lostReplies = new LostReplies(protocol, threadId, ttlMillis, claim, budget, commandTimeoutMillis,
+                context.clock(), context.abandonments());
         place.countsOtherHoldsBy(lostReplies);
         this.settlement = new Settlement(protocol, threadId, request.leaseMillis(), context, latch, lostReplies, place,
                 subscriptions, clock.nanoTime(), this::notHeldAfterAll);
