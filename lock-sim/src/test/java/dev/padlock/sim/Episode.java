@@ -61,6 +61,7 @@ final class Episode {
         this.config = config;
         this.seed = seed;
         this.world = new World(seed);
+        LeaseOwners.restart();
         this.network = new Network(world);
         this.server = new SimServer(world, network);
         this.operationsLeft = config.episodeOperations();
@@ -134,6 +135,12 @@ final class Episode {
     }
 
     private void leaseLost(String clientId, String lockName, long owner) {
+        LeaseHold lease = promises.leases.lease(owner);
+        if (lease != null) {
+            promises.leases.heard(owner, lockName);
+            owners.forEach(o -> o.leaseLost(lease, lockName));
+            return;
+        }
         for (Owner o : owners) {
             if (o.client.id.equals(clientId) && o.id == owner) {
                 o.leaseLost(lockName);
@@ -170,6 +177,11 @@ final class Episode {
             server.model().snapshot().forEach((key, entry) -> log("  redis " + key + " = " + entry));
             violation = new Violation(what, world.steps(), world.millis(), List.copyOf(trace));
         }
+    }
+
+    /** The lease API's promises. */
+    LeasePromises leases() {
+        return promises.leases;
     }
 
     /** The told-held check of {@link Promises}, right when an owner is told. */
@@ -215,6 +227,9 @@ final class Episode {
                 world.advanceTo(settled);
                 if (violation == null) {
                     promises.atQuiescence();
+                }
+                if (violation == null) {
+                    promises.leases.atEnd();
                 }
                 break;
             }

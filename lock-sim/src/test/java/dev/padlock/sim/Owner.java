@@ -1,8 +1,12 @@
 package dev.padlock.sim;
 
+import dev.padlock.LockLease;
 import dev.padlock.RLock;
 import dev.padlock.sim.engine.World;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
@@ -13,7 +17,8 @@ import java.util.concurrent.TimeUnit;
  * One owner id of one client, as an application thread would use it, driven by the seed: it
  * acquires a lock of some kind (watchdog or fixed lease; blocking, timed or one-shot; now and then
  * a second wait of its own beside the first, or a wait it cancels), holds it a while, re-enters,
- * and releases every hold it was told it has.
+ * and releases every hold it was told it has. Now and then it acquires through the lease API
+ * instead ({@link LockLease}, one lease at a time, never re-entered), and releases through the lease.
  */
 final class Owner {
     /** The longest fixed lease an owner asks for. */
@@ -23,6 +28,10 @@ final class Owner {
     private final World world;
     private final Episode episode;
     private final Map<Kind, Belief> beliefs = new EnumMap<>(Kind.class);
+    /** Its beliefs by kind, then one for each lease it asked for in the episode. */
+    private final List<Belief> allBeliefs = new ArrayList<>();
+    /** The lease it acquires or holds now, when it works through the lease API; null otherwise. */
+    private LeaseHold lease;
     /** The kind it works on now: it holds or waits for only this one. */
     private Kind kind;
     /** Acquisitions of this owner in flight, and when the oldest began. */
@@ -44,10 +53,16 @@ final class Owner {
         for (Kind k : Kind.values()) {
             beliefs.put(k, new Belief(client, id, k));
         }
+        allBeliefs.addAll(beliefs.values());
     }
 
-    Iterable<Belief> beliefs() {
-        return beliefs.values();
+    List<Belief> beliefs() {
+        return allBeliefs;
+    }
+
+    /** What it believes of the hold it works on: its lease's, when it works through one; null before its first. */
+    private Belief current() {
+        return lease != null ? lease.belief : kind == null ? null : beliefs.get(kind);
     }
 
     Kind kind() {
@@ -55,12 +70,13 @@ final class Owner {
     }
 
     boolean idle() {
-        return waiting == 0 && (kind == null || beliefs.get(kind).count() == 0);
+        Belief held = current();
+        return waiting == 0 && (held == null || held.count() == 0);
     }
 
     /** When the hold it works on ends by its lease: Long.MAX_VALUE for a watchdog hold, 0 when it holds nothing. */
     long holdsUntil() {
-        Belief held = kind == null ? null : beliefs.get(kind);
+        Belief held = current();
         return held == null || held.count() == 0 ? 0 : held.promisedUntil();
     }
 
@@ -100,11 +116,14 @@ final class Owner {
 
     /** What the owner does when its last call ended. */
     private void next() {
-        Belief held = kind == null ? null : beliefs.get(kind);
+        if (lease != null && waiting == 0 && lease.belief.count() == 0) {
+            lease = null; // released, lost or never had: the next acquisition is a new one
+        }
+        Belief held = current();
         if (held != null && held.count() > 0) {
             // every hold is released, even one whose lease may have ended: its unlock then says so
             // (IllegalMonitorStateException), as an application finds out
-            if (!stopping && held.count() < 3 && waiting == 0 && random().nextInt(6) == 0) {
+            if (!stopping && lease == null && held.count() < 3 && waiting == 0 && random().nextInt(6) == 0) {
                 later(0, 400, "re-enters " + kind, () -> acquire(kind));
                 return;
             } else if (waiting == 0) {
@@ -150,7 +169,7 @@ final class Owner {
      * its client that held the lock then works on unaware (see {@link #holdOn}).
      */
     boolean forceUnlockAndTake(Kind on) {
-        boolean holds = beliefs.values().stream().anyMatch(b -> b.count() > 0);
+        boolean holds = allBeliefs.stream().anyMatch(b -> b.count() > 0);
         if (stopping || waiting > 0 || holds) {
             return false;
         }
@@ -174,6 +193,11 @@ final class Owner {
     private void acquire(Kind on) {
         if (stopping && beliefs.get(on).count() == 0) {
             next();
+            return;
+        }
+        if (lease == null && waiting == 0 && beliefs.get(on).count() == 0 && beliefs.get(on).acquiring == 0
+                && random().nextInt(4) == 0) {
+            acquireLease(on);
             return;
         }
         RLock lock = client.lock(on);
@@ -265,12 +289,16 @@ final class Owner {
 
     private void unlock() {
         Kind on = kind;
-        Belief belief = beliefs.get(on);
+        Belief belief = current();
         if (belief.count() == 0) {
             // told it lost the lock meanwhile: it goes on, unless its next step is under way
             if (waiting == 0 && plannedAcquire == null) {
                 next();
             }
+            return;
+        }
+        if (lease != null) {
+            release(lease);
             return;
         }
         episode.log(client.id + "/" + id + " unlockAsync " + on);
@@ -306,16 +334,113 @@ final class Owner {
     /** The lease-lost listener named this owner and lock. */
     void leaseLost(String lockName) {
         for (Belief belief : beliefs.values()) {
-            if (belief.kind.keys().contains(lockName) && belief.count() > 0) {
-                episode.log(client.id + "/" + id + " told it lost " + belief.kind
-                        + (belief.kind.keys().size() > 1 ? " (its component " + lockName + ")" : ""));
-                if (belief.kind.keys().size() > 1) {
-                    belief.lost = true; // it still unlocks the others, from a finally block
-                } else {
-                    belief.forget();
-                }
+            toldLost(belief, lockName);
+        }
+    }
+
+    /** The lease-lost listener named {@code lost}, a lease of this owner, on {@code lockName}. */
+    void leaseLost(LeaseHold lost, String lockName) {
+        if (lost == lease) {
+            toldLost(lost.belief, lockName);
+        }
+    }
+
+    private void toldLost(Belief belief, String lockName) {
+        if (belief.kind.keys().contains(lockName) && belief.count() > 0) {
+            episode.log(client.id + "/" + id + " told it lost " + belief.kind
+                    + (belief.owner != id ? " (lease " + belief.owner + ")" : "")
+                    + (belief.kind.keys().size() > 1 ? " (its component " + lockName + ")" : ""));
+            if (belief.kind.keys().size() > 1) {
+                belief.lost = true; // it still unlocks the others, from a finally block
+            } else {
+                belief.forget();
             }
         }
+    }
+
+    /** Acquires {@code on} through the lease API: waiting without bound, once or a while; now and then it cancels. */
+    private void acquireLease(Kind on) {
+        RLock lock = client.lock(on);
+        long lostBefore = client.backend.lostReplies();
+        long askedAt = world.nanoTime();
+        long leaseMillis = chooseLease();
+        Duration leaseTime = leaseMillis < 0 ? Duration.ZERO : Duration.ofMillis(leaseMillis);
+        int form = random().nextInt(10);
+        CompletableFuture<?> call;
+        String what;
+        if (form < 3) {
+            call = lock.acquireAsync(leaseTime);
+            what = "acquireAsync(lease " + leaseMillis + ")";
+        } else if (form < 5) {
+            call = lock.tryAcquireAsync(Duration.ZERO, leaseTime);
+            what = "tryAcquireAsync(0, lease " + leaseMillis + ")";
+        } else {
+            long wait = 50 + random().nextLong(4_000);
+            call = lock.tryAcquireAsync(Duration.ofMillis(wait), leaseTime);
+            what = "tryAcquireAsync(wait " + wait + ", lease " + leaseMillis + ")";
+        }
+        LeaseHold asked = new LeaseHold(new Belief(client, LeaseOwners.last(), on), askedAt);
+        lease = asked;
+        allBeliefs.add(asked.belief);
+        episode.leases().started(asked);
+        episode.log(client.id + "/" + id + " " + on + " " + what + " as lease " + asked.belief.owner);
+        waiting++;
+        waitingSince = askedAt;
+        asked.belief.acquiring++;
+        if (!stopping && random().nextInt(12) == 0) {
+            later(0, 1_500, "cancels its lease wait on " + on, () -> {
+                if (call.cancel(true)) {
+                    episode.log(client.id + "/" + id + " cancelled its lease wait on " + on);
+                }
+            });
+        }
+        call.whenComplete((result, failure) -> leaseAcquired(asked, leaseMillis, result, failure,
+                client.backend.lostReplies() > lostBefore));
+    }
+
+    private void leaseAcquired(LeaseHold asked, long leaseMillis, Object result, Throwable failure, boolean lostReply) {
+        waiting--;
+        Belief belief = asked.belief;
+        belief.acquiring--;
+        LockLease got = result instanceof java.util.Optional<?> maybe ? (LockLease) maybe.orElse(null) : (LockLease) result;
+        if (failure == null && got != null) {
+            asked.told(got);
+            // a composite's components ran at several times, each after it was asked for: count from then
+            long ranAt = belief.kind.keys().size() > 1 ? asked.askedAt : world.causeRanAt();
+            belief.told(new Belief.Hold(ranAt, leaseMillis, world.nanoTime(), asked.askedAt, false, lostReply));
+            episode.log(client.id + "/" + id + " holds " + belief.kind + " by lease " + belief.owner
+                    + (world.causeRanAt() < 0 ? " (told outside a reply)" : ""));
+            episode.checkTold(belief);
+            episode.leases().safeFor(asked); // it reads how long it is safe as it starts its work
+            episode.held(belief.kind);
+        } else {
+            episode.log(client.id + "/" + id + " did not get " + asked + ": " + (failure == null ? "empty" : describe(failure)));
+        }
+        next();
+    }
+
+    /** Releases the lease it holds, through the lease, reading how long it is safe first. */
+    private void release(LeaseHold held) {
+        Belief belief = held.belief;
+        episode.leases().safeFor(held);
+        episode.log(client.id + "/" + id + " releaseAsync " + held);
+        held.releaseSent = true;
+        belief.releasing = true;
+        held.handle.releaseAsync().whenComplete((ok, failure) -> {
+            belief.releasing = false;
+            Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
+            if (cause == null) {
+                belief.released();
+            } else if (cause instanceof IllegalMonitorStateException) {
+                episode.log(client.id + "/" + id + " was told at release that it lost " + held + ": " + cause.getMessage());
+                belief.forget();
+            } else {
+                episode.log(client.id + "/" + id + " release of " + held + " failed: " + describe(cause));
+                unconfirmed.add(belief.field);
+                belief.released();
+            }
+            next();
+        });
     }
 
     private static String describe(Throwable failure) {

@@ -37,9 +37,11 @@ final class Promises {
     private final long calmFreeWaitBound;
     private final long calmLineWaitBound;
     private final Map<String, Long> freeSince = new HashMap<>();
+    final LeasePromises leases;
 
     Promises(Episode episode) {
         this.episode = episode;
+        this.leases = new LeasePromises(episode, this);
         SimConfig config = episode.config;
         // a waiter that missed every message parks at most the TTL it saw (the longest lease here)
         this.freeWaitBound = TimeUnit.MILLISECONDS.toNanos(Math.max(config.watchdogMillis(), Owner.LONG_LEASE_MILLIS)
@@ -56,12 +58,12 @@ final class Promises {
         return episode.world.nanoTime();
     }
 
-    private SortedMap<String, ModelRedis.Entry> keys() {
+    SortedMap<String, ModelRedis.Entry> keys() {
         return episode.server.model().snapshot();
     }
 
     /** Whether the lock (any component of a composite) was taken from the belief's owner since its first hold ran on Redis. */
-    private boolean undercut(Belief belief) {
+    boolean undercut(Belief belief) {
         for (String key : belief.kind.keys()) {
             Long at = episode.undercut.get(key);
             if (at != null && at >= belief.since()) {
@@ -76,10 +78,10 @@ final class Promises {
      * composite, what its quorum of components holds at least (the count that many reach, and
      * the latest expiry that many of those reach).
      */
-    private record Holding(long count, long expiry) {
+    record Holding(long count, long expiry) {
     }
 
-    private Holding holding(SortedMap<String, ModelRedis.Entry> keys, Kind kind, String field) {
+    Holding holding(SortedMap<String, ModelRedis.Entry> keys, Kind kind, String field) {
         if (kind.keys().size() == 1) {
             ModelRedis.Entry hash = keys.get(kind.lockName());
             long expiry = hash == null ? 0 : expiry(hash);
@@ -221,6 +223,7 @@ final class Promises {
         exclusive(keys);
         everyKeyExpires(keys);
         noWaitOnAFreeLock(keys);
+        leases.afterStep(keys);
     }
 
     /** Whether a give-back of the owner's claim ran after its hold began: see {@link KnownDefect#GIVE_BACK_REMOVED_A_LATER_HOLD}. */
@@ -392,7 +395,7 @@ final class Promises {
     }
 
     private Owner ownerOf(Belief belief) {
-        return episode.owners.stream().filter(o -> o.client == belief.client && o.id == belief.owner).findFirst()
+        return episode.owners.stream().filter(o -> o.client == belief.client && o.beliefs().contains(belief)).findFirst()
                 .orElseThrow();
     }
 
@@ -426,7 +429,7 @@ final class Promises {
         return a > Long.MAX_VALUE - b ? Long.MAX_VALUE : a + b;
     }
 
-    private static String millis(long nanos) {
+    static String millis(long nanos) {
         return nanos == Long.MAX_VALUE ? "never" : String.format("%.3f", nanos / 1e6);
     }
 }
