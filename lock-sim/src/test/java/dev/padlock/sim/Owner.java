@@ -235,7 +235,8 @@ final class Owner {
         }
         if (!stopping && waiting == 1 && random().nextInt(10) == 0) {
             later(0, 200, "waits a second time on " + on, () -> {
-                if (kind == on && waiting > 0) {
+                // beside a wait of its own id only: beside a lease's, it would wait for that lease
+                if (kind == on && waiting > 0 && this.lease == null) {
                     acquire(on);
                 }
             });
