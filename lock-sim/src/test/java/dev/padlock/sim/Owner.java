@@ -191,6 +191,9 @@ final class Owner {
     }
 
     private void acquire(Kind on) {
+        if (this.lease != null) {
+            return; // it works through its lease until that ends: a call of its own id would wait for it
+        }
         if (stopping && beliefs.get(on).count() == 0) {
             next();
             return;
@@ -235,8 +238,7 @@ final class Owner {
         }
         if (!stopping && waiting == 1 && random().nextInt(10) == 0) {
             later(0, 200, "waits a second time on " + on, () -> {
-                // beside a wait of its own id only: beside a lease's, it would wait for that lease
-                if (kind == on && waiting > 0 && this.lease == null) {
+                if (kind == on && waiting > 0) {
                     acquire(on);
                 }
             });
