@@ -18,9 +18,14 @@ import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -37,9 +42,13 @@ import org.junit.jupiter.api.Test;
 class PausedLeaseHolderTest {
     /** Generous upper bounds that catch hangs only. */
     private static final Duration HANG = Duration.ofSeconds(60);
+    /** Put after the worker's last line. */
+    private static final String ENDED = new String("(ended)");
 
     private Process worker;
-    private BufferedReader out;
+    /** Every line the worker printed, in order; read by {@link #next} and shown when a wait fails. */
+    private final List<String> printed = new CopyOnWriteArrayList<>();
+    private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
     private Writer in;
     private LockClient client;
     private String name;
@@ -61,27 +70,55 @@ class PausedLeaseHolderTest {
     }
 
     private void start(RedisEndpoint redis, String mode, long watchdogMs) {
-        worker = ChildJvm.of(LeaseWorker.class)
+        worker = ChildJvm.of(LeaseWorker.class).jvmArgs("-Dorg.slf4j.simpleLogger.log.dev.padlock=debug")
                 .args(redis.uri(), name, mode, Long.toString(watchdogMs)).start();
-        out = new BufferedReader(new InputStreamReader(worker.getInputStream(), StandardCharsets.UTF_8));
+        BufferedReader out = new BufferedReader(new InputStreamReader(worker.getInputStream(), StandardCharsets.UTF_8));
+        Thread reader = new Thread(() -> {
+            try {
+                for (String line = out.readLine(); line != null; line = out.readLine()) {
+                    printed.add(line);
+                    lines.add(line);
+                }
+            } catch (IOException e) {
+                printed.add("(reading the worker's output failed: " + e + ")");
+            }
+            lines.add(ENDED);
+        }, "worker-output");
+        reader.setDaemon(true);
+        reader.start();
         in = new OutputStreamWriter(worker.getOutputStream(), StandardCharsets.UTF_8);
     }
 
     /** The worker's next line that starts with {@code prefix} (its log lines are skipped). */
     private String next(String prefix) throws Exception {
-        return CompletableFuture.supplyAsync(() -> {
-            try {
-                for (String line = out.readLine(); line != null; line = out.readLine()) {
-                    if (line.startsWith(prefix)) {
-                        return line;
-                    }
-                    System.out.println("worker: " + line);
-                }
-                throw new AssertionError("the worker ended before printing " + prefix);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
+        for (String line = lines.poll(HANG.toSeconds(), TimeUnit.SECONDS); line != null;
+                line = lines.poll(HANG.toSeconds(), TimeUnit.SECONDS)) {
+            if (line == ENDED) {
+                throw new AssertionError("the worker ended before printing " + prefix + "; it printed:\n" + printed());
             }
-        }).get(HANG.toSeconds(), TimeUnit.SECONDS);
+            if (line.startsWith(prefix)) {
+                return line;
+            }
+        }
+        throw new AssertionError("the worker printed no " + prefix + " within " + HANG + "; it printed:\n" + printed());
+    }
+
+    /** Whether the worker printed a line that starts with {@code prefix}. */
+    private boolean printed(String prefix) {
+        return printed.stream().anyMatch(line -> line.startsWith(prefix));
+    }
+
+    /** Waits for {@code condition}, up to {@link #HANG}; a timeout shows what the worker printed. */
+    private void until(Callable<Boolean> condition) {
+        try {
+            await().atMost(HANG).until(condition);
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError(e.getMessage() + "; the worker printed:\n" + printed(), e);
+        }
+    }
+
+    private String printed() {
+        return String.join("\n", printed);
     }
 
     private void send(String line) throws IOException {
@@ -111,7 +148,7 @@ class PausedLeaseHolderTest {
 
         signal("STOP");
         // its renewals stop with it: the lock expires on Redis, and another owner takes it
-        await().atMost(HANG).until(() -> admin.commands().exists(name) == 0);
+        until(() -> admin.commands().exists(name) == 0);
         client = LockClient.connect(redis.uri());
         LockLease other = client.getLock(name).acquire();
         signal("CONT");
@@ -131,18 +168,23 @@ class PausedLeaseHolderTest {
         start(redis, "wait", 30_000);
         next("WAITING");
         // the worker has its place in the lock's line: the release grants the lock to it
-        await().atMost(HANG).until(() -> admin.commands().exists("padlock_queue:{" + name + "}") == 1);
+        until(() -> admin.commands().exists("padlock_queue:{" + name + "}") == 1);
 
         signal("STOP");
         holder.release();
         // the grant's 1 s lease runs out while the worker cannot read it; then this test holds
-        await().atMost(HANG).until(() -> admin.commands().exists(name) == 0);
+        until(() -> admin.commands().exists(name) == 0);
         LockLease again = lock.acquire();
         signal("CONT");
 
         // the worker reads the stale grant on waking, finds it gone, and takes a place in line again
         // behind this holder (told "held" on that grant, it would never come back to the line)
-        await().atMost(HANG).until(() -> admin.commands().exists("padlock_queue:{" + name + "}") == 1);
+        until(() -> admin.commands().exists("padlock_queue:{" + name + "}") == 1
+                || printed("ACQUIRED") || printed("TIMEOUT") || !worker.isAlive());
+        assertThat(printed("ACQUIRED") || printed("TIMEOUT") || !worker.isAlive())
+                .as("the worker came back to the line; it printed:\n%s\nthe lock: %s", printed(),
+                        admin.commands().hgetall(name))
+                .isFalse();
         long releasedAt = System.currentTimeMillis();
         assertThat(again.isHeld()).isTrue();
         again.release();
