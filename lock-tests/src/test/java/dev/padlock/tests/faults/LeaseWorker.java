@@ -18,7 +18,7 @@ import java.util.Optional;
  * <ul>
  *   <li>{@code hold}: acquires a watchdog lease, prints {@code HELD}, then on each {@code check}
  *       line prints {@code SAFE <safeFor ms>}; {@code quit} ends.</li>
- *   <li>{@code wait}: prints {@code WAITING}, waits up to 60 s for a 1 s lease, then prints
+ *   <li>{@code wait}: prints {@code WAITING}, waits up to 120 s for a 1 s lease, then prints
  *       {@code ACQUIRED <epoch ms>} (or {@code TIMEOUT}), releases and ends.</li>
  * </ul>
  *
@@ -45,7 +45,7 @@ public final class LeaseWorker {
                 lease.close();
             } else {
                 say("WAITING");
-                Optional<LockLease> lease = lock.tryAcquire(Duration.ofSeconds(60), Duration.ofMillis(WAIT_LEASE_MS));
+                Optional<LockLease> lease = lock.tryAcquire(Duration.ofSeconds(120), Duration.ofMillis(WAIT_LEASE_MS));
                 say(lease.isPresent() ? "ACQUIRED " + System.currentTimeMillis() : "TIMEOUT");
                 lease.ifPresent(LockLease::close);
             }

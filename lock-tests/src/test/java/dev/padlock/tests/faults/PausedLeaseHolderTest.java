@@ -41,7 +41,7 @@ import org.junit.jupiter.api.Test;
 @Tag("faults")
 class PausedLeaseHolderTest {
     /** Generous upper bounds that catch hangs only. */
-    private static final Duration HANG = Duration.ofSeconds(60);
+    private static final Duration HANG = Duration.ofSeconds(120);
     /** Put after the worker's last line. */
     private static final String ENDED = new String("(ended)");
 

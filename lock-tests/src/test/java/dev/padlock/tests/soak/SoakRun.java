@@ -39,7 +39,7 @@ final class SoakRun {
     /** The command timeout of the workers' clients. */
     static final long COMMAND_TIMEOUT_MS = 1_000;
 
-    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
     /** How long after the run's end every worker must have exited by itself. */
     static final Duration EXIT_BOUND = Duration.ofSeconds(30);
 

@@ -21,6 +21,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * Runs {@link CounterWorker} JVMs against one topology and checks that their non-atomic counter
@@ -28,9 +29,12 @@ import java.util.concurrent.TimeUnit;
  * Closing it destroys any worker still alive.
  */
 public final class CounterWorkers implements AutoCloseable {
-    /** Generous bounds that only catch hangs. */
-    private static final Duration READY_TIMEOUT = Duration.ofSeconds(30);
-    private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(60);
+    /**
+     * Generous bounds that only catch hangs: three JVMs starting on a loaded 2-core machine took
+     * over 30 s to connect (CI, two legs and two builds beside them).
+     */
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
+    private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(180);
 
     private final List<Process> workers = new ArrayList<>();
 
@@ -70,11 +74,15 @@ public final class CounterWorkers implements AutoCloseable {
                     .start());
         }
 
-        await("all " + processes + " workers connected")
-                .atMost(READY_TIMEOUT)
-                .pollInterval(Duration.ofMillis(50))
-                .failFast("a worker exited before the go signal", () -> workers.stream().anyMatch(w -> !w.isAlive()))
-                .until(() -> String.valueOf(processes).equals(data.get(readyKey)));
+        try {
+            await("all " + processes + " workers connected")
+                    .atMost(READY_TIMEOUT)
+                    .pollInterval(Duration.ofMillis(50))
+                    .failFast("a worker exited before the go signal", () -> workers.stream().anyMatch(w -> !w.isAlive()))
+                    .until(() -> String.valueOf(processes).equals(data.get(readyKey)));
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError(e.getMessage() + "\n" + describe(outputs), e);
+        }
         long began = System.nanoTime();
         String[] tokens = new String[processes];
         Arrays.fill(tokens, "go");
