@@ -1,3 +1,4 @@
+--!df flags=allow-undeclared-keys
 -- rw_read_release: drop one read hold; when no reader and no writer is left, pass the lock to the
 -- first live writer in line in this same call (a grant), or else delete it and wake every waiter.
 --
@@ -18,6 +19,10 @@
 -- A place's client listens for grants on padlock_grant:{<name>}:<clientId> (without the braces
 -- when the name has one).
 --
+-- Keys not in KEYS: this reader's hold keys, KEYS[3] followed by :n, n up to its count in the
+--          hash, which only this script reads (Redisson's format keeps one key a hold).
+--          A strict server refuses keys not in KEYS unless told: the first line tells Dragonfly
+--          (see docs/operating/where-it-runs.md).
 -- Returns  nil when ARGV[2] holds no read lock, or its every hold's lease is over (its field is
 --          dropped then),
 --          0 when holds of this reader remain,

@@ -1,3 +1,4 @@
+--!df flags=allow-undeclared-keys
 -- rw_write_release: drop one write hold; the last one frees the lock, or leaves it to this
 -- owner's read holds (a downgrade), and lets in who can get in, in this same call (a grant): the
 -- readers waiting in the hall, or else the first live writer in line; with nobody waiting in
@@ -27,6 +28,11 @@
 -- A reader's client listens for grants on padlock_grant:{<name>}:<clientId> (without the braces
 -- when the name has one).
 --
+-- Keys not in KEYS: the hold key each reader granted from the hall gets, KEYS[8] followed by
+--          :<field>:rwlock_timeout:n, for the fields the hall holds and the counts the hash
+--          gives, which only this script reads (Redisson's format keeps one key a hold).
+--          A strict server refuses keys not in KEYS unless told: the first line tells Dragonfly
+--          (see docs/operating/where-it-runs.md).
 -- Returns  nil when ARGV[3] does not hold the write lock (nothing is changed),
 --          0 when write holds remain (the lease is re-armed when ARGV[2] > 0),
 --          -1 when this was the last write hold and the readers in the hall got the lock while
