@@ -52,6 +52,14 @@ local function extend(key, ms)
         end
     end
 end
+-- PUBLISH, or SPUBLISH (sharded) on a Redis 7 Cluster, under pcall: true and how many heard, or
+-- false when Redis refused it. The command name is a literal, as strict servers require
+local function pcall_publish(channel, message)
+    if ARGV[5] == 'spublish' then
+        return pcall(redis.call, 'spublish', channel, message)
+    end
+    return pcall(redis.call, 'publish', channel, message)
+end
 local function take()
     redis.call('hset', KEYS[1], ARGV[2], 1)
     redis.call('pexpire', KEYS[1], ARGV[1])
@@ -108,7 +116,7 @@ while place and place ~= mine do
         redis.call('hset', KEYS[1], client .. ':' .. thread, 1)
         redis.call('pexpire', KEYS[1], lease)
         -- a message Redis refused is heard by nobody, and fails no call (its writes stay)
-        local ok, heard = pcall(redis.call, ARGV[5], grants .. client, 'f:' .. thread .. ':' .. nonce .. ':' .. KEYS[1])
+        local ok, heard = pcall_publish(grants .. client, 'f:' .. thread .. ':' .. nonce .. ':' .. KEYS[1])
         heard = ok and heard or 0
         if heard > 0 or ARGV[6] == '0' then
             if mine then

@@ -24,10 +24,18 @@ if redis.call('del', KEYS[1]) == 0 then
     return 0
 end
 redis.call('del', KEYS[2])
--- PUBLISH (or SPUBLISH); a message Redis refused is noted for the reply
+-- PUBLISH, or SPUBLISH (sharded) on a Redis 7 Cluster, under pcall: true and how many heard, or
+-- false when Redis refused it. The command name is a literal, as strict servers require
+local function pcall_publish(channel, message)
+    if ARGV[2] == 'spublish' then
+        return pcall(redis.call, 'spublish', channel, message)
+    end
+    return pcall(redis.call, 'publish', channel, message)
+end
+-- a message Redis refused is noted for the reply
 local allowed = true
 local function publish(channel, message)
-    allowed = pcall(redis.call, ARGV[2], channel, message) and allowed
+    allowed = pcall_publish(channel, message) and allowed
 end
 publish(KEYS[3], ARGV[1])
 -- as Redisson's force unlock does: ARGV[1] to the first of its fair waiters whose deadline has not passed

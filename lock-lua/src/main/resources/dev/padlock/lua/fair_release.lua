@@ -56,10 +56,18 @@ local function extend(key, ms)
         end
     end
 end
--- PUBLISH (or SPUBLISH): how many heard; 0 when Redis refused it, which the reply then says
+-- PUBLISH, or SPUBLISH (sharded) on a Redis 7 Cluster, under pcall: true and how many heard, or
+-- false when Redis refused it. The command name is a literal, as strict servers require
+local function pcall_publish(channel, message)
+    if ARGV[3] == 'spublish' then
+        return pcall(redis.call, 'spublish', channel, message)
+    end
+    return pcall(redis.call, 'publish', channel, message)
+end
+-- how many heard; 0 when Redis refused it, which the reply then says
 local refused = false
 local function publish(channel, message)
-    local ok, heard = pcall(redis.call, ARGV[3], channel, message)
+    local ok, heard = pcall_publish(channel, message)
     if ok then
         return heard
     end

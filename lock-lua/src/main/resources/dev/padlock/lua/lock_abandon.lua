@@ -15,13 +15,21 @@
 --          2 as 1, but Redis refused the message (an ACL user without the channel: NOPERM): nobody
 --          was woken (waiters look again when the lease they saw runs out), and the call goes on
 --          rather than fail after its writes (a script is not rolled back).
+-- PUBLISH, or SPUBLISH (sharded) on a Redis 7 Cluster, under pcall: true and how many heard, or
+-- false when Redis refused it. The command name is a literal, as strict servers require
+local function pcall_publish(channel, message)
+    if ARGV[3] == 'spublish' then
+        return pcall(redis.call, 'spublish', channel, message)
+    end
+    return pcall(redis.call, 'publish', channel, message)
+end
 if redis.call('hexists', KEYS[1], ARGV[2]) == 0 then
     return 0
 end
 redis.call('hdel', KEYS[1], ARGV[2])
 if redis.call('hlen', KEYS[1]) == 0 then
     redis.call('del', KEYS[1], KEYS[3])
-    if not pcall(redis.call, ARGV[3], KEYS[2], ARGV[1]) then
+    if not pcall_publish(KEYS[2], ARGV[1]) then
         return 2
     end
 else

@@ -10,9 +10,17 @@
 --          2 when it existed and is deleted but Redis refused the message (an ACL user without the
 --          channel: NOPERM): nobody was woken, and the call goes on rather than fail after the
 --          delete (a script is not rolled back). Waiters look again when the lease they saw runs out.
+-- PUBLISH, or SPUBLISH (sharded) on a Redis 7 Cluster, under pcall: true and how many heard, or
+-- false when Redis refused it. The command name is a literal, as strict servers require
+local function pcall_publish(channel, message)
+    if ARGV[2] == 'spublish' then
+        return pcall(redis.call, 'spublish', channel, message)
+    end
+    return pcall(redis.call, 'publish', channel, message)
+end
 if redis.call('del', KEYS[1]) == 1 then
     redis.call('del', KEYS[3])
-    if pcall(redis.call, ARGV[2], KEYS[2], ARGV[1]) then
+    if pcall_publish(KEYS[2], ARGV[1]) then
         return 1
     end
     return 2

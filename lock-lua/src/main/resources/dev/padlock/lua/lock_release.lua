@@ -1,3 +1,4 @@
+--!df flags=allow-undeclared-keys
 -- lock_release: drop one hold of a reentrant lock. The last one passes the lock to the first
 -- waiting client in line, in this same call, or else deletes it and wakes waiters.
 --
@@ -5,6 +6,9 @@
 -- KEYS[2]  the unlock channel, redisson_lock__channel:{<name>}
 -- KEYS[3]  the holders' since, padlock_since:{<name>}: re-armed with the lock, deleted with it
 -- KEYS[4]  (optional) the line of waiting clients, padlock_queue:{<name>} (see lock_claim)
+-- KEYS[5]  (with KEYS[4]) this client's place in line, padlock_waiter:{<name>}:<clientId> (see
+--          lock_claim): it goes when the line reaches this client's own entry, and ARGV[5] puts it
+--          back
 -- ARGV[1]  unlock message to publish (0 for an exclusive lock)
 -- ARGV[2]  lease in milliseconds to re-arm after an inner release, never shortening the TTL; 0 keeps it
 -- ARGV[3]  owner field, <clientId>:<threadId>
@@ -13,9 +17,13 @@
 --          back in line, at the tail, when the lock went to another client (this client has owners
 --          waiting); empty or absent: do not
 -- ARGV[6]  (with ARGV[5]) how long that place lasts unless refreshed, in milliseconds
--- A client's place is padlock_waiter:{<name>}:<clientId> and its grant channel
--- padlock_grant:{<name>}:<clientId> (without the braces when the name has one, as KEYS[4]); this
--- client's id is ARGV[3] up to its last colon.
+-- Another client's place is padlock_waiter:{<name>}:<clientId> and its grant channel (a channel,
+-- not a key) padlock_grant:{<name>}:<clientId> (without the braces when the name has one, as
+-- KEYS[4]); this client's id is ARGV[3] up to its last colon.
+-- Keys not in KEYS: the places of the other clients the line reaches, built from the ids it holds,
+--          which only this script reads.
+--          A strict server refuses keys not in KEYS unless told: the first line tells Dragonfly
+--          (see docs/operating/where-it-runs.md).
 --
 -- Returns  nil when ARGV[3] does not hold the lock (nothing is changed),
 --          0 when holds remain (the lease is re-armed when ARGV[2] > 0),
@@ -52,10 +60,18 @@ local function extend(key, ms)
         end
     end
 end
--- PUBLISH (or SPUBLISH): how many heard; 0 when Redis refused it, which the reply then says
+-- PUBLISH, or SPUBLISH (sharded) on a Redis 7 Cluster, under pcall: true and how many heard, or
+-- false when Redis refused it. The command name is a literal, as strict servers require
+local function pcall_publish(channel, message)
+    if ARGV[4] == 'spublish' then
+        return pcall(redis.call, 'spublish', channel, message)
+    end
+    return pcall(redis.call, 'publish', channel, message)
+end
+-- how many heard; 0 when Redis refused it, which the reply then says
 local refused = false
 local function publish(channel, message)
-    local ok, heard = pcall(redis.call, ARGV[4], channel, message)
+    local ok, heard = pcall_publish(channel, message)
     if ok then
         return heard
     end
@@ -109,7 +125,7 @@ if client then
         if client == me then
             -- this client's own entry: its place goes too, so that an owner of it still waiting
             -- gets in line again (at the tail) with its next claim
-            redis.call('del', places .. me)
+            redis.call('del', KEYS[5])
         end
         if place then
             redis.call('del', places .. client)
@@ -127,7 +143,7 @@ if client then
                     publish(KEYS[2], ARGV[1])
                 end
                 if ARGV[5] ~= nil and ARGV[5] ~= '' then
-                    redis.call('set', places .. me, ARGV[5], 'px', ARGV[6])
+                    redis.call('set', KEYS[5], ARGV[5], 'px', ARGV[6])
                     redis.call('rpush', KEYS[4], me)
                     redis.call('pexpire', KEYS[4], ARGV[6])
                 end

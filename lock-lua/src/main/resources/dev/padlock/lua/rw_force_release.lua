@@ -19,12 +19,20 @@
 --          back). Waiters look again when the lease they saw runs out (in line: at their next look).
 -- Readers' lease keys are left to expire; a first writer in line that is gone is dropped by the
 -- next attempt.
+-- PUBLISH, or SPUBLISH (sharded) on a Redis 7 Cluster, under pcall: true and how many heard, or
+-- false when Redis refused it. The command name is a literal, as strict servers require
+local function pcall_publish(channel, message)
+    if ARGV[3] == 'spublish' then
+        return pcall(redis.call, 'spublish', channel, message)
+    end
+    return pcall(redis.call, 'publish', channel, message)
+end
 if redis.call('hget', KEYS[1], 'mode') == ARGV[2] then
     redis.call('del', KEYS[1], KEYS[3], KEYS[5], KEYS[6])
     local head = redis.call('lindex', KEYS[4], 0)
     local field = head and string.match(head, '^(.*:write):%d+:%d+$')
-    local allowed = not field or pcall(redis.call, ARGV[3], KEYS[2] .. ':' .. field, ARGV[1])
-    allowed = pcall(redis.call, ARGV[3], KEYS[2], ARGV[1]) and allowed
+    local allowed = not field or pcall_publish(KEYS[2] .. ':' .. field, ARGV[1])
+    allowed = pcall_publish(KEYS[2], ARGV[1]) and allowed
     return allowed and 1 or 2
 end
 return 0

@@ -1,3 +1,4 @@
+--!df flags=allow-undeclared-keys
 -- rw_read_acquire: take or re-enter the read lock of a read-write lock, find it granted, or wait
 -- for it in the readers' hall (a new reader yields to writers waiting in line).
 --
@@ -30,6 +31,10 @@
 --          lost), the reader now holds it exactly once, with lease ARGV[1], and leaves the hall;
 --          the leftover's other holds' lease keys run out by themselves
 --
+-- Keys not in KEYS: this reader's hold keys, KEYS[2] followed by :n, n the hold's number in the
+--          hash, which only this script reads (Redisson's format keeps one key a hold).
+--          A strict server refuses keys not in KEYS unless told: the first line tells Dragonfly
+--          (see docs/operating/where-it-runs.md).
 -- Returns  nil when acquired: a re-entry, a downgrade (write mode held by this same owner), a
 --          grant found (ARGV[6] = 2), or a first hold in read mode or on a free lock with no writer
 --          in line; otherwise how long to wait at most (ms): the lock's PTTL in write mode, else

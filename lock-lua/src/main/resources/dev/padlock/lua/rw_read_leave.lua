@@ -1,3 +1,4 @@
+--!df flags=allow-undeclared-keys
 -- rw_read_leave: take a reader that gave up out of the readers' hall; when a grant reached it
 -- meanwhile, it keeps that instead, with its own lease.
 --
@@ -8,6 +9,10 @@
 -- ARGV[2]  the reader's place, "<lease ms>:<nonce>"
 -- ARGV[3]  the reader's lease in milliseconds
 --
+-- Keys not in KEYS: this reader's hold key, KEYS[3] followed by :n, n its count in the hash,
+--          which only this script reads (Redisson's format keeps one key a hold).
+--          A strict server refuses keys not in KEYS unless told: the first line tells Dragonfly
+--          (see docs/operating/where-it-runs.md).
 -- Returns  2 when the reader was out of the hall and its field is in the lock in read mode: a
 --          grant that came as it gave up (it held nothing when it took its place), which it now
 --          holds once with lease ARGV[3];

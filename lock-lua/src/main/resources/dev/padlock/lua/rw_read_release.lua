@@ -1,3 +1,4 @@
+--!df flags=allow-undeclared-keys
 -- rw_read_release: drop one read hold; when no reader and no writer is left, pass the lock to the
 -- first live writer in line in this same call (a grant), or else delete it and wake every waiter.
 --
@@ -18,6 +19,10 @@
 -- A place's client listens for grants on padlock_grant:{<name>}:<clientId> (without the braces
 -- when the name has one).
 --
+-- Keys not in KEYS: this reader's hold keys, KEYS[3] followed by :n, n up to its count in the
+--          hash, which only this script reads (Redisson's format keeps one key a hold).
+--          A strict server refuses keys not in KEYS unless told: the first line tells Dragonfly
+--          (see docs/operating/where-it-runs.md).
 -- Returns  nil when ARGV[2] holds no read lock, or its every hold's lease is over (its field is
 --          dropped then),
 --          0 when holds of this reader remain,
@@ -45,10 +50,18 @@
 -- holders: + HDEL, HLEN (5); the lock freed, nobody in line: + DEL, LINDEX, PUBLISH (8); the lock
 -- granted to the writer in line: + DEL, LINDEX, TIME, ZSCORE, PUBLISH, LPOP, ZREM, HSET, PEXPIRE,
 -- HSET, PEXPIRE, LINDEX (+ DEL of the gate for the last in line) (17).
--- PUBLISH (or SPUBLISH): how many heard; 0 when Redis refused it, which the reply then says
+-- PUBLISH, or SPUBLISH (sharded) on a Redis 7 Cluster, under pcall: true and how many heard, or
+-- false when Redis refused it. The command name is a literal, as strict servers require
+local function pcall_publish(channel, message)
+    if ARGV[3] == 'spublish' then
+        return pcall(redis.call, 'spublish', channel, message)
+    end
+    return pcall(redis.call, 'publish', channel, message)
+end
+-- how many heard; 0 when Redis refused it, which the reply then says
 local refused = false
 local function publish(channel, message)
-    local ok, heard = pcall(redis.call, ARGV[3], channel, message)
+    local ok, heard = pcall_publish(channel, message)
     if ok then
         return heard
     end

@@ -1,3 +1,4 @@
+--!df flags=allow-undeclared-keys
 -- rw_read_renew: extend the leases of read locks this client still holds, many in one call.
 --
 -- KEYS[3i-2]  a read-write lock hash, for i = 1..n (all in one Cluster slot when on a Cluster)
@@ -7,6 +8,10 @@
 --             never a shorter one than it has (a longer fixed lease keeps its own)
 -- ARGV[i+1]   the reader field, <clientId>:<threadId>
 --
+-- Keys not in KEYS: each reader's hold keys, its lease prefix followed by :n, n up to its count
+--          in the hash, which only this script reads (Redisson's format keeps one key a hold).
+--          A strict server refuses keys not in KEYS unless told: the first line tells Dragonfly
+--          (see docs/operating/where-it-runs.md).
 -- Returns  an array of n integers: 1 where the reader still had a live hold (its holds' leases
 --          are at least ARGV[1], and the hash lives at least as long), 0 where it did not (the
 --          lease was lost).

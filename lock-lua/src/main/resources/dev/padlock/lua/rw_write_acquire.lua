@@ -1,3 +1,4 @@
+--!df flags=allow-undeclared-keys
 -- rw_write_acquire: take or re-enter the write lock of a read-write lock, find it granted, or
 -- take (or keep) a place in the writers' line.
 --
@@ -34,6 +35,11 @@
 --          (that unlock's leftover, a grant, or this same claim sent again after its reply was
 --          lost), the writer now holds it exactly once, with lease ARGV[1], out of line
 --
+-- Keys not in KEYS: every reader's hold keys, KEYS[2] followed by :<field>:rwlock_timeout:n,
+--          for the fields and counts the hash holds (how a reader that died is found), which
+--          only this script reads; Redisson's format keeps one key a hold of each reader.
+--          A strict server refuses keys not in KEYS unless told: the first line tells Dragonfly
+--          (see docs/operating/where-it-runs.md).
 -- Returns  nil when acquired: free, with nobody alive ahead in line (the lease is ARGV[1]; its
 --          place in line goes), a grant found (ARGV[4] = 2: held once, now with lease ARGV[1]),
 --          or re-entry by the writer (the lease becomes the remaining

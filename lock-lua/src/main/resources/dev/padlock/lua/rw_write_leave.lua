@@ -37,9 +37,17 @@ local function extend(key, ms)
         end
     end
 end
--- PUBLISH (or SPUBLISH), skipped when Redis refuses it
+-- PUBLISH, or SPUBLISH (sharded) on a Redis 7 Cluster, under pcall: true and how many heard, or
+-- false when Redis refused it. The command name is a literal, as strict servers require
+local function pcall_publish(channel, message)
+    if ARGV[3] == 'spublish' then
+        return pcall(redis.call, 'spublish', channel, message)
+    end
+    return pcall(redis.call, 'publish', channel, message)
+end
+-- skipped when Redis refuses it
 local function publish(channel, message)
-    pcall(redis.call, ARGV[3], channel, message)
+    pcall_publish(channel, message)
 end
 local head = redis.call('lindex', KEYS[3], 0)
 redis.call('zrem', KEYS[4], ARGV[2])

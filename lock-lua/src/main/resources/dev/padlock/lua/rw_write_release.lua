@@ -1,3 +1,4 @@
+--!df flags=allow-undeclared-keys
 -- rw_write_release: drop one write hold; the last one frees the lock, or leaves it to this
 -- owner's read holds (a downgrade), and lets in who can get in, in this same call (a grant): the
 -- readers waiting in the hall, or else the first live writer in line; with nobody waiting in
@@ -27,6 +28,11 @@
 -- A reader's client listens for grants on padlock_grant:{<name>}:<clientId> (without the braces
 -- when the name has one).
 --
+-- Keys not in KEYS: the hold key each reader granted from the hall gets, KEYS[8] followed by
+--          :<field>:rwlock_timeout:n, for the fields the hall holds and the counts the hash
+--          gives, which only this script reads (Redisson's format keeps one key a hold).
+--          A strict server refuses keys not in KEYS unless told: the first line tells Dragonfly
+--          (see docs/operating/where-it-runs.md).
 -- Returns  nil when ARGV[3] does not hold the write lock (nothing is changed),
 --          0 when write holds remain (the lease is re-armed when ARGV[2] > 0),
 --          -1 when this was the last write hold and the readers in the hall got the lock while
@@ -68,10 +74,18 @@ local function extend(key, ms)
         end
     end
 end
--- PUBLISH (or SPUBLISH): how many heard; 0 when Redis refused it, which the reply then says
+-- PUBLISH, or SPUBLISH (sharded) on a Redis 7 Cluster, under pcall: true and how many heard, or
+-- false when Redis refused it. The command name is a literal, as strict servers require
+local function pcall_publish(channel, message)
+    if ARGV[4] == 'spublish' then
+        return pcall(redis.call, 'spublish', channel, message)
+    end
+    return pcall(redis.call, 'publish', channel, message)
+end
+-- how many heard; 0 when Redis refused it, which the reply then says
 local refused = false
 local function publish(channel, message)
-    local ok, heard = pcall(redis.call, ARGV[4], channel, message)
+    local ok, heard = pcall_publish(channel, message)
     if ok then
         return heard
     end

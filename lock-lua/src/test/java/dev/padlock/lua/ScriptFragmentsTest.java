@@ -57,6 +57,7 @@ class ScriptFragmentsTest {
                 new Fragment("extend", "local function extend(", 1, 10, false, Map.of(
                         "rw_read_renew.lua", "returns whether the hold's lease key still lives, which the renewal reports")),
                 new Fragment("ttl_millis", "local function ttl_millis(", 1, 4, false, Map.of()),
+                new Fragment("pcall_publish", "local function pcall_publish(", 1, 10, false, Map.of()),
                 new Fragment("publish", "local function publish(", 1, 4, false, Map.of(
                         "fair_force_release.lua", "a force release notes only whether every message was allowed",
                         "rw_write_leave.lua", "a leave's wake-up ignores who heard it")),

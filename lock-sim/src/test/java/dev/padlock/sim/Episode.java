@@ -89,6 +89,7 @@ final class Episode {
                 }
             }
         });
+        server.onUndeclaredKey(what -> fail("a strict server (Dragonfly's rule) refuses this: " + what));
         for (int c = 0; c < config.clients(); c++) {
             String id = "c" + c;
             SimClient client = new SimClient(world, server, id, config, (name, owner) -> leaseLost(id, name, owner));

@@ -40,7 +40,7 @@ public final class ExclusiveLockProtocol implements LockProtocol, Claiming, Gran
     private volatile String @Nullable [] lockAndChannel;
     /** The lock, the line and this client's place: what claims in line write. */
     private volatile String @Nullable [] claimKeys;
-    /** The lock, its channel, its since and the line: what releases that grant write. */
+    /** The lock, its channel, its since, the line and this client's place: what releases that grant write. */
     private volatile String @Nullable [] releaseKeys;
     private volatile @Nullable String grantChannel;
     private final boolean grants;
@@ -86,7 +86,8 @@ public final class ExclusiveLockProtocol implements LockProtocol, Claiming, Gran
     private String[] releaseKeys() {
         String[] keys = releaseKeys;
         if (keys == null) {
-            keys = new String[] {name, LockKeys.unlockChannel(name), LockKeys.since(name), LockKeys.waiterQueue(name)};
+            keys = new String[] {name, LockKeys.unlockChannel(name), LockKeys.since(name), LockKeys.waiterQueue(name),
+                LockKeys.waiterPlacePrefix(name) + services.clientId()};
             releaseKeys = keys;
         }
         return keys;

@@ -19,12 +19,16 @@ public final class SimServer {
     private final Network network;
     private java.util.function.Consumer<List<String>> onRun = command -> {
     };
+    private java.util.function.Consumer<String> onUndeclaredKey = what -> {
+    };
 
     public SimServer(World world, Network network) {
         this.world = world;
         this.network = network;
         // -Dpadlock.sim.redis=6 runs the scripts as on Redis 6.2 (no PEXPIRE GT), as CI's second run does
         this.model = new ModelRedis(world::currentTimeMillis, Integer.getInteger("padlock.sim.redis", 7));
+        // a strict server's rule (Dragonfly's): every run checks that scripts touch only their KEYS
+        model.refuseUndeclaredKeys(what -> onUndeclaredKey.accept(what));
         model.onPublish((subscriber, channel, message) -> {
             ModelBackend client = clients.get(subscriber);
             if (client != null) {
@@ -40,6 +44,14 @@ public final class SimServer {
     /** Told of every command just before the server runs it, scripts by their lock-lua name. */
     public void onRun(java.util.function.Consumer<List<String>> listener) {
         this.onRun = listener;
+    }
+
+    /**
+     * Told when the server refused a script's call for a key not among its KEYS (and not one of
+     * the exceptions the model knows): a script, or the engine's KEYS, broke the strict keys rule.
+     */
+    public void onUndeclaredKey(java.util.function.Consumer<String> listener) {
+        this.onUndeclaredKey = listener;
     }
 
     void running(List<String> command) {

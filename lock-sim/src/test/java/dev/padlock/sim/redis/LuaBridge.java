@@ -42,6 +42,20 @@ final class LuaBridge {
         }
     }
 
+    /** An error reply that ends the script whatever pcall it runs in: the strict keys rule's refusal. */
+    static final class Refusal extends Error {
+        private static final long serialVersionUID = 1L;
+
+        Refusal(ModelRedisException reply) {
+            super(reply);
+        }
+
+        @Override
+        public synchronized ModelRedisException getCause() {
+            return (ModelRedisException) super.getCause();
+        }
+    }
+
     private LuaBridge() {
     }
 
@@ -142,7 +156,10 @@ final class LuaBridge {
         @Override
         public Varargs invoke(Varargs args) {
             try {
-                return toLua(CommandTable.dispatch(redis, argv(args), true));
+                List<String> argv = argv(args);
+                // a Refusal (an Error) when a strict server would refuse a key: no pcall catches it
+                redis.scripting().requireDeclared(argv);
+                return toLua(CommandTable.dispatch(redis, argv, true));
             } catch (ModelRedisException e) {
                 if (!raise) {
                     return errorTable(e.getMessage());

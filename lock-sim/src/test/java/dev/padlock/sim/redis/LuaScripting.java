@@ -11,6 +11,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.luaj.vm2.LuaClosure;
@@ -32,10 +33,16 @@ import org.luaj.vm2.compiler.LuaC;
  * ({@code "WRONGTYPE ... script: f_<sha>, on @user_script:<line>."}) and any other is
  * {@code "ERR user_script:<line>: <message> script: ..."}; on 6 every one is
  * {@code "ERR Error running script (call to f_<sha>): @user_script:<line>: <message>"}.
+ *
+ * <p>With {@link ModelRedis#refuseUndeclaredKeys} on, a call that names a key outside the run's
+ * KEYS (and outside {@link DeclaredKeys}'s exceptions for that lock-lua script) ends the script with
+ * Dragonfly's refusal, whatever {@code pcall} it is in, and is reported to the listener.
  */
 final class LuaScripting {
 
     private static final Map<String, Prototype> COMPILED = new ConcurrentHashMap<>();
+    /** The lock-lua scripts' names by SHA1, read once. */
+    private static final Map<String, String> LOCK_LUA = new ConcurrentHashMap<>();
     private static final Pattern FILELINE = Pattern.compile("^@?user_script:(\\d+) (.*)$", Pattern.DOTALL);
 
     private final ModelRedis redis;
@@ -43,6 +50,12 @@ final class LuaScripting {
     private final Map<String, String> scripts = new HashMap<>();
     /** The libraries and {@code redis}, made at the first run. */
     private LuaTable globals;
+    /** The script running now; null between runs. */
+    private Run running;
+
+    /** A run in progress: the script's lock-lua name (else {@code f_<sha>}), its KEYS and ARGV. */
+    private record Run(String script, List<String> keys, List<String> args) {
+    }
 
     /** The scripting of {@code redis}, with the scripts {@code loadedFrom} has loaded (null: none). */
     LuaScripting(ModelRedis redis, LuaScripting loadedFrom) {
@@ -94,16 +107,50 @@ final class LuaScripting {
         meta.set(LuaValue.INDEX, globals);
         env.setmetatable(meta);
         LuaValue result;
+        running = new Run(name(sha), keys, args);
         try {
             result = new LuaClosure(prototype, env).call();
         } catch (LuaBridge.ModelBug bug) {
             throw bug.getCause();
+        } catch (LuaBridge.Refusal refusal) {
+            throw refusal.getCause();
         } catch (LuaError e) {
             throw failure(sha, e);
         } catch (StackOverflowError e) {
             throw new ModelRedisException("ERR Error running script f_" + sha + ", stack overflow");
+        } finally {
+            running = null;
         }
         return LuaBridge.toRedis(result);
+    }
+
+    /**
+     * Refuses {@code argv}, a call of the running script, when a strict server would: a key that is
+     * not among its KEYS nor an exception of {@link DeclaredKeys}. Does nothing with the rule off.
+     *
+     * @throws LuaBridge.Refusal the refusal, which ends the script
+     */
+    void requireDeclared(List<String> argv) {
+        Consumer<String> listener = redis.undeclaredKeyListener();
+        Run run = running;
+        if (listener == null || run == null) {
+            return;
+        }
+        String key = DeclaredKeys.undeclared(run.script(), run.keys(), run.args(), argv);
+        if (key != null) {
+            listener.accept(run.script() + " called " + argv.get(0).toUpperCase(java.util.Locale.ROOT) + " on '" + key
+                    + "', not among its KEYS " + run.keys());
+            throw new LuaBridge.Refusal(new ModelRedisException("ERR Error running script (call to " + run.script()
+                    + "): " + DeclaredKeys.REFUSAL + ", key: " + key));
+        }
+    }
+
+    /** The lock-lua name of the script {@code sha}, else {@code f_<sha>}. */
+    private static String name(String sha) {
+        if (LOCK_LUA.isEmpty()) {
+            LockLuaScripts.all().forEach((name, body) -> LOCK_LUA.put(sha1Hex(body), name));
+        }
+        return LOCK_LUA.getOrDefault(sha, "f_" + sha);
     }
 
     private static Prototype compile(String sha, String body) {

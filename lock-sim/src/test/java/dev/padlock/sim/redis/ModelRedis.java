@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SortedMap;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -54,6 +55,8 @@ public final class ModelRedis {
     private long now;
     private long commandCount;
     private boolean running;
+    /** Told of each key a script was refused (see {@link #refuseUndeclaredKeys}); null: the rule is off. */
+    private Consumer<String> undeclaredKeys;
 
     /** A Redis 7 server on {@code nowMillis}, the virtual wall clock in epoch ms. */
     public ModelRedis(LongSupplier nowMillis) {
@@ -133,6 +136,18 @@ public final class ModelRedis {
         pubSub.addListener(requireNonNull(listener, "listener"));
     }
 
+    /**
+     * From now on, refuses a script's call that names a key not among the script's KEYS, as a strict
+     * server does (Dragonfly's default: "script tried accessing undeclared key"), except the keys
+     * the lock-lua scripts that cannot declare them build (the list in {@link DeclaredKeys}). The
+     * refusal ends the script with an error reply, whatever {@code pcall} the call is in (writes
+     * before it stay, as on Dragonfly), and {@code listener} hears what was refused. Redis itself
+     * does not refuse such keys: off by default, and in copies.
+     */
+    public void refuseUndeclaredKeys(Consumer<String> listener) {
+        this.undeclaredKeys = requireNonNull(listener, "listener");
+    }
+
     /** Every PUBLISH and SPUBLISH so far, in order. */
     public List<Published> published() {
         return pubSub.published();
@@ -193,5 +208,9 @@ public final class ModelRedis {
 
     LuaScripting scripting() {
         return scripting;
+    }
+
+    Consumer<String> undeclaredKeyListener() {
+        return undeclaredKeys;
     }
 }

@@ -247,7 +247,7 @@ final class ScriptCalls {
                 k.addAll(List.of(n, unlock, since));
                 a.addAll(List.of("0", innerLease(), owner, "publish"));
                 if (pin.full() || random.nextInt(4) != 0) {
-                    k.add(suffixed("padlock_queue", n));
+                    k.addAll(List.of(suffixed("padlock_queue", n), suffixed("padlock_waiter", n) + ":" + client));
                     if (random.nextBoolean()) {
                         a.addAll(List.of(thread + ":" + placeLease + ":" + nonce, lease()));
                     }

@@ -732,9 +732,10 @@ class LockScriptsTest {
 
         /** The client releasing is {@code field} up to its last colon. */
         private Long releaseInLine(String key, String field, String putBack) {
+            String clientId = field.substring(0, field.lastIndexOf(':'));
             return admin.commands().eval(LuaScript.LOCK_RELEASE.body(), ScriptOutputType.INTEGER,
-                    new String[] {key, channelOf(key), sinceOf(key), lineOf(key)}, MESSAGE, "0", field, "publish",
-                    putBack, Long.toString(2 * SHORT_LEASE));
+                    new String[] {key, channelOf(key), sinceOf(key), lineOf(key), placeOf(key, clientId)}, MESSAGE,
+                    "0", field, "publish", putBack, Long.toString(2 * SHORT_LEASE));
         }
 
         private void inLine(String key, String clientId, String place) {
