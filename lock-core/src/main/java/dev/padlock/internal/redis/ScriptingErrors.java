@@ -52,8 +52,10 @@ final class ScriptingErrors {
                         + " LockConfig.Scripting.FUNCTIONS, which needs +fcall instead" + GUIDE;
                 case "fcall", "fcall_ro" -> ": the ACL user may not run FCALL, which LockConfig.Scripting.FUNCTIONS"
                         + " runs Padlock's scripts with. Grant +fcall" + GUIDE;
-                case "function|load", "function" -> ": the ACL user may not load Padlock's functions library, which"
-                        + " the server does not have. Grant +function|load, or have an administrator load it once" + GUIDE;
+                case "function|load", "function|list", "function" -> ": the ACL user may not load Padlock's functions"
+                        + " library, which the server does not have in this Padlock version (loading reads the library"
+                        + " with FUNCTION LIST, then loads it with FUNCTION LOAD). Grant +function|list"
+                        + " +function|load, or have an administrator load it once" + GUIDE;
                 default -> "";
             };
         }

@@ -1,138 +1,150 @@
 package dev.padlock.internal.script;
 
-import dev.padlock.spi.Script;
-import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Scripts as one Redis Functions library, generated from their text: each file's body, unchanged,
- * becomes the callback {@code function(KEYS, ARGV) <body> end} of a function, so that a script
- * reads its keys and arguments as under {@code EVAL}. The code is what {@code FUNCTION LOAD} takes.
+ * The text of the Redis Functions library {@code padlock}, as Redis holds it: the
+ * {@code #!lua name=padlock} line, a comment, then {@link FunctionBlock}s, oldest first, each the
+ * functions of one Padlock version (or of another module's script) between its marker lines.
  *
- * <h2>Naming and versions</h2>
- * The library is {@code <prefix>_<version>} and each function {@code <prefix>_<version>_<script>},
- * plus {@code <prefix>_<version>_version}, which takes no key, writes nothing and answers the
- * version: the probe that tells whether a server has this library. The version is the first 12
- * hex digits of the SHA1 of the scripts' names and bodies and of this generator's format, so one
- * name always means one code: two Padlock versions whose scripts differ share a server each with
- * its own library and never replace each other's ({@code FUNCTION LOAD} without {@code REPLACE};
- * "already exists" means another client loaded the same code first). Libraries of versions no
- * longer running stay until an administrator deletes them ({@code FUNCTION DELETE}).
+ * <h2>Sharing the library between Padlock versions</h2>
+ * A client reads the library ({@code FUNCTION LIST LIBRARYNAME padlock WITHCODE}) and, when its own
+ * block is missing, loads the union: the blocks there plus its own, last ({@link #with}), keeping
+ * the {@value #MAX_VERSIONS} most recently added Padlock versions and {@value #MAX_EXTENSIONS}
+ * extension blocks; an older one is dropped, and its client, should one still run, adds it back at
+ * its next call ({@code Function not found}). So two to four versions running side by side during
+ * a rolling upgrade each find their functions, and nobody reloads after the first merge. Two
+ * clients merging at the same moment may each drop the other's block; the one that lost it finds
+ * its function missing at its next call, merges again and sends the call once more: it converges.
  *
- * <p>Under functions the Lua differs from {@code EVAL} in ways the scripts already allow for:
- * {@code redis.replicate_commands} is absent (they call it only when present; functions replicate
- * their effects, so {@code TIME} before a write is fine); {@code KEYS} and {@code ARGV} are the
- * callback's parameters rather than globals; errors say {@code user_function} where EVAL says
- * {@code user_script}. No function carries flags but the probe ({@code no-writes}): each behaves
- * as a script without a shebang would, but that it is refused on a replica and when Redis is out
- * of memory before it runs rather than at its first write.
+ * <p>A library named {@code padlock} that has no Padlock blocks, or code outside them, is someone
+ * else's: {@link #parse} refuses it rather than have a client replace it.
  */
 final class FunctionLibrary {
-    /** Changes with the generated text's shape, so that a new shape is a new version. */
-    static final String FORMAT = "padlock-functions-1";
-    /** Library and function names as Redis accepts them. */
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_]+");
+    /** The library's name, as the contract gives it. */
+    static final String NAME = "padlock";
+    /** The most Padlock versions (blocks of kind {@code version}) the library keeps. */
+    static final int MAX_VERSIONS = 4;
+    /** The most extension blocks (another module's script, each) the library keeps. */
+    static final int MAX_EXTENSIONS = 16;
+    private static final String HEADER = "#!lua name=" + NAME + "\n"
+            + "-- Padlock's scripts as Redis Functions (" + FunctionBlock.FORMAT + "), generated: do not edit. One block a"
+            + " Padlock version or another module's script; a client adds its own where missing\n";
+    /** A block's marker line: kind, version, edge. */
+    private static final Pattern MARKER = Pattern.compile("-- padlock ([A-Za-z0-9_]+) ([A-Za-z0-9_]+) (begin|end)");
+    /** The first line: Lua, named {@code padlock}, whatever else it says. */
+    private static final Pattern SHEBANG = Pattern.compile("#!lua\\b.*\\bname=" + NAME + "(\\s.*)?");
 
-    private final String name;
-    private final String code;
-    /** Script name to function name, in the scripts' order. */
-    private final Map<String, String> functions;
+    /** One block as found: its kind and version, and its text, markers included. */
+    record Block(String kind, String version, String code) {
+    }
 
-    private FunctionLibrary(String name, String code, Map<String, String> functions) {
-        this.name = name;
-        this.code = code;
-        this.functions = functions;
+    /** Oldest first. */
+    private final List<Block> blocks;
+
+    private FunctionLibrary(List<Block> blocks) {
+        this.blocks = List.copyOf(blocks);
+    }
+
+    /** {@return the code of a library of {@code block} alone: what a server without the library is given} */
+    static String alone(FunctionBlock block) {
+        return HEADER + block.code();
     }
 
     /**
-     * The library of {@code scripts}, named {@code <prefix>_<version>}.
+     * The library whose code Redis answered, as blocks.
      *
-     * @throws IllegalArgumentException when a script's name is not a valid function name part, two
-     *     scripts share a name, or a body starts with a shebang (whose flags a function takes
-     *     differently)
+     * @throws IllegalArgumentException saying why, when the code is not Padlock's: no marker lines,
+     *     a block not closed, or code outside the blocks
      */
-    static FunctionLibrary of(String prefix, List<Script> scripts) {
-        requireName(prefix, "prefix");
-        StringBuilder hashed = new StringBuilder(FORMAT).append('\n');
-        for (Script script : scripts) {
-            requireName(script.name(), "script name");
-            if (script.body().startsWith("#!")) {
-                throw new IllegalArgumentException("script " + script.name() + " starts with a shebang, which a"
-                        + " function library cannot carry: give its flags to the generator instead");
+    static FunctionLibrary parse(String code) {
+        List<Block> blocks = new ArrayList<>();
+        String[] lines = code.split("\n", -1);
+        if (!SHEBANG.matcher(lines[0].strip()).matches()) {
+            throw new IllegalArgumentException("its first line is not #!lua name=" + NAME + ": " + lines[0]);
+        }
+        Block open = null;
+        StringBuilder text = new StringBuilder();
+        for (int i = 1; i < lines.length; i++) {
+            String line = lines[i];
+            Matcher marker = MARKER.matcher(line.strip());
+            boolean isMarker = marker.matches();
+            if (open == null) {
+                if (isMarker && marker.group(3).equals("begin")) {
+                    open = new Block(marker.group(1), marker.group(2), "");
+                    text.setLength(0);
+                    text.append(line).append('\n');
+                } else if (isMarker || !(line.isBlank() || line.strip().startsWith("--"))) {
+                    throw new IllegalArgumentException("line " + (i + 1) + " is outside Padlock's version blocks: " + line);
+                }
+                continue;
             }
-            hashed.append(script.name()).append('\n').append(script.body()).append('\n');
-        }
-        String version = Script.sha1Hex(hashed.toString()).substring(0, 12);
-        String name = prefix + "_" + version;
-        Map<String, String> functions = new LinkedHashMap<>();
-        StringBuilder code = new StringBuilder("#!lua name=").append(name).append('\n');
-        code.append("-- Padlock's scripts as Redis Functions, generated (").append(FORMAT).append("); do not edit.\n");
-        code.append("redis.register_function{function_name='").append(name).append("_version', callback=function()\n")
-                .append("return '").append(version).append("'\nend, flags={'no-writes'}}\n");
-        for (Script script : scripts) {
-            String function = name + "_" + script.name();
-            if (functions.put(script.name(), function) != null) {
-                throw new IllegalArgumentException("two scripts are named " + script.name());
+            if (isMarker) {
+                if (!marker.group(3).equals("end") || !marker.group(1).equals(open.kind())
+                        || !marker.group(2).equals(open.version())) {
+                    throw new IllegalArgumentException("line " + (i + 1) + " does not close the block " + open.kind() + " "
+                            + open.version() + ": " + line);
+                }
+                blocks.add(new Block(open.kind(), open.version(), text.append(line).append('\n').toString()));
+                open = null;
+                continue;
             }
-            code.append("-- ").append(script.name()).append(".lua\n");
-            code.append("redis.register_function{function_name='").append(function)
-                    .append("', callback=function(KEYS, ARGV)\n")
-                    .append(script.body());
-            // the body's last line may be a comment: the end goes on a line of its own
-            code.append(script.body().endsWith("\n") ? "" : "\n").append("end}\n");
+            text.append(line).append('\n');
         }
-        return new FunctionLibrary(name, code.toString(), Map.copyOf(functions));
-    }
-
-    private static void requireName(String name, String what) {
-        if (!NAME.matcher(name).matches()) {
-            throw new IllegalArgumentException(what + " must be letters, digits and underscores, got '" + name + "'");
+        if (open != null) {
+            throw new IllegalArgumentException("the block " + open.kind() + " " + open.version() + " is not closed");
         }
+        if (blocks.isEmpty()) {
+            throw new IllegalArgumentException("it has no '-- padlock version <version> begin' marker");
+        }
+        return new FunctionLibrary(blocks);
     }
 
-    /** {@return the library's name, {@code <prefix>_<version>}} */
-    String name() {
-        return name;
+    /** {@return the blocks, oldest first} */
+    List<Block> blocks() {
+        return blocks;
     }
 
-    /** {@return the text {@code FUNCTION LOAD} takes} */
-    String code() {
-        return code;
-    }
-
-    /** {@return the function that answers the version: no keys, no writes} */
-    String versionFunction() {
-        return name + "_version";
-    }
-
-    /** {@return the version, the part of the name after the prefix} */
-    String version() {
-        return name.substring(name.lastIndexOf('_') + 1);
+    /** {@return whether the library holds {@code block}: one of its kind and version} */
+    boolean has(FunctionBlock block) {
+        return blocks.stream().anyMatch(b -> b.kind().equals(block.kind()) && b.version().equals(block.version()));
     }
 
     /**
-     * The function that runs {@code script}.
-     *
-     * @throws IllegalArgumentException when the library has no such script
+     * The code of this library with {@code block} added last, the oldest blocks of its kind dropped
+     * beyond {@value #MAX_VERSIONS} versions or {@value #MAX_EXTENSIONS} extension blocks: what a
+     * client loads with {@code FUNCTION LOAD REPLACE} when its block is missing.
      */
-    String function(String script) {
-        String function = functions.get(script);
-        if (function == null) {
-            throw new IllegalArgumentException("library " + name + " has no script " + script);
+    String with(FunctionBlock block) {
+        List<Block> union = new ArrayList<>(blocks);
+        union.removeIf(b -> b.kind().equals(block.kind()) && b.version().equals(block.version()));
+        union.add(new Block(block.kind(), block.version(), block.code()));
+        int cap = block.kind().equals(FunctionBlock.VERSION) ? MAX_VERSIONS : MAX_EXTENSIONS;
+        long over = union.stream().filter(b -> b.kind().equals(block.kind())).count() - cap;
+        for (int i = 0; over > 0 && i < union.size(); i++) {
+            if (union.get(i).kind().equals(block.kind())) {
+                union.remove(i--);
+                over--;
+            }
         }
-        return function;
+        StringBuilder code = new StringBuilder(HEADER);
+        union.forEach(b -> code.append(b.code()));
+        return code.toString();
     }
 
-    /** {@link #function} as the bytes {@code FCALL} sends. */
-    byte[] functionBytes(String script) {
-        return function(script).getBytes(StandardCharsets.US_ASCII);
+    /** {@return the versions of each kind, oldest first: for messages and tests} */
+    Map<String, List<String>> versions() {
+        Map<String, List<String>> versions = new java.util.LinkedHashMap<>();
+        blocks.forEach(b -> versions.computeIfAbsent(b.kind(), kind -> new ArrayList<>()).add(b.version()));
+        return versions;
     }
 
     @Override
     public String toString() {
-        return name;
+        return NAME + " " + versions();
     }
 }

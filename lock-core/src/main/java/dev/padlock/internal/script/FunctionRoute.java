@@ -18,42 +18,43 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * {@link dev.padlock.LockConfig.Scripting#FUNCTIONS}: each call an {@code FCALL} of the script's
- * function in a {@link FunctionLibrary}: lock-lua's scripts in {@link #LOCK_LUA}, each other
- * module's script (lock-shedlock's) in a library of its own, {@code padlock_ext_<version>}.
+ * function in the Redis Functions library {@code padlock}: lock-lua's scripts in this version's
+ * block, {@link #LOCK_LUA}; each other module's script (lock-shedlock's) in an extension block of
+ * its own, added at its first call ({@link FunctionBlock}, {@link FunctionLibrary}).
  *
- * <p>{@link #prepare} loads {@link #LOCK_LUA} on every master when the client connects, where its
+ * <p>{@link #prepare} puts {@link #LOCK_LUA} on every master when the client connects, where its
  * version function does not answer. A call that finds its function missing (a
  * {@code FUNCTION FLUSH}, a failover to a node that never had it, a master added since, another
- * module's library at its first call) loads the library on the master of its first key and is sent
- * once more, as {@code EVAL} follows {@code NOSCRIPT}. A call that must run in order is not sent
- * again: it fails, naming the reason, once the library is loaded for the calls after it.
- * {@code FUNCTION LOAD} never replaces: a library's name is its version, so an "already exists"
- * answer means the same code is there.
+ * Padlock version's merge that dropped this one's block, another module's script at its first call)
+ * puts its block back on the master of its first key ({@link FunctionLoader}) and is sent once more,
+ * as {@code EVAL} follows {@code NOSCRIPT}. A call that must run in order is not sent again: it
+ * fails, naming the reason, once the block is back for the calls after it.
  */
 final class FunctionRoute implements ScriptRoute {
-    /** lock-lua's scripts, in {@link LuaScript}'s order: the library {@code padlock_<version>}. */
-    static final FunctionLibrary LOCK_LUA = FunctionLibrary.of("padlock",
+    /** lock-lua's scripts, in {@link LuaScript}'s order: this version's block of the library {@code padlock}. */
+    static final FunctionBlock LOCK_LUA = FunctionBlock.of(FunctionBlock.VERSION, "padlock",
             Arrays.stream(LuaScript.values()).map(LuaScript::script).toList());
     private static final byte[][] LOCK_LUA_IDS = Arrays.stream(LuaScript.values())
             .map(script -> LOCK_LUA.functionBytes(script.file())).toArray(byte[][]::new);
 
     private final RedisBackend backend;
-    /** Other modules' scripts by name and SHA1, each with its library and function. */
+    private final FunctionLoader loader = new FunctionLoader();
+    /** Other modules' scripts by name and SHA1, each with its block and function. */
     private final Map<String, Extension> extensions = new ConcurrentHashMap<>();
 
     FunctionRoute(RedisBackend backend) {
         this.backend = backend;
     }
 
-    private record Extension(FunctionLibrary library, byte[] id) {
+    private record Extension(FunctionBlock block, byte[] id) {
     }
 
     private Extension extension(Script script) {
         return extensions.computeIfAbsent(script.name() + "@" + script.sha1(), key -> {
             // a function's name takes letters, digits and underscores only
             Script named = Script.of(script.name().replaceAll("[^A-Za-z0-9_]", "_"), script.body());
-            FunctionLibrary library = FunctionLibrary.of("padlock_ext", List.of(named));
-            return new Extension(library, library.functionBytes(named.name()));
+            FunctionBlock block = FunctionBlock.of(FunctionBlock.EXTENSION, "padlock_ext", List.of(named));
+            return new Extension(block, block.functionBytes(named.name()));
         });
     }
 
@@ -67,13 +68,13 @@ final class FunctionRoute implements ScriptRoute {
         return extension(script).id();
     }
 
-    private FunctionLibrary library(Script script) {
+    private FunctionBlock block(Script script) {
         for (LuaScript lua : LuaScript.values()) {
             if (lua.script() == script) {
                 return LOCK_LUA;
             }
         }
-        return extension(script).library();
+        return extension(script).block();
     }
 
     @Override
@@ -88,7 +89,7 @@ final class FunctionRoute implements ScriptRoute {
         if (!RedisErrors.isFunctionMissing(failure)) {
             return null;
         }
-        return load(library(script), keys[0]).thenCompose(loaded -> send(commands, id, type, keys, args));
+        return ensure(block(script), keys[0]).thenCompose(loaded -> send(commands, id, type, keys, args));
     }
 
     @Override
@@ -99,10 +100,11 @@ final class FunctionRoute implements ScriptRoute {
                 return CompletableFuture.failedFuture(failure);
             }
             RedisCommandExecutionException notSent = new RedisCommandExecutionException(RedisErrors.unwrap(failure)
-                    .getMessage() + " (Padlock's library " + LOCK_LUA.name() + " was missing there: a FUNCTION FLUSH,"
-                    + " or a node that never had it; loaded again for the calls that follow, but this call is not sent"
-                    + " twice, as calls sent after it rely on its order)", RedisErrors.unwrap(failure));
-            return load(LOCK_LUA, keys[0]).handle((loaded, loadFailure) -> {
+                    .getMessage() + " (Padlock's functions library " + FunctionLibrary.NAME + " lacked this client's"
+                    + " version " + LOCK_LUA.version() + " there: a FUNCTION FLUSH, a node that never had it, or another"
+                    + " Padlock version's load that dropped it; put back for the calls that follow, but this call is not"
+                    + " sent twice, as calls sent after it rely on its order)", RedisErrors.unwrap(failure));
+            return ensure(LOCK_LUA, keys[0]).handle((loaded, loadFailure) -> {
                 if (loadFailure != null) {
                     notSent.addSuppressed(RedisErrors.unwrap(loadFailure));
                 }
@@ -111,26 +113,16 @@ final class FunctionRoute implements ScriptRoute {
         });
     }
 
-    /** Loads {@code library} on the master of {@code key}'s slot (the one server when not a Cluster). */
-    private CompletableFuture<Void> load(FunctionLibrary library, String key) {
-        return backend.commandsFor(key).thenCompose(node -> load(node, library));
-    }
-
-    /** {@code FUNCTION LOAD} of {@code library} on {@code node}: done when loaded now or before. */
-    private static CompletableFuture<Void> load(RedisClusterAsyncCommands<String, String> node, FunctionLibrary library) {
-        return node.functionLoad(library.code()).toCompletableFuture().handle((name, failure) -> {
-            if (failure != null && !RedisErrors.isLibraryLoaded(failure)) {
-                throw failure instanceof CompletionException completion ? completion : new CompletionException(failure);
-            }
-            return null;
-        });
+    /** Puts {@code block} on the master of {@code key}'s slot (the one server when not a Cluster). */
+    private CompletableFuture<Void> ensure(FunctionBlock block, String key) {
+        return backend.commandsFor(key).thenCompose(node -> loader.ensure(node, block, backend.address()));
     }
 
     /**
-     * Makes sure {@link #LOCK_LUA} is on every master: asks each for the library's version and
-     * loads it where the function is missing. Completes when all have it, or with the first
-     * failure translated, naming the node and what Redis answered (no functions, or an ACL user
-     * that may not call or load them).
+     * Makes sure {@link #LOCK_LUA} is on every master: asks each for the block's version and puts
+     * the block in the library where the function is missing. Completes when all have it, or with
+     * the first failure translated, naming the node and what Redis answered (no functions, an ACL
+     * user that may not call, read or load them, a library {@code padlock} that is not Padlock's).
      */
     static CompletableFuture<Void> prepare(RedisBackend backend) {
         return backend.masters().thenCompose(masters -> {
@@ -150,9 +142,10 @@ final class FunctionRoute implements ScriptRoute {
                         return CompletableFuture.failedFuture(backend.translate(failure,
                                 "FCALL " + probe + " (is Padlock's functions library there?) on " + address));
                     }
-                    return load(node, LOCK_LUA).exceptionallyCompose(loadFailure -> CompletableFuture.failedFuture(
-                            backend.translate(loadFailure, "FUNCTION LOAD of Padlock's functions library "
-                                    + LOCK_LUA.name() + ", missing on " + address)));
+                    return FunctionLoader.load(node, LOCK_LUA, address).exceptionallyCompose(loadFailure ->
+                            CompletableFuture.failedFuture(backend.translate(loadFailure, "FUNCTION LOAD of Padlock's"
+                                    + " functions library " + FunctionLibrary.NAME + " (its version " + LOCK_LUA.version()
+                                    + " missing on " + address + ")")));
                 });
     }
 }

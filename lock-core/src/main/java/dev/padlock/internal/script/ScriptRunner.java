@@ -113,7 +113,8 @@ public final class ScriptRunner {
     /**
      * Runs a script that is not one of lock-lua's (another Padlock module's own, such as
      * lock-shedlock's), as {@link #run(LuaScript, ScriptOutputType, String[], String...)} does;
-     * with functions, from a library of its own, loaded at its first call on each master.
+     * with functions, a function of its own in the library {@code padlock}, added at its first call
+     * on each master.
      */
     public <T> CompletableFuture<T> run(Script script, ScriptOutputType type, String[] keys, String... args) {
         return run(script, route.id(script), type, null, null, keys, args);

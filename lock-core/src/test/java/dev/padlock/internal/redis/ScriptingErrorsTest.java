@@ -37,6 +37,8 @@ class ScriptingErrorsTest {
                 .contains("Grant +fcall").doesNotContain("+eval");
         assertThat(ScriptingErrors.fix("NOPERM this user has no permissions to run the 'function|load' command"))
                 .contains("+function|load").contains("administrator");
+        assertThat(ScriptingErrors.fix("NOPERM User orders-app has no permissions to run the 'function|list' command"))
+                .as("loading reads the library first").contains("+function|list +function|load").contains("administrator");
     }
 
     @ParameterizedTest
