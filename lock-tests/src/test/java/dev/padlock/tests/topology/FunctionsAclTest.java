@@ -17,10 +17,12 @@ import dev.padlock.testing.RedisBinary;
 import dev.padlock.testing.RedisServerProcess;
 import dev.padlock.testing.junit.RedisTest;
 import io.lettuce.core.FlushMode;
+import io.lettuce.core.ScriptOutputType;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import net.javacrumbs.shedlock.core.ClockProvider;
 import net.javacrumbs.shedlock.core.LockConfiguration;
@@ -31,12 +33,14 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link LockConfig.Scripting#FUNCTIONS} (issue 40) for an ACL user that may not run
  * {@code EVAL}, {@code EVALSHA} or {@code SCRIPT}, only {@code FCALL} (and, when it loads the
- * library itself, {@code FUNCTION LOAD}): every kind locks, waits, hands over and renews, with
- * {@code ACL LOG} empty and not one {@code EVAL}; the library is its version's own, loaded by the
- * application or beforehand by an administrator, and loaded again after a {@code FUNCTION FLUSH};
- * a user that may not load a missing library, the same user in the default mode, and a server
- * without functions each get an exception that says what to do. {@link FunctionsClusterTest} does
- * the same on a Cluster.
+ * library itself, {@code FUNCTION LIST} and {@code FUNCTION LOAD}): every kind locks, waits, hands
+ * over and renews, with {@code ACL LOG} empty and not one {@code EVAL}; the library is
+ * {@code padlock}, loaded by the application or beforehand by an administrator, and loaded again
+ * after a {@code FUNCTION FLUSH}; two Padlock versions share it, each with its block, and both keep
+ * working; a library {@code padlock} that Padlock did not write is refused, not replaced; a user
+ * that may not load a missing library, the same user in the default mode, and a server without
+ * functions each get an exception that says what to do. {@link FunctionsClusterTest} does the same
+ * on a Cluster.
  */
 @RedisTest(controllable = true)
 class FunctionsAclTest {
@@ -46,7 +50,9 @@ class FunctionsAclTest {
     private static final Duration BOUND = Duration.ofSeconds(120);
     /** The library rule for {@code orders:*} with FCALL in place of EVAL and EVALSHA. */
     private static final String CALLS_ONLY = PadlockAcl.rule("orders:").replace("+evalsha +eval ", "+fcall ");
-    private static final String CALLS_AND_LOADS = CALLS_ONLY + " +function|load";
+    private static final String CALLS_AND_LOADS = CALLS_ONLY + " +function|list +function|load";
+    /** The version of a stand-in for an older Padlock's block: this version's scripts under other names. */
+    private static final String OLDER = "0123456789ab";
 
     private RedisAdmin admin;
     private String plainUri;
@@ -67,7 +73,7 @@ class FunctionsAclTest {
             CommandStats before = admin.commandStats();
             try (LockClient one = connect("orders-app", LockConfig.Scripting.FUNCTIONS);
                     LockClient two = connect("orders-app", LockConfig.Scripting.FUNCTIONS)) {
-                assertThat(padlockLibraries()).as("loaded at connect").hasSize(1);
+                assertThat(PadlockLibrary.names(admin)).as("loaded at connect").containsExactly("padlock");
                 EveryKindScenario.run(one, two, "orders:" + UUID.randomUUID(), WATCHDOG);
                 CommandStats used = CommandStats.delta(before, admin.commandStats());
                 assertThat(used.calls("fcall")).isPositive();
@@ -83,7 +89,7 @@ class FunctionsAclTest {
     void aLibraryAnAdministratorLoadedServesAUserThatMayOnlyCallIt() {
         try (LockClient administrator = LockClient.create(LockConfig.builder().redisUri(plainUri)
                 .scripting(LockConfig.Scripting.FUNCTIONS).clientRegistry(false).build())) {
-            assertThat(padlockLibraries()).hasSize(1);
+            assertThat(PadlockLibrary.names(admin)).containsExactly("padlock");
         }
         PadlockAcl.setUser(admin, "orders-app", PASSWORD, CALLS_ONLY);
         assertTimeoutPreemptively(BOUND, () -> {
@@ -105,11 +111,15 @@ class FunctionsAclTest {
         PadlockAcl.setUser(admin, "orders-app", PASSWORD, CALLS_ONLY);
         assertThatThrownBy(() -> connect("orders-app", LockConfig.Scripting.FUNCTIONS).close())
                 .isInstanceOf(RedisCommandException.class)
-                .hasMessageContaining("FUNCTION LOAD of Padlock's functions library padlock_")
+                .hasMessageContaining("FUNCTION LOAD of Padlock's functions library padlock (its version")
                 .hasMessageContaining("NOPERM")
-                .hasMessageContaining("+function|load").hasMessageContaining("administrator")
+                .hasMessageContaining("+function|list +function|load").hasMessageContaining("administrator")
                 .hasMessageNotContaining(PASSWORD);
-        assertThat(padlockLibraries()).isEmpty();
+        PadlockAcl.setUser(admin, "orders-app", PASSWORD, CALLS_ONLY + " +function|load");
+        assertThatThrownBy(() -> connect("orders-app", LockConfig.Scripting.FUNCTIONS).close())
+                .as("loading reads the library first").isInstanceOf(RedisCommandException.class)
+                .hasMessageContaining("'function|list'").hasMessageContaining("+function|list +function|load");
+        assertThat(PadlockLibrary.names(admin)).isEmpty();
     }
 
     @Test
@@ -144,36 +154,89 @@ class FunctionsAclTest {
                 RLock held = one.getLock(name + ":held");
                 held.lockAsync(-1, TimeUnit.MILLISECONDS, 7L).get(15, TimeUnit.SECONDS);
                 admin.commands().functionFlush(FlushMode.SYNC);
-                assertThat(padlockLibraries()).isEmpty();
-                await().atMost(Duration.ofSeconds(10)).until(() -> padlockLibraries().size() == 1);
+                assertThat(PadlockLibrary.names(admin)).isEmpty();
+                await().atMost(Duration.ofSeconds(10)).until(() -> PadlockLibrary.names(admin).size() == 1);
                 await().during(WATCHDOG.multipliedBy(2)).atMost(Duration.ofSeconds(15)).until(() -> held.isHeldByThread(7L));
                 held.unlockAsync(7L).get(15, TimeUnit.SECONDS);
 
                 admin.commands().functionFlush(FlushMode.SYNC);
                 EveryKindScenario.run(one, two, name, WATCHDOG);
-                assertThat(padlockLibraries()).hasSize(1);
+                assertThat(PadlockLibrary.names(admin)).containsExactly("padlock");
             }
         });
         assertThat(PadlockAcl.denials(admin)).isEmpty();
     }
 
     /**
-     * Two Padlock versions on one server: a client finds another version's library (here a
-     * stand-in) and loads its own beside it, never in its place.
+     * Two Padlock versions on one server during a rolling upgrade: an older version's block is in
+     * the library {@code padlock} (a stand-in: this version's scripts under another version's
+     * names); this version adds its own beside it, and the older version's functions still run on
+     * the same locks. An older client that merged at the same moment and dropped this version's
+     * block costs this version one more call, after which both are there, and from then on no
+     * client reads or loads the library again.
      */
     @Test
-    void anotherVersionsLibraryIsLeftAloneAndThisVersionLoadsItsOwnBesideIt() {
-        admin.commands().functionLoad("#!lua name=padlock_000000000000\n"
-                + "redis.register_function{function_name='padlock_000000000000_version', callback=function()"
-                + " return '000000000000' end, flags={'no-writes'}}\n");
-        try (LockClient client = LockClient.create(LockConfig.builder().redisUri(plainUri)
-                .scripting(LockConfig.Scripting.FUNCTIONS).clientRegistry(false).build())) {
-            assertThat(client.getLock("orders:beside").tryLock()).isTrue();
-            client.getLock("orders:beside").unlock();
+    void twoPadlockVersionsShareTheLibraryPadlockAndBothKeepWorking() {
+        PadlockAcl.setUser(admin, "orders-app", PASSWORD, CALLS_AND_LOADS);
+        String ours;
+        try (LockClient first = connect("orders-app", LockConfig.Scripting.FUNCTIONS)) {
+            ours = PadlockLibrary.code(admin);
         }
-        List<String> libraries = padlockLibraries();
-        assertThat(libraries).hasSize(2).contains("padlock_000000000000")
-                .allMatch(name -> name.matches("padlock_[0-9a-f]{12}"));
+        String version = PadlockLibrary.versions(ours, "version").get(0);
+        String older = PadlockLibrary.asVersion(ours, version, OLDER);
+        admin.commands().functionFlush(FlushMode.SYNC);
+        admin.commands().functionLoad(older);
+        assertTimeoutPreemptively(BOUND, () -> {
+            CommandStats before = admin.commandStats();
+            try (LockClient one = connect("orders-app", LockConfig.Scripting.FUNCTIONS);
+                    LockClient two = connect("orders-app", LockConfig.Scripting.FUNCTIONS)) {
+                assertThat(CommandStats.delta(before, admin.commandStats()).calls("function|load"))
+                        .as("one merge, by the first client").isEqualTo(1);
+                String code = PadlockLibrary.code(admin);
+                assertThat(PadlockLibrary.names(admin)).containsExactly("padlock");
+                assertThat(PadlockLibrary.versions(code, "version")).containsExactly(OLDER, version);
+                assertThat(PadlockLibrary.block(code, OLDER)).as("the older block kept verbatim")
+                        .isEqualTo(PadlockLibrary.block(older, OLDER));
+
+                // the older version's force-unlock frees a lock this version holds; this version's waiter gets it
+                String name = "orders:" + UUID.randomUUID();
+                one.getLock(name).lockAsync(-1, TimeUnit.MILLISECONDS, 1L).get(15, TimeUnit.SECONDS);
+                CompletableFuture<Boolean> waiting = two.getLock(name).tryLockAsync(15_000, 10_000, TimeUnit.MILLISECONDS, 2L);
+                Long freed = admin.commands().fcall("padlock_" + OLDER + "_lock_force_release", ScriptOutputType.INTEGER,
+                        new String[] {name, "redisson_lock__channel:{" + name + "}", "padlock_since:{" + name + "}"},
+                        "0", "publish");
+                assertThat(freed).isOne();
+                assertThat(waiting.get(15, TimeUnit.SECONDS)).isTrue();
+                two.getLock(name).unlockAsync(2L).get(15, TimeUnit.SECONDS);
+
+                // an older client's merge, racing this version's, left this version's block out
+                admin.commands().functionLoad(older, true);
+                RLock plain = one.getLock(name + ":after-drop");
+                assertThat(plain.tryLock()).as("sent once more after the merge").isTrue();
+                plain.unlock();
+                code = PadlockLibrary.code(admin);
+                assertThat(PadlockLibrary.versions(code, "version")).containsExactly(OLDER, version);
+
+                CommandStats settled = admin.commandStats();
+                EveryKindScenario.run(one, two, name + ":kinds", WATCHDOG);
+                CommandStats used = CommandStats.delta(settled, admin.commandStats());
+                assertThat(used.calls("function|load") + used.calls("function|list")).as("no reload").isZero();
+            }
+        });
+        assertThat(PadlockAcl.denials(admin)).isEmpty();
+    }
+
+    /** A library named {@code padlock} that is not Padlock's (no version blocks) fails {@code create} and stays as it was. */
+    @Test
+    void aLibraryNamedPadlockThatPadlockDidNotWriteIsRefusedAndLeftAsItWas() {
+        String foreign = "#!lua name=padlock\nredis.register_function('hello', function() return 'hi' end)\n";
+        admin.commands().functionLoad(foreign);
+        assertThatThrownBy(() -> LockClient.create(LockConfig.builder().redisUri(plainUri)
+                .scripting(LockConfig.Scripting.FUNCTIONS).clientRegistry(false).build()).close())
+                .isInstanceOf(RedisCommandException.class)
+                .hasMessageContaining("functions library named padlock that Padlock did not write")
+                .hasMessageContaining("FUNCTION DELETE padlock").hasMessageContaining("LockConfig.Scripting.EVAL");
+        assertThat(PadlockLibrary.code(admin)).isEqualTo(foreign);
     }
 
     /** lock-shedlock's scripts go through the same route: each a library of its own, loaded at its first call. */
@@ -193,7 +256,10 @@ class FunctionsAclTest {
                 assertThat(admin.commands().exists("orders:shedlock:job")).isZero();
             }
         });
-        assertThat(admin.commands().functionList("padlock_ext_*")).as("one library a ShedLock script").hasSize(3);
+        String code = PadlockLibrary.code(admin);
+        assertThat(PadlockLibrary.names(admin)).as("in the library padlock").containsExactly("padlock");
+        assertThat(PadlockLibrary.versions(code, "extension")).as("one block a ShedLock script").hasSize(3);
+        assertThat(PadlockLibrary.versions(code, "version")).as("beside this version's block").hasSize(1);
         assertThat(PadlockAcl.denials(admin)).isEmpty();
     }
 
@@ -209,13 +275,6 @@ class FunctionsAclTest {
                     .hasMessageContaining(String.valueOf(redis62.port()))
                     .hasMessageContaining("no Redis Functions").hasMessageContaining("LockConfig.Scripting.EVAL");
         }
-    }
-
-    private List<String> padlockLibraries() {
-        return admin.commands().functionList("padlock_*").stream()
-                .map(library -> (String) library.get("library_name"))
-                .filter(name -> !name.startsWith("padlock_ext_"))
-                .toList();
     }
 
     private LockClient connect(String user, LockConfig.Scripting scripting) {

@@ -12,6 +12,7 @@ import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.RedisCluster;
 import dev.padlock.testing.RedisServerProcess;
 import io.lettuce.core.FlushMode;
+import io.lettuce.core.ScriptOutputType;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -24,17 +25,23 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link LockConfig.Scripting#FUNCTIONS} on a 3-master Cluster (issue 40), for an ACL user without
- * {@code EVAL}, {@code EVALSHA} or {@code SCRIPT}: the library is loaded on every master at
- * connect; after a {@code FUNCTION FLUSH} on one master, a lock held there stays renewed and every
- * kind, its keys on that master, locks, waits, hands over and renews, the library loaded there
- * again by the first call that missed it.
+ * {@code EVAL}, {@code EVALSHA} or {@code SCRIPT}: the library {@code padlock} is loaded on every
+ * master at connect, beside another Padlock version's block where one master has it; after a
+ * {@code FUNCTION FLUSH} on one master, a lock held there stays renewed and every kind, its keys on
+ * that master, locks, waits, hands over and renews, the library loaded there again by the first
+ * call that missed it.
  */
 class FunctionsClusterTest {
     private static final String PASSWORD = "padlock-secret";
     private static final Duration WATCHDOG = Duration.ofMillis(1_500);
     private static final Duration BOUND = Duration.ofSeconds(180);
     /** Anything but scripts, then FCALL and FUNCTION LOAD: the Cluster's topology commands included. */
-    private static final String RULE = "~* &* +@all -@scripting +fcall +function|load";
+    private static final String RULE = "~* &* +@all -@scripting +fcall +function|list +function|load";
+    /** A stand-in for an older Padlock version's block: its version probe alone. */
+    private static final String OLDER = "0123456789ab";
+    private static final String OLDER_LIBRARY = "#!lua name=padlock\n-- padlock version " + OLDER + " begin\n"
+            + "redis.register_function{function_name='padlock_" + OLDER + "_version', callback=function()\n"
+            + "return '" + OLDER + "'\nend, flags={'no-writes'}}\n-- padlock version " + OLDER + " end\n";
 
     private static RedisCluster cluster;
 
@@ -59,6 +66,10 @@ class FunctionsClusterTest {
     @Test
     void everyKindWorksOnAMasterWhoseFunctionsWereFlushed() {
         RedisServerProcess flushed = cluster.masters().get(1);
+        RedisServerProcess shared = cluster.masters().get(0);
+        try (RedisAdmin admin = cluster.admin(shared)) {
+            admin.commands().functionLoad(OLDER_LIBRARY);
+        }
         // a hash tag puts every key of every kind (and of the multi and red locks' parts) on that master
         String name = "{" + tagOn(flushed) + "}orders:" + UUID.randomUUID();
         assertTimeoutPreemptively(BOUND, () -> {
@@ -66,7 +77,17 @@ class FunctionsClusterTest {
             cluster.masters().forEach(master -> before.put(master, cluster.commandStats(master)));
             try (LockClient one = connect(); LockClient two = connect()) {
                 for (RedisServerProcess master : cluster.masters()) {
-                    assertThat(libraries(master)).as("loaded at connect on %s", master).hasSize(1);
+                    assertThat(libraries(master)).as("loaded at connect on %s", master).containsExactly("padlock");
+                    try (RedisAdmin admin = cluster.admin(master)) {
+                        assertThat(PadlockLibrary.versions(PadlockLibrary.code(admin), "version"))
+                                .as("versions on %s", master).hasSize(master.equals(shared) ? 2 : 1);
+                    }
+                }
+                try (RedisAdmin admin = cluster.admin(shared)) {
+                    assertThat(PadlockLibrary.versions(PadlockLibrary.code(admin), "version")).as("the older version kept")
+                            .startsWith(OLDER);
+                    assertThat(admin.commands().<String>fcall("padlock_" + OLDER + "_version", ScriptOutputType.VALUE))
+                            .isEqualTo(OLDER);
                 }
                 RLock held = one.getLock(name + ":held");
                 held.lockAsync(-1, TimeUnit.MILLISECONDS, 7L).get(15, TimeUnit.SECONDS);
@@ -122,8 +143,7 @@ class FunctionsClusterTest {
 
     private static List<String> libraries(RedisServerProcess node) {
         try (RedisAdmin admin = cluster.admin(node)) {
-            return admin.commands().functionList("padlock_*").stream()
-                    .map(library -> (String) library.get("library_name")).toList();
+            return PadlockLibrary.names(admin);
         }
     }
 }
