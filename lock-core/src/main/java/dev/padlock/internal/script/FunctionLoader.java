@@ -48,7 +48,13 @@ final class FunctionLoader {
         if (running != null) {
             return running;
         }
-        load(node, block, address, ATTEMPTS).whenComplete((done, failure) -> {
+        CompletableFuture<Void> loaded;
+        try {
+            loaded = load(node, block, address, ATTEMPTS);
+        } catch (RuntimeException failure) {
+            loaded = CompletableFuture.failedFuture(failure); // never leave the shared load unfinished
+        }
+        loaded.whenComplete((done, failure) -> {
             loading.remove(key, started);
             if (failure != null) {
                 started.completeExceptionally(failure);
