@@ -46,6 +46,18 @@ public final class LockConfig {
     private final boolean clientRegistry;
     private final boolean startWithoutRedis;
     private final @Nullable String applicationName;
+    private final Scripting scripting;
+    /** How a client runs Padlock's Lua scripts; the on-Redis format is the same either way. */
+    public enum Scripting {
+        /** {@code EVALSHA}, each script sent with {@code EVAL} when Redis answers {@code NOSCRIPT}. */
+        EVAL,
+        /**
+         * One Redis Functions library, {@code padlock_<version>}, loaded with {@code FUNCTION LOAD} (at connect, on every
+         * master, and where a call finds it missing), called with {@code FCALL}: an ACL user needs {@code +fcall}, not
+         * {@code +eval}/{@code +evalsha}. Redis 7 or later, or Valkey; see docs/user-guide/configuration.md.
+         */
+        FUNCTIONS
+    }
 
     private LockConfig(Builder b) {
         this.redisUri = b.redisUri;
@@ -62,6 +74,7 @@ public final class LockConfig {
         this.clientRegistry = b.clientRegistry;
         this.startWithoutRedis = b.startWithoutRedis;
         this.applicationName = b.applicationName;
+        this.scripting = b.scripting;
     }
 
     /** {@return a builder with the defaults, which needs a {@code redisUri} or {@code clusterUris}} */
@@ -154,6 +167,11 @@ public final class LockConfig {
         return Optional.ofNullable(applicationName);
     }
 
+    /** {@return how the client runs its scripts; see {@link Builder#scripting}} */
+    public Scripting scripting() {
+        return scripting;
+    }
+
     @Override
     public String toString() {
         return "LockConfig{" + (redisUri != null ? "redisUri=" + RedisUris.redact(redisUri) : "clusterUris=" + clusterUris.size() + " seeds")
@@ -163,7 +181,8 @@ public final class LockConfig {
                 + (trustStore != null ? ", trustStore=" + trustStore : "")
                 + (clientRegistry ? "" : ", clientRegistry=false")
                 + (startWithoutRedis ? ", startWithoutRedis=true" : "")
-                + (applicationName != null ? ", applicationName=" + applicationName : "") + '}';
+                + (applicationName != null ? ", applicationName=" + applicationName : "")
+                + (scripting == Scripting.EVAL ? "" : ", scripting=" + scripting) + '}';
     }
 
     /** Builds a {@link LockConfig}. Not thread-safe. */
@@ -182,6 +201,7 @@ public final class LockConfig {
         private boolean clientRegistry = true;
         private boolean startWithoutRedis;
         private @Nullable String applicationName;
+        private Scripting scripting = Scripting.EVAL;
 
         private Builder() {
         }
@@ -396,6 +416,19 @@ public final class LockConfig {
             requireNonNull(name, "name");
             Require.argument(!name.isBlank(), "applicationName must not be blank");
             this.applicationName = name.strip();
+            return this;
+        }
+
+        /**
+         * How the client runs its scripts: {@link Scripting#EVAL} (the default), or {@link Scripting#FUNCTIONS} where
+         * the ACL denies {@code EVAL}; then {@link LockClient#create} fails with {@link RedisCommandException} on a server
+         * without functions (Redis 6.2), or when the library is missing and the user may not load it.
+         *
+         * @param scripting the way to run scripts
+         * @return this builder
+         */
+        public Builder scripting(Scripting scripting) {
+            this.scripting = requireNonNull(scripting, "scripting");
             return this;
         }
 

@@ -41,6 +41,27 @@ class LockConfigTest {
     }
 
     @Nested
+    class Scripting {
+        @Test
+        void evalUnlessFunctionsAreAskedForAndOnlyFunctionsShowInToString() {
+            LockConfig eval = LockConfig.builder().redisUri("redis://127.0.0.1:6379").build();
+            LockConfig functions = LockConfig.builder().redisUri("redis://127.0.0.1:6379")
+                    .scripting(LockConfig.Scripting.FUNCTIONS).build();
+
+            assertThat(eval.scripting()).isEqualTo(LockConfig.Scripting.EVAL);
+            assertThat(eval.toString()).doesNotContain("scripting");
+            assertThat(functions.scripting()).isEqualTo(LockConfig.Scripting.FUNCTIONS);
+            assertThat(functions.toString()).contains("scripting=FUNCTIONS");
+        }
+
+        @Test
+        void nullIsRefusedNamingTheParameter() {
+            assertThatThrownBy(() -> LockConfig.builder().scripting(null))
+                    .isInstanceOf(NullPointerException.class).hasMessage("scripting");
+        }
+    }
+
+    @Nested
     class Topology {
         @Test
         void bothRedisUriAndClusterUrisFailAtBuild() {

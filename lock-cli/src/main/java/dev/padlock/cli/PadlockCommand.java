@@ -62,6 +62,11 @@ public final class PadlockCommand implements Runnable {
             description = "Bound on one Redis round trip, in ms. Default: ${DEFAULT-VALUE}.")
     long timeoutMillis;
 
+    @Option(names = "--scripting", scope = ScopeType.INHERIT, paramLabel = "EVAL|FUNCTIONS", defaultValue = "EVAL",
+            description = "How force-unlock runs its script: EVAL, or FUNCTIONS (FCALL of Padlock's functions library, "
+                    + "for a server whose ACL denies EVAL), as LockConfig.Scripting. Default: ${DEFAULT-VALUE}.")
+    LockConfig.Scripting scripting = LockConfig.Scripting.EVAL;
+
     /** Where force-unlock reads its confirmation; standard input unless a test sets it. */
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
 
@@ -76,6 +81,7 @@ public final class PadlockCommand implements Runnable {
     /** The command line of {@code command}, with the exit statuses above. */
     static CommandLine commandLine(PadlockCommand command) {
         CommandLine line = new CommandLine(command);
+        line.setCaseInsensitiveEnumValuesAllowed(true); // --scripting functions
         line.setExecutionExceptionHandler((failure, cmd, parsed) -> {
             cmd.getErr().println("padlock: " + failure.getMessage());
             cmd.getErr().flush();
@@ -106,6 +112,7 @@ public final class PadlockCommand implements Runnable {
         try {
             LockConfig.Builder builder = LockConfig.builder()
                     .commandTimeout(Duration.ofMillis(timeoutMillis))
+                    .scripting(scripting)
                     .clientRegistry(false);
             if (cluster != null && !cluster.isEmpty()) {
                 builder.clusterUris(cluster.toArray(String[]::new));

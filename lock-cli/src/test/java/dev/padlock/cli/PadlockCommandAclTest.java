@@ -78,6 +78,43 @@ class PadlockCommandAclTest {
         }
     }
 
+    /**
+     * Issue 40: {@code force-unlock --scripting functions} runs its script with {@code FCALL}, for a
+     * user that may not run {@code EVAL}; in the default mode the same user is told which rule is
+     * missing and that functions are the other way.
+     */
+    @Test
+    void forceUnlockRunsAsAFunctionForAUserThatMayNotEval(RedisServerProcess server, RedisAdmin admin) throws Exception {
+        String rule = CLI_RULE.replace(" resetchannels -@all ", " resetchannels &redisson_lock__channel:{orders:*"
+                + " &redisson_rwlock:{orders:* &padlock_grant:{orders:* -@all ")
+                + " +fcall +function|list +function|load +exists +hget +subscribe +unsubscribe +set +incr +del +hset +hsetnx +hdel"
+                + " +hexists +hincrby +hkeys +hlen +lindex +lpos +lpop +lrem +rpush +zadd +zrem +pexpire +ttl +publish";
+        setUser(admin, "orders-admin", "admin-secret", rule);
+        String uri = server.uri();
+        String name = "orders:" + UUID.randomUUID() + ":stuck";
+        try (LockClient a = LockClient.connect(uri); LockClient b = LockClient.connect(uri)) {
+            a.getLock(name).lockAsync(60, SECONDS, 1L).get(5, SECONDS);
+            CompletableFuture<Void> waiter = b.getLock(name).lockAsync(60, SECONDS, 2L);
+            await().atMost(Duration.ofSeconds(30)).until(() -> admin.commands().pubsubNumsub(LockKeys.unlockChannel(name))
+                    .values().stream().mapToLong(Long::longValue).sum() >= 1);
+            admin.commands().aclLogReset();
+            Cli cli = new Cli(uri.replace("redis://", "redis://orders-admin:admin-secret@"));
+
+            Cli.Result refused = cli.run("force-unlock", "--yes", name);
+            assertThat(refused.status()).isEqualTo(1);
+            assertThat(refused.err()).contains("NOPERM", "+eval +evalsha", "LockConfig.Scripting.FUNCTIONS");
+            assertThat(admin.commands().hkeys(name)).containsExactly(a.getId() + ":1");
+
+            admin.commands().aclLogReset();
+            Cli.Result released = cli.run("--scripting", "functions", "force-unlock", "--yes", name);
+            assertThat(released.status()).as(released.err()).isZero();
+            waiter.get(30, SECONDS); // woken by the force-unlock
+            assertThat(denials(admin)).as("ACL LOG: what Redis denied the user").isEmpty();
+            assertThat(admin.commands().functionList("padlock")).as("the library padlock").hasSize(1);
+            b.getLock(name).unlockAsync(2L).get(5, SECONDS);
+        }
+    }
+
     private static JsonNode json(Cli.Result result) {
         assertThat(result.status()).as(result.err()).isZero();
         return JSON.readTree(result.out());

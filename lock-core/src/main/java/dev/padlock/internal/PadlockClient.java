@@ -7,6 +7,7 @@ import dev.padlock.LockConfig;
 import dev.padlock.RFencedLock;
 import dev.padlock.RLock;
 import dev.padlock.RReadWriteLock;
+import dev.padlock.RedisUnavailableException;
 import dev.padlock.internal.acquire.Abandonments;
 import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.base.Require;
@@ -26,6 +27,7 @@ import dev.padlock.internal.protocol.OwnerFields;
 import dev.padlock.internal.queue.LocalQueues;
 import dev.padlock.internal.queue.SinceNotes;
 import dev.padlock.internal.redis.RedisBackend;
+import dev.padlock.internal.redis.RedisErrors;
 import dev.padlock.internal.renewal.Watchdog;
 import dev.padlock.internal.script.ScriptRunner;
 import dev.padlock.internal.wakeup.WakeUpRegistry;
@@ -36,11 +38,13 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 import org.jspecify.annotations.Nullable;
@@ -88,6 +92,12 @@ public final class PadlockClient implements LockClient {
      */
     static PadlockClient open(LockConfig config, String clientId, EngineClock clock) {
         RedisBackend backend = RedisBackend.open(config);
+        try {
+            prepareScripts(backend, config);
+        } catch (RuntimeException failure) {
+            backend.close();
+            throw failure;
+        }
         // the client's one timer and clock: every wait, renewal round and retry of the engine
         HashedWheelTimer timer = new HashedWheelTimer(new DefaultThreadFactory("padlock-timer", true),
                 TIMER_TICK_MILLIS, TimeUnit.MILLISECONDS, 512);
@@ -97,6 +107,26 @@ public final class PadlockClient implements LockClient {
                 new DefaultThreadFactory("padlock-lease-lost", true));
         return assemble(config, clientId, backend, timer, clock, ForkJoinPool.commonPool(),
                 listenerExecutor);
+    }
+
+    /**
+     * Readies the server(s) for the client's scripts ({@link ScriptRunner#prepare}): with functions,
+     * Padlock's library on every master. Bounded by a few command timeouts: a probe, a load, and
+     * on a Cluster the connections to its masters.
+     */
+    private static void prepareScripts(RedisBackend backend, LockConfig config) {
+        long boundMillis = 3 * config.commandTimeout().toMillis();
+        try {
+            ScriptRunner.prepare(backend, config.scripting()).get(boundMillis, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RedisUnavailableException("readying " + backend.address() + " for Padlock's scripts was interrupted", e);
+        } catch (ExecutionException e) {
+            throw backend.translate(RedisErrors.causeOf(e), "readying the server for Padlock's scripts");
+        } catch (TimeoutException e) {
+            throw new RedisUnavailableException("readying " + backend.address() + " for Padlock's scripts ("
+                    + config.scripting() + ") got no answer within " + boundMillis + " ms", e);
+        }
     }
 
     /**
@@ -111,7 +141,8 @@ public final class PadlockClient implements LockClient {
     public static PadlockClient assemble(LockConfig config, String clientId, RedisBackend backend, Timer timer,
             EngineClock clock, Executor maintenance, ExecutorService listenerExecutor) {
         int replicas = config.acknowledgingReplicas();
-        ScriptRunner scripts = replicas > 0 ? new ScriptRunner(backend).pinned() : new ScriptRunner(backend);
+        ScriptRunner all = new ScriptRunner(backend, config.scripting());
+        ScriptRunner scripts = replicas > 0 ? all.pinned() : all;
         WakeUpRegistry wakeUps = new WakeUpRegistry(backend, timer, clock, maintenance, SUBSCRIPTION_IDLE_TIMEOUT,
                 MAX_IDLE_SUBSCRIPTIONS);
         LocalQueues queues = new LocalQueues();

@@ -51,7 +51,7 @@ public final class SpiAccess implements RedisConnection {
     /** Connections of their own, timed on {@code clock}; see {@link RedisAccess#open}. */
     public static RedisConnection open(LockConfig config, EngineClock clock) {
         RedisBackend backend = RedisBackend.open(config);
-        return new SpiAccess(backend, new ScriptRunner(backend), config.commandTimeout(), true, clock);
+        return new SpiAccess(backend, new ScriptRunner(backend, config.scripting()), config.commandTimeout(), true, clock);
     }
 
     /**
@@ -111,7 +111,7 @@ public final class SpiAccess implements RedisConnection {
         if (keys.length == 0) {
             throw new IllegalArgumentException("a script needs at least one key (its slot on a Cluster)");
         }
-        return scripts.run(script.name(), script.body(), script.sha1(), type, keys, args);
+        return scripts.run(script, type, keys, args);
     }
 
     @Override

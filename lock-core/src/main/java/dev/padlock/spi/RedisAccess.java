@@ -54,7 +54,11 @@ public interface RedisAccess {
 
     /**
      * Runs {@code script} with {@code EVALSHA}, and once more with {@code EVAL} when Redis does not
-     * know it. On a Cluster the call goes to the master of {@code keys[0]}'s slot.
+     * know it; with {@link LockConfig.Scripting#FUNCTIONS}, with {@code FCALL} of the script's own
+     * function ({@code padlock_ext_<version>_<name>}) in Padlock's functions library
+     * {@code padlock}, added to it (which needs {@code +function|list +function|load}) and called
+     * once more where Redis does not have it yet. One command a
+     * call either way. On a Cluster the call goes to the master of {@code keys[0]}'s slot.
      *
      * @param <T> the reply's type, as {@code type} reads it
      * @param script the script

@@ -20,6 +20,7 @@ import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.event.ClusterTopologyChangedEvent;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.event.connection.ConnectionActivatedEvent;
 import io.lettuce.core.event.connection.ConnectionDeactivatedEvent;
@@ -30,7 +31,9 @@ import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
@@ -207,6 +210,28 @@ final class LettuceBackend implements RedisBackend {
         }
         return cluster.getConnectionAsync(master.getNodeId())
                 .thenApply(node -> (RedisClusterAsyncCommands<String, String>) node.async());
+    }
+
+    /** On a Cluster, the masters not marked as failing, by {@code host:port}. */
+    @Override
+    public CompletableFuture<Map<String, RedisClusterAsyncCommands<String, String>>> masters() {
+        if (clusterClient == null) {
+            return RedisBackend.super.masters();
+        }
+        var cluster = (io.lettuce.core.cluster.api.StatefulRedisClusterConnection<String, String>) connection;
+        Map<String, CompletableFuture<RedisClusterAsyncCommands<String, String>>> nodes = new LinkedHashMap<>();
+        for (RedisClusterNode node : cluster.getPartitions()) {
+            if (node.is(RedisClusterNode.NodeFlag.UPSTREAM) && !node.is(RedisClusterNode.NodeFlag.FAIL)
+                    && !node.is(RedisClusterNode.NodeFlag.EVENTUAL_FAIL)) {
+                nodes.put(node.getUri().getHost() + ":" + node.getUri().getPort(), cluster.getConnectionAsync(node.getNodeId())
+                        .thenApply(c -> (RedisClusterAsyncCommands<String, String>) c.async()).toCompletableFuture());
+            }
+        }
+        return CompletableFuture.allOf(nodes.values().toArray(CompletableFuture[]::new)).thenApply(all -> {
+            Map<String, RedisClusterAsyncCommands<String, String>> masters = new LinkedHashMap<>();
+            nodes.forEach((address, node) -> masters.put(address, node.join()));
+            return masters;
+        });
     }
 
     @Override

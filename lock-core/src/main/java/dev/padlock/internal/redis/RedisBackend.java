@@ -3,6 +3,7 @@ package dev.padlock.internal.redis;
 import dev.padlock.LockConfig;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
@@ -47,6 +48,15 @@ public interface RedisBackend extends AutoCloseable {
      * {@code WAIT} that counts its replicas) go through it.
      */
     CompletableFuture<RedisClusterAsyncCommands<String, String>> commandsFor(String key);
+
+    /**
+     * The commands of every master by its address (for messages): the one server's command
+     * connection; on a Cluster, a connection to each master of the slot map as the client knows it
+     * now. For what must be on every master (a functions library).
+     */
+    default CompletableFuture<Map<String, RedisClusterAsyncCommands<String, String>>> masters() {
+        return CompletableFuture.completedFuture(Map.of(address(), commands()));
+    }
 
     /** Whether pub/sub is sharded: a Redis 7 Cluster. */
     boolean isSharded();

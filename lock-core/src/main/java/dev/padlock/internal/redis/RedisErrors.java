@@ -62,7 +62,8 @@ public final class RedisErrors {
                     + " master: Redis answered " + cause.getMessage(), cause);
         }
         if (cause instanceof RedisCommandExecutionException) {
-            return new RedisCommandException(where + " failed: Redis answered " + cause.getMessage(), cause);
+            return new RedisCommandException(where + " failed: Redis answered " + cause.getMessage()
+                    + ScriptingErrors.fix(cause.getMessage()), cause);
         }
         if (cause instanceof RedisException) {
             return new RedisUnavailableException(where + " failed: "
@@ -109,6 +110,16 @@ public final class RedisErrors {
             }
         }
         return false;
+    }
+
+    /** Whether {@code failure} is an {@code FCALL}'s answer that the function is not loaded there. */
+    public static boolean isFunctionMissing(Throwable failure) {
+        return ScriptingErrors.isFunctionMissing(unwrap(failure));
+    }
+
+    /** Whether {@code failure} is a {@code FUNCTION LOAD}'s answer that the library is loaded already. */
+    public static boolean isLibraryLoaded(Throwable failure) {
+        return ScriptingErrors.isLibraryLoaded(unwrap(failure));
     }
 
     /**

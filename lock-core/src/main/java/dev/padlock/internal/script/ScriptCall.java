@@ -3,6 +3,7 @@ package dev.padlock.internal.script;
 import static dev.padlock.internal.base.Nulls.castToNonNull;
 
 import dev.padlock.internal.redis.Utf8Codec;
+import dev.padlock.spi.Script;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.RedisCodec;
@@ -24,13 +25,14 @@ import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One {@code EVALSHA} of a {@link ScriptRunner}, and its result: it completes with the reply,
- * mapped, or with the failure translated, after the {@code EVAL} that a {@code NOSCRIPT} answer
- * calls for; or with what a handler makes of either, as {@code handle} would. The call is its own
- * result, so a script call costs the command and one stage.
+ * One {@code EVALSHA} or {@code FCALL} of a {@link ScriptRunner}, and its result: it completes with
+ * the reply, mapped, or with the failure translated, after the second attempt that a script Redis
+ * does not know calls for ({@link ScriptRoute#retry}); or with what a handler makes of either, as
+ * {@code handle} would. The call is its own result, so a script call costs the command and one stage.
  *
- * <p>{@link #evalsha} builds the command as Lettuce's own {@code evalsha} does, with the digest
- * and the key count as prepared bytes rather than strings encoded on every call.
+ * <p>{@link #dispatch} builds the command as Lettuce's own {@code evalsha} and {@code fcall} do,
+ * with the digest or function name and the key count as prepared bytes rather than strings
+ * encoded on every call.
  */
 final class ScriptCall<T, R> extends CompletableFuture<R> implements BiConsumer<T, Throwable> {
     /** The key counts as {@code EVALSHA} sends them; Padlock's scripts take at most a few keys. */
@@ -44,8 +46,8 @@ final class ScriptCall<T, R> extends CompletableFuture<R> implements BiConsumer<
 
     private final ScriptRunner runner;
     private final RedisClusterAsyncCommands<String, String> commands;
-    private final String file;
-    private final String body;
+    private final Script script;
+    private final byte[] id;
     private final ScriptOutputType type;
     private final @Nullable Function<T, ?> reply;
     private final @Nullable BiFunction<Object, Throwable, R> handler;
@@ -59,13 +61,13 @@ final class ScriptCall<T, R> extends CompletableFuture<R> implements BiConsumer<
      *     the failure
      */
     @SuppressWarnings("unchecked")
-    ScriptCall(ScriptRunner runner, RedisClusterAsyncCommands<String, String> commands, String file, String body,
+    ScriptCall(ScriptRunner runner, RedisClusterAsyncCommands<String, String> commands, Script script, byte[] id,
             ScriptOutputType type, @Nullable Function<T, ?> reply, @Nullable BiFunction<?, Throwable, R> handler, String[] keys,
             String[] args) {
         this.runner = runner;
         this.commands = commands;
-        this.file = file;
-        this.body = body;
+        this.script = script;
+        this.id = id;
         this.type = type;
         this.reply = reply;
         this.handler = (BiFunction<Object, Throwable, R>) handler;
@@ -73,18 +75,18 @@ final class ScriptCall<T, R> extends CompletableFuture<R> implements BiConsumer<
         this.args = args;
     }
 
-    /** Sends {@code EVALSHA sha1 numkeys keys... args...}. */
-    static <T> CompletableFuture<T> evalsha(RedisClusterAsyncCommands<String, String> commands, byte[] sha1,
-            ScriptOutputType type, String[] keys, String[] args) {
+    /** Sends {@code EVALSHA sha1 numkeys keys... args...} or {@code FCALL function numkeys keys... args...}. */
+    static <T> CompletableFuture<T> dispatch(RedisClusterAsyncCommands<String, String> commands, CommandType command,
+            byte[] id, ScriptOutputType type, String[] keys, String[] args) {
         RedisCodec<String, String> codec = Utf8Codec.INSTANCE;
-        CommandArgs<String, String> command = new CommandArgs<>(codec).add(sha1);
+        CommandArgs<String, String> arguments = new CommandArgs<>(codec).add(id);
         if (keys.length < KEY_COUNTS.length) {
-            command.add(KEY_COUNTS[keys.length]);
+            arguments.add(KEY_COUNTS[keys.length]);
         } else {
-            command.add(keys.length);
+            arguments.add(keys.length);
         }
-        command.addKeys(keys).addValues(args);
-        return commands.dispatch(CommandType.EVALSHA, ScriptCall.<T>output(codec, type), command).toCompletableFuture();
+        arguments.addKeys(keys).addValues(args);
+        return commands.dispatch(command, ScriptCall.<T>output(codec, type), arguments).toCompletableFuture();
     }
 
     /** How Lettuce reads a script's reply of {@code type}, as its own {@code evalsha} does. */
@@ -100,14 +102,14 @@ final class ScriptCall<T, R> extends CompletableFuture<R> implements BiConsumer<
         };
     }
 
-    /** The {@code EVALSHA}'s reply or failure. */
+    /** The call's reply or failure. */
     @Override
     public void accept(T value, Throwable failure) {
         if (failure == null) {
             answer(value);
             return;
         }
-        runner.<T>afterFailure(failure, commands, file, body, type, keys, args).whenComplete((again, stillFailed) -> {
+        runner.<T>afterFailure(failure, commands, script, id, type, keys, args).whenComplete((again, stillFailed) -> {
             if (stillFailed == null) {
                 answer(again);
             } else {

@@ -1,34 +1,60 @@
 package dev.padlock.internal.script;
 
+import dev.padlock.LockConfig;
 import dev.padlock.internal.redis.RedisBackend;
-import dev.padlock.internal.redis.RedisErrors;
-import io.lettuce.core.RedisNoScriptException;
+import dev.padlock.spi.Script;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Runs {@link LuaScript}s with {@code EVALSHA}. When Redis does not know the script (a restart,
- * a {@code SCRIPT FLUSH}), the same call is made once more with {@code EVAL}, which also loads it;
- * that second call runs after whatever was sent meanwhile, so calls whose order matters use
- * {@link #runInOrder}.
+ * Runs {@link LuaScript}s, one command a call, by the client's {@link ScriptRoute}: {@code EVALSHA}
+ * ({@link LockConfig.Scripting#EVAL}) or {@code FCALL} of Padlock's functions library
+ * ({@link LockConfig.Scripting#FUNCTIONS}). When Redis does not know the script (a restart, a
+ * {@code SCRIPT FLUSH} or {@code FUNCTION FLUSH}, a failover), the script is loaded and the same
+ * call made once more; that second call runs after whatever was sent meanwhile, so calls whose
+ * order matters use {@link #runInOrder}.
  * Failures come back as Padlock exceptions naming the script, the first key and the address.
  */
 public final class ScriptRunner {
     private final RedisBackend backend;
+    private final ScriptRoute route;
     private final boolean pinned;
 
+    /** A runner with {@code EVALSHA}. */
     public ScriptRunner(RedisBackend backend) {
-        this(backend, false);
+        this(backend, LockConfig.Scripting.EVAL);
     }
 
-    private ScriptRunner(RedisBackend backend, boolean pinned) {
+    /** A runner that runs scripts as {@code scripting} says. */
+    public ScriptRunner(RedisBackend backend, LockConfig.Scripting scripting) {
+        this(backend, switch (scripting) {
+            case EVAL -> EvalRoute.INSTANCE;
+            case FUNCTIONS -> new FunctionRoute(backend);
+        }, false);
+    }
+
+    private ScriptRunner(RedisBackend backend, ScriptRoute route, boolean pinned) {
         this.backend = backend;
+        this.route = route;
         this.pinned = pinned;
+    }
+
+    /**
+     * Readies {@code backend} for {@code scripting} when a client connects: with
+     * {@link LockConfig.Scripting#FUNCTIONS}, loads Padlock's functions library on every master
+     * that lacks it (nothing to do for {@code EVAL}, whose scripts load at their first call).
+     * Completes exceptionally with a Padlock exception that says why a server cannot serve them:
+     * no functions (before Redis 7), or an ACL user that may not call or load them.
+     */
+    public static CompletableFuture<Void> prepare(RedisBackend backend, LockConfig.Scripting scripting) {
+        return switch (scripting) {
+            case EVAL -> CompletableFuture.completedFuture(null);
+            case FUNCTIONS -> FunctionRoute.prepare(backend);
+        };
     }
 
     /**
@@ -37,7 +63,7 @@ public final class ScriptRunner {
      * acknowledgements of exactly those calls. The same as this one on a single server.
      */
     public ScriptRunner pinned() {
-        return backend.isCluster() ? new ScriptRunner(backend, true) : this;
+        return backend.isCluster() ? new ScriptRunner(backend, route, true) : this;
     }
 
     private CompletableFuture<RedisClusterAsyncCommands<String, String>> commands(String key) {
@@ -71,7 +97,7 @@ public final class ScriptRunner {
      */
     public <T, R> CompletableFuture<R> run(LuaScript script, ScriptOutputType type, @Nullable Function<T, R> reply, String[] keys,
             String... args) {
-        return run(script.file(), script.body(), script.sha1(), script.sha1Bytes(), type, reply, null, keys, args);
+        return run(script.script(), route.id(script), type, reply, null, keys, args);
     }
 
     /**
@@ -81,23 +107,21 @@ public final class ScriptRunner {
      */
     public <T, U, R> CompletableFuture<R> run(LuaScript script, ScriptOutputType type, Function<T, U> reply,
             @Nullable BiFunction<? super U, Throwable, R> handler, String[] keys, String... args) {
-        return run(script.file(), script.body(), script.sha1(), script.sha1Bytes(), type, reply, handler, keys, args);
+        return run(script.script(), route.id(script), type, reply, handler, keys, args);
     }
 
     /**
      * Runs a script that is not one of lock-lua's (another Padlock module's own, such as
-     * lock-shedlock's), as {@link #run(LuaScript, ScriptOutputType, String[], String...)} does.
-     *
-     * @param file the script's name, for messages
-     * @param sha1 the SHA1 of {@code body}, in lower-case hex
+     * lock-shedlock's), as {@link #run(LuaScript, ScriptOutputType, String[], String...)} does;
+     * with functions, a function of its own in the library {@code padlock}, added at its first call
+     * on each master.
      */
-    public <T> CompletableFuture<T> run(String file, String body, String sha1, ScriptOutputType type, String[] keys,
-            String... args) {
-        return run(file, body, sha1, sha1.getBytes(StandardCharsets.US_ASCII), type, null, null, keys, args);
+    public <T> CompletableFuture<T> run(Script script, ScriptOutputType type, String[] keys, String... args) {
+        return run(script, route.id(script), type, null, null, keys, args);
     }
 
-    private <T, U, R> CompletableFuture<R> run(String file, String body, String sha1, byte[] sha1Bytes,
-            ScriptOutputType type, @Nullable Function<T, U> reply, @Nullable BiFunction<? super U, Throwable, R> handler, String[] keys,
+    private <T, U, R> CompletableFuture<R> run(Script script, byte[] id, ScriptOutputType type,
+            @Nullable Function<T, U> reply, @Nullable BiFunction<? super U, Throwable, R> handler, String[] keys,
             String[] args) {
         if (!pinned) {
             // One stage on the command itself: this path runs twice per uncontended lock and unlock.
@@ -105,16 +129,16 @@ public final class ScriptRunner {
             CompletableFuture<T> sent;
             try {
                 RedisClusterAsyncCommands<String, String> commands = backend.commands();
-                call = new ScriptCall<>(this, commands, file, body, type, reply, handler, keys, args);
-                sent = ScriptCall.evalsha(commands, sha1Bytes, type, keys, args);
+                call = new ScriptCall<>(this, commands, script, id, type, reply, handler, keys, args);
+                sent = route.send(commands, id, type, keys, args);
             } catch (RuntimeException failure) {
-                return mapped(this.<T>translated(failure, file, keys), reply, handler);
+                return mapped(this.<T>translated(failure, script.name(), keys), reply, handler);
             }
             sent.whenComplete(call);
             return call;
         }
-        return mapped(commands(keys[0]).thenCompose(c -> c.<T>evalsha(sha1, type, keys, args).toCompletableFuture()
-                .exceptionallyCompose(failure -> afterFailure(failure, c, file, body, type, keys, args))), reply, handler);
+        return mapped(commands(keys[0]).thenCompose(c -> route.<T>send(c, id, type, keys, args)
+                .exceptionallyCompose(failure -> afterFailure(failure, c, script, id, type, keys, args))), reply, handler);
     }
 
     /** {@code sent} mapped by {@code reply}, then handled by {@code handler}, each when not null, in stages. */
@@ -125,14 +149,14 @@ public final class ScriptRunner {
         return handler == null ? (CompletableFuture<R>) mapped : mapped.handle(handler);
     }
 
-    /** On {@code NOSCRIPT}, the same call with {@code EVAL}; any failure translated. */
+    /** When Redis did not know the script, the same call once more ({@link ScriptRoute#retry}); any failure translated. */
     <T> CompletableFuture<T> afterFailure(Throwable failure, RedisClusterAsyncCommands<String, String> commands,
-            String file, String body, ScriptOutputType type, String[] keys, String[] args) {
-        if (RedisErrors.unwrap(failure) instanceof RedisNoScriptException) {
-            return commands.<T>eval(body, type, keys, args).toCompletableFuture()
-                    .exceptionallyCompose(again -> translated(again, file, keys));
+            Script script, byte[] id, ScriptOutputType type, String[] keys, String[] args) {
+        CompletableFuture<T> again = route.retry(failure, commands, script, id, type, keys, args);
+        if (again != null) {
+            return again.exceptionallyCompose(stillFailed -> translated(stillFailed, script.name(), keys));
         }
-        return translated(failure, file, keys);
+        return translated(failure, script.name(), keys);
     }
 
     private <T> CompletableFuture<T> translated(Throwable failure, String file, String[] keys) {
@@ -140,15 +164,17 @@ public final class ScriptRunner {
     }
 
     /**
-     * Runs {@code script} with {@code EVAL}, body included: there is no {@code NOSCRIPT} answer and
-     * no second attempt, so the call runs exactly in the order it was sent among this connection's
-     * commands. For calls that later commands rely on having run first (a hand-off the successor
-     * acts on before the reply, a renewal that must land before a release): with {@link #run}, a
-     * {@code NOSCRIPT} retry would run after commands sent meanwhile. Costs the script's bytes on
-     * the wire; Redis keeps the compiled script cached either way.
+     * Runs {@code script} with no second attempt, so the call runs exactly in the order it was sent
+     * among this connection's commands, or not at all. For calls that later commands rely on having
+     * run first (a hand-off the successor acts on before the reply, a renewal that must land before
+     * a release): with {@link #run}, a retry would run after commands sent meanwhile. With
+     * {@code EVAL}, an {@code EVAL} with the body, which never meets {@code NOSCRIPT} (it costs the
+     * script's bytes on the wire; Redis keeps the compiled script cached either way); with
+     * functions, an {@code FCALL} that fails when the library is missing (it is loaded again for
+     * the calls that follow).
      */
     public <T> CompletableFuture<T> runInOrder(LuaScript script, ScriptOutputType type, String[] keys, String... args) {
-        return commands(keys[0]).thenCompose(c -> c.<T>eval(script.body(), type, keys, args).toCompletableFuture())
+        return commands(keys[0]).thenCompose(c -> route.<T>sendInOrder(c, script, type, keys, args))
                 .exceptionallyCompose(failure -> CompletableFuture.failedFuture(
                         backend.translate(failure, script.file() + " on '" + keys[0] + "'")));
     }

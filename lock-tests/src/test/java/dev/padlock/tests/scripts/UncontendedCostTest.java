@@ -9,6 +9,8 @@ import dev.padlock.testing.CommandStats;
 import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.RedisEndpoint;
 import dev.padlock.testing.junit.RedisTest;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -27,7 +29,12 @@ class UncontendedCostTest {
     private static final int PAIRS = 100;
 
     private LockClient client(RedisEndpoint redis) {
-        return LockClient.create(LockConfig.builder().redisUri(redis.uri()).clientRegistry(false).build());
+        return client(redis, LockConfig.Scripting.EVAL);
+    }
+
+    private LockClient client(RedisEndpoint redis, LockConfig.Scripting scripting) {
+        return LockClient.create(LockConfig.builder().redisUri(redis.uri()).clientRegistry(false).scripting(scripting)
+                .build());
     }
 
     /** {@link #PAIRS} acquisitions and releases on fresh locks, after one to load the scripts. */
@@ -88,9 +95,41 @@ class UncontendedCostTest {
     }
 
     /**
+     * Issue 40: with {@link LockConfig.Scripting#FUNCTIONS} every pair costs the same calls, and so
+     * the same round trips, as with {@code EVAL}: one {@code FCALL} where one {@code EVALSHA} was
+     * (the library was loaded at connect, and {@link #measure}'s first pair is not counted).
+     */
+    @Test
+    void withFunctionsEveryPairCostsTheSameCallsOneFcallWhereOneEvalshaWas(RedisEndpoint redis, RedisAdmin admin)
+            throws Exception {
+        try (LockClient eval = client(redis); LockClient functions = client(redis, LockConfig.Scripting.FUNCTIONS)) {
+            Map<String, Function<LockClient, Function<String, RLock>>> kinds = new LinkedHashMap<>();
+            kinds.put("plain", client -> client::getLock);
+            kinds.put("fenced", client -> client::getFencedLock);
+            kinds.put("fair", client -> client::getFairLock);
+            kinds.put("read", client -> name -> client.getReadWriteLock(name).readLock());
+            kinds.put("write", client -> name -> client.getReadWriteLock(name).writeLock());
+            for (Map.Entry<String, Function<LockClient, Function<String, RLock>>> kind : kinds.entrySet()) {
+                for (Pair pair : kind.getKey().equals("plain") ? Pair.values() : new Pair[] {Pair.FIXED_LEASE}) {
+                    CommandStats withEval = measure(admin, eval, kind.getValue().apply(eval), pair);
+                    CommandStats withFunctions = measure(admin, functions, kind.getValue().apply(functions), pair);
+                    System.out.printf("%s %-12s functions %s%n", kind.getKey(), pair, perPair(withFunctions));
+                    String what = kind.getKey() + " " + pair;
+                    assertThat(withFunctions.calls("evalsha") + withFunctions.calls("eval")).as(what).isZero();
+                    assertThat(withFunctions.calls("fcall")).as("%s: FCALLs, %s", what, withFunctions)
+                            .isEqualTo(withEval.calls("evalsha") + withEval.calls("eval"));
+                    assertThat(withFunctions.total() - sinceNoteCalls(withFunctions))
+                            .as("%s: Redis calls, %s against %s", what, withFunctions, withEval)
+                            .isEqualTo(withEval.total() - sinceNoteCalls(withEval));
+                }
+            }
+        }
+    }
+
+    /**
      * The calls of since notes in the window ({@code lock_since}): none when every hold is released
      * within a second, but a machine that stalls a pair that long gets one, which is not the pair's
-     * cost. A note is the only script here that calls HGET (EVALSHA, HGET; and when it writes,
+     * cost. A note is the only script here that calls HGET (EVALSHA or FCALL, HGET; and when it writes,
      * TTL, TIME, HSETNX, TTL, PEXPIRE), so the notes are counted by those two commands.
      */
     private static long sinceNoteCalls(CommandStats used) {

@@ -28,7 +28,8 @@ final class PadlockConnection {
         LockConfig.Builder config = LockConfig.builder()
                 .watchdogTimeout(properties.getWatchdogTimeout())
                 .commandTimeout(properties.getCommandTimeout())
-                .startWithoutRedis(properties.isStartWithoutRedis());
+                .startWithoutRedis(properties.isStartWithoutRedis())
+                .scripting(properties.getScripting());
         String name = hasText(properties.getClientName()) ? properties.getClientName()
                 : environment.getProperty("spring.application.name");
         if (hasText(name)) {

@@ -1,5 +1,6 @@
 package dev.padlock.spring.boot;
 
+import dev.padlock.LockConfig;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -55,6 +56,12 @@ public class PadlockProperties {
      */
     private boolean startWithoutRedis;
 
+    /**
+     * How Padlock's scripts run: eval (the default: EVALSHA) or functions (FCALL of Padlock's
+     * Redis Functions library padlock, for a server whose ACL denies EVAL; Redis 7 or later).
+     */
+    private LockConfig.Scripting scripting = LockConfig.Scripting.EVAL;
+
     private final Cluster cluster = new Cluster();
     private final Sentinel sentinel = new Sentinel();
     private final ReplicaAcknowledgement replicaAcknowledgement = new ReplicaAcknowledgement();
@@ -84,6 +91,14 @@ public class PadlockProperties {
 
     public void setStartWithoutRedis(boolean startWithoutRedis) {
         this.startWithoutRedis = startWithoutRedis;
+    }
+
+    public LockConfig.Scripting getScripting() {
+        return scripting;
+    }
+
+    public void setScripting(LockConfig.Scripting scripting) {
+        this.scripting = scripting;
     }
 
     public Duration getWatchdogTimeout() {

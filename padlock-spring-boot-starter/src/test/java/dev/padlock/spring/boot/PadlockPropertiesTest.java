@@ -137,6 +137,31 @@ class PadlockPropertiesTest {
         });
     }
 
+    /** Issue 40: {@code padlock.scripting=functions} runs the scripts with FCALL of the library padlock, loaded at startup. */
+    @Test
+    void scriptingFunctions(RedisAdmin admin) {
+        admin.commands().functionFlush(io.lettuce.core.FlushMode.SYNC);
+        runner.withPropertyValues("padlock.scripting=functions").run(context -> {
+            assertThat(admin.commands().functionList("padlock")).as("loaded at startup").hasSize(1);
+            long before = fcalls(admin);
+            RLock lock = context.getBean(LockClient.class).getLock("scripting:" + UUID.randomUUID());
+            lock.lock();
+            lock.unlock();
+            assertThat(fcalls(admin)).isGreaterThan(before);
+        });
+        admin.commands().functionFlush(io.lettuce.core.FlushMode.SYNC);
+        runner.run(context -> {
+            context.getBean(LockClient.class).getLock("scripting:" + UUID.randomUUID()).tryLock();
+            assertThat(admin.commands().functionList("padlock")).as("eval by default: no library").isEmpty();
+        });
+        runner.withPropertyValues("padlock.scripting=lua").run(context -> assertThat(failure(context))
+                .contains("padlock.scripting"));
+    }
+
+    private static long fcalls(RedisAdmin admin) {
+        return admin.commandStats().calls("fcall");
+    }
+
     @Test
     void clusterNodes() {
         new ApplicationContextRunner()
