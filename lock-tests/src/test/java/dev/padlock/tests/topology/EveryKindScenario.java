@@ -15,14 +15,14 @@ import java.util.function.BiFunction;
 
 /**
  * Every lock kind (plain, spin, fair, write then read, read then write, fenced, multi, red) between
- * two clients: a holder of {@code one} locks with the watchdog's lease, a waiter of {@code two}
- * waits, the holder keeps the lock past twice its lease (so only renewals keep it), unlocks, and the
- * waiter gets it, woken well before any lease would end. For tests that check that a way of reaching
+ * two clients, all kinds at once: a holder of {@code one} locks with the watchdog's lease, a waiter
+ * of {@code two} waits, the holder keeps the lock past twice its lease (so only renewals keep it),
+ * unlocks, and the waiter gets it, woken well before any lease would end. For tests that check that a way of reaching
  * Redis (an ACL user in functions mode) carries all of Padlock. Owners are explicit ids on the
  * asynchronous API; each wait is bounded.
  */
 final class EveryKindScenario {
-    private static final long WAIT_MS = 15_000;
+    private static final long WAIT_MS = 30_000;
     private static final long LEASE_MS = 20_000;
 
     private EveryKindScenario() {
@@ -50,13 +50,25 @@ final class EveryKindScenario {
     }
 
     /**
-     * Runs every kind in turn; {@code watchdog} is both clients' watchdog timeout (short, so that
-     * the holder's lease is renewed several times while the waiter waits).
+     * Runs every kind at once, each on its own names; {@code watchdog} is both clients' watchdog
+     * timeout (short, so that the holders' leases are renewed several times while the waiters wait).
      */
     static void run(LockClient one, LockClient two, String name, Duration watchdog) throws Exception {
+        Map<String, RLock[]> pairs = new LinkedHashMap<>();
+        Map<String, CompletableFuture<Boolean>> waits = new LinkedHashMap<>();
         for (Map.Entry<String, BiFunction<LockClient, LockClient, RLock[]>> kind : kinds(name).entrySet()) {
             RLock[] pair = kind.getValue().apply(one, two);
-            handOver(kind.getKey(), pair[0], pair[1], watchdog);
+            pairs.put(kind.getKey(), pair);
+            pair[0].lockAsync(-1, TimeUnit.MILLISECONDS, 1L).get(WAIT_MS, TimeUnit.MILLISECONDS);
+            assertThat(pair[0].isHeldByThread(1L)).as("%s: held", kind.getKey()).isTrue();
+            waits.put(kind.getKey(), pair[1].tryLockAsync(WAIT_MS, LEASE_MS, TimeUnit.MILLISECONDS, 2L));
+        }
+        // past twice the watchdog's lease, only its renewals keep each holder in and its waiter out
+        await().during(watchdog.multipliedBy(2).plusMillis(300)).atMost(Duration.ofMillis(WAIT_MS))
+                .until(() -> pairs.entrySet().stream().allMatch(
+                        pair -> !waits.get(pair.getKey()).isDone() && pair.getValue()[0].isHeldByThread(1L)));
+        for (Map.Entry<String, RLock[]> pair : pairs.entrySet()) {
+            handOver(pair.getKey(), pair.getValue()[0], pair.getValue()[1], waits.get(pair.getKey()));
         }
         RFencedLock fenced = one.getFencedLock(name + ":fenced");
         long token = fenced.lockAndGetTokenAsync(LEASE_MS, TimeUnit.MILLISECONDS, 3L).get(WAIT_MS, TimeUnit.MILLISECONDS);
@@ -68,13 +80,8 @@ final class EveryKindScenario {
         assertThat(one.getFencedLock(name + ":fenced").forceUnlock()).as("fenced: force unlock").isTrue();
     }
 
-    private static void handOver(String kind, RLock holder, RLock waiter, Duration watchdog) throws Exception {
-        holder.lockAsync(-1, TimeUnit.MILLISECONDS, 1L).get(WAIT_MS, TimeUnit.MILLISECONDS);
-        assertThat(holder.isHeldByThread(1L)).as("%s: held", kind).isTrue();
-        CompletableFuture<Boolean> waiting = waiter.tryLockAsync(WAIT_MS, LEASE_MS, TimeUnit.MILLISECONDS, 2L);
-        // past twice the watchdog's lease, only its renewals keep the holder in and the waiter out
-        await().during(watchdog.multipliedBy(2).plusMillis(300)).atMost(Duration.ofMillis(WAIT_MS))
-                .until(() -> !waiting.isDone() && holder.isHeldByThread(1L));
+    private static void handOver(String kind, RLock holder, RLock waiter, CompletableFuture<Boolean> waiting)
+            throws Exception {
         long unlockedAt = System.nanoTime();
         holder.unlockAsync(1L).get(WAIT_MS, TimeUnit.MILLISECONDS);
         assertThat(waiting.get(WAIT_MS, TimeUnit.MILLISECONDS)).as("%s: the waiter acquired", kind).isTrue();

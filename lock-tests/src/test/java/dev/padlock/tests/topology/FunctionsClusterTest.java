@@ -94,7 +94,7 @@ class FunctionsClusterTest {
                 try (RedisAdmin admin = cluster.admin(flushed)) {
                     admin.commands().functionFlush(FlushMode.SYNC);
                 }
-                assertThat(libraries(flushed)).isEmpty();
+                // (no check that it is gone: the watchdog renews every 500 ms, and may load it back at once)
                 // the next renewal fails (it is not sent twice) and loads the library; the one after renews
                 await().atMost(Duration.ofSeconds(10)).until(() -> libraries(flushed).size() == 1);
                 await().during(WATCHDOG.multipliedBy(2)).atMost(Duration.ofSeconds(15)).until(() -> held.isHeldByThread(7L));
