@@ -14,10 +14,29 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class RedisBinaryTest {
+
+    /** The choice this JVM was started with (-Dpadlock.redis.binary=valkey, say), put back after each test. */
+    private String startingChoice;
+
+    @BeforeEach
+    void rememberTheChoice() {
+        startingChoice = System.getProperty(RedisBinary.CHOICE_PROPERTY);
+    }
+
+    @AfterEach
+    void restoreTheChoice() {
+        if (startingChoice == null) {
+            System.clearProperty(RedisBinary.CHOICE_PROPERTY);
+        } else {
+            System.setProperty(RedisBinary.CHOICE_PROPERTY, startingChoice);
+        }
+    }
 
     @Test
     void extractsTheEmbeddedBinaryAndItRuns() {
@@ -48,46 +67,33 @@ class RedisBinaryTest {
         assumeTrue(System.getenv(RedisBinary.CHOICE_VARIABLE) == null, "the environment sets the choice");
         assumeTrue(RedisBinary.embeddedResourceName().isPresent(), "embedded-redis ships no binary for this platform");
         System.setProperty(RedisBinary.CHOICE_PROPERTY, "embedded");
-        try {
-            assertTrue(RedisBinary.embeddedOnly());
-            assertTrue(RedisBinary.onPath().isEmpty(), "the PATH is skipped");
-            assertEquals(RedisBinary.Origin.EMBEDDED, RedisBinary.locate().origin());
-            System.setProperty(RedisBinary.CHOICE_PROPERTY, "path");
-            assertFalse(RedisBinary.embeddedOnly());
-            System.setProperty(RedisBinary.CHOICE_PROPERTY, "embeded");
-            assertThrows(IllegalStateException.class, RedisBinary::embeddedOnly, "a misspelt choice is refused");
-        } finally {
-            System.clearProperty(RedisBinary.CHOICE_PROPERTY);
-        }
+        assertTrue(RedisBinary.embeddedOnly());
+        assertTrue(RedisBinary.onPath().isEmpty(), "the PATH is skipped");
+        assertEquals(RedisBinary.Origin.EMBEDDED, RedisBinary.locate().origin());
+        System.setProperty(RedisBinary.CHOICE_PROPERTY, "path");
+        assertFalse(RedisBinary.embeddedOnly());
+        System.setProperty(RedisBinary.CHOICE_PROPERTY, "embeded");
+        assertThrows(IllegalStateException.class, RedisBinary::embeddedOnly, "a misspelt choice is refused");
     }
 
     @Test
     void theChoiceIsReadFromThePropertyTheIssueNames() {
         assumeTrue(System.getenv(RedisBinary.CHOICE_VARIABLE) == null, "the environment sets the choice");
         assertEquals("padlock.redis.binary", RedisBinary.CHOICE_PROPERTY);
-        String before = System.getProperty(RedisBinary.CHOICE_PROPERTY);
-        try {
-            System.clearProperty(RedisBinary.CHOICE_PROPERTY);
-            assertEquals(Choice.PATH, RedisBinary.choice(), "unset");
-            System.setProperty(RedisBinary.CHOICE_PROPERTY, " ");
-            assertEquals(Choice.PATH, RedisBinary.choice(), "blank");
-            System.setProperty(RedisBinary.CHOICE_PROPERTY, "path");
-            assertEquals(Choice.PATH, RedisBinary.choice());
-            System.setProperty(RedisBinary.CHOICE_PROPERTY, "embedded");
-            assertEquals(Choice.EMBEDDED, RedisBinary.choice());
-            System.setProperty(RedisBinary.CHOICE_PROPERTY, " Valkey ");
-            assertEquals(Choice.VALKEY, RedisBinary.choice());
-            assertFalse(RedisBinary.embeddedOnly());
-            System.setProperty(RedisBinary.CHOICE_PROPERTY, "redis");
-            IllegalStateException refused = assertThrows(IllegalStateException.class, RedisBinary::choice);
-            assertTrue(refused.getMessage().contains("'embedded', 'valkey' or 'path'"), refused.getMessage());
-        } finally {
-            if (before == null) {
-                System.clearProperty(RedisBinary.CHOICE_PROPERTY);
-            } else {
-                System.setProperty(RedisBinary.CHOICE_PROPERTY, before);
-            }
-        }
+        System.clearProperty(RedisBinary.CHOICE_PROPERTY);
+        assertEquals(Choice.PATH, RedisBinary.choice(), "unset");
+        System.setProperty(RedisBinary.CHOICE_PROPERTY, " ");
+        assertEquals(Choice.PATH, RedisBinary.choice(), "blank");
+        System.setProperty(RedisBinary.CHOICE_PROPERTY, "path");
+        assertEquals(Choice.PATH, RedisBinary.choice());
+        System.setProperty(RedisBinary.CHOICE_PROPERTY, "embedded");
+        assertEquals(Choice.EMBEDDED, RedisBinary.choice());
+        System.setProperty(RedisBinary.CHOICE_PROPERTY, " Valkey ");
+        assertEquals(Choice.VALKEY, RedisBinary.choice());
+        assertFalse(RedisBinary.embeddedOnly());
+        System.setProperty(RedisBinary.CHOICE_PROPERTY, "redis");
+        IllegalStateException refused = assertThrows(IllegalStateException.class, RedisBinary::choice);
+        assertTrue(refused.getMessage().contains("'embedded', 'valkey' or 'path'"), refused.getMessage());
     }
 
     @Test
@@ -134,8 +140,6 @@ class RedisBinaryTest {
                     "Valkey reports a Redis 7 version for compatibility");
             assertEquals(7, server.majorVersion(), "Redis 7 features are expected of Valkey");
             assertTrue(server.toString().startsWith("valkey-server " + server.version()), server.toString());
-        } finally {
-            System.clearProperty(RedisBinary.CHOICE_PROPERTY);
         }
     }
 
