@@ -12,24 +12,28 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Finds a {@code redis-server} executable: the one on the {@code PATH}, else the one the
+ * Finds a server executable: {@code redis-server} on the {@code PATH}, else the one the
  * {@code com.github.codemonstur:embedded-redis} jar ships for this platform (extracted once per JVM
  * to a temporary file).
  *
- * <p>The environment variable {@value #CHOICE_VARIABLE} (or the system property
- * {@value #CHOICE_PROPERTY}) set to {@code embedded} skips the {@code PATH}, so that the embedded
- * binary (Redis 6.2) serves even where a {@code redis-server} is installed: that is how a machine
- * with Redis 7 runs the suite as a fresh machine would. Unset, empty or {@code path}: the default
- * order.
+ * <p>The environment variable {@value #CHOICE_VARIABLE} (or, when it is unset, the system property
+ * {@value #CHOICE_PROPERTY}) chooses otherwise (see {@link Choice}):
+ * <ul>
+ *   <li>{@code embedded} skips the {@code PATH}, so that the embedded binary (Redis 6.2) serves
+ *       even where a {@code redis-server} is installed: that is how a machine with Redis 7 runs
+ *       the suite as a fresh machine would;</li>
+ *   <li>{@code valkey} runs {@code valkey-server} from the {@code PATH} instead of
+ *       {@code redis-server}, and nothing else: without one, {@link #locate()} and
+ *       {@link #onPath()} fail and say so, rather than test another server;</li>
+ *   <li>unset, empty or {@code path}: the default order.</li>
+ * </ul>
  *
  * <p>Thread-safe; results are cached per JVM.
  */
@@ -37,22 +41,34 @@ public final class RedisBinary {
 
     /** Where a binary came from. */
     public enum Origin {
-        /** {@code redis-server} found on the {@code PATH}. */
+        /** Found on the {@code PATH}: {@code redis-server}, or {@code valkey-server} when chosen. */
         PATH,
         /** Extracted from the embedded-redis jar. */
         EMBEDDED
     }
 
-    /** The environment variable that chooses the binary: {@code embedded} skips the {@code PATH}. */
+    /** What {@value #CHOICE_VARIABLE} or {@value #CHOICE_PROPERTY} asks for. */
+    public enum Choice {
+        /** The default order: {@code redis-server} on the {@code PATH}, then embedded. */
+        PATH,
+        /** The embedded binary only: the {@code PATH} is skipped. */
+        EMBEDDED,
+        /** {@code valkey-server} on the {@code PATH}, and nothing else. */
+        VALKEY
+    }
+
+    /**
+     * The environment variable that chooses the binary: {@code embedded}, {@code valkey} or
+     * {@code path} (see {@link Choice}).
+     */
     public static final String CHOICE_VARIABLE = "PADLOCK_REDIS_BINARY";
     /** The system property that does the same, checked after the environment variable. */
     public static final String CHOICE_PROPERTY = "padlock.redis.binary";
 
     private static final Logger LOG = LoggerFactory.getLogger(RedisBinary.class);
-    private static final Pattern VERSION = Pattern.compile("v=(\\S+)");
-    /** Whether the skipped PATH was logged already (once per JVM). */
-    private static final AtomicBoolean SKIP_LOGGED = new AtomicBoolean();
-    private static final Map<Path, String> VERSIONS = new ConcurrentHashMap<>();
+    /** The choices (a skipped PATH, Valkey) logged already: each once per JVM. */
+    private static final Set<Choice> CHOICES_LOGGED = ConcurrentHashMap.newKeySet();
+    private static final Map<Path, ServerVersion> VERSIONS = new ConcurrentHashMap<>();
     private static final Map<Path, Boolean> TLS_SUPPORT = new ConcurrentHashMap<>();
     private static final Object EXTRACT_LOCK = new Object();
 
@@ -77,60 +93,90 @@ public final class RedisBinary {
         return origin;
     }
 
-    /** The version {@code redis-server --version} reports, e.g. {@code 7.0.15}. */
+    /** The version {@code <binary> --version} reports, e.g. {@code 7.0.15}. */
     public String version() {
         return version(path);
     }
 
+    /** What the binary is and its version, e.g. {@code Valkey 8.0.1}. */
+    public ServerVersion serverVersion() {
+        return serverVersion(path);
+    }
+
     /**
      * The first binary in the project's order: {@code PATH} (unless {@link #embeddedOnly()}), then
-     * embedded.
+     * embedded; with {@link Choice#VALKEY}, {@code valkey-server} on the {@code PATH} only.
      *
-     * @throws IllegalStateException when neither is available
+     * @throws IllegalStateException when none is available
      */
     public static RedisBinary locate() {
-        Optional<RedisBinary> found = onPath().or(RedisBinary::embedded);
-        return found.orElseThrow(() -> new IllegalStateException(
-                "No redis-server: none on the PATH" + (embeddedOnly() ? " (skipped: " + CHOICE_VARIABLE + "=embedded)" : "")
-                        + " and the embedded-redis jar has none for "
+        return locate(choice(), System.getenv("PATH"));
+    }
+
+    /** {@link #locate()} for {@code choice} and the search path {@code pathVariable} (may be null). */
+    static RedisBinary locate(Choice choice, String pathVariable) {
+        Optional<RedisBinary> found = onPath(choice, pathVariable);
+        if (choice == Choice.VALKEY) {
+            return found.orElseThrow(); // onPath() throws first when there is none
+        }
+        String skipped = choice == Choice.EMBEDDED ? " (skipped: " + CHOICE_VARIABLE + "=embedded)" : "";
+        return found.or(RedisBinary::embedded).orElseThrow(() -> new IllegalStateException(
+                "No redis-server: none on the PATH" + skipped + " and the embedded-redis jar has none for "
                         + platform() + " (resource " + embeddedResourceName().orElse("none") + ")"));
     }
 
     /**
-     * {@code redis-server} on the {@code PATH}, when there is an executable one; always empty when
-     * {@link #embeddedOnly()}.
+     * The server on the {@code PATH} that {@link #choice()} asks for: {@code redis-server} when
+     * there is an executable one ({@link Choice#PATH}); always empty for {@link Choice#EMBEDDED};
+     * {@code valkey-server} for {@link Choice#VALKEY}.
+     *
+     * @throws IllegalStateException for {@link Choice#VALKEY} when no {@code valkey-server} is on
+     *     the {@code PATH}
      */
     public static Optional<RedisBinary> onPath() {
-        if (embeddedOnly()) {
-            if (SKIP_LOGGED.compareAndSet(false, true)) {
-                LOG.info("{} (or -D{}) is 'embedded': the PATH's redis-server is skipped, the embedded binary serves",
+        return onPath(choice(), System.getenv("PATH"));
+    }
+
+    /** {@link #onPath()} for {@code choice} and the search path {@code pathVariable} (may be null). */
+    static Optional<RedisBinary> onPath(Choice choice, String pathVariable) {
+        return switch (choice) {
+            case PATH -> findOnPath(ServerVersion.Product.REDIS.command(), pathVariable);
+            case EMBEDDED -> {
+                logChoiceOnce(choice, "{} (or -D{}) is 'embedded': the PATH's redis-server is skipped, the embedded binary serves",
                         CHOICE_VARIABLE, CHOICE_PROPERTY);
+                yield Optional.empty();
             }
-            return Optional.empty();
-        }
-        String pathVariable = System.getenv("PATH");
-        if (pathVariable == null) {
-            return Optional.empty();
-        }
-        for (String directory : pathVariable.split(File.pathSeparator)) {
-            if (directory.isEmpty()) {
-                continue;
+            case VALKEY -> {
+                String command = ServerVersion.Product.VALKEY.command();
+                RedisBinary valkey = findOnPath(command, pathVariable).orElseThrow(() -> new IllegalStateException(
+                        CHOICE_VARIABLE + " (or -D" + CHOICE_PROPERTY + ") is 'valkey' but no executable " + command
+                                + " is on the PATH (" + pathVariable + "); install it (Debian: apt-get install -t"
+                                + " bookworm-backports valkey-server) or unset the choice"));
+                logChoiceOnce(choice, "{} (or -D{}) is 'valkey': {} ({}) serves, never redis-server",
+                        CHOICE_VARIABLE, CHOICE_PROPERTY, valkey.serverVersion(), valkey.path());
+                yield Optional.of(valkey);
             }
-            Path candidate = Path.of(directory, "redis-server");
-            if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
-                return Optional.of(new RedisBinary(candidate.toAbsolutePath(), Origin.PATH));
-            }
-        }
-        return Optional.empty();
+        };
     }
 
     /**
      * Whether {@value #CHOICE_VARIABLE} (or {@value #CHOICE_PROPERTY}) asks for the embedded
      * binary only.
      *
-     * @throws IllegalStateException for a value other than {@code embedded}, {@code path} or empty
+     * @throws IllegalStateException for a value {@link #choice()} refuses
      */
     public static boolean embeddedOnly() {
+        return choice() == Choice.EMBEDDED;
+    }
+
+    /**
+     * What {@value #CHOICE_VARIABLE}, or when it is unset or blank {@value #CHOICE_PROPERTY}, asks
+     * for: {@code embedded}, {@code valkey} or {@code path} (any case); unset or blank is
+     * {@link Choice#PATH}.
+     *
+     * @throws IllegalStateException for any other value
+     */
+    public static Choice choice() {
         String value = System.getenv(CHOICE_VARIABLE);
         String from = CHOICE_VARIABLE;
         if (value == null || value.isBlank()) {
@@ -138,13 +184,37 @@ public final class RedisBinary {
             from = CHOICE_PROPERTY;
         }
         if (value == null || value.isBlank()) {
-            return false;
+            return Choice.PATH;
         }
         return switch (value.trim().toLowerCase(Locale.ROOT)) {
-            case "embedded" -> true;
-            case "path" -> false;
-            default -> throw new IllegalStateException(from + " must be 'embedded' or 'path', got '" + value + "'");
+            case "embedded" -> Choice.EMBEDDED;
+            case "valkey" -> Choice.VALKEY;
+            case "path" -> Choice.PATH;
+            default -> throw new IllegalStateException(
+                    from + " must be 'embedded', 'valkey' or 'path', got '" + value + "'");
         };
+    }
+
+    private static Optional<RedisBinary> findOnPath(String command, String pathVariable) {
+        if (pathVariable == null) {
+            return Optional.empty();
+        }
+        for (String directory : pathVariable.split(File.pathSeparator)) {
+            if (directory.isEmpty()) {
+                continue;
+            }
+            Path candidate = Path.of(directory, command);
+            if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
+                return Optional.of(new RedisBinary(candidate.toAbsolutePath(), Origin.PATH));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static void logChoiceOnce(Choice choice, String format, Object... arguments) {
+        if (CHOICES_LOGGED.add(choice)) {
+            LOG.info(format, arguments);
+        }
     }
 
     /**
@@ -197,11 +267,22 @@ public final class RedisBinary {
     }
 
     /**
-     * Runs {@code <binary> --version} (bounded to 10 s) and returns the version it names.
+     * Runs {@code <binary> --version} (bounded to 10 s) and returns the version it names, the
+     * server's own (Valkey's for Valkey).
      *
      * @throws IllegalStateException when the binary does not run or prints no version
      */
     public static String version(Path binary) {
+        return serverVersion(binary).version();
+    }
+
+    /**
+     * Runs {@code <binary> --version} (bounded to 10 s, once per binary and JVM) and returns what
+     * it says: Redis or Valkey, and the version.
+     *
+     * @throws IllegalStateException when the binary does not run or prints no version
+     */
+    public static ServerVersion serverVersion(Path binary) {
         Objects.requireNonNull(binary, "binary");
         return VERSIONS.computeIfAbsent(binary.toAbsolutePath(), RedisBinary::runVersion);
     }
@@ -243,7 +324,7 @@ public final class RedisBinary {
         }
     }
 
-    private static String runVersion(Path binary) {
+    private static ServerVersion runVersion(Path binary) {
         try {
             Process process = new ProcessBuilder(binary.toString(), "--version")
                     .redirectErrorStream(true)
@@ -257,12 +338,11 @@ public final class RedisBinary {
                 throw new IllegalStateException(binary + " --version did not finish within 10 s");
             }
             String text = new String(output, StandardCharsets.UTF_8).trim();
-            Matcher matcher = VERSION.matcher(text);
-            if (process.exitValue() != 0 || !matcher.find()) {
-                throw new IllegalStateException(binary + " --version exited with "
-                        + process.exitValue() + " and printed: " + text);
+            if (process.exitValue() == 0 && text.contains("v=")) {
+                return ServerVersion.parse(text);
             }
-            return matcher.group(1);
+            throw new IllegalStateException(binary + " --version exited with "
+                    + process.exitValue() + " and printed: " + text);
         } catch (IOException e) {
             throw new IllegalStateException("Cannot run " + binary + " --version", e);
         } catch (InterruptedException e) {
@@ -297,6 +377,6 @@ public final class RedisBinary {
 
     @Override
     public String toString() {
-        return "redis-server " + path + " (" + origin + ")";
+        return "server binary " + path + " (" + origin + ")";
     }
 }

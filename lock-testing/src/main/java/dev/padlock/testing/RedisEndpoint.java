@@ -95,6 +95,6 @@ public final class RedisEndpoint implements AutoCloseable {
 
     @Override
     public String toString() {
-        return source + " " + uri + (process != null ? " (redis " + process.version() + ")" : "");
+        return source + " " + uri + (process != null ? " (" + process.serverVersion() + ")" : "");
     }
 }

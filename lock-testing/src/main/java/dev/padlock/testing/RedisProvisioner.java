@@ -17,7 +17,10 @@ import org.slf4j.LoggerFactory;
  *   <li>the binary shipped in the embedded-redis jar, likewise;</li>
  *   <li>a Testcontainers {@code redis:7} container when Docker is available, not controllable.</li>
  * </ol>
- * A source that fails is skipped and its failure is reported if all of them fail.
+ * A source that fails is skipped and its failure is reported if all of them fail. When
+ * {@value RedisBinary#CHOICE_VARIABLE} is {@code valkey}, {@code valkey-server} on the
+ * {@code PATH} replaces the second source and nothing follows it: a test asked to run on Valkey
+ * fails rather than run on another server.
  */
 public final class RedisProvisioner {
 
@@ -101,12 +104,15 @@ public final class RedisProvisioner {
     }
 
     private static RedisEndpoint tryProcesses(List<String> serverArgs, List<Exception> failures) {
-        Optional<RedisBinary> onPath = RedisBinary.onPath();
+        Optional<RedisBinary> onPath = RedisBinary.onPath(); // throws for valkey without valkey-server
         if (onPath.isPresent()) {
             try {
                 return RedisEndpoint.of(RedisSource.PATH_BINARY,
                         RedisServerProcess.start(onPath.get().path(), serverArgs));
             } catch (RuntimeException e) {
+                if (RedisBinary.choice() == RedisBinary.Choice.VALKEY) {
+                    throw e; // no other server stands in for the Valkey asked for
+                }
                 failures.add(e);
             }
         } else {

@@ -13,8 +13,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A real {@code redis-server} process on a free loopback port, in its own temporary directory,
- * with persistence off. A test can stop it, kill it, restart it on the same port, and pause and
+ * A real {@code redis-server} process (or {@code valkey-server}: {@link RedisBinary.Choice}) on a
+ * free loopback port, in its own temporary directory, with persistence off. A test can stop it, kill it, restart it on the same port, and pause and
  * resume it (SIGSTOP/SIGCONT to its own PID only).
  *
  * <p>Implementation notes. This class keeps the process's state and its lifecycle; one class a
@@ -51,7 +51,7 @@ public final class RedisServerProcess implements AutoCloseable {
     }
 
     private final Path binary;
-    private final String version;
+    private final ServerVersion version;
     private final RedisLaunchOptions options;
     private final ServerDirectory directory;
     private final ServerLauncher launcher;
@@ -70,7 +70,7 @@ public final class RedisServerProcess implements AutoCloseable {
     private RedisServerProcess(Path binary, List<String> extraArgs, RedisLaunchOptions options)
             throws IOException {
         this.binary = binary;
-        this.version = RedisBinary.version(binary);
+        this.version = RedisBinary.serverVersion(binary);
         this.options = options;
         this.directory = ServerDirectory.create(options);
         this.launcher = new ServerLauncher(binary, extraArgs, options, directory);
@@ -153,24 +153,25 @@ public final class RedisServerProcess implements AutoCloseable {
         return requireRunning("pid").pid();
     }
 
-    /** The server's version, e.g. {@code 7.0.15}. */
+    /** The server's own version, e.g. {@code 7.0.15}, or {@code 8.0.1} for Valkey 8.0.1. */
     public String version() {
+        return version.version();
+    }
+
+    /** What the server is (Redis or Valkey) and its version. */
+    public ServerVersion serverVersion() {
         return version;
     }
 
     /**
-     * The major version, e.g. {@code 7} for {@code 7.0.15}: what decides the features a test may
-     * expect (sharded pub/sub, {@code CLUSTER ADDSLOTSRANGE} from 7).
+     * The major version of the Redis whose features the server offers, e.g. {@code 7} for Redis
+     * 7.0.15 and for every Valkey ({@link ServerVersion#redisMajor()}): what decides the features
+     * a test may expect (sharded pub/sub, {@code CLUSTER ADDSLOTSRANGE} from 7).
      *
      * @throws IllegalStateException when the version does not start with a number
      */
     public int majorVersion() {
-        int dot = version.indexOf('.');
-        try {
-            return Integer.parseInt(dot < 0 ? version : version.substring(0, dot));
-        } catch (NumberFormatException e) {
-            throw new IllegalStateException("Cannot read the major version of redis-server " + version, e);
-        }
+        return version.redisMajor();
     }
 
     /** The binary this server runs. */
@@ -293,7 +294,7 @@ public final class RedisServerProcess implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "redis-server " + version + " at " + uri();
+        return version.describe() + " at " + uri();
     }
 
     // ---- starting ----
@@ -307,7 +308,7 @@ public final class RedisServerProcess implements AutoCloseable {
                 port = candidate;
                 tlsPort = tlsCandidate;
                 LIVE.add(this);
-                LOG.info("Started redis-server {} ({}) on port {}, pid {}", version, binary, port,
+                LOG.info("Started {} ({}) on port {}, pid {}", version.describe(), binary, port,
                         process.pid());
                 return;
             }
@@ -317,7 +318,7 @@ public final class RedisServerProcess implements AutoCloseable {
         }
         String log = directory.logTail(); // before the directory, and the log with it, is deleted
         directory.delete();
-        throw new IllegalStateException("redis-server " + binary + " did not start; log:\n" + log);
+        throw new IllegalStateException(version.describe() + " (" + binary + ") did not start; log:\n" + log);
     }
 
     /** Launches on these ports; once started, the process is this server's, not paused. */

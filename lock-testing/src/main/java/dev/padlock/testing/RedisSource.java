@@ -4,7 +4,10 @@ package dev.padlock.testing;
 public enum RedisSource {
     /** The URI in the environment variable {@code PADLOCK_REDIS_URI}; not controllable. */
     EXTERNAL_URI(false),
-    /** {@code redis-server} on the {@code PATH}, run as a {@link RedisServerProcess}. */
+    /**
+     * {@code redis-server} on the {@code PATH} ({@code valkey-server} when chosen: {@link
+     * RedisBinary.Choice}), run as a {@link RedisServerProcess}.
+     */
     PATH_BINARY(true),
     /** The binary from the embedded-redis jar, run as a {@link RedisServerProcess}. */
     EMBEDDED_BINARY(true),

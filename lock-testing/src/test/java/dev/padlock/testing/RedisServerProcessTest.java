@@ -43,7 +43,10 @@ class RedisServerProcessTest {
         assertEquals(RedisBinary.version(server.binary()), server.version());
         try (RedisAdmin admin = RedisAdmin.connect(server.uri())) {
             assertTrue(admin.ping());
-            assertEquals(server.version(), admin.infoField("server", "redis_version"));
+            // Valkey reports its own version in valkey_version, and redis_version 7.2.4
+            String versionField = server.serverVersion().product() == ServerVersion.Product.VALKEY
+                    ? "valkey_version" : "redis_version";
+            assertEquals(server.version(), admin.infoField("server", versionField));
             assertEquals(String.valueOf(server.pid()), admin.infoField("server", "process_id"));
             assertEquals("", admin.commands().configGet("save").get("save"));
             assertEquals("no", admin.commands().configGet("appendonly").get("appendonly"));

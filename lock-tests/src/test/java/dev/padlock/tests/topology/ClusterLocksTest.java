@@ -109,7 +109,7 @@ class ClusterLocksTest extends TopologyLockSuite {
     void contentionUsesShardedPubSubOnRedis7AndClassicPubSubOn62() throws Exception {
         RedisServerProcess first = cluster.masters().get(0);
         boolean sharded = first.majorVersion() >= 7;
-        String checked = "Redis " + first.version() + ": "
+        String checked = first.serverVersion() + ": "
                 + (sharded ? "sharded pub/sub (SSUBSCRIBE/SPUBLISH) checked" : "classic pub/sub (SUBSCRIBE/PUBLISH) checked");
         Map<RedisServerProcess, CommandStats> before = new HashMap<>();
         for (RedisServerProcess node : cluster.masters()) {

@@ -81,7 +81,7 @@ class ClusterSlotMoveTest {
             long unlockedAt = System.nanoTime();
             holder.unlock(); // MOVED to the target, which publishes there
             long millis = TimeUnit.NANOSECONDS.toMillis(acquiredAt.get(LEASE_SECONDS + 20, TimeUnit.SECONDS) - unlockedAt);
-            String checked = "Redis " + source.version() + ": "
+            String checked = source.serverVersion() + ": "
                     + (source.majorVersion() >= 7 ? "sharded pub/sub checked" : "classic pub/sub checked");
             System.out.printf("%s; after the slot moved, the waiter got the lock %d ms after the unlock (lease %d s)%n",
                     checked, millis, LEASE_SECONDS);
