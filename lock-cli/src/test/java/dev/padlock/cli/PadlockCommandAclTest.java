@@ -1,5 +1,6 @@
 package dev.padlock.cli;
 
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -85,6 +86,7 @@ class PadlockCommandAclTest {
      */
     @Test
     void forceUnlockRunsAsAFunctionForAUserThatMayNotEval(RedisServerProcess server, RedisAdmin admin) throws Exception {
+        assumeTrue(server.majorVersion() >= 7, () -> "Redis Functions need Redis 7: " + server.version());
         String rule = CLI_RULE.replace(" resetchannels -@all ", " resetchannels &redisson_lock__channel:{orders:*"
                 + " &redisson_rwlock:{orders:* &padlock_grant:{orders:* -@all ")
                 + " +fcall +function|list +function|load +exists +hget +subscribe +unsubscribe +set +incr +del +hset +hsetnx +hdel"

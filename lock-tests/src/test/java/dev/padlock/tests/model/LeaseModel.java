@@ -173,7 +173,7 @@ final class LeaseModel implements AutoCloseable {
             if (interfered.contains(h.name())) {
                 continue;
             }
-            // safeFor() first, then the PTTL: the promise made at the first read holds at the second,
+            // safeFor() first, then Redis: the promise made at the first read holds at the later ones,
             // less the time between (a renewal in between only lengthens the TTL). Read the other way
             // round, a watchdog renewal landing between the two reads raised safeFor() above a TTL
             // read before it (CI: 1,479 ms safe against a PTTL of 1,378 read just before the renewal)
@@ -183,10 +183,14 @@ final class LeaseModel implements AutoCloseable {
                 continue;
             }
             long pttl = admin.commands().pttl(h.name());
+            boolean fieldThere = on(h.lease()::isHeld);
             long sinceMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - readNanos) + 1; // + PTTL's rounding
-            assertThat(pttl + sinceMillis).as(h + " safe for " + safeFor + ", TTL read " + sinceMillis + " ms later")
+            if (sinceMillis >= safeFor.toMillis()) {
+                continue; // the promise may have run out while Redis was read (CI: a lease safe for 5 ms)
+            }
+            assertThat(pttl + sinceMillis).as(h + " safe for " + safeFor + ", TTL read within " + sinceMillis + " ms")
                     .isGreaterThanOrEqualTo(safeFor.toMillis());
-            assertThat(on(h.lease()::isHeld)).as(h + " safe for " + safeFor + ": its field on Redis").isTrue();
+            assertThat(fieldThere).as(h + " safe for " + safeFor + ": its field on Redis").isTrue();
             safe.add(h);
         }
         for (Held a : safe) {

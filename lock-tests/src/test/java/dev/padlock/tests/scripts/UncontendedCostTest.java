@@ -1,5 +1,6 @@
 package dev.padlock.tests.scripts;
 
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.padlock.LockClient;
@@ -102,6 +103,8 @@ class UncontendedCostTest {
     @Test
     void withFunctionsEveryPairCostsTheSameCallsOneFcallWhereOneEvalshaWas(RedisEndpoint redis, RedisAdmin admin)
             throws Exception {
+        String version = admin.commands().info("server");
+        assumeTrue(!version.contains("redis_version:6."), "Redis Functions need Redis 7");
         try (LockClient eval = client(redis); LockClient functions = client(redis, LockConfig.Scripting.FUNCTIONS)) {
             Map<String, Function<LockClient, Function<String, RLock>>> kinds = new LinkedHashMap<>();
             kinds.put("plain", client -> client::getLock);

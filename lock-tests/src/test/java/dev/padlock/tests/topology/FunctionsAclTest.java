@@ -59,6 +59,7 @@ class FunctionsAclTest {
 
     @BeforeEach
     void open(RedisServerProcess server, RedisAdmin admin) {
+        assumeTrue(server.majorVersion() >= 7, () -> "Redis Functions need Redis 7: " + server.version());
         this.admin = admin;
         this.plainUri = server.uri();
         admin.commands().functionFlush(FlushMode.SYNC);

@@ -1,5 +1,6 @@
 package dev.padlock.tests.topology;
 
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -48,6 +49,8 @@ class FunctionsClusterTest {
     @BeforeAll
     static void start() {
         cluster = RedisCluster.start(3, 0);
+        assumeTrue(cluster.masters().get(0).majorVersion() >= 7,
+                () -> "Redis Functions need Redis 7: " + cluster.masters().get(0).version());
         for (RedisServerProcess node : cluster.nodes()) {
             try (RedisAdmin admin = cluster.admin(node)) {
                 PadlockAcl.setUser(admin, "orders-app", PASSWORD, RULE);
