@@ -7,6 +7,7 @@ import dev.padlock.LockConfig;
 import dev.padlock.RFencedLock;
 import dev.padlock.RLock;
 import dev.padlock.RReadWriteLock;
+import dev.padlock.RedisCommandException;
 import dev.padlock.RedisUnavailableException;
 import dev.padlock.internal.acquire.Abandonments;
 import dev.padlock.internal.base.EngineClock;
@@ -94,6 +95,7 @@ public final class PadlockClient implements LockClient {
         RedisBackend backend = RedisBackend.open(config);
         try {
             prepareScripts(backend, config);
+            checkWait(backend, config);
         } catch (RuntimeException failure) {
             backend.close();
             throw failure;
@@ -126,6 +128,37 @@ public final class PadlockClient implements LockClient {
         } catch (TimeoutException e) {
             throw new RedisUnavailableException("readying " + backend.address() + " for Padlock's scripts ("
                     + config.scripting() + ") got no answer within " + boundMillis + " ms", e);
+        }
+    }
+
+    /**
+     * With {@code replicaAcknowledgement}, asks the server for {@code WAIT 0 0} once, so that a
+     * server or proxy without {@code WAIT} (ElastiCache Serverless, some cluster proxies) or an ACL
+     * user without it fails here, naming the setting, rather than at every acquisition.
+     */
+    private static void checkWait(RedisBackend backend, LockConfig config) {
+        if (config.acknowledgingReplicas() == 0) {
+            return;
+        }
+        long boundMillis = config.commandTimeout().toMillis();
+        try {
+            backend.commands().waitForReplication(0, 0).toCompletableFuture().get(boundMillis, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RedisUnavailableException("asking " + backend.address() + " for WAIT was interrupted", e);
+        } catch (ExecutionException e) {
+            RuntimeException translated = backend.translate(RedisErrors.causeOf(e), "WAIT 0 0");
+            if (translated instanceof RedisUnavailableException) {
+                throw translated;
+            }
+            throw new RedisCommandException("replicaAcknowledgement(" + config.acknowledgingReplicas() + ", "
+                    + config.acknowledgementTimeout() + ") sends WAIT after every acquisition, but Redis at "
+                    + backend.address() + " refused it (" + RedisErrors.unwrap(RedisErrors.causeOf(e)).getMessage()
+                    + "): allow +wait to the ACL user, or leave replicaAcknowledgement off on a server without WAIT,"
+                    + " such as ElastiCache Serverless (docs/operating/where-it-runs.md)", translated);
+        } catch (TimeoutException e) {
+            throw new RedisUnavailableException("WAIT 0 0 at " + backend.address() + " got no answer within "
+                    + boundMillis + " ms", e);
         }
     }
 

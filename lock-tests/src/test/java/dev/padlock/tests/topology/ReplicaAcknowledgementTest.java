@@ -4,6 +4,7 @@ import dev.padlock.LockClient;
 import dev.padlock.LockConfig;
 import dev.padlock.RFencedLock;
 import dev.padlock.RLock;
+import dev.padlock.RedisCommandException;
 import dev.padlock.ReplicaAcknowledgementException;
 import dev.padlock.tests.support.Clients;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -55,6 +56,29 @@ class ReplicaAcknowledgementTest {
             long token = fenced.lockAndGetToken();
             assertThat(replicaAdmin.commands().get("redisson_lock_token:{" + name + ":fenced}")).isEqualTo(Long.toString(token));
             fenced.unlock();
+            lock.unlock();
+        }
+    }
+
+    /**
+     * A server without {@code WAIT} (ElastiCache Serverless, some proxies), here an ACL user denied
+     * it: the first connection fails and names the setting, rather than every acquisition.
+     */
+    @Test
+    void aServerThatRefusesWaitFailsTheFirstConnectionNamingTheSetting() {
+        PadlockAcl.setUser(masterAdmin, "nowait", "nowait-pw", "~* &* +@all -wait");
+        String uri = PadlockAcl.withUser(master.uri(), "nowait", "nowait-pw");
+        assertThatThrownBy(() -> LockClient.create(LockConfig.builder().redisUri(uri)
+                .replicaAcknowledgement(1, Duration.ofSeconds(1)).build()))
+                .isInstanceOf(RedisCommandException.class)
+                .hasMessageContaining("replicaAcknowledgement(1, PT1S)")
+                .hasMessageContaining("refused it")
+                .hasMessageContaining("+wait")
+                .hasMessageContaining(Integer.toString(master.port()));
+        // the same user without the setting locks as usual
+        try (LockClient client = LockClient.create(LockConfig.builder().redisUri(uri).build())) {
+            RLock lock = client.getLock(Clients.uniqueName("no-wait"));
+            lock.lock();
             lock.unlock();
         }
     }
