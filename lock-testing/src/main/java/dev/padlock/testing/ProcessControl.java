@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * Signals to one child process, sent to its own PID only ({@code kill -STOP}, {@code -CONT}), and
@@ -45,26 +46,52 @@ final class ProcessControl {
         }
     }
 
-    /** On Linux, waits (bounded) until /proc says the process is in {@code state}. */
-    static void awaitState(Process target, char state) {
-        Path stat = Path.of("/proc", String.valueOf(target.pid()), "stat");
-        if (!Files.exists(stat)) {
+    /**
+     * On Linux, waits until every thread of {@code target} is stopped ({@code T} or {@code t} in
+     * its {@code /proc/<pid>/task/<tid>/stat}), at most {@code within}: a hang bound. {@code kill}
+     * returns once SIGSTOP is queued, and the process stops when one of its threads takes it, which
+     * on a busy machine can be milliseconds later, while its other threads still run. Elsewhere
+     * (no {@code /proc}) it returns at once.
+     */
+    static void awaitStopped(Process target, Duration within) {
+        Path tasks = Path.of("/proc", String.valueOf(target.pid()), "task");
+        if (!Files.isDirectory(tasks)) {
             return;
         }
-        long deadline = System.nanoTime() + STATE_TIMEOUT.toNanos();
+        long deadline = System.nanoTime() + within.toNanos();
+        String running = "";
         while (System.nanoTime() - deadline < 0) {
-            try {
-                String text = Files.readString(stat, StandardCharsets.US_ASCII);
-                int afterName = text.lastIndexOf(')');
-                if (afterName > 0 && afterName + 2 < text.length() && text.charAt(afterName + 2) == state) {
-                    return;
-                }
-            } catch (IOException e) {
+            running = runningThreads(tasks);
+            if (running.isEmpty() || !target.isAlive()) {
                 return;
             }
-            sleep(Duration.ofMillis(5));
+            sleep(Duration.ofMillis(2));
         }
-        throw new IllegalStateException("pid " + target.pid() + " did not reach state " + state);
+        throw new IllegalStateException("pid " + target.pid() + " was sent SIGSTOP, but threads of it still ran after "
+                + within + ": " + running);
+    }
+
+    /** The threads under {@code tasks} that are not stopped, as {@code "<tid>=<state>"}; empty when none. */
+    private static String runningThreads(Path tasks) {
+        StringBuilder running = new StringBuilder();
+        try (Stream<Path> threads = Files.list(tasks)) {
+            for (Path thread : (Iterable<Path>) threads::iterator) {
+                char state;
+                try {
+                    String text = Files.readString(thread.resolve("stat"), StandardCharsets.US_ASCII);
+                    int afterName = text.lastIndexOf(')');
+                    state = afterName > 0 && afterName + 2 < text.length() ? text.charAt(afterName + 2) : '?';
+                } catch (IOException gone) {
+                    continue; // the thread ended
+                }
+                if (state != 'T' && state != 't') {
+                    running.append(running.length() == 0 ? "" : " ").append(thread.getFileName()).append('=').append(state);
+                }
+            }
+        } catch (IOException | UncheckedIOException gone) {
+            return ""; // the process ended
+        }
+        return running.toString();
     }
 
     /** Waits 10 s for exit, then sends SIGKILL and waits 10 s more; never swallows an interrupt. */

@@ -266,7 +266,7 @@ public final class RedisServerProcess implements AutoCloseable {
     public synchronized void pause() {
         Process current = requireRunning("pause");
         ProcessControl.signal(current, "STOP");
-        ProcessControl.awaitState(current, 'T');
+        ProcessControl.awaitStopped(current, ProcessPause.STOPPED_WITHIN);
         paused = true;
     }
 

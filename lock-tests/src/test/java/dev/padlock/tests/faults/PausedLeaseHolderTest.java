@@ -7,6 +7,7 @@ import dev.padlock.LockClient;
 import dev.padlock.LockLease;
 import dev.padlock.RLock;
 import dev.padlock.testing.ChildJvm;
+import dev.padlock.testing.ProcessPause;
 import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.RedisEndpoint;
 import dev.padlock.testing.junit.RedisTest;
@@ -14,7 +15,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
-import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -61,7 +61,13 @@ class PausedLeaseHolderTest {
     @AfterEach
     void stop() {
         if (worker != null) {
-            signal("CONT");
+            if (worker.isAlive()) {
+                try {
+                    ProcessPause.resume(worker);
+                } catch (IllegalStateException ended) {
+                    // it ended meanwhile
+                }
+            }
             worker.destroyForcibly();
         }
         if (client != null) {
@@ -126,19 +132,6 @@ class PausedLeaseHolderTest {
         in.flush();
     }
 
-    private void signal(String signal) {
-        try {
-            Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(worker.pid()))
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            assertThat(kill.waitFor(5, TimeUnit.SECONDS)).as("kill -" + signal + " returned").isTrue();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
     @Test
     void aLeaseStoppedPastItsTtlIsNeverSafeAgain(RedisEndpoint redis, RedisAdmin admin) throws Exception {
         start(redis, "hold", 1_500);
@@ -146,12 +139,12 @@ class PausedLeaseHolderTest {
         send("check");
         assertThat(Long.parseLong(next("SAFE ").substring(5))).as("safe while renewed").isPositive();
 
-        signal("STOP");
+        ProcessPause.stop(worker); // every thread of it, not only the signal sent
         // its renewals stop with it: the lock expires on Redis, and another owner takes it
         until(() -> admin.commands().exists(name) == 0);
         client = LockClient.connect(redis.uri());
         LockLease other = client.getLock(name).acquire();
-        signal("CONT");
+        ProcessPause.resume(worker);
 
         send("check");
         assertThat(Long.parseLong(next("SAFE ").substring(5))).as("safe for, after the stop").isZero();
@@ -170,12 +163,14 @@ class PausedLeaseHolderTest {
         // the worker has its place in the lock's line: the release grants the lock to it
         until(() -> admin.commands().exists("padlock_queue:{" + name + "}") == 1);
 
-        signal("STOP");
+        // stopped, every thread of it: a worker thread that ran on after kill returned could read the
+        // grant while it was fresh, and be told "held" rightly, before its pause
+        ProcessPause.stop(worker);
         holder.release();
         // the grant's 1 s lease runs out while the worker cannot read it; then this test holds
         until(() -> admin.commands().exists(name) == 0);
         LockLease again = lock.acquire();
-        signal("CONT");
+        ProcessPause.resume(worker);
 
         // the worker reads the stale grant on waking, finds it gone, and takes a place in line again
         // behind this holder (told "held" on that grant, it would never come back to the line)

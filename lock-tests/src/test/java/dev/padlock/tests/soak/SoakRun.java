@@ -4,6 +4,7 @@ import dev.padlock.tests.support.CounterWorkers;
 import dev.padlock.testing.ChildJvm;
 import static java.util.concurrent.TimeUnit.NANOSECONDS;
 
+import dev.padlock.testing.ProcessPause;
 import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.RedisServerProcess;
 import dev.padlock.testing.RedisServers;
@@ -272,13 +273,13 @@ final class SoakRun {
     }
 
     /**
-     * SIGSTOP of {@code worker}, {@code stopped} once it is sent, the rest of the fault's duration,
+     * SIGSTOP of {@code worker}, {@code stopped} once every thread of it is stopped, the rest of the fault's duration,
      * then SIGCONT; stamps as {@link Applied} says.
      */
     private static Applied stop(FaultSchedule.Fault fault, Process worker, long start, String note, Waiter waiter,
             Runnable stopped) throws InterruptedException {
         long resume;
-        signal(worker, "STOP");
+        ProcessPause.stop(worker); // every thread of it: kill returns before they all stop
         try {
             stopped.run();
             sleepUntil(System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(start + fault.durationMs() * 1_000
