@@ -51,13 +51,14 @@ final class PadlockAcl {
     /**
      * What Redis denied since the last {@code ACL LOG RESET}, as {@code "<reason> <object>"} (e.g.
      * {@code "key billing:1"}), leaving out Lettuce's {@code CLIENT SETINFO} at connect: Lettuce
-     * sends it and goes on when refused (Redis 6.2 counts it as a denied {@code client}; 7.0 does
-     * not know the subcommand).
+     * sends it and goes on when refused (Redis 6.2 counts it as a denied {@code client}, Valkey 8
+     * as {@code client|setinfo}; Redis 7.0 does not know the subcommand).
      */
     static List<String> denials(RedisAdmin admin) {
         List<String> denied = new ArrayList<>();
         for (Map<String, Object> entry : admin.commands().aclLog()) {
-            if (!"client".equals(entry.get("object"))) {
+            Object object = entry.get("object");
+            if (!"client".equals(object) && !"client|setinfo".equals(object)) {
                 denied.add(entry.get("reason") + " " + entry.get("object"));
             }
         }
