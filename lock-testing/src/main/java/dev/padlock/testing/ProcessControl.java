@@ -17,7 +17,6 @@ import java.util.stream.Stream;
 final class ProcessControl {
 
     private static final Duration SIGNAL_TIMEOUT = Duration.ofSeconds(5);
-    private static final Duration STATE_TIMEOUT = Duration.ofSeconds(5);
     private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(10);
 
     private ProcessControl() {
@@ -48,7 +47,8 @@ final class ProcessControl {
 
     /**
      * On Linux, waits until every thread of {@code target} is stopped ({@code T} or {@code t} in
-     * its {@code /proc/<pid>/task/<tid>/stat}), at most {@code within}: a hang bound. {@code kill}
+     * its {@code /proc/<pid>/task/<tid>/stat}; one that ended, {@code Z} or {@code X}, runs no
+     * more), at most {@code within}: a hang bound. {@code kill}
      * returns once SIGSTOP is queued, and the process stops when one of its threads takes it, which
      * on a busy machine can be milliseconds later, while its other threads still run. Elsewhere
      * (no {@code /proc}) it returns at once.
@@ -84,7 +84,7 @@ final class ProcessControl {
                 } catch (IOException gone) {
                     continue; // the thread ended
                 }
-                if (state != 'T' && state != 't') {
+                if (state != 'T' && state != 't' && state != 'Z' && state != 'X') { // stopped, or ended
                     running.append(running.length() == 0 ? "" : " ").append(thread.getFileName()).append('=').append(state);
                 }
             }
