@@ -201,6 +201,21 @@ public final class RedisCluster implements AutoCloseable {
     }
 
     /**
+     * A hash tag (without its braces) whose slot {@code master} serves now: {@code "{" + tag + "}..."}
+     * names a key, or a lock whose keys all go, on that master.
+     *
+     * @throws IllegalStateException when none of the first 100,000 candidates falls on it
+     */
+    public String hashTagOn(RedisServerProcess master) {
+        for (int i = 0; i < 100_000; i++) {
+            if (masterForKey("{t" + i + "}").equals(master)) {
+                return "t" + i;
+            }
+        }
+        throw new IllegalStateException("no hash tag of the first 100,000 falls on " + master);
+    }
+
+    /**
      * The first replica of {@code master}.
      *
      * @throws IllegalArgumentException when {@code master} is not a current master

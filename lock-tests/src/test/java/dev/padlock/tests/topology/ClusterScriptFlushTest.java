@@ -47,14 +47,15 @@ class ClusterScriptFlushTest {
     @Test
     void aMasterWhoseScriptsWereFlushedKeepsItsLeasesAndServesEveryKind() {
         RedisServerProcess flushed = cluster.masters().get(1);
-        String name = "{" + tagOn(flushed) + "}orders:" + UUID.randomUUID();
+        String name = "{" + cluster.hashTagOn(flushed) + "}orders:" + UUID.randomUUID();
         assertTimeoutPreemptively(BOUND, () -> {
             try (LockClient client = LockClient.create(LockConfig.builder()
                     .clusterUris(cluster.seedUris().toArray(String[]::new))
                     .watchdogTimeout(WATCHDOG).build())) {
                 RLock held = client.getLock(name + ":held");
                 held.lockAsync(-1, TimeUnit.MILLISECONDS, 7L).get(15, TimeUnit.SECONDS);
-                client.getLock("{" + tagOn(cluster.masters().get(0)) + "}elsewhere").lock(); // scripts on another master
+                RLock elsewhere = client.getLock("{" + cluster.hashTagOn(cluster.masters().get(0)) + "}elsewhere");
+                elsewhere.lock(); // scripts on another master, which keeps them
                 flush(flushed);
                 // renewals meet NOSCRIPT (in order: not sent twice), load the script, and renew again
                 await().during(WATCHDOG.multipliedBy(2)).atMost(Duration.ofSeconds(15)).until(() -> held.isHeldByThread(7L));
@@ -78,7 +79,7 @@ class ClusterScriptFlushTest {
                 RFencedLock fenced = client.getFencedLock(name + ":fenced");
                 assertThat(fenced.lockAndGetToken()).isPositive();
                 fenced.unlock();
-                client.getLock("{" + tagOn(cluster.masters().get(0)) + "}elsewhere").unlock();
+                elsewhere.unlock();
                 assertThat(held.isLocked() || plain.isLocked() || fair.isLocked() || fenced.isLocked()).isFalse();
             }
         });
@@ -88,15 +89,5 @@ class ClusterScriptFlushTest {
         try (RedisAdmin admin = cluster.admin(master)) {
             admin.scriptFlush();
         }
-    }
-
-    /** A hash tag whose slot {@code master} serves. */
-    private static String tagOn(RedisServerProcess master) {
-        for (int i = 0; i < 100_000; i++) {
-            if (cluster.masterForKey("{s" + i + "}").equals(master)) {
-                return "s" + i;
-            }
-        }
-        throw new IllegalStateException("no tag found for " + master);
     }
 }

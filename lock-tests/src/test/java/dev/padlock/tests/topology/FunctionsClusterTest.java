@@ -74,7 +74,7 @@ class FunctionsClusterTest {
             admin.commands().functionLoad(OLDER_LIBRARY);
         }
         // a hash tag puts every key of every kind (and of the multi and red locks' parts) on that master
-        String name = "{" + tagOn(flushed) + "}orders:" + UUID.randomUUID();
+        String name = "{" + cluster.hashTagOn(flushed) + "}orders:" + UUID.randomUUID();
         assertTimeoutPreemptively(BOUND, () -> {
             Map<RedisServerProcess, CommandStats> before = new HashMap<>();
             cluster.masters().forEach(master -> before.put(master, cluster.commandStats(master)));
@@ -132,16 +132,6 @@ class FunctionsClusterTest {
                 .commandTimeout(Duration.ofSeconds(3))
                 .watchdogTimeout(WATCHDOG)
                 .build());
-    }
-
-    /** A hash tag whose slot {@code master} serves. */
-    private static String tagOn(RedisServerProcess master) {
-        for (int i = 0; i < 100_000; i++) {
-            if (cluster.masterForKey("{f" + i + "}").equals(master)) {
-                return "f" + i;
-            }
-        }
-        throw new IllegalStateException("no tag of the first 100,000 falls on " + master);
     }
 
     private static List<String> libraries(RedisServerProcess node) {
