@@ -17,8 +17,9 @@
 # -T 2, or PADLOCK_TEST_THREADS) where the reactor's order allows, since their tests mostly wait on
 # Redis rather than compute; what an earlier tier compiled is not compiled again and each tier
 # runs only its own tests. A plain `mvn -B verify` runs every test at once.
-#   scripts/test.sh [--tier N]... [--valkey] [MAVEN_ARG...]
-# --tier N runs only tier N (repeatable); --valkey adds tier 4 to the tiers run; every other
+#   scripts/test.sh [--tier N]... [--valkey[=all|model|scripts]] [MAVEN_ARG...]
+# --tier N runs only tier N (repeatable); --valkey adds tier 4 to the tiers run (=model: only
+# LockModelTest, =scripts: only the packages; all of it by default); every other
 # argument goes to each tier's Maven run, e.g. -Dpadlock.model.seed=7, -o. Needs only a JDK 17+ and
 # Maven (and valkey-server for tier 4). Exits with the status of the first tier that failed; each
 # tier's line gives its time and the tests it ran, and the last line counts the tests of them all:
@@ -26,7 +27,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-tiers=() mvn_args=() valkey=
+tiers=() mvn_args=() valkey= valkey_part=
 while [ $# -gt 0 ]; do
     if [ "$1" = "--tier" ]; then
         if [ $# -lt 2 ] || ! [[ $2 =~ ^[1234]$ ]]; then
@@ -35,8 +36,14 @@ while [ $# -gt 0 ]; do
         fi
         tiers+=("$2")
         shift 2
-    elif [ "$1" = "--valkey" ]; then
+    elif [[ $1 == --valkey || $1 == --valkey=* ]]; then
         valkey=yes
+        valkey_part=${1#--valkey}
+        valkey_part=${valkey_part#=}
+        if ! [[ ${valkey_part:-all} =~ ^(all|model|scripts)$ ]]; then
+            echo "$(basename "$0"): --valkey takes all, model or scripts, not '$valkey_part'" >&2
+            exit 2
+        fi
         shift
     else
         mvn_args+=("$1")
@@ -65,8 +72,15 @@ fault_modules=$({ grep -rl --include='*.java' --include='*.kt' '@Tag("faults")' 
 # Tier 4 runs what goes through the scripts on Valkey; the environment variable, which the fixture
 # reads before -Dpadlock.redis.binary, so that no PADLOCK_REDIS_BINARY=embedded around this run
 # can turn it into another server. Its own report names keep tier 2's reports of the same classes.
-valkey_tests='dev.padlock.tests.kinds.**,dev.padlock.tests.scripts.**,dev.padlock.tests.interop.**'
-valkey_tests+=',dev.padlock.tests.behaviour.**,LockModelTest'
+# --valkey=model runs LockModelTest alone, --valkey=scripts the rest, so that two runs side by side
+# (CI's legs) can share tier 4.
+valkey_scripts='dev.padlock.tests.kinds.**,dev.padlock.tests.scripts.**,dev.padlock.tests.interop.**'
+valkey_scripts+=',dev.padlock.tests.behaviour.**'
+case ${valkey_part:-all} in
+    all) valkey_tests="$valkey_scripts,LockModelTest" ;;
+    model) valkey_tests=LockModelTest ;;
+    scripts) valkey_tests=$valkey_scripts ;;
+esac
 tier_goal=([1]=verify [2]=verify [3]=verify [4]=test)
 tier_env=([1]= [2]= [3]= [4]=PADLOCK_REDIS_BINARY=valkey)
 tier_args=([1]="-pl lock-lua,lock-core" [2]="-T $threads -Dpadlock.tier=integration"
