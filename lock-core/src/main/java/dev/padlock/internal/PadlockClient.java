@@ -174,7 +174,7 @@ public final class PadlockClient implements LockClient {
     public static PadlockClient assemble(LockConfig config, String clientId, RedisBackend backend, Timer timer,
             EngineClock clock, Executor maintenance, ExecutorService listenerExecutor) {
         int replicas = config.acknowledgingReplicas();
-        ScriptRunner all = new ScriptRunner(backend, config.scripting());
+        ScriptRunner all = new ScriptRunner(backend, config.scripting(), timer, clock, config.commandTimeout().toMillis());
         ScriptRunner scripts = replicas > 0 ? all.pinned() : all;
         WakeUpRegistry wakeUps = new WakeUpRegistry(backend, timer, clock, maintenance, SUBSCRIPTION_IDLE_TIMEOUT,
                 MAX_IDLE_SUBSCRIPTIONS);

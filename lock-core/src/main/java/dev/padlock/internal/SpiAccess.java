@@ -12,10 +12,15 @@ import dev.padlock.spi.RedisConnection;
 import dev.padlock.spi.Script;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.netty.util.HashedWheelTimer;
+import io.netty.util.Timer;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.time.Duration;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The SPI's {@link RedisAccess} over a {@link RedisBackend}: a client's (closing does nothing; the
@@ -25,17 +30,18 @@ public final class SpiAccess implements RedisConnection {
     private final RedisBackend backend;
     private final ScriptRunner scripts;
     private final Duration commandTimeout;
-    private final boolean owned;
+    /** The timer of a tool's connection, which closing stops; null for a client's. */
+    private final @Nullable Timer ownTimer;
     /** The clock of the client, or of the tool's connection: times the round trip of a ping. */
     private final EngineClock clock;
 
-    private SpiAccess(RedisBackend backend, ScriptRunner scripts, Duration commandTimeout, boolean owned,
+    private SpiAccess(RedisBackend backend, ScriptRunner scripts, Duration commandTimeout, @Nullable Timer ownTimer,
             EngineClock clock) {
         this.clock = clock;
         this.backend = backend;
         this.scripts = scripts;
         this.commandTimeout = commandTimeout;
-        this.owned = owned;
+        this.ownTimer = ownTimer;
     }
 
     /** The access of {@code client}; see {@link RedisAccess#of}. */
@@ -45,13 +51,17 @@ public final class SpiAccess implements RedisConnection {
         }
         PadlockClient padlock = padlock(client);
         return new SpiAccess(padlock.backend(), padlock.scripts(),
-                Duration.ofMillis(padlock.commandTimeoutMillis()), false, padlock.clock());
+                Duration.ofMillis(padlock.commandTimeoutMillis()), null, padlock.clock());
     }
 
     /** Connections of their own, timed on {@code clock}; see {@link RedisAccess#open}. */
     public static RedisConnection open(LockConfig config, EngineClock clock) {
         RedisBackend backend = RedisBackend.open(config);
-        return new SpiAccess(backend, new ScriptRunner(backend, config.scripting()), config.commandTimeout(), true, clock);
+        // its own timer, for the calls a slot's migration refuses (TRYAGAIN), stopped when it closes
+        HashedWheelTimer timer = new HashedWheelTimer(new DefaultThreadFactory("padlock-tool-timer", true),
+                PadlockClient.TIMER_TICK_MILLIS, TimeUnit.MILLISECONDS, 64);
+        ScriptRunner scripts = new ScriptRunner(backend, config.scripting(), timer, clock, config.commandTimeout().toMillis());
+        return new SpiAccess(backend, scripts, config.commandTimeout(), timer, clock);
     }
 
     /**
@@ -149,8 +159,9 @@ public final class SpiAccess implements RedisConnection {
 
     @Override
     public void close() {
-        if (owned) {
+        if (ownTimer != null) {
             backend.close();
+            ownTimer.stop();
         }
     }
 

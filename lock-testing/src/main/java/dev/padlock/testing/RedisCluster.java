@@ -73,6 +73,8 @@ public final class RedisCluster implements AutoCloseable {
     private final ClusterHealth health;
     /** Guarded by {@code this}. */
     private final List<ClusterShard> shards = new ArrayList<>();
+    /** Slots a {@link SlotMigration} moved, to their master now. Guarded by {@code this}. */
+    private final Map<Integer, RedisServerProcess> movedSlots = new HashMap<>();
     /** Guarded by {@code this}. */
     private boolean closed;
 
@@ -187,6 +189,10 @@ public final class RedisCluster implements AutoCloseable {
         if (slot < 0 || slot >= SLOTS) {
             throw new IllegalArgumentException("slot must be in [0, " + (SLOTS - 1) + "], got " + slot);
         }
+        RedisServerProcess moved = movedSlots.get(slot);
+        if (moved != null) {
+            return moved;
+        }
         for (ClusterShard shard : shards) {
             if (shard.owns(slot)) {
                 return shard.master;
@@ -213,6 +219,24 @@ public final class RedisCluster implements AutoCloseable {
             }
         }
         throw new IllegalStateException("no hash tag of the first 100,000 falls on " + master);
+    }
+
+    /**
+     * Starts moving {@code slot} to {@code target}, as a resharding does: see {@link SlotMigration}.
+     *
+     * @throws IllegalArgumentException when {@code target} is not a master, or serves the slot already
+     */
+    public SlotMigration migrateSlot(int slot, RedisServerProcess target) {
+        RedisServerProcess source = masterForSlot(slot);
+        if (source.equals(target) || !masters().contains(target)) {
+            throw new IllegalArgumentException(target + " is not a master other than the slot's, " + source);
+        }
+        return SlotMigration.begin(this, slot, source, target);
+    }
+
+    /** {@code slot} is served by {@code master} now, after a {@link SlotMigration}. */
+    synchronized void slotMoved(int slot, RedisServerProcess master) {
+        movedSlots.put(slot, master);
     }
 
     /**

@@ -59,6 +59,10 @@ final class ScriptingErrors {
                 default -> "";
             };
         }
+        if (message.startsWith("TRYAGAIN")) {
+            return ": the key's Cluster slot is migrating (a resharding) and the call's keys were not all on one node;"
+                    + " it was sent again for the command timeout, and the migration had not ended";
+        }
         Matcher unknown = UNKNOWN.matcher(message);
         if (unknown.find() && unknown.group(1).toLowerCase(Locale.ROOT).matches("fcall|fcall_ro|function")) {
             return ": this server has no Redis Functions, which LockConfig.Scripting.FUNCTIONS needs (Redis 7 or"

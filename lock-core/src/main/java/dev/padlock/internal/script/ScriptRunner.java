@@ -1,10 +1,12 @@
 package dev.padlock.internal.script;
 
 import dev.padlock.LockConfig;
+import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.redis.RedisBackend;
 import dev.padlock.spi.Script;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.netty.util.Timer;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiFunction;
 import java.util.function.Function;
@@ -16,30 +18,34 @@ import org.jspecify.annotations.Nullable;
  * ({@link LockConfig.Scripting#FUNCTIONS}). When Redis does not know the script (a restart, a
  * {@code SCRIPT FLUSH} or {@code FUNCTION FLUSH}, a failover), the script is loaded and the same
  * call made once more; that second call runs after whatever was sent meanwhile, so calls whose
- * order matters use {@link #runInOrder}.
+ * order matters use {@link #runInOrder}. A call refused with {@code TRYAGAIN} (a Cluster slot in
+ * mid-migration) is sent again, within the command timeout, as {@link TryAgain} says; one in
+ * order is not.
  * Failures come back as Padlock exceptions naming the script, the first key and the address.
  */
 public final class ScriptRunner {
     private final RedisBackend backend;
     private final ScriptRoute route;
+    private final TryAgain tryAgain;
     private final boolean pinned;
 
-    /** A runner with {@code EVALSHA}. */
-    public ScriptRunner(RedisBackend backend) {
-        this(backend, LockConfig.Scripting.EVAL);
-    }
-
-    /** A runner that runs scripts as {@code scripting} says. */
-    public ScriptRunner(RedisBackend backend, LockConfig.Scripting scripting) {
+    /**
+     * A runner that runs scripts as {@code scripting} says; a call refused with {@code TRYAGAIN}
+     * (a Cluster slot in mid-migration) is sent again on {@code timer} for up to
+     * {@code commandTimeoutMillis} ({@link TryAgain}).
+     */
+    public ScriptRunner(RedisBackend backend, LockConfig.Scripting scripting, Timer timer, EngineClock clock,
+            long commandTimeoutMillis) {
         this(backend, switch (scripting) {
             case EVAL -> EvalRoute.INSTANCE;
             case FUNCTIONS -> new FunctionRoute(backend);
-        }, false);
+        }, new TryAgain(timer, clock, commandTimeoutMillis), false);
     }
 
-    private ScriptRunner(RedisBackend backend, ScriptRoute route, boolean pinned) {
+    private ScriptRunner(RedisBackend backend, ScriptRoute route, TryAgain tryAgain, boolean pinned) {
         this.backend = backend;
         this.route = route;
+        this.tryAgain = tryAgain;
         this.pinned = pinned;
     }
 
@@ -63,7 +69,7 @@ public final class ScriptRunner {
      * acknowledgements of exactly those calls. The same as this one on a single server.
      */
     public ScriptRunner pinned() {
-        return backend.isCluster() ? new ScriptRunner(backend, route, true) : this;
+        return backend.isCluster() ? new ScriptRunner(backend, route, tryAgain, true) : this;
     }
 
     private CompletableFuture<RedisClusterAsyncCommands<String, String>> commands(String key) {
@@ -149,12 +155,38 @@ public final class ScriptRunner {
         return handler == null ? (CompletableFuture<R>) mapped : mapped.handle(handler);
     }
 
-    /** When Redis did not know the script, the same call once more ({@link ScriptRoute#retry}); any failure translated. */
+    /**
+     * After a failed call: when Redis did not know the script, the same call once more
+     * ({@link ScriptRoute#retry}); when it said {@code TRYAGAIN}, the same call again after a
+     * pause, within {@link TryAgain}'s window; any other failure translated.
+     */
     <T> CompletableFuture<T> afterFailure(Throwable failure, RedisClusterAsyncCommands<String, String> commands,
             Script script, byte[] id, ScriptOutputType type, String[] keys, String[] args) {
-        CompletableFuture<T> again = route.retry(failure, commands, script, id, type, keys, args);
-        if (again != null) {
-            return again.exceptionallyCompose(stillFailed -> translated(stillFailed, script.name(), keys));
+        return afterFailure(failure, commands, script, id, type, keys, args, 0, 0, false);
+    }
+
+    /**
+     * @param refusals the {@code TRYAGAIN}s so far
+     * @param deadline the end of their window, once there was one
+     * @param loaded whether the script was loaded again already
+     */
+    private <T> CompletableFuture<T> afterFailure(Throwable failure, RedisClusterAsyncCommands<String, String> commands,
+            Script script, byte[] id, ScriptOutputType type, String[] keys, String[] args, int refusals, long deadline,
+            boolean loaded) {
+        if (TryAgain.isTryAgain(failure)) {
+            long until = refusals == 0 ? tryAgain.deadline() : deadline;
+            CompletableFuture<Void> pause = tryAgain.pause(refusals + 1, until);
+            if (pause != null) {
+                return pause.thenCompose(ignored -> route.<T>send(commands, id, type, keys, args)
+                        .exceptionallyCompose(again -> afterFailure(again, commands, script, id, type, keys, args,
+                                refusals + 1, until, loaded)));
+            }
+        } else if (!loaded) {
+            CompletableFuture<T> again = route.retry(failure, commands, script, id, type, keys, args);
+            if (again != null) {
+                return again.exceptionallyCompose(stillFailed -> afterFailure(stillFailed, commands, script, id, type,
+                        keys, args, refusals, deadline, true));
+            }
         }
         return translated(failure, script.name(), keys);
     }

@@ -10,10 +10,8 @@ import dev.padlock.testing.RedisAdmin;
 import dev.padlock.testing.RedisCluster;
 import dev.padlock.testing.RedisServerProcess;
 import dev.padlock.tests.support.Clients;
-import io.lettuce.core.MigrateArgs;
 import io.lettuce.core.cluster.SlotHash;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -73,7 +71,7 @@ class ClusterSlotMoveTest {
             await("the waiter subscribed").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(10))
                     .until(() -> subscribers(source, channel) >= 1);
 
-            moveSlot(SlotHash.getSlot(name), source, target);
+            cluster.migrateSlot(SlotHash.getSlot(name), target).finish();
             try (RedisAdmin admin = cluster.admin(target)) {
                 assertThat(admin.commands().exists(name)).as("the lock moved with its slot").isEqualTo(1L);
             }
@@ -103,30 +101,5 @@ class ClusterSlotMoveTest {
             }
         }
         return count;
-    }
-
-    /** Moves {@code slot} and its keys from {@code source} to {@code target}, as a resharding does. */
-    private void moveSlot(int slot, RedisServerProcess source, RedisServerProcess target) {
-        String sourceId = cluster.nodeId(source);
-        String targetId = cluster.nodeId(target);
-        try (RedisAdmin from = cluster.admin(source); RedisAdmin to = cluster.admin(target)) {
-            to.commands().clusterSetSlotImporting(slot, sourceId);
-            from.commands().clusterSetSlotMigrating(slot, targetId);
-            List<String> keys = from.commands().clusterGetKeysInSlot(slot, 1000);
-            if (!keys.isEmpty()) {
-                from.commands().migrate(RedisServerProcess.HOST, target.port(), 0, 5_000,
-                        MigrateArgs.Builder.keys(keys));
-            }
-            to.commands().clusterSetSlotNode(slot, targetId);
-            from.commands().clusterSetSlotNode(slot, targetId);
-            for (RedisServerProcess other : cluster.masters()) {
-                if (!other.equals(source) && !other.equals(target)) {
-                    try (RedisAdmin admin = cluster.admin(other)) {
-                        admin.commands().clusterSetSlotNode(slot, targetId);
-                    }
-                }
-            }
-        }
-        System.out.printf("moved slot %d from %d to %d%n", slot, source.port(), target.port());
     }
 }
