@@ -151,6 +151,16 @@ public interface LockClient extends AutoCloseable {
     RLock getRedLock(RLock... locks);
 
     /**
+     * A counting semaphore, in Redisson's {@code RSemaphore} format: a Redisson {@code RSemaphore}
+     * of the same name shares its permits. No Redis call.
+     *
+     * @param name the semaphore's name: its Redis key
+     * @return the semaphore
+     * @throws IllegalArgumentException when {@code name} is empty
+     */
+    RSemaphore getSemaphore(String name);
+
+    /**
      * Stops the watchdog (held locks then expire with their leases), fails pending waits and
      * closes the connections. Idempotent. Locks used after close throw
      * {@link IllegalStateException}.

@@ -5,6 +5,7 @@ import dev.padlock.LockConfig;
 import dev.padlock.RFencedLock;
 import dev.padlock.RLock;
 import dev.padlock.RReadWriteLock;
+import dev.padlock.RSemaphore;
 import dev.padlock.RedisUnavailableException;
 import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.base.RedisUris;
@@ -173,6 +174,11 @@ public final class DeferredClient implements LockClient {
     }
 
     @Override
+    public RSemaphore getSemaphore(String name) {
+        return lock(RSemaphore.class, Require.lockName(name), client -> client.getSemaphore(name));
+    }
+
+    @Override
     public RReadWriteLock getReadWriteLock(String name) {
         Require.lockName(name);
         RLock read = lock(RLock.class, name, client -> client.getReadWriteLock(name).readLock());
@@ -223,7 +229,7 @@ public final class DeferredClient implements LockClient {
     }
 
     /** A lock object of type {@code type} that forwards to {@code resolve}'s lock once connected. */
-    private <T extends RLock> T lock(Class<T> type, String name, Function<PadlockClient, T> resolve) {
+    private <T> T lock(Class<T> type, String name, Function<PadlockClient, T> resolve) {
         InvocationHandler handler = new InvocationHandler() {
             private volatile @Nullable T target;
 

@@ -7,6 +7,7 @@ import dev.padlock.LockConfig;
 import dev.padlock.RFencedLock;
 import dev.padlock.RLock;
 import dev.padlock.RReadWriteLock;
+import dev.padlock.RSemaphore;
 import dev.padlock.RedisCommandException;
 import dev.padlock.RedisUnavailableException;
 import dev.padlock.internal.acquire.Abandonments;
@@ -31,6 +32,7 @@ import dev.padlock.internal.redis.RedisBackend;
 import dev.padlock.internal.redis.RedisErrors;
 import dev.padlock.internal.renewal.Watchdog;
 import dev.padlock.internal.script.ScriptRunner;
+import dev.padlock.internal.semaphore.RedisSemaphore;
 import dev.padlock.internal.wakeup.WakeUpRegistry;
 import io.lettuce.core.ScriptOutputType;
 import io.netty.util.HashedWheelTimer;
@@ -241,6 +243,12 @@ public final class PadlockClient implements LockClient {
     public RFencedLock getFencedLock(String name) {
         checkName(name);
         return new RedisFencedLock(name, services);
+    }
+
+    @Override
+    public RSemaphore getSemaphore(String name) {
+        checkName(name);
+        return new RedisSemaphore(name, services);
     }
 
     @Override

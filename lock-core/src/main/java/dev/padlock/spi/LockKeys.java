@@ -7,6 +7,7 @@ package dev.padlock.spi;
  */
 public final class LockKeys {
     private static final String UNLOCK_CHANNEL_PREFIX = "redisson_lock__channel";
+    private static final String SEMAPHORE_CHANNEL_PREFIX = "redisson_sc";
 
     /** Published on the unlock channel at the final unlock of an exclusive lock. */
     public static final String UNLOCK_MESSAGE = "0";
@@ -27,6 +28,27 @@ public final class LockKeys {
      */
     public static String unlockChannel(String lockName) {
         return suffixed(UNLOCK_CHANNEL_PREFIX, lockName);
+    }
+
+    /**
+     * The channel a semaphore's waiters listen on: {@code redisson_sc:{<name>}} (Redisson's
+     * {@code RSemaphore} format); each release publishes the number of free permits on it.
+     *
+     * @param semaphoreName the semaphore's name
+     * @return the channel
+     */
+    public static String semaphoreChannel(String semaphoreName) {
+        return suffixed(SEMAPHORE_CHANNEL_PREFIX, semaphoreName);
+    }
+
+    /**
+     * Whether {@code channel} is a semaphore's ({@link #semaphoreChannel}).
+     *
+     * @param channel a channel name
+     * @return whether it is a semaphore's channel
+     */
+    public static boolean isSemaphoreChannel(String channel) {
+        return channel.startsWith(SEMAPHORE_CHANNEL_PREFIX + ":");
     }
 
     /**

@@ -33,7 +33,7 @@ class EngineLayersTest {
     /** Bottom first; "" is this package, the client that wires the layers together. */
     static final List<String> LAYERS = List.of(
             "base", "redis", "script", "wakeup", "protocol", "lease", "renewal", "acquire", "grant", "queue",
-            "observe", "composite", "lock", "");
+            "observe", "composite", "lock", "semaphore", "");
 
     private static JavaClasses engine;
     private static JavaClasses all;

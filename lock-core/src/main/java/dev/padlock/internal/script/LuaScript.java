@@ -34,7 +34,12 @@ public enum LuaScript {
     RW_READ_LOCKED("rw_read_locked"),
     FENCED_ACQUIRE("fenced_acquire"),
     FENCED_TOKEN("fenced_token"),
-    CLIENT_REGISTER("client_register");
+    CLIENT_REGISTER("client_register"),
+    SEMAPHORE_ACQUIRE("semaphore_acquire"),
+    SEMAPHORE_RELEASE("semaphore_release"),
+    SEMAPHORE_SET("semaphore_set"),
+    SEMAPHORE_ADD("semaphore_add"),
+    SEMAPHORE_DRAIN("semaphore_drain");
 
     private final Script script;
     private final byte[] sha1Bytes;

@@ -130,6 +130,18 @@ final class ChannelWaiters {
         }
     }
 
+    /**
+     * Wakes up to {@code count} parked waiters, as many {@link #wakeOne()}s would (a semaphore's
+     * release: only as many waiters as there are free permits may proceed), leaving the permit
+     * when fewer are parked.
+     */
+    void wake(long count) {
+        long times = Math.min(count, parked.size() + 1L);
+        for (long i = 0; i < times; i++) {
+            wakeOne();
+        }
+    }
+
     /** Wakes every parked waiter, and every waiter that parks without having seen this broadcast. */
     void wakeAll() {
         broadcasts.incrementAndGet();

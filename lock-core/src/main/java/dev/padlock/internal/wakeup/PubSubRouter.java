@@ -45,12 +45,23 @@ final class PubSubRouter implements RedisBackend.PubSubEvents {
         if (channel == null) {
             return;
         }
-        if (LockKeys.READ_UNLOCK_MESSAGE.equals(message)) {
+        if (LockKeys.isSemaphoreChannel(name)) {
+            channel.waiters.wake(freePermits(message)); // no herd: as many as may get a permit
+        } else if (LockKeys.READ_UNLOCK_MESSAGE.equals(message)) {
             channel.waiters.wakeAll(); // a read-write lock let someone in: every waiter may go
         } else {
             channel.waiters.wakeOne();
         }
         channel.waiters.notifyWatchers();
+    }
+
+    /** A semaphore message: the number of free permits (one when it is not a number). */
+    private static long freePermits(String message) {
+        try {
+            return Long.parseLong(message.trim());
+        } catch (NumberFormatException notCount) {
+            return 1;
+        }
     }
 
     /**

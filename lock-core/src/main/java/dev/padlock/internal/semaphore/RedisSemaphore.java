@@ -1,0 +1,223 @@
+package dev.padlock.internal.semaphore;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.padlock.RSemaphore;
+import dev.padlock.RedisUnavailableException;
+import dev.padlock.internal.base.Require;
+import dev.padlock.internal.base.WaitBudget;
+import dev.padlock.internal.lock.LockServices;
+import dev.padlock.internal.redis.RedisErrors;
+import dev.padlock.internal.script.LuaScript;
+import dev.padlock.internal.script.ScriptRunner;
+import dev.padlock.spi.LockKeys;
+import io.lettuce.core.ScriptOutputType;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * {@link RSemaphore} on Redis: each call one script of {@code lock-lua} ({@code semaphore_*.lua})
+ * on the key {@code <name>} (and, for the calls that publish, its channel), waits through
+ * {@link SemaphoreWait}. The blocking methods wait at most their wait plus twice the command
+ * timeout, then cancel the wait and throw {@link RedisUnavailableException}.
+ */
+public final class RedisSemaphore implements RSemaphore {
+    private final String name;
+    private final String[] keys;
+    private final String[] keyAndChannel;
+    private final LockServices services;
+    private final ScriptRunner scripts;
+
+    public RedisSemaphore(String name, LockServices services) {
+        this.name = Require.lockName(name);
+        this.keys = new String[] {name};
+        this.keyAndChannel = new String[] {name, LockKeys.semaphoreChannel(name)};
+        this.services = services;
+        this.scripts = services.scripts();
+    }
+
+    @Override
+    public String getName() {
+        return name;
+    }
+
+    private static void permits(int permits) {
+        Require.argument(permits > 0, "permits must be at least 1, was %d", permits);
+    }
+
+    @Override
+    public boolean trySetPermits(int permits) {
+        permits(permits);
+        Long set = answer(scripts.run(LuaScript.SEMAPHORE_SET, ScriptOutputType.INTEGER, keyAndChannel,
+                Integer.toString(permits), services.backend().publishCommand()), "trySetPermits");
+        return set != null && set == 1L;
+    }
+
+    @Override
+    public void addPermits(int permits) {
+        Require.argument(permits != 0, "permits to add must not be 0");
+        answer(scripts.run(LuaScript.SEMAPHORE_ADD, ScriptOutputType.INTEGER, keyAndChannel, Integer.toString(permits),
+                services.backend().publishCommand()), "addPermits");
+    }
+
+    @Override
+    public int availablePermits() {
+        CompletableFuture<String> read = services.backend().commands().get(name).toCompletableFuture();
+        String count = answer(read, "availablePermits");
+        return count == null ? 0 : clamp(Long.parseLong(count));
+    }
+
+    @Override
+    public int drainPermits() {
+        Long drained = answer(scripts.run(LuaScript.SEMAPHORE_DRAIN, ScriptOutputType.INTEGER, keys), "drainPermits");
+        return drained == null ? 0 : clamp(drained);
+    }
+
+    private static int clamp(long count) {
+        return (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, count));
+    }
+
+    @Override
+    public void acquire(int permits) throws InterruptedException {
+        permits(permits);
+        await(start(permits, WaitBudget.FOREVER), WaitBudget.FOREVER, "acquire");
+    }
+
+    @Override
+    public boolean tryAcquire(int permits) {
+        permits(permits);
+        SemaphoreWait wait = start(permits, 0);
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return await(wait, 0, "tryAcquire");
+                } catch (InterruptedException e) {
+                    interrupted = true; // one attempt: it ends within its bound, and keeps the interrupt
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Override
+    public boolean tryAcquire(int permits, Duration wait) throws InterruptedException {
+        permits(permits);
+        long waitNanos = waitNanos(wait);
+        return await(start(permits, waitNanos), waitNanos, "tryAcquire");
+    }
+
+    private static long waitNanos(Duration wait) {
+        requireNonNull(wait, "wait");
+        Require.argument(!wait.isNegative(), "wait must not be negative, was %s", wait);
+        return wait.compareTo(Duration.ofNanos(WaitBudget.FOREVER / 4)) >= 0 ? WaitBudget.FOREVER : wait.toNanos();
+    }
+
+    @Override
+    public void release(int permits) {
+        answer(releaseAsync(permits), "release");
+    }
+
+    @Override
+    public CompletableFuture<Void> acquireAsync(int permits) {
+        permits(permits);
+        SemaphoreWait wait = start(permits, WaitBudget.FOREVER);
+        CompletableFuture<Void> acquired = wait.thenApply(taken -> null);
+        acquired.whenComplete((taken, failure) -> wait.cancel(false)); // a cancel of this ends the wait
+        return acquired;
+    }
+
+    @Override
+    public CompletableFuture<Boolean> tryAcquireAsync(int permits, Duration wait) {
+        permits(permits);
+        return start(permits, waitNanos(wait));
+    }
+
+    @Override
+    public CompletableFuture<Void> releaseAsync(int permits) {
+        permits(permits);
+        CompletableFuture<List<Object>> released = scripts.run(LuaScript.SEMAPHORE_RELEASE, ScriptOutputType.MULTI,
+                keyAndChannel, Integer.toString(permits), services.backend().publishCommand());
+        return released.thenApply(reply -> {
+            if (Long.valueOf(-1).equals(reply.get(1))) {
+                services.backend().messageRefused("semaphore_release on '" + name + "'");
+            }
+            return null;
+        });
+    }
+
+    private SemaphoreWait start(int permits, long waitNanos) {
+        return SemaphoreWait.start(permits, new SemaphoreWait.Attempts() {
+            @Override
+            public CompletableFuture<Boolean> take(int count) {
+                return scripts.<Long, Boolean>run(LuaScript.SEMAPHORE_ACQUIRE, ScriptOutputType.INTEGER,
+                        taken -> taken != null && taken == 1L, keys, Integer.toString(count));
+            }
+
+            @Override
+            public CompletableFuture<?> giveBack(int count) {
+                return releaseAsync(count);
+            }
+        }, services.wakeUps(), keyAndChannel[1], services.timer(), services.clock(), waitNanos, services.lookMillis());
+    }
+
+    /** Waits for {@code wait}, at most {@code waitNanos} plus twice the command timeout; an interrupt ends it. */
+    private boolean await(SemaphoreWait wait, long waitNanos, String operation) throws InterruptedException {
+        long graceNanos = TimeUnit.MILLISECONDS.toNanos(2 * services.commandTimeoutMillis());
+        try {
+            return waitNanos == WaitBudget.FOREVER ? wait.get() : wait.get(waitNanos + graceNanos, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            wait.cancel(false); // permits an attempt in flight takes are given back
+            throw e;
+        } catch (ExecutionException e) {
+            throw rethrow(RedisErrors.causeOf(e), operation);
+        } catch (TimeoutException e) {
+            wait.cancel(false);
+            throw new RedisUnavailableException(operation + " on semaphore '" + name + "' at " + services.address()
+                    + " did not finish within its wait plus twice the command timeout", e);
+        }
+    }
+
+    /** One call's answer, within twice the command timeout; an interrupt is kept for the caller. */
+    private <T> T answer(CompletableFuture<T> call, String operation) {
+        long boundNanos = TimeUnit.MILLISECONDS.toNanos(2 * services.commandTimeoutMillis());
+        long deadline = services.clock().nanoTime() + boundNanos;
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return call.get(Math.max(0, deadline - services.clock().nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    throw rethrow(RedisErrors.causeOf(e), operation);
+                } catch (TimeoutException e) {
+                    throw new RedisUnavailableException(operation + " on semaphore '" + name + "' at "
+                            + services.address() + " got no answer within twice the command timeout", e);
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private RuntimeException rethrow(Throwable failure, String operation) {
+        RuntimeException mapped = RedisErrors.forCaller(failure, operation);
+        return mapped != null ? mapped
+                : RedisErrors.translate(failure, operation + " on semaphore '" + name + "'", services.address());
+    }
+
+    @Override
+    public String toString() {
+        return "RSemaphore[" + name + "]";
+    }
+}

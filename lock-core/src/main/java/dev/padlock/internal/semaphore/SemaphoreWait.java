@@ -1,0 +1,169 @@
+package dev.padlock.internal.semaphore;
+
+import dev.padlock.internal.base.EngineClock;
+import dev.padlock.internal.base.Timeouts;
+import dev.padlock.internal.base.WaitBudget;
+import dev.padlock.internal.wakeup.WakeUps;
+import io.netty.util.Timer;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One wait for {@code permits} of a semaphore, and its result: {@code true} once an attempt took
+ * them, {@code false} when the wait ended first. An attempt is one script call; after a failed one
+ * the wait subscribes to the semaphore's channel (once Redis confirmed it, it attempts again) and
+ * then parks until a release's message wakes it, or a look interval passes (a lost message), or
+ * the wait ends. Completing it from outside (a cancel, an interrupted caller) ends the wait: permits
+ * that an attempt in flight takes afterwards are given back, so a waiter whose wait ended never
+ * keeps one. A failed attempt fails the wait.
+ *
+ * <p>The loop's steps run one after another (each from the one before's completion), so its
+ * subscription is confined to it.
+ */
+final class SemaphoreWait extends CompletableFuture<Boolean> {
+    private static final Logger log = LoggerFactory.getLogger(SemaphoreWait.class);
+
+    /** Sends one attempt: completes with whether the permits were taken. */
+    interface Attempts {
+        CompletableFuture<Boolean> take(int permits);
+
+        /** Gives back permits taken by an attempt whose wait had ended. */
+        CompletableFuture<?> giveBack(int permits);
+    }
+
+    private final int permits;
+    private final Attempts attempts;
+    private final WakeUps wakeUps;
+    private final String channel;
+    private final Timer timer;
+    private final EngineClock clock;
+    /** A reading of the clock, or none: {@link WaitBudget#FOREVER}. */
+    private final long deadlineNanos;
+    private final long lookMillis;
+    private WakeUps.@Nullable Subscription subscription;
+    /** The park in progress, abandoned when the wait ends from outside. */
+    private volatile @Nullable CompletableFuture<Boolean> park;
+
+    private SemaphoreWait(int permits, Attempts attempts, WakeUps wakeUps, String channel, Timer timer, EngineClock clock,
+            long waitNanos, long lookMillis) {
+        this.permits = permits;
+        this.attempts = attempts;
+        this.wakeUps = wakeUps;
+        this.channel = channel;
+        this.timer = timer;
+        this.clock = clock;
+        this.deadlineNanos = waitNanos >= WaitBudget.FOREVER / 4 ? WaitBudget.FOREVER : clock.nanoTime() + waitNanos;
+        this.lookMillis = lookMillis;
+    }
+
+    /**
+     * Starts a wait of {@code waitNanos} ({@link WaitBudget#FOREVER}, or anything from a quarter of
+     * it, for no bound; 0 for one attempt) for {@code permits}, waking on {@code channel}.
+     */
+    static SemaphoreWait start(int permits, Attempts attempts, WakeUps wakeUps, String channel, Timer timer,
+            EngineClock clock, long waitNanos, long lookMillis) {
+        SemaphoreWait wait = new SemaphoreWait(permits, attempts, wakeUps, channel, timer, clock, waitNanos, lookMillis);
+        wait.whenComplete((taken, failure) -> {
+            CompletableFuture<Boolean> parked = wait.park;
+            if (parked != null) {
+                parked.complete(false); // ended from outside: the loop wakes, sees it, and closes
+            }
+        });
+        wait.attempt();
+        return wait;
+    }
+
+    private void attempt() {
+        if (isDone()) {
+            closeSubscription();
+            return;
+        }
+        CompletableFuture<Boolean> sent;
+        try {
+            sent = attempts.take(permits);
+        } catch (RuntimeException e) {
+            end(null, e);
+            return;
+        }
+        sent.whenComplete((taken, failure) -> {
+            if (failure != null) {
+                end(null, failure);
+            } else if (Boolean.TRUE.equals(taken)) {
+                if (!end(true, null)) {
+                    giveBack();
+                }
+            } else {
+                afterRefusal();
+            }
+        });
+    }
+
+    private void afterRefusal() {
+        long remainingMillis = remainingMillis();
+        if (remainingMillis <= 0 || isDone()) {
+            end(false, null);
+            return;
+        }
+        WakeUps.Subscription subscribed = subscription;
+        if (subscribed == null) {
+            try {
+                subscribed = wakeUps.subscribe(channel);
+            } catch (RuntimeException closed) {
+                end(null, closed);
+                return;
+            }
+            subscription = subscribed;
+            // attempt again once messages will arrive: a release before that is not lost
+            CompletableFuture<Boolean> ready = subscribed.ready().handle((ok, failure) -> true);
+            await(Timeouts.completeAfter(timer, ready, false, Math.min(remainingMillis, lookMillis), TimeUnit.MILLISECONDS));
+            return;
+        }
+        await(subscribed.isReady() ? subscribed.park(Math.min(remainingMillis, lookMillis))
+                : Timeouts.after(timer, Math.min(remainingMillis, lookMillis), TimeUnit.MILLISECONDS).thenApply(v -> false));
+    }
+
+    /** The next attempt once {@code wakeUp} completes; abandoned when the wait ends meanwhile. */
+    private void await(CompletableFuture<Boolean> wakeUp) {
+        park = wakeUp;
+        if (isDone()) {
+            wakeUp.complete(false);
+        }
+        wakeUp.whenComplete((woken, failure) -> {
+            park = null;
+            attempt();
+        });
+    }
+
+    private long remainingMillis() {
+        if (deadlineNanos == WaitBudget.FOREVER) {
+            return Long.MAX_VALUE;
+        }
+        return TimeUnit.NANOSECONDS.toMillis(deadlineNanos - clock.nanoTime());
+    }
+
+    /** Ends the wait with {@code taken} or {@code failure}; whether this call ended it. */
+    private boolean end(@Nullable Boolean taken, @Nullable Throwable failure) {
+        closeSubscription();
+        return failure != null ? completeExceptionally(failure) : complete(taken);
+    }
+
+    private void giveBack() {
+        attempts.giveBack(permits).whenComplete((ignored, failure) -> {
+            if (failure != null) {
+                log.warn("{} permit(s) of the semaphore on channel {}, taken after their wait ended, could not be given"
+                        + " back; add them back with addPermits", permits, channel, failure);
+            }
+        });
+    }
+
+    private void closeSubscription() {
+        WakeUps.Subscription subscribed = subscription;
+        if (subscribed != null) {
+            subscription = null;
+            subscribed.close();
+        }
+    }
+}
