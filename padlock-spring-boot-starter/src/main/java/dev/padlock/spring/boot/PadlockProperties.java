@@ -68,6 +68,7 @@ public class PadlockProperties {
     private final Metrics metrics = new Metrics();
     private final Integration integration = new Integration();
     private final Shedlock shedlock = new Shedlock();
+    private final LockedMethods locked = new LockedMethods();
 
     public String getUri() {
         return uri;
@@ -148,6 +149,10 @@ public class PadlockProperties {
 
     public Shedlock getShedlock() {
         return shedlock;
+    }
+
+    public LockedMethods getLocked() {
+        return locked;
     }
 
     /** A Redis Cluster. */
@@ -330,6 +335,20 @@ public class PadlockProperties {
 
         public void setKeyPrefix(String keyPrefix) {
             this.keyPrefix = keyPrefix;
+        }
+    }
+
+    /** Annotation locking: {@code @dev.padlock.spring.Locked} methods. */
+    public static class LockedMethods {
+        /** Whether methods annotated with @Locked run under their lock (needs spring-aop). */
+        private boolean enabled = true;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
         }
     }
 }

@@ -182,7 +182,7 @@ class PadlockAutoConfigurationTest {
             String json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             assertThat(json).contains("padlock.uri", "padlock.watchdog-timeout", "padlock.command-timeout",
                     "padlock.cluster.nodes", "padlock.sentinel.master", "padlock.replica-acknowledgement.replicas",
-                    "padlock.metrics.lock-name-tag", "padlock.scripting");
+                    "padlock.metrics.lock-name-tag", "padlock.scripting", "padlock.locked.enabled");
         }
     }
 }
