@@ -20,9 +20,10 @@ import java.lang.annotation.Target;
  * method returns or throws; for a method returning {@code CompletionStage}, {@code Mono} or
  * {@code Flux}, when what it returned completes, fails or is cancelled:
  * <ul>
- *   <li>a blocking method waits on the caller's thread; an interrupt during the wait is kept on
- *       the thread and the call throws {@link LockNotAcquiredException} whose cause is the
- *       {@link InterruptedException};</li>
+ *   <li>a blocking method waits on the caller's thread; an interrupt during a bounded wait is
+ *       kept on the thread and the call throws {@link LockNotAcquiredException} whose cause is the
+ *       {@link InterruptedException}; a wait without bound goes on as {@code lock()} does,
+ *       keeping the interrupt;</li>
  *   <li>a {@code CompletionStage} (or {@code CompletableFuture}) method returns at once; the method is
  *       invoked once the lock is held, on the thread that acquired it (a Redis client thread: it
  *       must not block), and cancelling the returned future stops the wait or releases the lock;</li>
@@ -59,7 +60,9 @@ public @interface Locked {
 
     /**
      * How long to wait for the lock, as Spring Boot reads a duration ({@code "500ms"},
-     * {@code "5s"}, {@code "PT5S"}; a bare number is milliseconds); {@code "0"} means one attempt.
+     * {@code "5s"}, {@code "PT5S"}), with a unit: a bare number fails startup, since Boot would
+     * read it as milliseconds where {@code padlock.*} properties read seconds. {@code "0"} means
+     * one attempt.
      * Empty (the default): wait as long as it takes.
      *
      * @return the wait, or empty for no bound

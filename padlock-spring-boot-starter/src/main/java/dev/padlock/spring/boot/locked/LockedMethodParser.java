@@ -18,12 +18,13 @@ import org.springframework.expression.spel.standard.SpelExpressionParser;
  * Reads a {@link Locked} annotation into a {@link LockedMethod}, or says what is wrong with it:
  * the name must parse as SpEL and name only variables the method has ({@code #p0}/{@code #a0},
  * or a parameter's name where the class was compiled with {@code -parameters}); the durations
- * must read as Spring Boot reads them and not be negative; the return type must be one whose
+ * must read as Spring Boot reads them, with a unit (but {@code "0"}), and not be negative; the return type must be one whose
  * completion the lock can follow.
  */
 final class LockedMethodParser {
     private static final SpelExpressionParser PARSER = new SpelExpressionParser();
     private static final Pattern INDEXED = Pattern.compile("[pa](\\d+)");
+    private static final Pattern BARE_NUMBER = Pattern.compile("[-+]?\\d+");
 
     private LockedMethodParser() {
     }
@@ -60,6 +61,11 @@ final class LockedMethodParser {
     }
 
     private static Duration duration(String where, String attribute, String value) {
+        if (BARE_NUMBER.matcher(value.strip()).matches() && !value.strip().matches("0+")) {
+            throw new IllegalStateException(where + attribute + " \"" + value + "\" has no unit; write one (\""
+                    + value.strip() + "ms\" or \"" + value.strip() + "s\"): a bare number is milliseconds to Spring"
+                    + " Boot's duration style but seconds to padlock.* properties");
+        }
         Duration duration;
         try {
             duration = DurationStyle.detectAndParse(value.strip());

@@ -159,6 +159,13 @@ final class LockedBeans {
         }
     }
 
+    /** A duration without a unit. */
+    public static class BareNumber {
+        @Locked(name = "'order'", leaseTime = "30", waitTime = "0")
+        public void ship() {
+        }
+    }
+
     /** A parameter by name, without {@code -parameters}. */
     public static class UnknownParameter {
         @Locked(name = "'order:' + #order")

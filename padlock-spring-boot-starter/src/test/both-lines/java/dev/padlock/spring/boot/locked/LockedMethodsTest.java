@@ -120,6 +120,7 @@ class LockedMethodsTest {
         assertStartupFails(LockedBeans.BadWait.class, "BadWait.ship(String): waitTime \"soon\" is not a duration");
         assertStartupFails(LockedBeans.UnknownParameter.class, "UnknownParameter.ship(String): name \"'order:' + #order\" "
                 + "refers to #order, but the parameters' names are not in the class file (compile with -parameters");
+        assertStartupFails(LockedBeans.BareNumber.class, "BareNumber.ship(): leaseTime \"30\" has no unit");
         assertStartupFails(LockedBeans.SecondBad.class, "SecondBad.second(): leaseTime \"-1s\" is negative");
     }
 
