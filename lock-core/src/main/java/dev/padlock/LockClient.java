@@ -161,6 +161,16 @@ public interface LockClient extends AutoCloseable {
     RSemaphore getSemaphore(String name);
 
     /**
+     * A semaphore whose permits are leases, in Redisson's {@code RPermitExpirableSemaphore}
+     * format: a holder that dies gives its permit back when its lease ends. No Redis call.
+     *
+     * @param name the semaphore's name: the key of its free permits
+     * @return the semaphore
+     * @throws IllegalArgumentException when {@code name} is empty
+     */
+    RPermitExpirableSemaphore getPermitExpirableSemaphore(String name);
+
+    /**
      * Stops the watchdog (held locks then expire with their leases), fails pending waits and
      * closes the connections. Idempotent. Locks used after close throw
      * {@link IllegalStateException}.

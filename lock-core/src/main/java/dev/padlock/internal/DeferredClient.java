@@ -5,6 +5,7 @@ import dev.padlock.LockConfig;
 import dev.padlock.RFencedLock;
 import dev.padlock.RLock;
 import dev.padlock.RReadWriteLock;
+import dev.padlock.RPermitExpirableSemaphore;
 import dev.padlock.RSemaphore;
 import dev.padlock.RedisUnavailableException;
 import dev.padlock.internal.base.EngineClock;
@@ -176,6 +177,12 @@ public final class DeferredClient implements LockClient {
     @Override
     public RSemaphore getSemaphore(String name) {
         return lock(RSemaphore.class, Require.lockName(name), client -> client.getSemaphore(name));
+    }
+
+    @Override
+    public RPermitExpirableSemaphore getPermitExpirableSemaphore(String name) {
+        return lock(RPermitExpirableSemaphore.class, Require.lockName(name),
+                client -> client.getPermitExpirableSemaphore(name));
     }
 
     @Override

@@ -7,6 +7,7 @@ import dev.padlock.LockConfig;
 import dev.padlock.RFencedLock;
 import dev.padlock.RLock;
 import dev.padlock.RReadWriteLock;
+import dev.padlock.RPermitExpirableSemaphore;
 import dev.padlock.RSemaphore;
 import dev.padlock.RedisCommandException;
 import dev.padlock.RedisUnavailableException;
@@ -32,6 +33,7 @@ import dev.padlock.internal.redis.RedisBackend;
 import dev.padlock.internal.redis.RedisErrors;
 import dev.padlock.internal.renewal.Watchdog;
 import dev.padlock.internal.script.ScriptRunner;
+import dev.padlock.internal.semaphore.RedisPermitExpirableSemaphore;
 import dev.padlock.internal.semaphore.RedisSemaphore;
 import dev.padlock.internal.wakeup.WakeUpRegistry;
 import io.lettuce.core.ScriptOutputType;
@@ -249,6 +251,12 @@ public final class PadlockClient implements LockClient {
     public RSemaphore getSemaphore(String name) {
         checkName(name);
         return new RedisSemaphore(name, services);
+    }
+
+    @Override
+    public RPermitExpirableSemaphore getPermitExpirableSemaphore(String name) {
+        checkName(name);
+        return new RedisPermitExpirableSemaphore(name, services);
     }
 
     @Override

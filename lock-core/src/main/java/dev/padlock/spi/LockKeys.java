@@ -52,6 +52,18 @@ public final class LockKeys {
     }
 
     /**
+     * A permit-expirable semaphore's leases: {@code {<name>}:timeout} ({@code <name>:timeout} when
+     * the name has a brace; Redisson's {@code RPermitExpirableSemaphore} format), a sorted set of
+     * permit ids scored by the epoch ms their lease ends.
+     *
+     * @param semaphoreName the semaphore's name
+     * @return the key
+     */
+    public static String permitLeases(String semaphoreName) {
+        return readLeaseBase(semaphoreName) + ":timeout";
+    }
+
+    /**
      * A fair lock's line: {@code padlock_fair_queue:{<name>}}, a list of places, first come first,
      * each {@code <clientId>:<threadId>:<lease ms>:<nonce>}. Padlock's own.
      *

@@ -39,7 +39,11 @@ public enum LuaScript {
     SEMAPHORE_RELEASE("semaphore_release"),
     SEMAPHORE_SET("semaphore_set"),
     SEMAPHORE_ADD("semaphore_add"),
-    SEMAPHORE_DRAIN("semaphore_drain");
+    SEMAPHORE_DRAIN("semaphore_drain"),
+    PERMIT_ACQUIRE("permit_acquire"),
+    PERMIT_RELEASE("permit_release"),
+    PERMIT_RENEW("permit_renew"),
+    PERMIT_AVAILABLE("permit_available");
 
     private final Script script;
     private final byte[] sha1Bytes;

@@ -3,11 +3,9 @@ package dev.padlock.internal.semaphore;
 import static java.util.Objects.requireNonNull;
 
 import dev.padlock.RSemaphore;
-import dev.padlock.RedisUnavailableException;
 import dev.padlock.internal.base.Require;
 import dev.padlock.internal.base.WaitBudget;
 import dev.padlock.internal.lock.LockServices;
-import dev.padlock.internal.redis.RedisErrors;
 import dev.padlock.internal.script.LuaScript;
 import dev.padlock.internal.script.ScriptRunner;
 import dev.padlock.spi.LockKeys;
@@ -15,15 +13,12 @@ import io.lettuce.core.ScriptOutputType;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * {@link RSemaphore} on Redis: each call one script of {@code lock-lua} ({@code semaphore_*.lua})
  * on the key {@code <name>} (and, for the calls that publish, its channel), waits through
  * {@link SemaphoreWait}. The blocking methods wait at most their wait plus twice the command
- * timeout, then cancel the wait and throw {@link RedisUnavailableException}.
+ * timeout, then cancel the wait and throw {@link dev.padlock.RedisUnavailableException}.
  */
 public final class RedisSemaphore implements RSemaphore {
     private final String name;
@@ -31,6 +26,7 @@ public final class RedisSemaphore implements RSemaphore {
     private final String[] keyAndChannel;
     private final LockServices services;
     private final ScriptRunner scripts;
+    private final BlockingCalls calls;
 
     public RedisSemaphore(String name, LockServices services) {
         this.name = Require.lockName(name);
@@ -38,6 +34,7 @@ public final class RedisSemaphore implements RSemaphore {
         this.keyAndChannel = new String[] {name, LockKeys.semaphoreChannel(name)};
         this.services = services;
         this.scripts = services.scripts();
+        this.calls = new BlockingCalls("semaphore '" + name + "'", services);
     }
 
     @Override
@@ -52,7 +49,7 @@ public final class RedisSemaphore implements RSemaphore {
     @Override
     public boolean trySetPermits(int permits) {
         permits(permits);
-        Long set = answer(scripts.run(LuaScript.SEMAPHORE_SET, ScriptOutputType.INTEGER, keyAndChannel,
+        Long set = calls.answer(scripts.run(LuaScript.SEMAPHORE_SET, ScriptOutputType.INTEGER, keyAndChannel,
                 Integer.toString(permits), services.backend().publishCommand()), "trySetPermits");
         return set != null && set == 1L;
     }
@@ -60,20 +57,20 @@ public final class RedisSemaphore implements RSemaphore {
     @Override
     public void addPermits(int permits) {
         Require.argument(permits != 0, "permits to add must not be 0");
-        answer(scripts.run(LuaScript.SEMAPHORE_ADD, ScriptOutputType.INTEGER, keyAndChannel, Integer.toString(permits),
+        calls.answer(scripts.run(LuaScript.SEMAPHORE_ADD, ScriptOutputType.INTEGER, keyAndChannel, Integer.toString(permits),
                 services.backend().publishCommand()), "addPermits");
     }
 
     @Override
     public int availablePermits() {
         CompletableFuture<String> read = services.backend().commands().get(name).toCompletableFuture();
-        String count = answer(read, "availablePermits");
+        String count = calls.answer(read, "availablePermits");
         return count == null ? 0 : clamp(Long.parseLong(count));
     }
 
     @Override
     public int drainPermits() {
-        Long drained = answer(scripts.run(LuaScript.SEMAPHORE_DRAIN, ScriptOutputType.INTEGER, keys), "drainPermits");
+        Long drained = calls.answer(scripts.run(LuaScript.SEMAPHORE_DRAIN, ScriptOutputType.INTEGER, keys), "drainPermits");
         return drained == null ? 0 : clamp(drained);
     }
 
@@ -84,37 +81,23 @@ public final class RedisSemaphore implements RSemaphore {
     @Override
     public void acquire(int permits) throws InterruptedException {
         permits(permits);
-        await(start(permits, WaitBudget.FOREVER), WaitBudget.FOREVER, "acquire");
+        calls.await(start(permits, WaitBudget.FOREVER), WaitBudget.FOREVER, "acquire");
     }
 
     @Override
     public boolean tryAcquire(int permits) {
         permits(permits);
-        SemaphoreWait wait = start(permits, 0);
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    return await(wait, 0, "tryAcquire");
-                } catch (InterruptedException e) {
-                    interrupted = true; // one attempt: it ends within its bound, and keeps the interrupt
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        return calls.answer(start(permits, 0), "tryAcquire"); // one attempt: a call, and an interrupt is kept
     }
 
     @Override
     public boolean tryAcquire(int permits, Duration wait) throws InterruptedException {
         permits(permits);
         long waitNanos = waitNanos(wait);
-        return await(start(permits, waitNanos), waitNanos, "tryAcquire");
+        return calls.await(start(permits, waitNanos), waitNanos, "tryAcquire");
     }
 
-    private static long waitNanos(Duration wait) {
+    static long waitNanos(Duration wait) {
         requireNonNull(wait, "wait");
         Require.argument(!wait.isNegative(), "wait must not be negative, was %s", wait);
         return wait.compareTo(Duration.ofNanos(WaitBudget.FOREVER / 4)) >= 0 ? WaitBudget.FOREVER : wait.toNanos();
@@ -122,7 +105,7 @@ public final class RedisSemaphore implements RSemaphore {
 
     @Override
     public void release(int permits) {
-        answer(releaseAsync(permits), "release");
+        calls.answer(releaseAsync(permits), "release");
     }
 
     @Override
@@ -154,66 +137,19 @@ public final class RedisSemaphore implements RSemaphore {
     }
 
     private SemaphoreWait start(int permits, long waitNanos) {
-        return SemaphoreWait.start(permits, new SemaphoreWait.Attempts() {
+        return SemaphoreWait.start(permits + " permit(s) of semaphore '" + name + "'", new SemaphoreWait.Attempts() {
             @Override
-            public CompletableFuture<Boolean> take(int count) {
-                return scripts.<Long, Boolean>run(LuaScript.SEMAPHORE_ACQUIRE, ScriptOutputType.INTEGER,
-                        taken -> taken != null && taken == 1L, keys, Integer.toString(count));
+            public CompletableFuture<Long> take() {
+                return scripts.<Long, Long>run(LuaScript.SEMAPHORE_ACQUIRE, ScriptOutputType.INTEGER,
+                        taken -> taken != null && taken == 1L ? SemaphoreWait.TAKEN : SemaphoreWait.NO_LEASE_ENDS, keys,
+                        Integer.toString(permits));
             }
 
             @Override
-            public CompletableFuture<?> giveBack(int count) {
-                return releaseAsync(count);
+            public CompletableFuture<?> giveBack() {
+                return releaseAsync(permits);
             }
         }, services.wakeUps(), keyAndChannel[1], services.timer(), services.clock(), waitNanos, services.lookMillis());
-    }
-
-    /** Waits for {@code wait}, at most {@code waitNanos} plus twice the command timeout; an interrupt ends it. */
-    private boolean await(SemaphoreWait wait, long waitNanos, String operation) throws InterruptedException {
-        long graceNanos = TimeUnit.MILLISECONDS.toNanos(2 * services.commandTimeoutMillis());
-        try {
-            return waitNanos == WaitBudget.FOREVER ? wait.get() : wait.get(waitNanos + graceNanos, TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            wait.cancel(false); // permits an attempt in flight takes are given back
-            throw e;
-        } catch (ExecutionException e) {
-            throw rethrow(RedisErrors.causeOf(e), operation);
-        } catch (TimeoutException e) {
-            wait.cancel(false);
-            throw new RedisUnavailableException(operation + " on semaphore '" + name + "' at " + services.address()
-                    + " did not finish within its wait plus twice the command timeout", e);
-        }
-    }
-
-    /** One call's answer, within twice the command timeout; an interrupt is kept for the caller. */
-    private <T> T answer(CompletableFuture<T> call, String operation) {
-        long boundNanos = TimeUnit.MILLISECONDS.toNanos(2 * services.commandTimeoutMillis());
-        long deadline = services.clock().nanoTime() + boundNanos;
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    return call.get(Math.max(0, deadline - services.clock().nanoTime()), TimeUnit.NANOSECONDS);
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                } catch (ExecutionException e) {
-                    throw rethrow(RedisErrors.causeOf(e), operation);
-                } catch (TimeoutException e) {
-                    throw new RedisUnavailableException(operation + " on semaphore '" + name + "' at "
-                            + services.address() + " got no answer within twice the command timeout", e);
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    private RuntimeException rethrow(Throwable failure, String operation) {
-        RuntimeException mapped = RedisErrors.forCaller(failure, operation);
-        return mapped != null ? mapped
-                : RedisErrors.translate(failure, operation + " on semaphore '" + name + "'", services.address());
     }
 
     @Override

@@ -12,11 +12,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One wait for {@code permits} of a semaphore, and its result: {@code true} once an attempt took
- * them, {@code false} when the wait ended first. An attempt is one script call; after a failed one
- * the wait subscribes to the semaphore's channel (once Redis confirmed it, it attempts again) and
- * then parks until a release's message wakes it, or a look interval passes (a lost message), or
- * the wait ends. Completing it from outside (a cancel, an interrupted caller) ends the wait: permits
+ * One wait for permits of a semaphore, and its result: {@code true} once an attempt took them,
+ * {@code false} when the wait ended first. An attempt is one script call; after a failed one the
+ * wait subscribes to the semaphore's channel (once Redis confirmed it, it attempts again) and then
+ * parks until a release's message wakes it, or a look interval passes (a lost message), or a lease
+ * the attempt named ends (its permit comes back without a message), or the wait ends. Completing it from outside (a cancel, an interrupted caller) ends the wait: permits
  * that an attempt in flight takes afterwards are given back, so a waiter whose wait ended never
  * keeps one. A failed attempt fails the wait.
  *
@@ -26,15 +26,25 @@ import org.slf4j.LoggerFactory;
 final class SemaphoreWait extends CompletableFuture<Boolean> {
     private static final Logger log = LoggerFactory.getLogger(SemaphoreWait.class);
 
-    /** Sends one attempt: completes with whether the permits were taken. */
-    interface Attempts {
-        CompletableFuture<Boolean> take(int permits);
+    /** An attempt's answer: the permits were taken. */
+    static final long TAKEN = -1;
+    /** An attempt's answer: not taken, and no lease ends by itself. */
+    static final long NO_LEASE_ENDS = -2;
 
-        /** Gives back permits taken by an attempt whose wait had ended. */
-        CompletableFuture<?> giveBack(int permits);
+    /** The attempts of one wait. */
+    interface Attempts {
+        /**
+         * Sends one attempt: completes with {@link #TAKEN}, {@link #NO_LEASE_ENDS}, or the
+         * milliseconds until a permit's lease ends, when that permit comes back.
+         */
+        CompletableFuture<Long> take();
+
+        /** Gives back the permits taken by an attempt whose wait had ended. */
+        CompletableFuture<?> giveBack();
     }
 
-    private final int permits;
+    /** What is waited for, for log lines. */
+    private final String what;
     private final Attempts attempts;
     private final WakeUps wakeUps;
     private final String channel;
@@ -47,9 +57,9 @@ final class SemaphoreWait extends CompletableFuture<Boolean> {
     /** The park in progress, abandoned when the wait ends from outside. */
     private volatile @Nullable CompletableFuture<Boolean> park;
 
-    private SemaphoreWait(int permits, Attempts attempts, WakeUps wakeUps, String channel, Timer timer, EngineClock clock,
+    private SemaphoreWait(String what, Attempts attempts, WakeUps wakeUps, String channel, Timer timer, EngineClock clock,
             long waitNanos, long lookMillis) {
-        this.permits = permits;
+        this.what = what;
         this.attempts = attempts;
         this.wakeUps = wakeUps;
         this.channel = channel;
@@ -61,11 +71,11 @@ final class SemaphoreWait extends CompletableFuture<Boolean> {
 
     /**
      * Starts a wait of {@code waitNanos} ({@link WaitBudget#FOREVER}, or anything from a quarter of
-     * it, for no bound; 0 for one attempt) for {@code permits}, waking on {@code channel}.
+     * it, for no bound; 0 for one attempt) for {@code what}, waking on {@code channel}.
      */
-    static SemaphoreWait start(int permits, Attempts attempts, WakeUps wakeUps, String channel, Timer timer,
+    static SemaphoreWait start(String what, Attempts attempts, WakeUps wakeUps, String channel, Timer timer,
             EngineClock clock, long waitNanos, long lookMillis) {
-        SemaphoreWait wait = new SemaphoreWait(permits, attempts, wakeUps, channel, timer, clock, waitNanos, lookMillis);
+        SemaphoreWait wait = new SemaphoreWait(what, attempts, wakeUps, channel, timer, clock, waitNanos, lookMillis);
         wait.whenComplete((taken, failure) -> {
             CompletableFuture<Boolean> parked = wait.park;
             if (parked != null) {
@@ -81,27 +91,28 @@ final class SemaphoreWait extends CompletableFuture<Boolean> {
             closeSubscription();
             return;
         }
-        CompletableFuture<Boolean> sent;
+        CompletableFuture<Long> sent;
         try {
-            sent = attempts.take(permits);
+            sent = attempts.take();
         } catch (RuntimeException e) {
             end(null, e);
             return;
         }
-        sent.whenComplete((taken, failure) -> {
+        sent.whenComplete((answer, failure) -> {
             if (failure != null) {
                 end(null, failure);
-            } else if (Boolean.TRUE.equals(taken)) {
+            } else if (answer == TAKEN) {
                 if (!end(true, null)) {
                     giveBack();
                 }
             } else {
-                afterRefusal();
+                afterRefusal(answer == NO_LEASE_ENDS ? Long.MAX_VALUE : answer + 1);
             }
         });
     }
 
-    private void afterRefusal() {
+    /** @param leaseEndsMillis when a permit comes back without a message: the next look, at the latest */
+    private void afterRefusal(long leaseEndsMillis) {
         long remainingMillis = remainingMillis();
         if (remainingMillis <= 0 || isDone()) {
             end(false, null);
@@ -121,8 +132,9 @@ final class SemaphoreWait extends CompletableFuture<Boolean> {
             await(Timeouts.completeAfter(timer, ready, false, Math.min(remainingMillis, lookMillis), TimeUnit.MILLISECONDS));
             return;
         }
-        await(subscribed.isReady() ? subscribed.park(Math.min(remainingMillis, lookMillis))
-                : Timeouts.after(timer, Math.min(remainingMillis, lookMillis), TimeUnit.MILLISECONDS).thenApply(v -> false));
+        long parkMillis = Math.min(Math.min(remainingMillis, lookMillis), Math.max(1, leaseEndsMillis));
+        await(subscribed.isReady() ? subscribed.park(parkMillis)
+                : Timeouts.after(timer, parkMillis, TimeUnit.MILLISECONDS).thenApply(v -> false));
     }
 
     /** The next attempt once {@code wakeUp} completes; abandoned when the wait ends meanwhile. */
@@ -151,10 +163,9 @@ final class SemaphoreWait extends CompletableFuture<Boolean> {
     }
 
     private void giveBack() {
-        attempts.giveBack(permits).whenComplete((ignored, failure) -> {
+        attempts.giveBack().whenComplete((ignored, failure) -> {
             if (failure != null) {
-                log.warn("{} permit(s) of the semaphore on channel {}, taken after their wait ended, could not be given"
-                        + " back; add them back with addPermits", permits, channel, failure);
+                log.warn("{}, taken after its wait ended, could not be given back (channel {})", what, channel, failure);
             }
         });
     }

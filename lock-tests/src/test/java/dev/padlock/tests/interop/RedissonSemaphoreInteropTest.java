@@ -3,6 +3,8 @@ package dev.padlock.tests.interop;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.padlock.PermitLease;
+import dev.padlock.RPermitExpirableSemaphore;
 import dev.padlock.RSemaphore;
 import dev.padlock.spi.LockKeys;
 import dev.padlock.testing.RedisAdmin;
@@ -20,8 +22,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.redisson.api.RedissonClient;
 
 /**
- * Padlock's {@code RSemaphore} and a real Redisson's (the version in the pom) on the same name:
- * one pool of permits, and each side's release wakes the other's waiter.
+ * Padlock's semaphores and a real Redisson's (the version in the pom) on the same names, for
+ * {@code RSemaphore} and {@code RPermitExpirableSemaphore}: one pool of permits, and each side's
+ * release wakes the other's waiter.
  */
 @RedisTest
 class RedissonSemaphoreInteropTest {
@@ -103,5 +106,56 @@ class RedissonSemaphoreInteropTest {
         assertThat(waiting.get(BOUND.toSeconds() + 10, TimeUnit.SECONDS)).as("Redisson's waiter woke").isTrue();
         assertThat(padlock.availablePermits()).isZero();
         theirs.release();
+    }
+
+    @Test
+    void expirablePermitsAreSharedAndEachSidesReleaseWakesTheOther(RedisAdmin admin) throws Exception {
+        String name = Clients.uniqueName("permits-interop");
+        RPermitExpirableSemaphore padlock = clients.open().getPermitExpirableSemaphore(name);
+        org.redisson.api.RPermitExpirableSemaphore theirs = redisson.getPermitExpirableSemaphore(name);
+        assertThat(padlock.trySetPermits(2)).isTrue();
+        assertThat(theirs.availablePermits()).isEqualTo(2);
+        PermitLease mine = padlock.acquire();
+        String theirId = theirs.tryAcquire(0, 30, TimeUnit.SECONDS);
+        assertThat(theirId).hasSize(32);
+        assertThat(padlock.tryAcquire(Duration.ZERO)).as("both permits in use, one each").isEmpty();
+        assertThat(theirs.tryAcquire()).isNull();
+        assertThat(admin.commands().zcard(LockKeys.permitLeases(name))).isEqualTo(2L);
+
+        // Redisson's release wakes a Padlock waiter
+        CompletableFuture<PermitLease> waiting = padlock.acquireAsync();
+        awaitSubscribers(admin, name, 1);
+        theirs.release(theirId);
+        PermitLease second = waiting.get(BOUND.toSeconds(), TimeUnit.SECONDS);
+
+        // and Padlock's release wakes Redisson's waiter
+        CompletableFuture<String> theirWait = theirs.tryAcquireAsync(BOUND.toSeconds(), 30, TimeUnit.SECONDS)
+                .toCompletableFuture();
+        await("Redisson's waiter subscribed").atMost(BOUND).pollInterval(Duration.ofMillis(5)).until(() -> {
+            String channel = LockKeys.semaphoreChannel(name);
+            return admin.commands().pubsubNumsub(channel).getOrDefault(channel, 0L) >= 1;
+        });
+        mine.release();
+        String theirSecond = theirWait.get(BOUND.toSeconds() + 10, TimeUnit.SECONDS);
+        assertThat(theirSecond).as("Redisson's waiter woke").isNotNull();
+        theirs.release(theirSecond);
+        second.release();
+        assertThat(padlock.availablePermits()).isEqualTo(2);
+        assertThat(theirs.availablePermits()).isEqualTo(2);
+    }
+
+    @Test
+    void aPermitOfAHolderThatStoppedComesBackForTheOtherLibrary() throws Exception {
+        String name = Clients.uniqueName("permits-interop");
+        RPermitExpirableSemaphore padlock = clients.open().getPermitExpirableSemaphore(name);
+        org.redisson.api.RPermitExpirableSemaphore theirs = redisson.getPermitExpirableSemaphore(name);
+        padlock.trySetPermits(1);
+        padlock.acquire(Duration.ofMillis(800)); // never released: as from a holder that died
+        String theirId = theirs.tryAcquire(BOUND.toSeconds(), 30, TimeUnit.SECONDS);
+        assertThat(theirId).as("Redisson got the permit once Padlock's lease ended").isNotNull();
+        theirs.release(theirId);
+        // the other way round: Redisson's fixed lease ends, and Padlock's waiter gets the permit
+        theirs.acquire(800, TimeUnit.MILLISECONDS);
+        assertThat(padlock.tryAcquire(BOUND).orElseThrow().permitId()).hasSize(32);
     }
 }
