@@ -34,7 +34,7 @@ import net.jqwik.api.state.Transformer;
  */
 class PermitLeaseModelTest {
     static final String DEFAULT_SEED = "20261201";
-    static final int DEFAULT_TRIES = 8;
+    static final int DEFAULT_TRIES = 5;
     static final int DEFAULT_STEPS = 30;
 
     private static final List<PermitLeaseModel> OPEN = new ArrayList<>();
