@@ -8,8 +8,13 @@
 --          hold (its id is not there, or its lease had ended: lost; the next call of another
 --          script gives its permit back).
 -- Publishes nothing.
-local time = redis.call('time')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+-- TIME is not deterministic, so the writes after it replicate as their effects (the default since
+-- Redis 5, asked for on a 6.x server set up for verbatim replication).
+if redis.replicate_commands then
+    redis.replicate_commands()
+end
+local t = redis.call('time')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local ends = redis.call('zscore', KEYS[1], ARGV[1])
 if ends == false or tonumber(ends) <= now then
     return 0
