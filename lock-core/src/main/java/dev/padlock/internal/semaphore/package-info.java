@@ -1,7 +1,10 @@
 /**
- * Semaphores: {@code RedisSemaphore}, the counting semaphore in Redisson's {@code RSemaphore}
- * format, and {@code SemaphoreWait}, one wait for permits (an attempt, then attempts after each
- * wake-up on the semaphore's channel, until the permits are taken or the wait ends). Uses
+ * Semaphores, in Redisson's formats: {@code RedisSemaphore} (counted permits),
+ * {@code RedisPermitExpirableSemaphore} and its permits as leases, {@code RedisPermitLease}
+ * (renewed by their own rounds on the client's timer when they are the watchdog's);
+ * {@code SemaphoreWait}, one wait for permits (an attempt, then attempts after each wake-up on the
+ * semaphore's channel, a look interval, or the end of the nearest lease, until the permits are
+ * taken or the wait ends); {@code BlockingCalls}, the blocking methods' bounded waits. Uses
  * {@code script}, {@code wakeup} and the client's services from {@code lock}.
  */
 @NullMarked
