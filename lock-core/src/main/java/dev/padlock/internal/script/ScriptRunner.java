@@ -177,9 +177,16 @@ public final class ScriptRunner {
             long until = refusals == 0 ? tryAgain.deadline() : deadline;
             CompletableFuture<Void> pause = tryAgain.pause(refusals + 1, until);
             if (pause != null) {
-                return pause.thenCompose(ignored -> route.<T>send(commands, id, type, keys, args)
-                        .exceptionallyCompose(again -> afterFailure(again, commands, script, id, type, keys, args,
-                                refusals + 1, until, loaded)));
+                return pause.thenCompose(ignored -> {
+                    CompletableFuture<T> sent;
+                    try {
+                        sent = route.send(commands, id, type, keys, args);
+                    } catch (RuntimeException closed) {
+                        return translated(closed, script.name(), keys);
+                    }
+                    return sent.exceptionallyCompose(again -> afterFailure(again, commands, script, id, type, keys, args,
+                            refusals + 1, until, loaded));
+                });
             }
         } else if (!loaded) {
             CompletableFuture<T> again = route.retry(failure, commands, script, id, type, keys, args);
