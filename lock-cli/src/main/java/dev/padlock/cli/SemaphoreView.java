@@ -34,26 +34,33 @@ record SemaphoreView(String name, boolean expirable, long freePermits, List<Perm
     static SemaphoreView inspect(Connection redis, String name) {
         RedisClusterAsyncCommands<String, String> c = redis.commands();
         String type = redis.await(c.type(name), "TYPE " + name);
-        String leases = LockKeys.permitLeases(name);
-        List<ScoredValue<String>> inUse = redis.await(c.zrangeWithScores(leases, 0, -1), "ZRANGE " + leases);
+        if (!"string".equals(type) && !"none".equals(type)) {
+            return null; // a lock's hash, or another type: no more reads here
+        }
         Long free = null;
         if ("string".equals(type)) {
             String value = redis.await(c.get(name), "GET " + name);
             try {
                 free = Long.parseLong(value);
             } catch (NumberFormatException notACount) {
-                return null;
+                return null; // a ShedLock token, or another string
             }
-        } else if (!"none".equals(type) || inUse.isEmpty()) {
-            return null;
+        }
+        String leases = LockKeys.permitLeases(name);
+        // ZRANGE only where there are permit leases, so that showing a lock needs no more than TYPE
+        boolean expirable = "zset".equals(redis.await(c.type(leases), "TYPE " + leases));
+        if (free == null && !expirable) {
+            return null; // nothing under this name: a free lock
         }
         List<Permit> permits = new ArrayList<>();
-        for (ScoredValue<String> permit : inUse) {
-            permits.add(new Permit(permit.getValue(), permit.getScore() >= NO_LEASE ? null : (long) permit.getScore()));
+        if (expirable) {
+            for (ScoredValue<String> permit : redis.await(c.zrangeWithScores(leases, 0, -1), "ZRANGE " + leases)) {
+                permits.add(new Permit(permit.getValue(), permit.getScore() >= NO_LEASE ? null : (long) permit.getScore()));
+            }
         }
         String channel = LockKeys.semaphoreChannel(name);
         long listeners = redis.listeners(name, List.of(channel));
-        return new SemaphoreView(name, !permits.isEmpty(), free == null ? 0 : free, permits, listeners, redis.nowMillis());
+        return new SemaphoreView(name, expirable, free == null ? 0 : free, permits, listeners, redis.nowMillis());
     }
 
     String text() {

@@ -101,6 +101,8 @@ final class PermitLeaseModel implements AutoCloseable {
     /** Free (ended leases given back) plus leases equals the total; every safe lease is there; none ended. */
     void check() {
         List<PermitLease> safe = held.stream().map(Held::permit).filter(permit -> !permit.safeFor().isZero()).toList();
+        List<String> time = admin.commands().time(); // before the reading: a lease that ended by then is given back
+        long beforeMillis = Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
         long free = semaphore(0).availablePermits();
         String leases = LockKeys.permitLeases(name);
         long inUse = admin.commands().zcard(leases);
@@ -109,10 +111,8 @@ final class PermitLeaseModel implements AutoCloseable {
             assertThat(admin.commands().zscore(leases, permit.permitId())).as("%s, told safe, on Redis", permit)
                     .isNotNull();
         }
-        List<String> time = admin.commands().time();
-        long nowMillis = Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
-        // read after availablePermits gave back every lease ended then: none ended well before now
-        assertThat(admin.commands().zcount(leases, io.lettuce.core.Range.create(0, nowMillis - 500)))
+        // availablePermits, after beforeMillis, gave back every lease that had ended by then
+        assertThat(admin.commands().zcount(leases, io.lettuce.core.Range.create(0, beforeMillis)))
                 .as("leases that ended and still count").isZero();
     }
 

@@ -53,6 +53,39 @@ class AclTest {
     }
 
     @Test
+    void theSemaphoreAdditionsAreEnoughForBothSemaphores() {
+        // as docs/operating/tls-and-acl.md says: the semaphores' channel and the commands their scripts add
+        PadlockAcl.setUser(admin, "orders-app", PASSWORD, PadlockAcl.rule("orders:")
+                + " &redisson_sc:{orders:* +incrby +decrby +zrange +zrangebyscore");
+        assertTimeoutPreemptively(BOUND, () -> {
+            try (LockClient one = connect("orders-app"); LockClient two = connect("orders-app")) {
+                String name = "orders:" + java.util.UUID.randomUUID();
+                dev.padlock.RSemaphore counted = one.getSemaphore(name + ":counted");
+                assertThat(counted.trySetPermits(1)).isTrue();
+                assertThat(counted.tryAcquire()).isTrue();
+                java.util.concurrent.CompletableFuture<Void> waiting = two.getSemaphore(name + ":counted").acquireAsync(1);
+                String channel = dev.padlock.spi.LockKeys.semaphoreChannel(name + ":counted");
+                org.awaitility.Awaitility.await("the waiter subscribed").atMost(BOUND)
+                        .until(() -> admin.commands().pubsubNumsub(channel).getOrDefault(channel, 0L) >= 1);
+                counted.release();
+                waiting.get(BOUND.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+                counted.addPermits(2);
+                assertThat(counted.drainPermits()).isEqualTo(2);
+
+                dev.padlock.RPermitExpirableSemaphore leased = one.getPermitExpirableSemaphore(name + ":leased");
+                assertThat(leased.trySetPermits(1)).isTrue();
+                dev.padlock.PermitLease permit = leased.acquire();
+                java.util.concurrent.CompletableFuture<dev.padlock.PermitLease> next =
+                        two.getPermitExpirableSemaphore(name + ":leased").acquireAsync();
+                permit.release();
+                next.get(BOUND.toSeconds(), java.util.concurrent.TimeUnit.SECONDS).release();
+                assertThat(leased.availablePermits()).isEqualTo(1);
+            }
+        });
+        assertThat(PadlockAcl.denials(admin)).as("ACL LOG: what Redis denied the user").isEmpty();
+    }
+
+    @Test
     void aLockOutsideTheUsersKeysFailsAtOnceNamingTheAddressAndTheOperation() {
         PadlockAcl.setUser(admin, "orders-app", PASSWORD, PadlockAcl.rule("orders:"));
         assertTimeoutPreemptively(BOUND, () -> {
