@@ -47,7 +47,11 @@ final class BlockingCalls {
         }
     }
 
-    /** One call's answer, within twice the command timeout; an interrupt is kept for the caller. */
+    /**
+     * One call's answer, within twice the command timeout; an interrupt is kept for the caller.
+     * A call not answered by then is cancelled: for a one-attempt wait, permits its attempt takes
+     * afterwards are given back, since the caller is told it failed.
+     */
     <T> T answer(CompletableFuture<T> call, String operation) {
         long boundNanos = TimeUnit.MILLISECONDS.toNanos(2 * services.commandTimeoutMillis());
         long deadline = services.clock().nanoTime() + boundNanos;
@@ -61,6 +65,7 @@ final class BlockingCalls {
                 } catch (ExecutionException e) {
                     throw rethrow(RedisErrors.causeOf(e), operation);
                 } catch (TimeoutException e) {
+                    call.cancel(false);
                     throw new RedisUnavailableException(operation + " on " + what + " at " + services.address()
                             + " got no answer within twice the command timeout", e);
                 }
