@@ -140,6 +140,12 @@ public final class RedisPermitExpirableSemaphore implements RPermitExpirableSema
                     public CompletableFuture<?> giveBack() {
                         return scripts.run(LuaScript.PERMIT_RELEASE, ScriptOutputType.INTEGER, keys, id, publishCommand());
                     }
+
+                    @Override
+                    public CompletableFuture<?> giveBackIfTaken() {
+                        // sent after the attempt on the same connection, so it runs after it; 0 when not taken
+                        return giveBack();
+                    }
                 }, services.wakeUps(), keys[2], services.timer(), services.clock(), waitNanos, services.lookMillis());
         CompletableFuture<Optional<PermitLease>> result = new CompletableFuture<>();
         wait.whenComplete((taken, failure) -> {

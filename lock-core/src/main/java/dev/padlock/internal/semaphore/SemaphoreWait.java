@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * parks until a release's message wakes it, or a look interval passes (a lost message), or a lease
  * the attempt named ends (its permit comes back without a message), or the wait ends. Completing it from outside (a cancel, an interrupted caller) ends the wait: permits
  * that an attempt in flight takes afterwards are given back, so a waiter whose wait ended never
- * keeps one. A failed attempt fails the wait.
+ * keeps one. A failed attempt fails the wait; what it may have taken on Redis (no answer is not
+ * "not taken") is given back where a permit's id tells it ({@link Attempts#giveBackIfTaken}).
  *
  * <p>The loop's steps run one after another (each from the one before's completion), so its
  * subscription is confined to it.
@@ -41,6 +42,15 @@ final class SemaphoreWait extends CompletableFuture<Boolean> {
 
         /** Gives back the permits taken by an attempt whose wait had ended. */
         CompletableFuture<?> giveBack();
+
+        /**
+         * After an attempt that failed with no answer (a timeout, a lost connection), which Redis
+         * may still have run: gives back what it may have taken, when that can be told apart (a
+         * permit with its own id); null when it cannot (counted permits belong to nobody).
+         */
+        default @Nullable CompletableFuture<?> giveBackIfTaken() {
+            return null;
+        }
     }
 
     /** What is waited for, for log lines. */
@@ -101,6 +111,7 @@ final class SemaphoreWait extends CompletableFuture<Boolean> {
         sent.whenComplete((answer, failure) -> {
             if (failure != null) {
                 end(null, failure);
+                giveBackIfTaken();
             } else if (answer == TAKEN) {
                 if (!end(true, null)) {
                     giveBack();
@@ -168,6 +179,25 @@ final class SemaphoreWait extends CompletableFuture<Boolean> {
                 log.warn("{}, taken after its wait ended, could not be given back (channel {})", what, channel, failure);
             }
         });
+    }
+
+    /** A failed attempt may have run on Redis: what it took goes back, where that can be told. */
+    private void giveBackIfTaken() {
+        CompletableFuture<?> given;
+        try {
+            given = attempts.giveBackIfTaken();
+        } catch (RuntimeException e) {
+            log.warn("{}: an attempt failed, and what it may have taken could not be given back", what, e);
+            return;
+        }
+        if (given != null) {
+            given.whenComplete((ignored, failure) -> {
+                if (failure != null) {
+                    log.warn("{}: an attempt failed, and what it may have taken could not be given back (channel {})",
+                            what, channel, failure);
+                }
+            });
+        }
     }
 
     private void closeSubscription() {
