@@ -101,7 +101,7 @@ class RedissonSemaphoreInteropTest {
         padlock.acquire();
         CompletableFuture<Boolean> waiting = theirs.tryAcquireAsync(1, BOUND.toSeconds(), TimeUnit.SECONDS)
                 .toCompletableFuture();
-        awaitSubscribers(admin, name, 1);
+        Redissons.awaitParkedSemaphoreWaiter(redisson, BOUND);
         padlock.release();
         assertThat(waiting.get(BOUND.toSeconds() + 10, TimeUnit.SECONDS)).as("Redisson's waiter woke").isTrue();
         assertThat(padlock.availablePermits()).isZero();
@@ -131,10 +131,7 @@ class RedissonSemaphoreInteropTest {
         // and Padlock's release wakes Redisson's waiter
         CompletableFuture<String> theirWait = theirs.tryAcquireAsync(BOUND.toSeconds(), 30, TimeUnit.SECONDS)
                 .toCompletableFuture();
-        await("Redisson's waiter subscribed").atMost(BOUND).pollInterval(Duration.ofMillis(5)).until(() -> {
-            String channel = LockKeys.semaphoreChannel(name);
-            return admin.commands().pubsubNumsub(channel).getOrDefault(channel, 0L) >= 1;
-        });
+        Redissons.awaitParkedSemaphoreWaiter(redisson, BOUND);
         mine.release();
         String theirSecond = theirWait.get(BOUND.toSeconds() + 10, TimeUnit.SECONDS);
         assertThat(theirSecond).as("Redisson's waiter woke").isNotNull();

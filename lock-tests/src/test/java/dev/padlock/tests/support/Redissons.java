@@ -1,10 +1,16 @@
 package dev.padlock.tests.support;
 
 import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.awaitility.Awaitility.await;
 
+import java.lang.reflect.Field;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Map;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
+import org.redisson.pubsub.SemaphorePubSub;
 
 /** A Redisson client beside Padlock's on the same Redis, for the interop tests. */
 public final class Redissons {
@@ -26,6 +32,36 @@ public final class Redissons {
     public static void close(RedissonClient redisson) {
         if (redisson != null) {
             redisson.shutdown(0, 5, SECONDS);
+        }
+    }
+
+    /**
+     * Waits until one of {@code redisson}'s semaphore waiters is parked: registered to run on the
+     * next message of its channel. Redisson 4.7's timed semaphore wait looks for a message that
+     * came before it registered and then registers, in two steps; a message between the two is
+     * missed until the wait times out (its race). A test that wakes a Redisson waiter must release
+     * only after this, or it tests the race instead of the release.
+     */
+    public static void awaitParkedSemaphoreWaiter(RedissonClient redisson, Duration bound) {
+        SemaphorePubSub pubSub = ((Redisson) redisson).getCommandExecutor().getConnectionManager()
+                .getSubscribeService().getSemaphorePubSub();
+        await("a Redisson semaphore waiter parked").atMost(bound).pollInterval(Duration.ofMillis(5))
+                .until(() -> entries(pubSub).stream().anyMatch(Redissons::hasListener));
+    }
+
+    private static Collection<?> entries(SemaphorePubSub pubSub) throws ReflectiveOperationException {
+        Field entries = pubSub.getClass().getSuperclass().getDeclaredField("entries");
+        entries.setAccessible(true);
+        return ((Map<?, ?>) entries.get(pubSub)).values();
+    }
+
+    private static boolean hasListener(Object entry) {
+        try {
+            Field listeners = entry.getClass().getDeclaredField("listeners");
+            listeners.setAccessible(true);
+            return !((Collection<?>) listeners.get(entry)).isEmpty();
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("Redisson's RedissonLockEntry changed: " + e, e);
         }
     }
 }
