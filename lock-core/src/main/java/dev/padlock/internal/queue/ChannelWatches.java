@@ -2,6 +2,7 @@ package dev.padlock.internal.queue;
 
 import dev.padlock.internal.protocol.Granting;
 import dev.padlock.internal.wakeup.WakeUps;
+import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -29,18 +30,25 @@ final class ChannelWatches {
         this.onUnlockMessage = onUnlockMessage;
     }
 
-    /** {@code ticket} queued: takes the channels it needs that are not watched yet. */
-    void watchFor(Ticket ticket) {
+    /**
+     * {@code ticket} queued: takes the channels it needs that are not watched yet. Returns when the
+     * unlock channel's watch it took is subscribed, or null when it took none (already watched, a
+     * spin waiter, the client closed).
+     */
+    @Nullable CompletableFuture<Void> watchFor(Ticket ticket) {
         if (ticket.spin) {
-            return;
+            return null;
         }
+        CompletableFuture<Void> subscribed = null;
         if (unlockWatch == null) {
             unlockWatch = wakeUps.watch(ticket.protocol.unlockChannel(ticket.owner), onUnlockMessage);
+            subscribed = unlockWatch == null ? null : unlockWatch.ready();
         }
         Granting granting = ticket.protocol.granting();
         if (grantWatch == null && granting != null) {
             grantWatch = wakeUps.watch(granting.grantChannel(), () -> { });
         }
+        return subscribed;
     }
 
     /** Nobody queues any more: gives both shares back. */

@@ -56,6 +56,11 @@ final class ConfirmedHolder {
         return owner;
     }
 
+    /** The kind the holder acquired through; null without a holder. */
+    @Nullable LockProtocol protocol() {
+        return protocol;
+    }
+
     boolean is(long candidate) {
         return owner == candidate;
     }

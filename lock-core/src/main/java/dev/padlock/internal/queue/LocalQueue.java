@@ -1,5 +1,7 @@
 package dev.padlock.internal.queue;
 
+import static dev.padlock.internal.base.Nulls.castToNonNull;
+
 import dev.padlock.internal.acquire.AcquireContext;
 import dev.padlock.internal.acquire.HeldBefore;
 import dev.padlock.internal.acquire.LockAcquisition;
@@ -34,8 +36,8 @@ import org.jspecify.annotations.Nullable;
  * ({@link HolderLeaseWatch}) forget the holder; an acquisition confirmed for another owner makes it
  * the holder; a force unlock whose reply was lost makes it a guess. What says the lock <em>may</em>
  * be free (an unlock message, a resubscription, a spin poll: {@link QueueWakeUps}) makes the first
- * queued owner head, holder or not. A holder is never forgotten on a guess: its re-entry would
- * queue behind itself.
+ * queued owner head, holder or not. A holder is never forgotten on a guess (its re-entry would
+ * queue behind itself), but owners that start queueing behind it have it checked ({@link HolderCheck}).
  *
  * <p><b>Locking.</b> All state is guarded by this object's monitor, and only this file takes it
  * ({@code LocalQueueMonitorTest} checks): the fields below and the parts ({@link Tickets},
@@ -45,24 +47,12 @@ import org.jspecify.annotations.Nullable;
  * A transition changes state under the monitor and gives back what to start (a head, re-entries);
  * it or its caller starts that outside the monitor, where Redis calls go out and callers' futures
  * complete. The monitor is taken under no other lock; under it run only the parts, {@link LocalQueues}'
- * lock-free map and counters, the timer and acquisitions' volatile reads. An idle queue is kept in
- * one of {@link LocalQueues}' idle slots; the one it displaces retires on the timer's thread
- * ({@link #retireIfDisplaced}), never under another queue's monitor, and is not used again.
+ * lock-free map and counters, the timer and acquisitions' volatile reads. An idle queue waits in an
+ * idle slot ({@link LocalQueues#keepIdle}; the one it displaces retires: {@link #retireIfDisplaced}).
  */
-final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transitions {
+final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transitions, HolderCheck.Transitions {
     /** No owner: nobody of this client holds the lock. */
     static final long NONE = ExclusiveLockProtocol.NO_OWNER;
-
-    /** How {@link #admit} let a ticket in: an {@link Entry}, or after the owner's earlier acquisitions. */
-    sealed interface Admission permits Entry, AfterEarlier {
-    }
-
-    /** What {@link #enter} decided for a new acquisition. */
-    enum Entry implements Admission { RUN, RUN_AS_HEAD, QUEUED }
-
-    /** Enters after {@code earlier} ({@link Tickets#earlierOf}); {@code earlierWaits}: one waits for the lock. */
-    record AfterEarlier(CompletableFuture<Void> earlier, boolean earlierWaits) implements Admission {
-    }
 
     private final String localKey;
     private final AcquireContext services;
@@ -73,9 +63,9 @@ final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transit
     private final Tickets tickets = new Tickets();
     private final ConfirmedHolder holder;
     private final HandOffBudget budget;
-    /** Made when first needed: a held lock keeps no {@link LocalRelease}, most queues see no waiter. */
+    private final QueueWakeUps wakeUps;
+    /** Made when first needed: a held lock keeps no {@link LocalRelease}. */
     private @Nullable LocalRelease releases;
-    private @Nullable QueueWakeUps wakeUps;
     /** Releases sent and not yet answered. */
     private int releasesInFlight;
     private boolean retired;
@@ -88,6 +78,7 @@ final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transit
                 () -> run(onHolderLeaseDue(), true)), services.clock());
         this.budget = new HandOffBudget(services.clock());
         this.runner = new TicketRunner(this, services, queues);
+        this.wakeUps = new QueueWakeUps(services.wakeUps(), services.timer(), this::probe, this::spinPollDue);
     }
 
     String localKey() {
@@ -113,33 +104,34 @@ final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transit
         boolean holds = holds(ticket.owner);
         CompletableFuture<Void> earlier = tickets.earlierOf(ticket.owner, holds);
         return earlier == null ? enter(ticket, direct)
-                : new AfterEarlier(earlier, !holds && tickets.unansweredOf(ticket.owner));
+                : new Admission.AfterEarlier(earlier, !holds && tickets.unansweredOf(ticket.owner));
     }
 
     /**
      * Whether {@code ticket} goes to Redis at once ({@code direct}: it must), as head, or queues; the
      * caller runs the first two ({@link #run}) outside the monitor.
      */
-    synchronized Entry enter(Ticket ticket, boolean direct) {
+    synchronized Admission.Entry enter(Ticket ticket, boolean direct) {
         boolean holds = holds(ticket.owner);
         if (direct || ticket.oneShot() || holds) {
             ticket.fresh = !holds;
             tickets.runStarted(ticket);
-            return Entry.RUN;
+            return Admission.Entry.RUN;
         }
         if (holder.noneOrInDoubt() && !tickets.headRunning() && tickets.noneQueued()) {
             becomeHead(ticket);
-            return Entry.RUN_AS_HEAD;
+            return Admission.Entry.RUN_AS_HEAD;
         }
         tickets.queue(ticket);
         ticket.armTimeout(services.timer(), () -> giveUp(ticket));
-        wakeUps().watchFor(ticket);
-        wakeUps().update(tickets, retired);
-        return Entry.QUEUED;
+        watchFor(ticket);
+        wakeUps.update(tickets, retired);
+        return Admission.Entry.QUEUED;
     }
 
     /** Runs {@code ticket}'s acquisition, as head or not (none when null); outside the monitor. */
-    void run(@Nullable Ticket ticket, boolean head) {
+    @Override
+    public void run(@Nullable Ticket ticket, boolean head) {
         if (ticket != null) {
             runner.run(ticket, head);
         }
@@ -274,7 +266,7 @@ final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transit
             holder.releasedOne();
         }
         tickets.putBackFirst(successor); // it takes the channels it needs again
-        wakeUps().watchFor(successor);
+        watchFor(successor);
     }
 
     @Override
@@ -291,7 +283,7 @@ final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transit
         holder.forgetIfConfirmedBefore(owner, sentAt);
         if (tickets.headRunning()) {
             tickets.putBackFirst(successor);
-            wakeUps().watchFor(successor);
+            watchFor(successor);
             return null;
         }
         becomeHead(successor);
@@ -346,6 +338,17 @@ final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transit
         holder.doubt(sentAt);
     }
 
+    @Override
+    public synchronized HolderCheck.@Nullable Due holderCheckDue() {
+        return retired || tickets.noneQueued() || tickets.headRunning() || holder.noneOrInDoubt() ? null
+                : new HolderCheck.Due(castToNonNull(holder.protocol()), holder.owner(), queues.confirmations());
+    }
+
+    @Override // a release in flight corrects the view itself, and may be handing the lock to a queued owner
+    public synchronized @Nullable Ticket onHolderNotFound(long owner, long sentAt) {
+        return !retired && releasesInFlight == 0 && holder.is(owner) && holder.confirmedBy(sentAt) ? forgetHolder() : null;
+    }
+
     /** The holder's fixed lease may have run out ({@link ConfirmedHolder#leaseRanOut}): the next head. */
     private synchronized @Nullable Ticket onHolderLeaseDue() {
         return holder.leaseRanOut(services.watchdog()) && !retired ? forgetHolder() : null;
@@ -372,7 +375,7 @@ final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transit
     /** A poll for spin waiters fell due: see {@link QueueWakeUps}. */
     private void spinPollDue() {
         synchronized (this) {
-            wakeUps().spinPollFired();
+            wakeUps.spinPollFired();
         }
         probe();
     }
@@ -398,11 +401,12 @@ final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transit
         ticket.fresh = !holds(ticket.owner);
     }
 
-    private QueueWakeUps wakeUps() {
-        if (wakeUps == null) {
-            wakeUps = new QueueWakeUps(services.wakeUps(), services.timer(), this::probe, this::spinPollDue);
+    /** {@code ticket} queued: it takes the channels, and the first to queue behind a holder has it checked. */
+    private void watchFor(Ticket ticket) {
+        CompletableFuture<Void> subscribed = wakeUps.watchFor(ticket);
+        if (subscribed != null && !tickets.headRunning()) {
+            HolderCheck.afterSubscribed(subscribed, services.timer(), this);
         }
-        return wakeUps;
     }
 
     /** Fails every queued owner: the client is closing. */
@@ -411,9 +415,7 @@ final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transit
         synchronized (this) {
             queued = tickets.drainQueued();
             holder.cancelLeaseCheck();
-            if (wakeUps != null) {
-                wakeUps.close();
-            }
+            wakeUps.close();
         }
         for (Ticket ticket : queued) {
             ticket.fail(new IllegalStateException("the LockClient is closed"));
@@ -422,9 +424,7 @@ final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transit
 
     /** After a change of state: updates the wake-ups, and keeps an idle queue in its idle slot. */
     private void retireIfIdle() {
-        if (wakeUps != null) {
-            wakeUps.update(tickets, retired);
-        }
+        wakeUps.update(tickets, retired);
         if (idle() && !retired) {
             queues.keepIdle(this, services.timer()); // kept for the lock's next use: see LocalQueues
         }

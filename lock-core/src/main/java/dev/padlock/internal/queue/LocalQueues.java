@@ -74,18 +74,18 @@ public final class LocalQueues {
     private void enter(Ticket ticket, LockProtocol protocol, AcquireContext services, boolean direct) {
         while (true) {
             LocalQueue queue = queue(protocol, services);
-            LocalQueue.Admission admission = queue.admit(ticket, direct);
+            Admission admission = queue.admit(ticket, direct);
             if (admission == null) {
                 continue; // retired meanwhile: take the name's queue again
             }
-            if (admission instanceof LocalQueue.AfterEarlier after && ticket.oneShot() && after.earlierWaits()) {
+            if (admission instanceof Admission.AfterEarlier after && ticket.oneShot() && after.earlierWaits()) {
                 // one attempt has no wait to spend on the owner's turn: the owner's own earlier
                 // acquisition waits for the lock, so it is not this owner's to take now
                 ticket.giveUpBeforeEntry();
-            } else if (admission instanceof LocalQueue.AfterEarlier after) {
+            } else if (admission instanceof Admission.AfterEarlier after) {
                 after(after.earlier(), ticket, protocol, services, direct);
-            } else if (admission != LocalQueue.Entry.QUEUED) {
-                queue.runner.run(ticket, admission == LocalQueue.Entry.RUN_AS_HEAD);
+            } else if (admission != Admission.Entry.QUEUED) {
+                queue.runner.run(ticket, admission == Admission.Entry.RUN_AS_HEAD);
             }
             return;
         }

@@ -2,6 +2,7 @@ package dev.padlock.internal.queue;
 
 import dev.padlock.internal.wakeup.WakeUps;
 import io.netty.util.Timer;
+import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -28,12 +29,15 @@ final class QueueWakeUps {
         this.onSpinPollDue = onSpinPollDue;
     }
 
-    /** {@code ticket} queued, or was put back first: it takes the channels it needs. */
-    void watchFor(Ticket ticket) {
+    /**
+     * {@code ticket} queued, or was put back first: it takes the channels it needs. Returns when
+     * the unlock channel it began to watch is subscribed, or null (see {@link ChannelWatches#watchFor}).
+     */
+    @Nullable CompletableFuture<Void> watchFor(Ticket ticket) {
         if (watches == null) {
             watches = new ChannelWatches(wakeUps, onUnlockMessage);
         }
-        watches.watchFor(ticket);
+        return watches.watchFor(ticket);
     }
 
     /**

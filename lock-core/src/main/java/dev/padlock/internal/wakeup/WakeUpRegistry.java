@@ -310,6 +310,13 @@ public final class WakeUpRegistry implements WakeUps {
         }
 
         @Override
+        public CompletableFuture<Void> ready() {
+            synchronized (channel) {
+                return castToNonNull(channel.ready); // set when the channel was shared, never unset
+            }
+        }
+
+        @Override
         public void close() {
             if (open.compareAndSet(true, false)) {
                 channel.waiters.removeWatcher(listener);

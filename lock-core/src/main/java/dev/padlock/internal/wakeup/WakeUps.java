@@ -78,6 +78,9 @@ public interface WakeUps extends AutoCloseable {
 
     /** A listener's share of a channel subscription: see {@link #watch}. */
     interface Watch extends AutoCloseable {
+        /** Completes when Redis confirmed the subscription: messages published after it are heard. */
+        CompletableFuture<Void> ready();
+
         @Override
         void close();
     }

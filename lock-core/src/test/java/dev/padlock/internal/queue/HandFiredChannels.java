@@ -80,11 +80,27 @@ final class HandFiredChannels implements WakeUps {
         return sharesConfirmed ? subscribe(channel) : null;
     }
 
+    /**
+     * Whether Redis confirms a watch's subscription (its {@code ready()} completes). Off unless a
+     * test turns it on: the queue's holder check waits for it, and other tests send no check.
+     */
+    boolean confirmsWatches;
+
     @Override
     public Watch watch(String channel, Runnable listener) {
         Watching watching = new Watching(channel, listener);
         watchers.add(watching);
-        return () -> watchers.remove(watching);
+        return new Watch() {
+            @Override
+            public CompletableFuture<Void> ready() {
+                return confirmsWatches ? CompletableFuture.completedFuture(null) : new CompletableFuture<>();
+            }
+
+            @Override
+            public void close() {
+                watchers.remove(watching);
+            }
+        };
     }
 
     @Override

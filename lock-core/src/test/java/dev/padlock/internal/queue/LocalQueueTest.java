@@ -60,6 +60,62 @@ class LocalQueueTest {
         assertThat(channels.watchers).hasSize(1);
     }
 
+    /**
+     * LockModelTest seed 7, sequence 63: a Redisson force unlock of this client's holder, while
+     * nobody of this client queued (so no message was heard), left a later waiter queued behind a
+     * holder Redis no longer had, for the rest of its 20 s fixed lease.
+     */
+    @Test
+    void stuckWaiterBehindAHolderForceUnlockedBeforeAnyoneQueued() {
+        channels.confirmsWatches = true;
+        f.holdsFixed(1, 20_000);
+        PendingAcquire second = acquire(2, FOREVER);
+
+        timer.runDue(); // subscribed: the first owner queued behind the holder asks whether it still holds
+        lock.next("confirm", 1).answer(Attempt.notAcquired(-2));
+
+        lock.next("claim", 2).answer(Attempt.ACQUIRED);
+        assertThat(second.result()).as("got the lock Redis had free, long before the holder's lease ends")
+                .isCompletedWithValue(true);
+    }
+
+    @Test
+    void theHolderCheckFindingTheHolderLeavesTheQueuedOwnerWaitingForItsRelease() {
+        channels.confirmsWatches = true;
+        holds(1);
+        PendingAcquire second = acquire(2, FOREVER);
+        PendingAcquire third = acquire(3, FOREVER);
+
+        timer.runDue();
+        lock.next("confirm", 1).answer(Attempt.ACQUIRED);
+        lock.sentNothing(); // one check for the queue that formed, none for the owner queued after
+
+        CompletableFuture<ReleaseOutcome> released = release(1);
+        lock.next("handoff", 1).answer(ReleaseOutcome.RELEASED);
+        assertThat(released).isCompletedWithValue(ReleaseOutcome.RELEASED);
+        assertThat(second.result()).isCompletedWithValue(true);
+        assertThat(third.result()).isNotDone();
+    }
+
+    @Test
+    void aHolderCheckAnsweredAfterTheHolderReleasedDoesNotForgetTheNextHolder() {
+        channels.confirmsWatches = true;
+        holds(1);
+        PendingAcquire second = acquire(2, FOREVER);
+        timer.runDue();
+        Call check = lock.next("confirm", 1);
+
+        CompletableFuture<ReleaseOutcome> released = release(1);
+        lock.next("handoff", 1).answer(ReleaseOutcome.RELEASED);
+        assertThat(second.result()).isCompletedWithValue(true);
+        check.answer(Attempt.notAcquired(-2)); // of owner 1, which no longer holds
+
+        PendingAcquire reentry = acquire(2, FOREVER);
+        lock.next("acquire", 2).answer(Attempt.ACQUIRED);
+        assertThat(reentry.result()).as("owner 2 is still the holder: a re-entry").isCompletedWithValue(true);
+        assertThat(released).isDone();
+    }
+
     @Test
     void aSuccessorIsToldItHoldsOnlyWhenTheHandOffIsAnswered() {
         holds(1);

@@ -361,7 +361,7 @@ class LocalQueueViewTest {
         LocalQueue queue = new LocalQueue(granting.localKey(), f.services, f.queues);
         Ticket head = new Ticket(granting, false, 1, LeaseMillis.WATCHDOG, LEASE, WaitBudget.of(FOREVER, f.timer), 42);
         synchronized (queue) {
-            assertThat(queue.enter(head, false)).isEqualTo(LocalQueue.Entry.RUN_AS_HEAD);
+            assertThat(queue.enter(head, false)).isEqualTo(Admission.Entry.RUN_AS_HEAD);
         }
 
         assertThat(queue.onGranted(granting, 1, 42)).isTrue();

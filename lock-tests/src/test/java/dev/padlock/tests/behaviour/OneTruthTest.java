@@ -170,6 +170,33 @@ class OneTruthTest {
                 .hasCauseInstanceOf(IllegalMonitorStateException.class);
     }
 
+    /**
+     * LockModelTest seed 7, sequence 63: another client's force unlock of this client's holder was
+     * not heard (nobody of this client queued, so it was not subscribed), and a later waiter of this
+     * client queued behind the holder Redis no longer had, until the holder's 20 s lease ran out.
+     */
+    @Test
+    void stuckWaiterBehindAHolderForceUnlockedBeforeAnyoneQueued(RedisAdmin admin) throws Exception {
+        LockClient a = clients.open();
+        LockClient b = clients.open();
+        for (String kind : List.of("plain", "spin")) {
+            String name = Clients.uniqueName("unheard-force-unlock");
+            RLock held = kind.equals("spin") ? a.getSpinLock(name) : a.getLock(name);
+            held.lockAsync(60, TimeUnit.SECONDS, 1L).get(5, TimeUnit.SECONDS);
+            assertThat(b.getLock(name).forceUnlock()).as(kind).isTrue();
+            assertThat(admin.commands().exists(name)).as(kind).isZero();
+
+            // a wait far shorter than the old holder's lease: a waiter left behind it times the get out
+            RLock plain = a.getLock(name);
+            assertThat(plain.tryLockAsync(30, 10, TimeUnit.SECONDS, 2L).get(20, TimeUnit.SECONDS))
+                    .as(kind + ": the waiter gets the lock Redis has free").isTrue();
+            assertThat(admin.commands().hkeys(name)).as(kind).containsExactly(a.getId() + ":2");
+            assertThatThrownBy(() -> held.unlockAsync(1L).get(5, TimeUnit.SECONDS)).as(kind)
+                    .hasCauseInstanceOf(IllegalMonitorStateException.class);
+            plain.unlockAsync(2L).get(5, TimeUnit.SECONDS);
+        }
+    }
+
     /** Defect 7: an unlock through another kind of lock object stranded this client's queued waiters. */
     @Test
     void anUnlockThroughAnotherKindWakesTheLocalWaiters() throws Exception {
