@@ -10,9 +10,10 @@ import java.util.Locale;
  * {@code release()} of one permit with nothing in between. Before the run a client of the library
  * sets the permits with {@code trySetPermits}; after it, every worker stopped, the count on Redis
  * must be {@value #PERMITS} again, else the round fails: a permit was lost (or one made). The
- * table shows the headline figures, the failed attempts
- * ({@link FailedAttempts#GETS_BEYOND_DECRBYS}), the free permits after the run and the spread over
- * JVMs and threads; the chart leaves it out, as it does the series 8a-10b.
+ * semaphore's key is deleted after the run, whether it was measured or not. The table shows the
+ * headline figures, the failed attempts ({@link FailedAttempts#GETS_BEYOND_DECRBYS}), the free
+ * permits after the run and the spread over JVMs and threads; the chart leaves it out, as it does
+ * the series 8a-10b.
  */
 final class SemaphoreScenario implements Scenario {
 
@@ -66,10 +67,20 @@ final class SemaphoreScenario implements Scenario {
                 throw new IllegalStateException("Semaphore " + name + " had its permits set already");
             }
         }
-        ProcessLoad load = new ProcessLoad(library, context.target(), name, processes, MultiProcessScenario.THREADS,
-                UncontendedScenario.LEASE_MILLIS, ContendedLock.SEMAPHORE, 0);
-        ScenarioResult result = ThroughputMeasurement.measure(load, context, tag, List.of(name),
-                FailedAttempts.of(library, ContendedLock.SEMAPHORE));
+        ScenarioResult result;
+        try {
+            ProcessLoad load = new ProcessLoad(library, context.target(), name, processes,
+                    MultiProcessScenario.THREADS, UncontendedScenario.LEASE_MILLIS, ContendedLock.SEMAPHORE, 0);
+            result = ThroughputMeasurement.measure(load, context, tag, List.of(name),
+                    FailedAttempts.of(library, ContendedLock.SEMAPHORE));
+        } catch (RuntimeException e) {
+            try {
+                context.getAndDelete(name);
+            } catch (RuntimeException cleanup) {
+                e.addSuppressed(cleanup);
+            }
+            throw e;
+        }
         int permits = requireAllPermits(name, context.getAndDelete(name));
         return result.withPerProcess(ProcessLoad.perProcess(result.perThread(), MultiProcessScenario.THREADS))
                 .withFreePermitsAfter(permits);
