@@ -90,6 +90,7 @@ public final class Bench {
                 new WakeUpLatencyScenario("6c", WakeUpLatencyScenario.Place.OTHER_JVM)));
         scenarios.addAll(LockFamilyScenario.all(topology));
         scenarios.addAll(MultiProcessScenario.series());
+        scenarios.add(SemaphoreScenario.fourProcesses());
         return List.copyOf(scenarios);
     }
 

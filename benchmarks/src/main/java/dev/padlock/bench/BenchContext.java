@@ -10,7 +10,7 @@ import java.util.UUID;
  * What every scenario shares: the servers, admin connections to them, and the run's timing.
  *
  * @param servers the server or cluster both libraries use, with an admin connection to each master
- *     (INFO, KEYS, ECHO)
+ *     (INFO, KEYS, ECHO, GET, DEL)
  * @param measured how long each scenario is measured per library
  * @param warmUp how long each scenario runs before that, not measured
  * @param calibration how long the {@code MONITOR} pass of a throughput scenario runs
@@ -55,6 +55,17 @@ record BenchContext(BenchServers servers, Duration measured, Duration warmUp, Du
     long keysLeft(String tag, Collection<String> lockNames) {
         List<String> keys = servers.keys("*" + tag + "*");
         return keys.stream().filter(key -> !lockNames.contains(key)).count();
+    }
+
+    /**
+     * Deletes {@code key} on the master that holds it and returns its string value from just
+     * before; null when it was absent.
+     */
+    String getAndDelete(String key) {
+        RedisAdmin admin = admins().get(servers.masterOf(key));
+        String value = admin.commands().get(key);
+        admin.commands().del(key);
+        return value;
     }
 
     /** Sleeps for {@code duration}. */

@@ -22,7 +22,7 @@ record BenchOptions(int seconds, int rounds, List<String> scenarioIds, Path out,
         boolean jmh, Topology topology) {
 
     static final String USAGE = String.join("\n",
-            "Usage: scripts/bench.sh [--topology single|cluster] [--seconds N] [--rounds N] [--scenarios 1,1b,2,3,3b,4,5,6,7,8,9,10]",
+            "Usage: scripts/bench.sh [--topology single|cluster] [--seconds N] [--rounds N] [--scenarios 1,1b,2,3,3b,4,5,6,7,8,9,10,11]",
             "                [--out DIR] [--redis URI] [--no-jmh]",
             "  --topology T     single: one Redis server (default); cluster: a Redis Cluster of "
                     + Topology.CLUSTER_MASTERS + " masters without",
@@ -36,7 +36,8 @@ record BenchOptions(int seconds, int rounds, List<String> scenarioIds, Path out,
             "                   '7' the lock family 7a-7i (lock, fair, read, write, fenced, spin, multi, red, fair x 4",
             "                   threads), '8' 8a-8d (one lock, 1, 2, 4, 8 JVMs x 4 threads), '9' 9a-9c (one fair lock,",
             "                   1, 2, 4 JVMs x 4 threads), '10' 10a-10b (one read-write lock at 90 % reads, 2, 4 JVMs x 4",
-            "                   threads) (default all)",
+            "                   threads), '11' 11a (one semaphore of 4 permits, 4 JVMs x 4 threads: acquire() + release(),",
+            "                   the permits on Redis checked after the run) (default all)",
             "  --out DIR        where bench.md and the chart (acquisitions.png; acquisitions-cluster.png on a",
             "                   cluster) are written (default benchmarks/target/bench; on a cluster its cluster/)",
             "  --redis URI      use this Redis server instead of starting one (its other clients skew the figures;",

@@ -2,10 +2,11 @@ package dev.padlock.bench;
 
 /**
  * How the failed attempts of a multi-process scenario are counted: runs of a library's acquire
- * script that returned without the lock. Redis only counts calls by command ({@code INFO
- * commandstats}), so each way relies on what the scripts call (Padlock's in lock-lua, Redisson's
- * in {@code RedissonLock}, {@code RedissonFairLock}, {@code RedissonReadLock} and
- * {@code RedissonWriteLock}); with a fixed lease and no re-entry, as in these scenarios:
+ * script that returned without the lock (or the permit). Redis only counts calls by command
+ * ({@code INFO commandstats}), so each way relies on what the scripts call (Padlock's in lock-lua,
+ * Redisson's in {@code RedissonLock}, {@code RedissonFairLock}, {@code RedissonReadLock},
+ * {@code RedissonWriteLock} and {@code RedissonSemaphore}); with a fixed lease and no re-entry, as
+ * in these scenarios:
  * <ul>
  * <li>plain lock, both libraries: the acquire script ends a failed attempt with {@code PTTL} of
  *     the lock and calls {@code PTTL} nowhere else, nor does the release;
@@ -19,7 +20,10 @@ package dev.padlock.bench;
  *     other reader still holding, so the {@code MONITOR} pass counts the scripts whose last call
  *     is {@code PTTL} of the lock, which is how every failed attempt ends and no other script
  *     (a Padlock reader that yields to a waiting writer ends with {@code PTTL} of the gate,
- *     {@code padlock_rw_gate:{name}}, counted too).
+ *     {@code padlock_rw_gate:{name}}, counted too);
+ * <li>semaphore, both: the acquire script ({@code semaphore_acquire.lua}, and Redisson's
+ *     {@code RedissonSemaphore.tryAcquireAsync}) calls {@code GET} once and {@code DECRBY} only
+ *     when it takes a permit; nothing else of a waiter or a release calls either.
  * </ul>
  */
 enum FailedAttempts {
@@ -45,6 +49,13 @@ enum FailedAttempts {
             return cost.perAcquisition("hexists") - 1;
         }
     },
+    /** {@code GET} calls of the measured window less its {@code DECRBY} calls. */
+    GETS_BEYOND_DECRBYS("GET calls less DECRBY calls") {
+        @Override
+        double perAcquisition(ServerCost cost, double scriptsEndingWithPttl) {
+            return cost.perAcquisition("get") - cost.perAcquisition("decrby");
+        }
+    },
     /** Scripts ending with {@code PTTL} of the lock, in the {@code MONITOR} pass. */
     SCRIPTS_ENDING_WITH_PTTL("scripts ending with PTTL of the lock, MONITOR pass") {
         @Override
@@ -68,6 +79,8 @@ enum FailedAttempts {
                 return library instanceof RedissonLibrary ? HEXISTS_BEYOND_RELEASES : HEXISTS_CALLS;
             case READ_WRITE:
                 return SCRIPTS_ENDING_WITH_PTTL;
+            case SEMAPHORE:
+                return GETS_BEYOND_DECRBYS;
             default:
                 throw new IllegalArgumentException("Unknown lock " + lock);
         }

@@ -54,7 +54,7 @@ interface LockLibrary {
      */
     Client connect(RedisTarget target);
 
-    /** One connected client; hands out locks by name. Close it when done. */
+    /** One connected client; hands out locks and semaphores by name. Close it when done. */
     interface Client extends AutoCloseable {
 
         /** The plain reentrant lock {@code name} ({@code getLock}). */
@@ -69,6 +69,14 @@ interface LockLibrary {
          * @throws IllegalArgumentException when {@code names} does not have the size the kind needs
          */
         BenchLock lock(LockKind kind, List<String> names);
+
+        /**
+         * The counting semaphore {@code name} ({@code getSemaphore}), in Redisson's
+         * {@code RSemaphore} format.
+         *
+         * @throws UnsupportedOperationException when the library has none (the floor)
+         */
+        BenchSemaphore semaphore(String name);
 
         @Override
         void close();

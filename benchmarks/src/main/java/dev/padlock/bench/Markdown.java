@@ -114,7 +114,16 @@ final class Markdown {
                 "  lock with probability " + MultiProcessScenario.READ_PERCENT / 100.0 + ", else the write lock (a"
                         + " `Random` per thread, seeded the same in every run).",
                 "  8a-10b show only the headline rows and the chart leaves them out; 8b is scenario 4's set-up again.",
-                "- *Failed attempts* (4, 8a-10b): runs of the acquire script that returned without the lock, per",
+                "- Semaphore (11a): each of 4 worker JVMs has its own client and " + MultiProcessScenario.THREADS
+                        + " threads doing `acquire()` +",
+                "  `release()` of one permit of one `RSemaphore` with nothing in between; "
+                        + SemaphoreScenario.PERMITS + " permits, set with",
+                "  `trySetPermits(" + SemaphoreScenario.PERMITS + ")` by a client of the library before the run."
+                        + " *Free permits on Redis after the run*: the count",
+                "  read with `GET` once every worker has stopped; the round fails unless it is "
+                        + SemaphoreScenario.PERMITS + " (a permit lost, or",
+                "  one made). The chart leaves it out.",
+                "- *Failed attempts* (4, 8a-11a): runs of the acquire script that returned without the lock, per",
                 "  acquisition; a Padlock thread that waits for its own client to hand the lock over makes none.",
                 "  Redis counts calls by command only, so this rests on what the scripts call (fixed lease, no",
                 "  re-entry). Plain lock (4, 8a-8d): the `pttl` calls of the measured window, for both: the acquire",
@@ -127,6 +136,8 @@ final class Markdown {
                 "  by a read release for each reader still holding, so the scripts whose last call is `pttl` of the",
                 "  lock (or, for a Padlock reader that yields to a waiting writer, of its gate",
                 "  `padlock_rw_gate:{name}`) are counted in the 1 s `MONITOR` pass instead, per acquisition of that pass.",
+                "  Semaphore (11a): the `get` calls of the measured window less its `decrby` calls, for both: the",
+                "  acquire scripts call `get` once and `decrby` only when they take a permit, and nothing else does.",
                 "- *Fewest / most per process*: the measured window's acquisitions summed per worker JVM (from the",
                 "  workers' own counts), with 2 JVMs or more.",
                 "",

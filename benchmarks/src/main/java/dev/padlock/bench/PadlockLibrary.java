@@ -4,6 +4,7 @@ import dev.padlock.LockClient;
 import dev.padlock.LockConfig;
 import dev.padlock.RFencedLock;
 import dev.padlock.RLock;
+import dev.padlock.RSemaphore;
 import dev.padlock.micrometer.PadlockMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.List;
@@ -61,6 +62,27 @@ final class PadlockLibrary implements LockLibrary {
                     default:
                         throw new IllegalArgumentException("Unknown kind " + kind);
                 }
+            }
+
+            @Override
+            public BenchSemaphore semaphore(String name) {
+                RSemaphore semaphore = client.getSemaphore(name);
+                return new BenchSemaphore() {
+                    @Override
+                    public boolean trySetPermits(int permits) {
+                        return semaphore.trySetPermits(permits);
+                    }
+
+                    @Override
+                    public void acquire() throws InterruptedException {
+                        semaphore.acquire();
+                    }
+
+                    @Override
+                    public void release() {
+                        semaphore.release();
+                    }
+                };
             }
 
             private RLock[] components(List<String> names) {

@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 import org.redisson.Redisson;
 import org.redisson.api.RFencedLock;
 import org.redisson.api.RLock;
+import org.redisson.api.RSemaphore;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 
@@ -57,6 +58,27 @@ final class RedissonLibrary implements LockLibrary {
                     default:
                         throw new IllegalArgumentException("Unknown kind " + kind);
                 }
+            }
+
+            @Override
+            public BenchSemaphore semaphore(String name) {
+                RSemaphore semaphore = client.getSemaphore(name);
+                return new BenchSemaphore() {
+                    @Override
+                    public boolean trySetPermits(int permits) {
+                        return semaphore.trySetPermits(permits);
+                    }
+
+                    @Override
+                    public void acquire() throws InterruptedException {
+                        semaphore.acquire();
+                    }
+
+                    @Override
+                    public void release() {
+                        semaphore.release();
+                    }
+                };
             }
 
             private RLock[] components(List<String> names) {

@@ -87,6 +87,10 @@ final class ResultTable {
             number(label, "Redis calls / acquisition", r, result -> result.cost().callsPerAcquisition(), "%.2f");
             number(label, "round trips / acquisition", r, ScenarioResult::roundTripsPerAcquisition, "%.2f");
             failedAttempts(label, r, measured);
+            if (measured.freePermitsAfter() != null) {
+                text(label, "free permits on Redis after the run", r,
+                        result -> Integer.toString(result.freePermitsAfter()));
+            }
             perProcess(label, r, measured);
             if (measured.perThread().length > 1) {
                 text(label, "fewest / most per thread (ratio)", r, result -> spread(result.perThread()));

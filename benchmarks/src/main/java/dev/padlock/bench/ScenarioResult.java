@@ -3,8 +3,9 @@ package dev.padlock.bench;
 /**
  * One library's figures for one scenario. Throughput scenarios fill {@code acquisitionsPerSecond}
  * and {@code perThread}; latency scenarios fill {@code latency}; multi-process scenarios also
- * {@code perProcess} and {@code failedAttemptsPerAcquisition}; the rest is always there, except
- * in a {@link #failed} result, which has only its {@code failure}.
+ * {@code perProcess} and {@code failedAttemptsPerAcquisition}, a semaphore's also
+ * {@code freePermitsAfter}; the rest is always there, except in a {@link #failed} result, which
+ * has only its {@code failure}.
  *
  * @param acquisitionsPerSecond null for a latency scenario
  * @param perThread acquisitions per thread in the measured window; null for a latency scenario
@@ -17,21 +18,24 @@ package dev.padlock.bench;
  *     ran in worker JVMs
  * @param failedAttemptsPerAcquisition acquire-script runs that did not acquire, per acquisition
  *     ({@link FailedAttempts}); null where not counted
+ * @param freePermitsAfter the semaphore's free permits on Redis right after the run; null unless
+ *     the scenario is a semaphore's
  * @param failure why the scenario could not be measured for this library; null when it was
  */
 record ScenarioResult(Double acquisitionsPerSecond, long[] perThread, ServerCost cost,
         double roundTripsPerAcquisition, long keysLeft, Latency latency, long[] perProcess,
-        Double failedAttemptsPerAcquisition, String failure) {
+        Double failedAttemptsPerAcquisition, Integer freePermitsAfter, String failure) {
 
     /** A measured result without per-process counts or failed attempts. */
     ScenarioResult(Double acquisitionsPerSecond, long[] perThread, ServerCost cost, double roundTripsPerAcquisition,
             long keysLeft, Latency latency) {
-        this(acquisitionsPerSecond, perThread, cost, roundTripsPerAcquisition, keysLeft, latency, null, null, null);
+        this(acquisitionsPerSecond, perThread, cost, roundTripsPerAcquisition, keysLeft, latency, null, null, null,
+                null);
     }
 
     /** A scenario that could not be measured, and why. */
     static ScenarioResult failed(String failure) {
-        return new ScenarioResult(null, null, null, 0, 0, null, null, null, failure);
+        return new ScenarioResult(null, null, null, 0, 0, null, null, null, null, failure);
     }
 
     /** Whether this result has no figures, only a {@link #failure}. */
@@ -42,13 +46,19 @@ record ScenarioResult(Double acquisitionsPerSecond, long[] perThread, ServerCost
     /** This result with {@code perProcess}. */
     ScenarioResult withPerProcess(long[] counts) {
         return new ScenarioResult(acquisitionsPerSecond, perThread, cost, roundTripsPerAcquisition, keysLeft, latency,
-                counts, failedAttemptsPerAcquisition, failure);
+                counts, failedAttemptsPerAcquisition, freePermitsAfter, failure);
     }
 
     /** This result with {@code failedAttemptsPerAcquisition}. */
     ScenarioResult withFailedAttempts(Double perAcquisition) {
         return new ScenarioResult(acquisitionsPerSecond, perThread, cost, roundTripsPerAcquisition, keysLeft, latency,
-                perProcess, perAcquisition, failure);
+                perProcess, perAcquisition, freePermitsAfter, failure);
+    }
+
+    /** This result with {@code freePermitsAfter}. */
+    ScenarioResult withFreePermitsAfter(Integer permits) {
+        return new ScenarioResult(acquisitionsPerSecond, perThread, cost, roundTripsPerAcquisition, keysLeft, latency,
+                perProcess, failedAttemptsPerAcquisition, permits, failure);
     }
 
     /** Wake-up latency: from just before the holder's unlock to the waiter's return. */

@@ -62,6 +62,7 @@ class BenchSmokeTest {
         assertThat(selected.apply("6")).containsExactly("6a", "6b", "6c");
         assertThat(selected.apply("8")).containsExactly("8a", "8b", "8c", "8d");
         assertThat(selected.apply("9,10")).containsExactly("9a", "9b", "9c", "10a", "10b");
+        assertThat(selected.apply("11")).containsExactly("11a");
         assertThat(selected.apply("1")).containsExactly("1", "1b");
         assertThat(selected.apply("6c,8d")).containsExactly("6c", "8d");
     }
