@@ -46,7 +46,11 @@ class OneTruthTest {
             String name = Clients.uniqueName("lost-behind-back");
             RLock lock = a.getLock(name);
             lock.lockAsync(30, TimeUnit.SECONDS, 1L).get(5, TimeUnit.SECONDS);
+            long checks = admin.commandStats().calls("hexists");
             CompletableFuture<Void> successor = lock.lockAsync(30, TimeUnit.SECONDS, 2L);
+            // once subscribed, the queue asks whether the holder still holds (its HEXISTS, the only
+            // one here): the loss must come after that look, which would see it
+            await().atMost(HANG).until(() -> admin.commandStats().calls("hexists") > checks);
             RLock other = b.getLock(name);
             assertThat(admin.commands().del(name)).isOne(); // lost as in a restart or FLUSHALL: no message
             assertThat(other.tryLockAsync(0, 30, TimeUnit.SECONDS, 7L).get(5, TimeUnit.SECONDS)).isTrue();
