@@ -41,6 +41,9 @@ final class Episode {
     private final Promises promises;
     private final Deque<String> trace = new ArrayDeque<>();
     private long fingerprint;
+    private static final java.util.regex.Pattern PERMIT_ID = java.util.regex.Pattern.compile("\\b[0-9a-f]{32}\\b");
+    /** The trace's names of the permit ids seen so far. */
+    private final Map<String, String> permitNames = new HashMap<>();
     private final java.util.Map<KnownDefect, Integer> knownFindings = new java.util.EnumMap<>(KnownDefect.class);
     private int operationsLeft;
     /** The semaphore owners' own operations, on top of the locks' (half as many). */
@@ -146,6 +149,12 @@ final class Episode {
     }
 
     void log(String line) {
+        if (semaphores != null) {
+            // the engine draws permit ids from a SecureRandom of its own, not from the seed: the
+            // trace names them by order of appearance, so a seed still logs the same trace
+            line = PERMIT_ID.matcher(line).replaceAll(id -> permitNames.computeIfAbsent(id.group(),
+                    first -> "permit-" + (permitNames.size() + 1)));
+        }
         String entry = String.format("%10.3f ms  %s", world.millis(), line);
         fingerprint = fingerprint * 31 + entry.hashCode();
         if (trace.size() == TRACE_LINES) {
