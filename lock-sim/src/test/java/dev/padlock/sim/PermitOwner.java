@@ -13,8 +13,10 @@ import java.util.concurrent.TimeUnit;
  * seed: it takes permits of the counted semaphore ({@link dev.padlock.RSemaphore}, one or two at
  * once) or a permit of the permit-expirable one ({@link dev.padlock.RPermitExpirableSemaphore}, on
  * a watchdog or a fixed lease), one-shot, with a timed wait or waiting without bound; now and then
- * it cancels its wait; it holds a while and gives back what it was told it has. Told to stop, it
- * cancels a wait in flight, as a service shutting down does.
+ * it cancels its wait; it holds a while and gives back what it was told it has, but one hold in
+ * fifteen is abandoned, as by a thread that died holding it (a permit lease on a fixed lease then
+ * comes back when the lease ends; counted permits stay taken, as the user guide says). Told to
+ * stop, it cancels a wait in flight, as a service shutting down does.
  */
 final class PermitOwner {
     final SimClient client;
@@ -83,6 +85,14 @@ final class PermitOwner {
     }
 
     private void next() {
+        boolean fixedLease = lease != null && lease.leaseMillis > 0;
+        if ((countedHeld > 0 || fixedLease) && !stopping && world.random().nextInt(15) == 0) {
+            episode.log(name() + " dies holding " + (fixedLease ? "permit " + lease.handle.permitId()
+                    : countedHeld + " permit(s) of " + SimConfig.SEMAPHORE) + ": it never gives it back");
+            promises.abandoned(countedHeld);
+            countedHeld = 0;
+            lease = null;
+        }
         if (countedHeld > 0 || lease != null) {
             boolean longHold = !stopping && world.random().nextInt(10) == 0;
             later(longHold ? 2_000 : 0, stopping ? 50 : longHold ? 8_000 : 700, "releases", this::release);

@@ -14,8 +14,8 @@ import java.util.SortedMap;
  *
  * <ul>
  *   <li><b>No more in use than there are</b>: the counted semaphore's permits told held (and not
- *       yet sent back) plus its free count on Redis are at most the total, and the count is never
- *       below 0; for the permit-expirable one, likewise with the permits told held whose
+ *       yet sent back, or kept by a holder that died) plus its free count on Redis are at most the
+ *       total, and the count is never below 0; for the permit-expirable one, likewise with the permits told held whose
  *       {@code safeFor()} is above 0; and Redis itself keeps its leases plus its free count equal
  *       to the total.
  *   <li><b>A permit told held is on Redis</b>: while its owner reads {@code safeFor() > 0} at t
@@ -25,9 +25,9 @@ import java.util.SortedMap;
  *   <li><b>No permit lost for good</b>: once every owner let go and every lease ended, the
  *       permit-expirable semaphore has no lease left that has not ended, and its free count plus
  *       its ended leases (which the next call gives back) is the total. The counted semaphore's
- *       free count is the total, less at most the permits of the calls whose answer a client lost
- *       (an {@code RSemaphore}'s permits have no id: such a permit may stay taken, as the user
- *       guide says), and never more.
+ *       free count is the total less the permits of holders that died holding them, less at most
+ *       the permits of the calls whose answer a client lost (an {@code RSemaphore}'s permits have
+ *       no id: such a permit may stay taken, as the user guide says), and never more.
  * </ul>
  */
 final class SemaphorePromises {
@@ -37,6 +37,8 @@ final class SemaphorePromises {
     private final int leasedTotal;
     private int countedHeld;
     private int leasesHeld;
+    /** Counted permits whose holder died holding them: they stay taken. */
+    private long abandoned;
 
     SemaphorePromises(Episode episode, int countedTotal, int leasedTotal) {
         this.episode = episode;
@@ -68,6 +70,11 @@ final class SemaphorePromises {
             countedHeld++;
         }
         afterStep(episode.server.model().snapshot());
+    }
+
+    /** A holder died holding {@code counted} permits of the counted semaphore (and maybe a permit lease). */
+    void abandoned(int counted) {
+        abandoned += counted;
     }
 
     /** The owner reads {@code held.handle.safeFor()} now. */
@@ -117,9 +124,10 @@ final class SemaphorePromises {
         for (PermitOwner owner : episode.permitOwners) {
             inUse += owner.countedHeld;
         }
-        if (free < 0 || inUse + free > countedTotal) {
+        if (free < 0 || inUse + abandoned + free > countedTotal) {
             episode.fail("semaphore " + SimConfig.SEMAPHORE + " of " + countedTotal + " permits: " + inUse
-                    + " told held and not given back, " + free + " free on Redis: " + owners());
+                    + " told held and not given back, " + abandoned + " kept by holders that died, " + free
+                    + " free on Redis: " + owners());
         }
         long leasedFree = count(keys, SimConfig.PERMITS);
         Map<String, Double> leases = leases(keys);
@@ -165,9 +173,10 @@ final class SemaphorePromises {
                 }
             }
         }
-        if (free > countedTotal || free < countedTotal - inDoubt) {
+        if (free > countedTotal - abandoned || free < countedTotal - abandoned - inDoubt) {
             episode.fail("every owner let go, but " + SimConfig.SEMAPHORE + " has " + free + " of " + countedTotal
-                    + " permits free, with " + inDoubt + " in calls whose answer was lost");
+                    + " permits free, with " + abandoned + " kept by holders that died and " + inDoubt
+                    + " in calls whose answer was lost");
         } else if (free < countedTotal) {
             episode.log("semaphore " + SimConfig.SEMAPHORE + " ends with " + (countedTotal - free)
                     + " permit(s) taken by calls whose answer was lost (documented)");
