@@ -15,9 +15,9 @@ import java.util.SortedMap;
  * <ul>
  *   <li><b>No more in use than there are</b>: the counted semaphore's permits told held (and not
  *       yet sent back, or kept by a holder that died) plus its free count on Redis are at most the
- *       total, and the count is never below 0; for the permit-expirable one, likewise with the permits told held whose
- *       {@code safeFor()} is above 0; and Redis itself keeps its leases plus its free count equal
- *       to the total.
+ *       total, and the count is never below 0; for the permit-expirable one, likewise with the
+ *       permits told held whose {@code safeFor()} is above 0; and Redis itself keeps its leases
+ *       plus its free count equal to the total.
  *   <li><b>A permit told held is on Redis</b>: while its owner reads {@code safeFor() > 0} at t
  *       (after every event, as it is told, and before it releases), the permit's id is in
  *       {@code {<name>}:timeout} with an end no earlier than t + safeFor(); ids told held at once
