@@ -26,6 +26,10 @@ final class PermitOwner {
     private final SemaphorePromises promises;
     /** Its acquisition in flight; null when none is. */
     private CompletableFuture<?> waitingFor;
+    /** What it waits for while {@link #waitingFor} is set: the semaphore's name, how many, since when. */
+    String waitingOn;
+    int waitingPermits;
+    long waitingSince;
     /** Counted permits it was told it holds and has not sent back. */
     int countedHeld;
     /** The permit lease it holds; null when none. */
@@ -55,6 +59,11 @@ final class PermitOwner {
 
     private String name() {
         return client.id + "/permits" + id;
+    }
+
+    /** Whether an acquisition of it is in flight. */
+    boolean waiting() {
+        return waitingFor != null;
     }
 
     boolean idle() {
@@ -123,7 +132,7 @@ final class PermitOwner {
             call = client.semaphore.tryAcquireAsync(permits, Duration.ofMillis(wait));
             what = "tryAcquireAsync(" + permits + ", wait " + wait + ")";
         }
-        started(call, SimConfig.SEMAPHORE + " " + what);
+        started(call, SimConfig.SEMAPHORE, permits, what);
         call.whenComplete((result, failure) -> {
             waitingFor = null;
             if (failure == null && (result == null || Boolean.TRUE.equals(result))) {
@@ -159,7 +168,7 @@ final class PermitOwner {
             call = client.permits.tryAcquireAsync(Duration.ofMillis(wait), leaseTime);
             what = "tryAcquireAsync(wait " + wait + ", lease " + leaseMillis + ")";
         }
-        started(call, SimConfig.PERMITS + " " + what);
+        started(call, SimConfig.PERMITS, 1, what);
         call.whenComplete((result, failure) -> {
             waitingFor = null;
             PermitLease got = result instanceof Optional<?> maybe ? (PermitLease) maybe.orElse(null)
@@ -176,9 +185,12 @@ final class PermitOwner {
         });
     }
 
-    private void started(CompletableFuture<?> call, String what) {
+    private void started(CompletableFuture<?> call, String semaphore, int permits, String what) {
         waitingFor = call;
-        episode.log(name() + " " + what);
+        waitingOn = semaphore;
+        waitingPermits = permits;
+        waitingSince = world.nanoTime();
+        episode.log(name() + " " + semaphore + " " + what);
         if (!stopping && world.random().nextInt(12) == 0) {
             later(0, 1_500, "cancels its wait", () -> {
                 if (waitingFor == call && call.cancel(true)) {

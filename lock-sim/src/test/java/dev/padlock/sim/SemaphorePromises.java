@@ -22,6 +22,7 @@ import java.util.SortedMap;
  *       (after every event, as it is told, and before it releases), the permit's id is in
  *       {@code {<name>}:timeout} with an end no earlier than t + safeFor(); ids told held at once
  *       are distinct.
+ *   <li><b>Nobody waits long while permits are free</b>: see {@link #noWaitWhileFree}.
  *   <li><b>No permit lost for good</b>: once every owner let go and every lease ended, the
  *       permit-expirable semaphore has no lease left that has not ended, and its free count plus
  *       its ended leases (which the next call gives back) is the total. The counted semaphore's
@@ -37,6 +38,10 @@ final class SemaphorePromises {
     private final int leasedTotal;
     private int countedHeld;
     private int leasesHeld;
+    /** Since when (virtual nanos) each semaphore has had n permits free, by "name n"; absent: not now. */
+    private final Map<String, Long> freeSince = new java.util.HashMap<>();
+    /** How long a waiter may wait while permits are free: a look interval, two command timeouts and a second. */
+    private final long freeWaitBound;
     /** Counted permits whose holder died holding them: they stay taken. */
     private long abandoned;
 
@@ -45,6 +50,9 @@ final class SemaphorePromises {
         this.world = episode.world;
         this.countedTotal = countedTotal;
         this.leasedTotal = leasedTotal;
+        long commandTimeout = episode.config.commandTimeoutMillis();
+        this.freeWaitBound = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(
+                Math.max(2 * commandTimeout, 1_000) + 2 * commandTimeout + 1_000);
     }
 
     /** Sets up both semaphores on the model Redis, as an operator's {@code trySetPermits} did before. */
@@ -149,6 +157,42 @@ final class SemaphorePromises {
         if (safeHeld + leasedFree > leasedTotal) {
             episode.fail("semaphore " + SimConfig.PERMITS + " of " + leasedTotal + " permits: " + safeHeld
                     + " told held and safe, " + leasedFree + " free on Redis: " + owners());
+        }
+        long nowMillis = world.currentTimeMillis();
+        long ended = leases.values().stream().filter(end -> end <= nowMillis).count();
+        noWaitWhileFree(SimConfig.SEMAPHORE, free);
+        noWaitWhileFree(SimConfig.PERMITS, leasedFree + ended); // ended leases come back at the next call
+    }
+
+    /**
+     * Nobody waits long while enough permits are free: a waiter wakes on a release's message, or
+     * looks again by the look interval (a lost message) or when the nearest lease ends, so one
+     * that still waits a look interval, two command timeouts and a second after enough permits
+     * came free (and after the last fault that could hold its client back) was left behind.
+     */
+    private void noWaitWhileFree(String semaphore, long available) {
+        long now = world.nanoTime();
+        for (int n = 1; n <= 2; n++) {
+            if (available >= n) {
+                freeSince.putIfAbsent(semaphore + " " + n, now);
+            } else {
+                freeSince.remove(semaphore + " " + n);
+            }
+        }
+        for (PermitOwner owner : episode.permitOwners) {
+            if (!owner.waiting() || !semaphore.equals(owner.waitingOn)) {
+                continue;
+            }
+            Long free = freeSince.get(semaphore + " " + owner.waitingPermits);
+            if (free == null) {
+                continue;
+            }
+            long from = Math.max(Math.max(free, owner.waitingSince), episode.lastDisturbanceOf(owner.client));
+            if (now - from > freeWaitBound) {
+                episode.fail(owner.state() + " has waited for " + owner.waitingPermits + " permit(s) of " + semaphore
+                        + " since " + Promises.millis(owner.waitingSince) + " ms; " + available
+                        + " have been free since " + Promises.millis(free) + " ms");
+            }
         }
     }
 
