@@ -33,12 +33,21 @@ final class Episode {
     final SimServer server;
     final List<SimClient> clients = new ArrayList<>();
     final List<Owner> owners = new ArrayList<>();
+    /** The owners of semaphore permits; none when the episode runs no semaphores. */
+    final List<PermitOwner> permitOwners = new ArrayList<>();
+    /** The semaphores' promises; null when the episode runs no semaphores (half of them). */
+    final SemaphorePromises semaphores;
     private final List<Kind> kinds;
     private final Promises promises;
     private final Deque<String> trace = new ArrayDeque<>();
     private long fingerprint;
+    private static final java.util.regex.Pattern PERMIT_ID = java.util.regex.Pattern.compile("\\b[0-9a-f]{32}\\b");
+    /** The trace's names of the permit ids seen so far. */
+    private final Map<String, String> permitNames = new HashMap<>();
     private final java.util.Map<KnownDefect, Integer> knownFindings = new java.util.EnumMap<>(KnownDefect.class);
     private int operationsLeft;
+    /** The semaphore owners' own operations, on top of the locks' (half as many). */
+    private int permitOperationsLeft;
     private final Map<Kind, Integer> held = new java.util.EnumMap<>(Kind.class);
     /** When each lock was last changed behind its owners' backs (a force unlock, a restart): virtual nanos. */
     final Map<String, Long> undercut = new HashMap<>();
@@ -65,6 +74,7 @@ final class Episode {
         this.network = new Network(world);
         this.server = new SimServer(world, network);
         this.operationsLeft = config.episodeOperations();
+        this.permitOperationsLeft = config.episodeOperations() / 2;
         List<Kind> all = new ArrayList<>(List.of(Kind.values()));
         // each episode drives two to all six kinds, so that contention on each is high enough
         java.util.Collections.shuffle(all, new java.util.Random(seed));
@@ -98,6 +108,18 @@ final class Episode {
                 owners.add(new Owner(client, o, world, this));
             }
         }
+        // half the episodes run semaphores too, decided apart from the world's chance: an episode
+        // without them runs as it did before semaphores were simulated
+        java.util.Random semaphoreDice = new java.util.Random(seed ^ 0x5E4A_F0E5_0041L);
+        if (semaphoreDice.nextBoolean()) {
+            this.semaphores = new SemaphorePromises(this, 2 + semaphoreDice.nextInt(2), 2);
+            for (int p = 0; p < config.clients() + 1; p++) {
+                permitOwners.add(new PermitOwner(clients.get(p % config.clients()), 1 + p / config.clients(), world,
+                        this, semaphores));
+            }
+        } else {
+            this.semaphores = null;
+        }
         this.promises = new Promises(this);
         world.beforeEach(event -> log(event.toString()));
     }
@@ -121,7 +143,18 @@ final class Episode {
         return operationsLeft-- > 0;
     }
 
+    /** Takes one of the semaphore owners' operations; false once they, or the locks', are spent. */
+    boolean takePermitOperation() {
+        return operationsLeft > 0 && permitOperationsLeft-- > 0;
+    }
+
     void log(String line) {
+        if (semaphores != null) {
+            // the engine draws permit ids from a SecureRandom of its own, not from the seed: the
+            // trace names them by order of appearance, so a seed still logs the same trace
+            line = PERMIT_ID.matcher(line).replaceAll(id -> permitNames.computeIfAbsent(id.group(),
+                    first -> "permit-" + (permitNames.size() + 1)));
+        }
         String entry = String.format("%10.3f ms  %s", world.millis(), line);
         fingerprint = fingerprint * 31 + entry.hashCode();
         if (trace.size() == TRACE_LINES) {
@@ -167,6 +200,11 @@ final class Episode {
         return held;
     }
 
+    /** Acquisitions told held of the semaphores: counted permits, then permit leases. */
+    int[] permitsHeld() {
+        return semaphores == null ? new int[2] : semaphores.held();
+    }
+
     java.util.Map<KnownDefect, Integer> knownFindings() {
         return knownFindings;
     }
@@ -192,7 +230,11 @@ final class Episode {
 
     /** Runs the episode to its end, or to at most {@code stepLimit} events; returns the first broken promise. */
     Violation run(long stepLimit) {
+        if (semaphores != null) {
+            semaphores.setUp();
+        }
         owners.forEach(Owner::start);
+        permitOwners.forEach(PermitOwner::start);
         if (config.faults()) {
             planFaults();
             network.expiryFaults(0.02); // one command in fifty reaches Redis exactly at its key's expiry
@@ -217,8 +259,10 @@ final class Episode {
                 network.messageFaults(0, 0);
                 network.expiryFaults(0);
                 owners.forEach(Owner::stop);
+                permitOwners.forEach(PermitOwner::stop);
             }
-            if (drainFrom >= 0 && owners.stream().allMatch(Owner::idle)) {
+            if (drainFrom >= 0 && owners.stream().allMatch(Owner::idle)
+                    && permitOwners.stream().allMatch(PermitOwner::idle)) {
                 // let renewals, give-backs and leases run out, then nothing may be held
                 long settled = world.nanoTime() + TimeUnit.MILLISECONDS.toNanos(
                         Math.max(config.watchdogMillis(), Owner.LONG_LEASE_MILLIS) + 6_000);
@@ -228,6 +272,9 @@ final class Episode {
                 world.advanceTo(settled);
                 if (violation == null) {
                     promises.atQuiescence();
+                }
+                if (violation == null && semaphores != null) {
+                    semaphores.atQuiescence();
                 }
                 if (violation == null) {
                     promises.leases.atEnd();
@@ -256,7 +303,8 @@ final class Episode {
             return;
         }
         fail("the owners " + what + ": " + owners.stream().filter(o -> !o.idle())
-                .map(o -> o.client.id + "/" + o.id + " on " + o.kind() + " waiting " + o.waiting).toList());
+                .map(o -> o.client.id + "/" + o.id + " on " + o.kind() + " waiting " + o.waiting).toList()
+                + permitOwners.stream().filter(o -> !o.idle()).map(PermitOwner::state).toList());
     }
 
     /**
@@ -331,6 +379,13 @@ final class Episode {
             }
             log("OPERATION: " + client.id + " force-unlocks " + kind);
             client.lock(kind).forceUnlockAsync();
+        } else if (semaphores != null) {
+            // a restart that lost the data loses the semaphores' counts, which nothing restores (the
+            // count is the semaphore): episodes with semaphores stall the server instead
+            long millis = 50 + world.random().nextLong(1_500);
+            log("FAULT: the server stalls for " + millis + " ms (in place of a restart: semaphores run)");
+            server.stall(millis);
+            disturbed(now + TimeUnit.MILLISECONDS.toNanos(millis));
         } else {
             log("FAULT: the server restarts with no data");
             server.restartEmpty();

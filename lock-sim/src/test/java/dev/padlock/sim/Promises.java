@@ -224,6 +224,9 @@ final class Promises {
         everyKeyExpires(keys);
         noWaitOnAFreeLock(keys);
         leases.afterStep(keys);
+        if (episode.semaphores != null) {
+            episode.semaphores.afterStep(keys);
+        }
     }
 
     /** Whether a give-back of the owner's claim ran after its hold began: see {@link KnownDefect#GIVE_BACK_REMOVED_A_LATER_HOLD}. */
@@ -329,7 +332,10 @@ final class Promises {
 
     private void everyKeyExpires(SortedMap<String, ModelRedis.Entry> keys) {
         keys.forEach((key, entry) -> {
-            if (entry.pttl() < 0 && !key.startsWith("redisson_lock_token:")) {
+            // the fencing counters, and the semaphores: the count is the semaphore, and the leases
+            // empty themselves as permits come back (SemaphorePromises checks that none is left)
+            if (entry.pttl() < 0 && !key.startsWith("redisson_lock_token:") && !key.equals(SimConfig.SEMAPHORE)
+                    && !key.equals(SimConfig.PERMITS) && !key.equals("{" + SimConfig.PERMITS + "}:timeout")) {
                 episode.fail("the key " + key + " (" + entry.type() + ") has no expiry: " + entry.value());
             }
         });

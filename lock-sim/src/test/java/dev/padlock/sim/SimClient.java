@@ -2,6 +2,8 @@ package dev.padlock.sim;
 
 import dev.padlock.LockConfig;
 import dev.padlock.RLock;
+import dev.padlock.RPermitExpirableSemaphore;
+import dev.padlock.RSemaphore;
 import dev.padlock.internal.PadlockClient;
 import dev.padlock.sim.engine.ClientTimer;
 import dev.padlock.sim.engine.ModelBackend;
@@ -32,6 +34,8 @@ final class SimClient {
     final RLock write;
     final RLock multi;
     final RLock red;
+    final RSemaphore semaphore;
+    final RPermitExpirableSemaphore permits;
     /** When the client's last pause ended (virtual nanos); -1: never paused. */
     long pausedUntil = -1;
     /** The end of the latest fault of this client alone (a pause, a dropped connection). */
@@ -63,6 +67,8 @@ final class SimClient {
         this.write = client.getReadWriteLock(SimConfig.READ_WRITE).writeLock();
         this.multi = client.getMultiLock(plain, fair);
         this.red = client.getRedLock(SimConfig.RED_COMPONENTS.stream().map(client::getLock).toArray(RLock[]::new));
+        this.semaphore = client.getSemaphore(SimConfig.SEMAPHORE);
+        this.permits = client.getPermitExpirableSemaphore(SimConfig.PERMITS);
     }
 
     RLock lock(Kind kind) {

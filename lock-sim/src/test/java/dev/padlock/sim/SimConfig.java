@@ -17,6 +17,10 @@ record SimConfig(long seed, long steps, int clients, int ownersPerClient, int ep
     /** The multi lock takes the plain and the fair lock, which owners also take alone. */
     static final java.util.List<String> MULTI_COMPONENTS = java.util.List.of(PLAIN, FAIR);
     static final String RED = "r";
+    /** The counted semaphore ({@code RSemaphore}) of the episodes that run semaphores. */
+    static final String SEMAPHORE = "sm";
+    /** The permit-expirable semaphore of the episodes that run semaphores. */
+    static final String PERMITS = "ps";
     static final java.util.List<String> RED_COMPONENTS = java.util.List.of("r1", "r2", "r3");
 
     static SimConfig of(long seed, long steps) {

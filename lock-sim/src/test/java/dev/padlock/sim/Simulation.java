@@ -15,6 +15,8 @@ final class Simulation {
     private int episodes;
     private final java.util.Map<KnownDefect, Integer> known = new java.util.EnumMap<>(KnownDefect.class);
     private final java.util.Map<Kind, Integer> held = new java.util.EnumMap<>(Kind.class);
+    /** Semaphore acquisitions told held: counted, then permit leases. */
+    private final int[] permitsHeld = new int[2];
 
     Simulation(SimConfig config) {
         this.config = config;
@@ -47,6 +49,8 @@ final class Simulation {
             episodes++;
             episode.knownFindings().forEach((defect, n) -> known.merge(defect, n, Integer::sum));
             episode.held().forEach((kind, n) -> held.merge(kind, n, Integer::sum));
+            permitsHeld[0] += episode.permitsHeld()[0];
+            permitsHeld[1] += episode.permitsHeld()[1];
             if (violation != null) {
                 return shrink(seed, config.episodeOperations(), violation, steps);
             }
@@ -86,6 +90,11 @@ final class Simulation {
     /** Acquisitions told held, by kind: what the run covered. */
     java.util.Map<Kind, Integer> held() {
         return held;
+    }
+
+    /** Semaphore acquisitions told held: counted ones, then permit leases. */
+    String permitsHeld() {
+        return "SEMAPHORE=" + permitsHeld[0] + ", PERMIT_LEASE=" + permitsHeld[1];
     }
 
     long steps() {

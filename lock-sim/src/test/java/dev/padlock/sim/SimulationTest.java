@@ -29,8 +29,9 @@ class SimulationTest {
         } else {
             finding = simulation.run();
         }
-        System.out.printf("simulation: %d events in %d episodes, master seed %d; held: %s; known defects seen: %s%n",
-                simulation.steps(), simulation.episodes(), seed, simulation.held(), simulation.known());
+        System.out.printf("simulation: %d events in %d episodes, master seed %d; held: %s, %s; known defects seen: %s%n",
+                simulation.steps(), simulation.episodes(), seed, simulation.held(), simulation.permitsHeld(),
+                simulation.known());
         if (finding != null) {
             // the whole trace, for a reader: the assertion's message holds it too
             java.nio.file.Files.writeString(java.nio.file.Path.of("target", "simulation-finding.txt"), finding.report());

@@ -47,6 +47,8 @@ public final class ModelBackend implements RedisBackend {
     private long lostMessages;
     /** The keys and hash tags that a lost reply or message of this client was about. */
     private final Set<String> lostAbout = new java.util.HashSet<>();
+    /** The script calls whose reply this client lost (they ran on Redis or not), by lock-lua name. */
+    private final List<List<String>> lostScripts = new ArrayList<>();
     private boolean connected = true;
     private long generation;
     private long commandUp;
@@ -85,6 +87,14 @@ public final class ModelBackend implements RedisBackend {
         lostReplies++;
         List<String> command = call.command;
         lostAbout.add(call.script() ? command.get(3) : command.size() > 1 ? command.get(1) : "");
+        if (call.script()) {
+            lostScripts.add(named(command));
+        }
+    }
+
+    /** The script calls whose reply this client lost so far (each ran on Redis, or not), by lock-lua name. */
+    public List<List<String>> lostScripts() {
+        return lostScripts;
     }
 
     private void lostMessage(String channel) {

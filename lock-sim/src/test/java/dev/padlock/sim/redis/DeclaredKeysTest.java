@@ -109,4 +109,29 @@ class DeclaredKeysTest {
         assertThat(strict.execute("HGET", "a", "c2:7")).isEqualTo("1");
         assertThat(refused).isEmpty();
     }
+
+    @Test
+    void theSemaphoreScriptsTouchOnlyTheirKeysOnAStrictServer() {
+        SemaphoreCalls calls = new SemaphoreCalls(new java.util.Random(41), () -> T0);
+        java.util.Set<String> run = new TreeSet<>();
+        for (int i = 0; i < 3_000; i++) {
+            Workload.Command call = calls.next();
+            if (call.script() == null) {
+                strict.execute(call.argv());
+                continue;
+            }
+            List<String> eval = new ArrayList<>(call.argv());
+            eval.set(0, "EVAL");
+            eval.set(1, ScriptCalls.body(call.script()));
+            try {
+                strict.execute(eval);
+                run.add(call.script());
+            } catch (ModelRedisException e) {
+                assertThat(e).as("a type collision, not a refusal").hasMessageNotContaining(DeclaredKeys.REFUSAL);
+            }
+        }
+        assertThat(refused).as("no exception is needed: every key a semaphore script touches is in its KEYS").isEmpty();
+        assertThat(run).containsAll(SemaphoreCalls.NAMES);
+        assertThat(DeclaredKeys.EXCEPTIONS).noneMatch(e -> SemaphoreCalls.NAMES.contains(e.script()));
+    }
 }

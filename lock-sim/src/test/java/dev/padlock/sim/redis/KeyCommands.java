@@ -6,7 +6,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-/** Strings and the commands on any key: GET, SET, INCR, DEL, EXISTS, TYPE, KEYS, DBSIZE, FLUSHALL and expiry. */
+/**
+ * Strings and the commands on any key: GET, SET, INCR, DECR, INCRBY, DECRBY, DEL, EXISTS, TYPE,
+ * KEYS, DBSIZE, FLUSHALL and expiry.
+ */
 final class KeyCommands {
 
     private KeyCommands() {
@@ -18,6 +21,7 @@ final class KeyCommands {
         add("incr", 2, (r, a) -> incrBy(r, a.get(1), 1));
         add("decr", 2, (r, a) -> incrBy(r, a.get(1), -1));
         add("incrby", 3, (r, a) -> incrBy(r, a.get(1), RedisNumbers.requireLong(a.get(2))));
+        add("decrby", 3, KeyCommands::decrBy);
         add("del", -2, (r, a) -> a.subList(1, a.size()).stream().filter(k -> r.keyspace().remove(k, r.now())).count());
         add("exists", -2, (r, a) -> a.subList(1, a.size()).stream()
                 .filter(k -> r.keyspace().lookup(k, r.now()) != null).count());
@@ -104,6 +108,19 @@ final class KeyCommands {
         Keyspace.Slot slot = r.keyspace().put(key, a.get(2));
         slot.expireAt = when >= 0 ? when : keptExpiry;
         return get ? previous : Status.OK;
+    }
+
+    /**
+     * DECRBY, as t_string.c's decrbyCommand: the decrement is read first, and LLONG_MIN, which has
+     * no negation, is refused (Redis 7; a 6.2 server negates it in C, undefined, which no script
+     * of lock-lua can send).
+     */
+    private static Object decrBy(ModelRedis r, List<String> a) {
+        long by = RedisNumbers.requireLong(a.get(2));
+        if (by == Long.MIN_VALUE) {
+            throw new ModelRedisException("ERR decrement would overflow");
+        }
+        return incrBy(r, a.get(1), -by);
     }
 
     private static Object incrBy(ModelRedis r, String key, long by) {

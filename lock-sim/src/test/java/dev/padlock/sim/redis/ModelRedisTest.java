@@ -176,6 +176,24 @@ class ModelRedisTest {
         run("SET", "s", text);
         assertThat(errorOf("INCR", "s")).isEqualTo("ERR value is not an integer or out of range");
         assertThat(errorOf("INCRBY", "n", text)).isEqualTo("ERR value is not an integer or out of range");
+        assertThat(errorOf("DECRBY", "s", "1")).isEqualTo("ERR value is not an integer or out of range");
+    }
+
+    @Test
+    void decrbyTakesAwayAndRefusesWhatItCannotNegate() {
+        run("SET", "sem", "3");
+        run("PEXPIRE", "sem", "5000");
+        assertThat(run("DECRBY", "sem", "2")).isEqualTo(1L);
+        assertThat(run("DECRBY", "sem", "-4")).isEqualTo(5L);
+        assertThat(run("PTTL", "sem")).as("kept, as INCRBY keeps it").isEqualTo(5000L);
+        assertThat(run("DECRBY", "fresh", "2")).isEqualTo(-2L);
+        assertThat(errorOf("DECRBY", "sem", "-9223372036854775808")).isEqualTo("ERR decrement would overflow");
+        run("SET", "low", "-9223372036854775807");
+        assertThat(errorOf("DECRBY", "low", "2")).isEqualTo("ERR increment or decrement would overflow");
+        run("HSET", "h", "f", "1");
+        assertThat(errorOf("DECRBY", "h", "1")).startsWith("WRONGTYPE");
+        assertThat(errorOf("DECRBY", "h", "x")).as("the decrement is read first")
+                .isEqualTo("ERR value is not an integer or out of range");
     }
 
     @Test

@@ -55,19 +55,25 @@ final class Workload {
             "redisson_rwlock:{rw}:c2:1:write", "redisson_rwlock:{rw2}", "news");
     private static final List<String> PLAIN_KEYS = List.of("x", "y", "z", "hs", "ls", "zs");
     private static final List<String> VALUES = List.of("0", "1", "42", "-7", "v", "abc", "9223372036854775807", "");
+    private static final List<String> DECREMENTS = List.of("1", "2", "-3", "0", "x", "1.5", "-9223372036854775808",
+            "9223372036854775807");
     private static final List<String> PATTERNS = List.of("*", "padlock_*", "*{a}*", "[xy]", "?", "redisson_*",
             "*rwlock_timeout*");
 
     private final Random random;
     private final LongSupplier clock;
     private final ScriptCalls scripts;
+    private final SemaphoreCalls semaphores;
     private final List<String> scriptKeys;
 
     Workload(long seed, LongSupplier clock) {
         this.random = new Random(seed);
         this.clock = clock;
         this.scripts = new ScriptCalls(random);
-        this.scriptKeys = ScriptCalls.keySpace();
+        this.semaphores = new SemaphoreCalls(random, clock);
+        List<String> keys = new ArrayList<>(ScriptCalls.keySpace());
+        keys.addAll(SemaphoreCalls.keySpace());
+        this.scriptKeys = List.copyOf(keys);
     }
 
     /** The channels each subscriber starts a sequence with. */
@@ -85,6 +91,9 @@ final class Workload {
 
     Step next() {
         int roll = random.nextInt(1000);
+        if (roll < 130) {
+            return semaphores.next();
+        }
         if (roll < 650) {
             return scripts.next();
         }
@@ -118,7 +127,7 @@ final class Workload {
 
     private Step plain() {
         String k = key();
-        return switch (random.nextInt(50)) {
+        return switch (random.nextInt(53)) {
             case 0 -> command(Check.EXACT, "GET", k);
             case 1 -> set(k);
             case 2 -> command(Check.EXACT, "DEL", k, key());
@@ -175,6 +184,9 @@ final class Workload {
             case 47 -> command(Check.EXACT, "RPUSH", key("ls"), element(), element(), element());
             case 48 -> command(Check.EXACT, "LREM", key("ls"), Integer.toString(random.nextInt(5) - 2),
                     element());
+            case 49 -> command(Check.EXACT, "DECRBY", k, pick(DECREMENTS));
+            case 50 -> command(Check.EXACT, "DECR", k);
+            case 51 -> command(Check.EXACT, "INCRBY", key("sem"), pick(DECREMENTS));
             default -> malformed(k);
         };
     }
