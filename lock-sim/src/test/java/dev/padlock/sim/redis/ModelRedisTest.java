@@ -196,6 +196,13 @@ class ModelRedisTest {
                 .isEqualTo("ERR value is not an integer or out of range");
     }
 
+    /** Redis 6.2 negates LLONG_MIN in C, which wraps to itself: seen by the differential test. */
+    @Test
+    void redis6DecrbyOfLongMinAddsIt() {
+        ModelRedis six = new ModelRedis(clock::get, 6);
+        assertThat(six.execute("DECRBY", "x", "-9223372036854775808")).isEqualTo(Long.MIN_VALUE);
+    }
+
     @Test
     void integerOverflowAndHashValues() {
         run("SET", "s", "9223372036854775807");
