@@ -363,9 +363,11 @@ final class ScriptCalls {
 
     /** A lease: short (runs out within the sequence), medium, or long. */
     private String lease() {
-        if (pinnedLease != null) {
-            return pinnedLease;
-        }
+        return pinnedLease != null ? pinnedLease : lease(random);
+    }
+
+    /** A lease drawn from {@code random}: short (runs out within the sequence), medium, or long. */
+    static String lease(Random random) {
         int roll = random.nextInt(20);
         if (roll < 7) {
             return Integer.toString(5 + random.nextInt(46));

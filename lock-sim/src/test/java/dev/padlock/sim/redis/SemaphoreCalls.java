@@ -132,16 +132,9 @@ final class SemaphoreCalls {
         return Integer.toString(1 + random.nextInt(random.nextInt(5) == 0 ? 5 : 2));
     }
 
-    /** A lease: short (runs out within the sequence), medium, or long. */
+    /** A lease: short (runs out within the sequence), medium, or long, as the lock scripts get. */
     private String lease() {
-        int roll = random.nextInt(20);
-        if (roll < 7) {
-            return Integer.toString(5 + random.nextInt(46));
-        }
-        if (roll < 17) {
-            return Integer.toString(100 + random.nextInt(1400));
-        }
-        return "30000";
+        return ScriptCalls.lease(random);
     }
 
     private <T> T pick(List<T> options) {

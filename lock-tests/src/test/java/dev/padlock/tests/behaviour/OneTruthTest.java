@@ -49,7 +49,8 @@ class OneTruthTest {
             long checks = admin.commandStats().calls("hexists");
             CompletableFuture<Void> successor = lock.lockAsync(30, TimeUnit.SECONDS, 2L);
             // once subscribed, the queue asks whether the holder still holds (its HEXISTS, the only
-            // one here): the loss must come after that look, which would see it
+            // one here: fixed leases send no renewal, whose script also calls it): the loss must
+            // come after that look, which would see it
             await().atMost(HANG).until(() -> admin.commandStats().calls("hexists") > checks);
             RLock other = b.getLock(name);
             assertThat(admin.commands().del(name)).isOne(); // lost as in a restart or FLUSHALL: no message
