@@ -108,8 +108,11 @@ final class PermitLeaseModel implements AutoCloseable {
         long inUse = admin.commands().zcard(leases);
         assertThat(free + inUse).as("free %d + in use %d = total %d", free, inUse, total).isEqualTo(total);
         for (PermitLease permit : safe) {
-            assertThat(admin.commands().zscore(leases, permit.permitId())).as("%s, told safe, on Redis", permit)
-                    .isNotNull();
+            // safe when listed, and the reading comes later: a lease whose safe time ended meanwhile
+            // (a late renewal on a loaded machine) may be gone; one still told safe after it must not be
+            if (admin.commands().zscore(leases, permit.permitId()) == null) {
+                assertThat(permit.safeFor()).as("%s, told safe, on Redis", permit).isZero();
+            }
         }
         // availablePermits, after beforeMillis, gave back every lease that had ended by then
         assertThat(admin.commands().zcount(leases, io.lettuce.core.Range.create(0, beforeMillis)))
