@@ -374,6 +374,8 @@ class GrantPromiseTest {
             String channel = LockKeys.readWriteChannel(name);
             awaitParked("a Redisson write lock waiter", theirs, () -> subscribers(admin, channel) > 0
                     && admin.commandStats().calls("pttl") >= pttlBefore + 2);
+            // on its latch too: a read-write unlock's message wakes only the Redisson waiters parked then
+            Redissons.awaitParkedLockWaiter(redisson, Duration.ofSeconds(30));
 
             long unlockedAt = System.nanoTime();
             holder.unlock();

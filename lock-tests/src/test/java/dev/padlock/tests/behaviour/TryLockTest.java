@@ -96,13 +96,17 @@ class TryLockTest {
         theirs.unlock();
     }
 
+    /**
+     * Every lease here is 10 s: a lease of a few milliseconds (as this test once had) can end on a
+     * busy machine before the unlock is sent, and the unlock then rightly reports "not held".
+     */
     @Test
     void tryLockAsyncReportsAcquiredAndNotAcquired() throws Exception {
-        assertThat(mine.tryLockAsync(0, 10, TimeUnit.SECONDS, 11L).get(5, TimeUnit.SECONDS)).isTrue();
-        assertThat(theirs.tryLockAsync(100, 10, TimeUnit.MILLISECONDS, 11L).get(5, TimeUnit.SECONDS)).isFalse();
-        mine.unlockAsync(11L).get(5, TimeUnit.SECONDS);
-        assertThat(theirs.tryLockAsync(100, 10, TimeUnit.MILLISECONDS, 11L).get(5, TimeUnit.SECONDS)).isTrue();
-        theirs.unlockAsync(11L).get(5, TimeUnit.SECONDS);
+        assertThat(mine.tryLockAsync(0, 10_000, TimeUnit.MILLISECONDS, 11L).get(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(theirs.tryLockAsync(100, 10_000, TimeUnit.MILLISECONDS, 11L).get(30, TimeUnit.SECONDS)).isFalse();
+        mine.unlockAsync(11L).get(30, TimeUnit.SECONDS);
+        assertThat(theirs.tryLockAsync(100, 10_000, TimeUnit.MILLISECONDS, 11L).get(30, TimeUnit.SECONDS)).isTrue();
+        theirs.unlockAsync(11L).get(30, TimeUnit.SECONDS);
     }
 
     /**

@@ -143,8 +143,10 @@ class RedissonFamilyInteropTest {
             theirs.writeLock().unlock();
             return at;
         }, pool);
-        // their writer listens on the shared channel, which our unlock publishes on
+        // their writer listens on the shared channel, which our unlock publishes on; parked first, as
+        // a writer between its attempt and its park misses a read-write unlock (Redisson's race)
         awaitListener(admin, LockKeys.readWriteChannel(name));
+        Redissons.awaitParkedLockWaiter(redisson, BOUND);
         assertThat(theirWriteAt).as("our reader excludes their writer").isNotDone();
         long readUnlockedAt = System.nanoTime();
         ours.readLock().unlockAsync(8L).get(5, SECONDS);

@@ -8,8 +8,10 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
 import org.redisson.Redisson;
+import org.redisson.RedissonLockEntry;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
+import org.redisson.pubsub.LockPubSub;
 import org.redisson.pubsub.SemaphorePubSub;
 
 /** A Redisson client beside Padlock's on the same Redis, for the interop tests. */
@@ -49,7 +51,24 @@ public final class Redissons {
                 .until(() -> entries(pubSub).stream().anyMatch(Redissons::hasListener));
     }
 
-    private static Collection<?> entries(SemaphorePubSub pubSub) throws ReflectiveOperationException {
+    /**
+     * Waits until one of {@code redisson}'s lock waiters (an {@code RLock}, or either side of an
+     * {@code RReadWriteLock}) is parked on its latch. A read-write unlock publishes {@code 1}, on
+     * which Redisson releases as many permits as threads are parked then (its own write unlock
+     * publishes the same): a waiter between its attempt and its park misses that message and
+     * sleeps until the TTL it saw (Redisson's race). A test that wakes such a waiter with a
+     * read-write unlock must unlock only after this.
+     */
+    public static void awaitParkedLockWaiter(RedissonClient redisson, Duration bound) {
+        LockPubSub pubSub = ((Redisson) redisson).getCommandExecutor().getConnectionManager()
+                .getSubscribeService().getLockPubSub();
+        await("a Redisson lock waiter parked").atMost(bound).pollInterval(Duration.ofMillis(5))
+                .until(() -> entries(pubSub).stream()
+                        .anyMatch(entry -> ((RedissonLockEntry) entry).getLatch().hasQueuedThreads()));
+    }
+
+    /** The entries of a {@code PublishSubscribe} (package-private in Redisson): one per channel waited on. */
+    private static Collection<?> entries(Object pubSub) throws ReflectiveOperationException {
         Field entries = pubSub.getClass().getSuperclass().getDeclaredField("entries");
         entries.setAccessible(true);
         return ((Map<?, ?>) entries.get(pubSub)).values();
