@@ -48,11 +48,18 @@ public final class GrantTurns {
      * This client holds {@code protocol}'s lock for {@code owner}, which no longer waits: release it
      * on Redis with {@code release}, and log a failure (the lease then expires). Called outside the
      * queue's monitor.
+     *
+     * <p>A {@code late} grant came while another owner of this client holds the lock: a grant
+     * message read after a long pause, for a lease that has ended. Redis puts one holder in at a
+     * time, so the queue keeps its holder (taking the grant as the holder would forget the real
+     * one, whose re-entry would then queue behind its own successor), and the granted field, if
+     * Redis still has it, is released alone, with no hand-off.
      */
-    public static void passOn(LockProtocol protocol, long owner, Supplier<? extends CompletionStage<?>> release) {
-        log.debug("lock '{}' was granted to {} of this client, which no longer waits: passing it on",
-                protocol.name(), owner);
-        release.get().whenComplete((outcome, failure) -> {
+    public static void passOn(LockProtocol protocol, long owner, boolean late,
+            Supplier<? extends CompletionStage<?>> release) {
+        log.debug("lock '{}' was granted to {} of this client, which no longer waits: passing it on{}",
+                protocol.name(), owner, late ? " (a late grant: another owner holds it here)" : "");
+        (late ? protocol.release(owner, 0) : release.get()).whenComplete((outcome, failure) -> {
             if (failure != null) {
                 log.warn("could not pass on lock '{}' granted to an owner that no longer waits; its lease "
                         + "will expire: {}", protocol.name(), failure.toString());

@@ -129,9 +129,14 @@ final class ConfirmedHolder {
 
     /**
      * Redis put {@code heldFor}'s field in by a grant it no longer waits for, as the {@code at}-th
-     * confirmation; its lease is not watched (it is released at once).
+     * confirmation; its lease is not watched (it is released at once). Unless another owner is the
+     * holder: then the grant is late (Redis puts in one holder at a time), the holder stays, and
+     * this returns false.
      */
-    void holdForPassOn(LockProtocol kind, long heldFor, long at) {
+    boolean holdForPassOn(LockProtocol kind, long heldFor, long at) {
+        if (owner != LocalQueue.NONE) {
+            return false;
+        }
         sinceNoted = true; // a grant writes the since of the owner it names
         owner = heldFor;
         holds = 1;
@@ -139,6 +144,7 @@ final class ConfirmedHolder {
         protocol = kind;
         inDoubt = false;
         noFixedLease();
+        return true;
     }
 
     private HolderLeaseWatch watch() {

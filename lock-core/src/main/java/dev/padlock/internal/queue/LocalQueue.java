@@ -23,32 +23,30 @@ import org.jspecify.annotations.Nullable;
  * found its field in the hash (an acquire, a re-entry, a hand-off), never on this class's state,
  * which only decides who of this client asks Redis next. Redis counts the holds.
  *
- * <p><b>Queueing.</b> A one-shot {@code tryLock}, a re-entry by the holder and an acquisition that
- * must reach Redis on its own (the fenced lock's token) go to Redis at once. Otherwise, when nobody
- * of this client holds or is acquiring the lock, the caller becomes the <em>head</em> and runs the
- * {@link LockAcquisition} loop ({@link TicketRunner}); while the lock is held or a head runs, other
- * owners wait in a FIFO queue ({@link Tickets}) and send nothing. A release hands the lock to the
- * first of them, or releases it on Redis ({@link LocalRelease}, within a {@link HandOffBudget}); for
- * kinds that grant, clients take turns ({@link GrantTurns}).
+ * <p><b>Queueing.</b> A one-shot {@code tryLock}, a re-entry by the holder and an acquisition that must reach Redis
+ * on its own (the fenced lock's token) go to Redis at once. Otherwise, when nobody of this client holds or is
+ * acquiring the lock, the caller becomes the <em>head</em> and runs the {@link LockAcquisition} loop
+ * ({@link TicketRunner}); while the lock is held or a head runs, other owners wait in a FIFO queue ({@link Tickets})
+ * and send nothing. A release hands the lock to the first of them, or releases it on Redis ({@link LocalRelease},
+ * within a {@link HandOffBudget}); for kinds that grant, clients take turns ({@link GrantTurns}).
  *
- * <p><b>Redis corrects the view.</b> A reply that contradicts it wins: a release or hand-off that
- * found the holder's field gone, a lost lease, a force unlock and the end of a fixed lease
- * ({@link HolderLeaseWatch}) forget the holder; an acquisition confirmed for another owner makes it
- * the holder; a force unlock whose reply was lost makes it a guess. What says the lock <em>may</em>
- * be free (an unlock message, a resubscription, a spin poll: {@link QueueWakeUps}) makes the first
- * queued owner head, holder or not. A holder is never forgotten on a guess (its re-entry would
- * queue behind itself), but owners that start queueing behind it have it checked ({@link HolderCheck}).
+ * <p><b>Redis corrects the view.</b> A reply that contradicts it wins: a release or hand-off that found the holder's
+ * field gone, a lost lease, a force unlock and the end of a fixed lease ({@link HolderLeaseWatch}) forget the
+ * holder; an acquisition confirmed for another owner makes it the holder; a force unlock whose reply was lost makes
+ * it a guess. What says the lock <em>may</em> be free (an unlock message, a resubscription, a spin poll:
+ * {@link QueueWakeUps}) makes the first queued owner head, holder or not. A holder is never forgotten on a guess
+ * (its re-entry would queue behind itself), but owners that start queueing behind it have it checked
+ * ({@link HolderCheck}).
  *
  * <p><b>Locking.</b> All state is guarded by this object's monitor, and only this file takes it
- * ({@code LocalQueueMonitorTest} checks): the fields below and the parts ({@link Tickets},
- * {@link ConfirmedHolder}, {@link HandOffBudget}, {@link QueueWakeUps}), which are not thread-safe.
- * Each change of state is a method here named for what happened; the classes that talk to Redis get
- * only the transitions they need ({@link TicketRunner.Transitions}, {@link LocalRelease.Transitions}).
- * A transition changes state under the monitor and gives back what to start (a head, re-entries);
- * it or its caller starts that outside the monitor, where Redis calls go out and callers' futures
- * complete. The monitor is taken under no other lock; under it run only the parts, {@link LocalQueues}'
- * lock-free map and counters, the timer and acquisitions' volatile reads. An idle queue waits in an
- * idle slot ({@link LocalQueues#keepIdle}; the one it displaces retires: {@link #retireIfDisplaced}).
+ * ({@code LocalQueueMonitorTest} checks): the fields below and the parts ({@link Tickets}, {@link ConfirmedHolder},
+ * {@link HandOffBudget}, {@link QueueWakeUps}), which are not thread-safe. Each change of state is a method here
+ * named for what happened; the classes that talk to Redis get only the transitions they need
+ * ({@link TicketRunner.Transitions}, {@link LocalRelease.Transitions}). A transition changes state under the
+ * monitor and gives back what to start (a head, re-entries); it or its caller starts that outside the monitor,
+ * where Redis calls go out and callers' futures complete. The monitor is taken under no other lock; under it run
+ * only the parts, {@link LocalQueues}' lock-free map and counters, the timer and acquisitions' volatile reads.
+ * An idle queue waits in an idle slot ({@link LocalQueues#keepIdle}; the one it displaces retires).
  */
 final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transitions, HolderCheck.Transitions {
     /** No owner: nobody of this client holds the lock. */
@@ -195,6 +193,7 @@ final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transit
         if (acquisition != null && acquisition.grant(nonce)) {
             return true;
         }
+        boolean late;
         synchronized (this) {
             if (retired) {
                 return false;
@@ -202,9 +201,9 @@ final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transit
             if (holder.is(owner) || tickets.acquiring(owner)) {
                 return true; // a claim found the granted field first, or will: the grant is not lost
             }
-            holder.holdForPassOn(protocol, owner, queues.confirmed());
+            late = !holder.holdForPassOn(protocol, owner, queues.confirmed()); // another holds here
         }
-        GrantTurns.passOn(protocol, owner, () -> queues.release(protocol, services, owner));
+        GrantTurns.passOn(protocol, owner, late, () -> queues.release(protocol, services, owner));
         return true;
     }
 

@@ -385,6 +385,30 @@ class LocalQueueViewTest {
         granting.next("acquire", 1); // still the holder
     }
 
+    /**
+     * A grant read late (after a long pause) for an owner that no longer waits, while another
+     * owner holds here: its field, if any, is released alone, and the holder stays the holder. It
+     * used to become the holder for the pass-on, so the real holder's re-entry queued behind its
+     * own successor.
+     */
+    @Test
+    void aLateGrantForAnOwnerThatNoLongerWaitsLeavesTheHolderAlone() {
+        RecordingLock granting = new RecordingLock("orders:2", true);
+        PendingAcquire holder = f.acquire(granting, 1, FOREVER);
+        granting.next("claim", 1).answer(Attempt.ACQUIRED);
+        assertThat(holder.result()).isCompletedWithValue(true);
+        PendingAcquire successor = f.acquire(granting, 2, FOREVER);
+
+        f.queues.onGranted(granting, 99, 7, f.services);
+
+        granting.next("release", 99).answer(new Release(ReleaseOutcome.NOT_HELD, 0)); // no hand-off to 2
+        granting.sentNothing();
+        PendingAcquire reentry = f.acquire(granting, 1, FOREVER);
+        granting.next("acquire", 1).answer(Attempt.ACQUIRED); // still the holder: a re-entry
+        assertThat(reentry.result()).isCompletedWithValue(true);
+        assertThat(successor.result()).isNotDone();
+    }
+
     @Test
     void aRetiredQueueSendsAGrantBackToTheNamesQueue() {
         RecordingLock granting = new RecordingLock("orders:2", true);

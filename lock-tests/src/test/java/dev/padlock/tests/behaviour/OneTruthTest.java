@@ -263,6 +263,40 @@ class OneTruthTest {
         }
     }
 
+    /**
+     * Found reading the grant path after the fault soak's seed 629: a grant message for an owner
+     * of this client that no longer waits (one that came late, after a long pause, for a hold
+     * whose lease had ended) is passed on, and passing it on made that owner this client's holder,
+     * forgetting the owner that held the lock. The holder's re-entry then queued behind its own
+     * successor as a new hold, which took the count back to one.
+     */
+    @Test
+    void aLateGrantForAnOwnerThatNoLongerWaitsLeavesTheHolderAlone(RedisAdmin admin) throws Exception {
+        LockClient client = clients.open();
+        String name = Clients.uniqueName("late-grant");
+        RLock lock = client.getLock(name);
+        lock.lockAsync(30, TimeUnit.SECONDS, 1L).get(5, TimeUnit.SECONDS);
+        CompletableFuture<Void> successor = lock.lockAsync(30, TimeUnit.SECONDS, 2L);
+        String grants = dev.padlock.spi.LockKeys.grantChannelPrefix(name) + client.getId();
+        await().atMost(HANG).pollInterval(Duration.ofMillis(10))
+                .until(() -> admin.commands().pubsubNumsub(grants).getOrDefault(grants, 0L) >= 1);
+        long looks = admin.commandStats().calls("hget") + admin.commandStats().calls("hdel");
+        // a grant to owner 99's place, written long ago: its field is gone from Redis
+        assertThat(admin.commands().publish(grants, "99:1:" + name)).isOne();
+        // passed on: a release of owner 99's field, which finds none (lock_release's HINCRBY and
+        // HDEL, or lock_handoff's HGET)
+        await().atMost(HANG).until(() -> admin.commandStats().calls("hget") + admin.commandStats().calls("hdel") > looks);
+
+        lock.lockAsync(30, TimeUnit.SECONDS, 1L).get(5, TimeUnit.SECONDS); // a re-entry
+        assertThat(admin.commands().hget(name, client.getId() + ":1")).as("the holder's count").isEqualTo("2");
+        lock.unlockAsync(1L).get(5, TimeUnit.SECONDS);
+        assertThat(lock.isHeldByThread(1L)).as("one hold remains").isTrue();
+        await().during(Duration.ofMillis(200)).atMost(HANG).until(() -> !successor.isDone());
+        lock.unlockAsync(1L).get(5, TimeUnit.SECONDS);
+        successor.get(5, TimeUnit.SECONDS);
+        lock.unlockAsync(2L).get(5, TimeUnit.SECONDS);
+    }
+
     /** Defect 11: every timed local wait left an uncancellable task behind for its whole wait. */
     @Test
     void timedLocalWaitsLeaveNothingScheduled() throws Exception {
