@@ -91,6 +91,7 @@ public final class Bench {
         scenarios.addAll(LockFamilyScenario.all(topology));
         scenarios.addAll(MultiProcessScenario.series());
         scenarios.add(SemaphoreScenario.fourProcesses());
+        scenarios.addAll(MultiLockScenario.all(topology));
         return List.copyOf(scenarios);
     }
 

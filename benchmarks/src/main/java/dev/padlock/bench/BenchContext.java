@@ -3,8 +3,11 @@ package dev.padlock.bench;
 import dev.padlock.testing.RedisAdmin;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 /**
  * What every scenario shares: the servers, admin connections to them, and the run's timing.
@@ -49,6 +52,14 @@ record BenchContext(BenchServers servers, Duration measured, Duration warmUp, Du
     }
 
     /**
+     * {@code count} lock names of the run tagged {@code tag} sharing one hash tag per master
+     * ({@link BenchServers#hashTaggedLockNames}).
+     */
+    List<String> hashTaggedLockNames(String tag, int count) {
+        return servers.hashTaggedLockNames(tag, count);
+    }
+
+    /**
      * Keys containing {@code tag} other than the lock keys given ({@code KEYS} on every master: a
      * bench server only).
      */
@@ -66,6 +77,22 @@ record BenchContext(BenchServers servers, Duration measured, Duration warmUp, Du
         String value = admin.commands().get(key);
         admin.commands().del(key);
         return value;
+    }
+
+    /**
+     * Those of {@code lockNames}, all of the run tagged {@code tag}, whose key is on Redis
+     * ({@code KEYS} on every master: a bench server only).
+     */
+    List<String> lockKeysPresent(String tag, Collection<String> lockNames) {
+        Set<String> names = new HashSet<>(lockNames);
+        return servers.keys("*" + tag + "*").stream().filter(names::contains).sorted().collect(Collectors.toList());
+    }
+
+    /** Deletes {@code keys}, each on the master that holds it. */
+    void delete(Collection<String> keys) {
+        for (String key : keys) {
+            admins().get(servers.masterOf(key)).commands().del(key);
+        }
     }
 
     /** Sleeps for {@code duration}. */

@@ -136,6 +136,30 @@ final class BenchServers implements AutoCloseable {
         return List.copyOf(names);
     }
 
+    /**
+     * {@code count} lock names of the run tagged {@code tag} that share one hash tag per master:
+     * name {@code i} is {@code bench:{<tag>-m<m>}:i} (the hash tag with a suffix where needed, as
+     * {@link #lockNames} has) for master {@code m = i % masters}, the hash tag chosen so that its
+     * slot ({@code SlotHash.getSlot}) is one that master serves. The names of one master are thus
+     * in one slot, and one script may take them all; on a single server every name has the one
+     * hash tag {@code {<tag>-m0}}.
+     */
+    List<String> hashTaggedLockNames(String tag, int count) {
+        List<String> hashTags = new ArrayList<>();
+        for (int master = 0; master < admins.size(); master++) {
+            String hashTag = tag + "-m" + master;
+            for (int suffix = 1; masterOfKey.applyAsInt("{" + hashTag + "}") != master; suffix++) {
+                hashTag = tag + "-m" + master + "-" + suffix;
+            }
+            hashTags.add(hashTag);
+        }
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            names.add("bench:{" + hashTags.get(i % hashTags.size()) + "}:" + i);
+        }
+        return List.copyOf(names);
+    }
+
     /** The index in {@link #admins()} of the master that holds {@code key}. */
     int masterOf(String key) {
         return masterOfKey.applyAsInt(key);

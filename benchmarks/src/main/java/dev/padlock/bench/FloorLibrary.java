@@ -31,8 +31,9 @@ import java.util.stream.Collectors;
  * <p>It runs only in the scenarios that say {@link Scenario#withFloor()}, where no one else wants
  * the lock, so that the table can show what Padlock spends beyond the two scripts. It is not a
  * lock to use: waiting is a retry every millisecond, only the plain lock exists
- * ({@link UnsupportedOperationException} for the other kinds and for a semaphore), and the
- * watchdog's lease ({@value #WATCHDOG_LEASE_MILLIS} ms) is set once and never renewed.
+ * ({@link UnsupportedOperationException} for the other kinds, a multi lock of any size and a
+ * semaphore), and the watchdog's lease ({@value #WATCHDOG_LEASE_MILLIS} ms) is set once and never
+ * renewed.
  *
  * <p>Scripts: each client loads both with {@code SCRIPT LOAD} when it connects and runs them
  * with {@code EVALSHA}; on {@code NOSCRIPT} (a server restarted or flushed) it runs that call
@@ -127,6 +128,11 @@ final class FloorLibrary implements LockLibrary {
                 throw new IllegalArgumentException(kind + " needs 1 name, got " + names);
             }
             return new FloorLock(this, names.get(0));
+        }
+
+        @Override
+        public BenchLock multiLock(List<String> names) {
+            throw new UnsupportedOperationException("The floor has only the plain lock, no multi lock");
         }
 
         @Override

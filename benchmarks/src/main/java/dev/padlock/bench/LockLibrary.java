@@ -71,6 +71,15 @@ interface LockLibrary {
         BenchLock lock(LockKind kind, List<String> names);
 
         /**
+         * A multi lock ({@code getMultiLock}) over the plain locks ({@code getLock}) of
+         * {@code names}, as many as given (scenario 12; the lock family's {@link LockKind#MULTI}
+         * has {@value LockKind#COMPOSITE_SIZE}).
+         *
+         * @throws UnsupportedOperationException when the library has none (the floor)
+         */
+        BenchLock multiLock(List<String> names);
+
+        /**
          * The counting semaphore {@code name} ({@code getSemaphore}), in Redisson's
          * {@code RSemaphore} format.
          *

@@ -27,7 +27,11 @@ final class Markdown {
             "  and of the sharded command per acquisition (`INFO commandstats`, so a publish inside a script counts).",
             "- Lock names: the 16 locks of scenario 5 and the components of the multi and red locks (7g, 7h) are",
             "  named so that they spread evenly over the masters; a single lock lives on whichever master its",
-            "  name hashes to.");
+            "  name hashes to. The multi locks of 12a and 12b too: names without a hash tag, so each in a slot",
+            "  of its own (a script over keys of different slots is refused, `CROSSSLOT`); 12c's 100 names share",
+            "  one hash tag per master (`bench:{<run>-m<master>}:<i>`, the tag's slot on that master), so each",
+            "  master's components are in one slot. *Round trips / acquisition / master*: the round trips",
+            "  divided by " + Topology.CLUSTER_MASTERS + ".");
 
     private Markdown() {
     }
@@ -123,6 +127,14 @@ final class Markdown {
                 "  read with `GET` once every worker has stopped; the round fails unless it is "
                         + SemaphoreScenario.PERMITS + " (a permit lost, or",
                 "  one made). The chart leaves it out.",
+                "- Multi lock (12a, 12b): one thread does `lock()` + `unlock()` of a multi lock of "
+                        + MultiLockScenario.HUNDRED + " (12a) and of",
+                "  " + String.format(Locale.ROOT, "%,d", MultiLockScenario.THOUSAND) + " (12b) plain locks of one"
+                        + " client (`getMultiLock` over `getLock`, in both libraries), no one",
+                "  else wanting them, the same names every iteration (all released before the next one, so no",
+                "  re-entry). An acquisition is one of the multi lock: every figure per acquisition is per",
+                "  lock-and-unlock of the whole multi lock. After the run no lock key may be on Redis, else the",
+                "  round fails. Only the headline rows; the chart leaves them out.",
                 "- *Failed attempts* (4, 8a-11a): runs of the acquire script that returned without the lock, per",
                 "  acquisition; a Padlock thread that waits for its own client to hand the lock over makes none.",
                 "  Redis counts calls by command only, so this rests on what the scripts call (fixed lease, no",

@@ -65,6 +65,11 @@ final class PadlockLibrary implements LockLibrary {
             }
 
             @Override
+            public BenchLock multiLock(List<String> names) {
+                return new PadlockLock(client.getMultiLock(components(names)));
+            }
+
+            @Override
             public BenchSemaphore semaphore(String name) {
                 RSemaphore semaphore = client.getSemaphore(name);
                 return new BenchSemaphore() {

@@ -61,6 +61,11 @@ final class RedissonLibrary implements LockLibrary {
             }
 
             @Override
+            public BenchLock multiLock(List<String> names) {
+                return new RedissonLock(client.getMultiLock(components(names)));
+            }
+
+            @Override
             public BenchSemaphore semaphore(String name) {
                 RSemaphore semaphore = client.getSemaphore(name);
                 return new BenchSemaphore() {

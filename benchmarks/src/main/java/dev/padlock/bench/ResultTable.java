@@ -16,8 +16,9 @@ import java.util.function.ToLongFunction;
  * those columns are empty in other rows, and left out when no row has a floor. Renders as
  * aligned text and as Markdown. On a cluster the scenario column's header names the topology,
  * and contended scenarios get two more rows: the classic and sharded PUBLISH and SUBSCRIBE calls
- * per acquisition, summed over the masters. A library that could not be measured shows
- * {@value #FAILED} in its cells.
+ * per acquisition, summed over the masters, and the multi lock's rows
+ * ({@link Scenario#roundTripsPerMaster}) one more: the round trips per acquisition per master. A
+ * library that could not be measured shows {@value #FAILED} in its cells.
  */
 final class ResultTable {
 
@@ -86,6 +87,10 @@ final class ResultTable {
             number(label, "acquisitions/s", r, ScenarioResult::acquisitionsPerSecond, "%,.0f");
             number(label, "Redis calls / acquisition", r, result -> result.cost().callsPerAcquisition(), "%.2f");
             number(label, "round trips / acquisition", r, ScenarioResult::roundTripsPerAcquisition, "%.2f");
+            if (topology == Topology.CLUSTER && scenario.roundTripsPerMaster()) {
+                number(label, "round trips / acquisition / master", r,
+                        result -> result.roundTripsPerAcquisition() / Topology.CLUSTER_MASTERS, "%.2f");
+            }
             failedAttempts(label, r, measured);
             if (measured.freePermitsAfter() != null) {
                 text(label, "free permits on Redis after the run", r,

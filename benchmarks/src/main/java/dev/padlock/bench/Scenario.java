@@ -34,6 +34,14 @@ interface Scenario {
         return false;
     }
 
+    /**
+     * Whether the table, on a cluster, also shows the round trips per acquisition divided by the
+     * number of masters (the multi lock's rows, 12a-12c).
+     */
+    default boolean roundTripsPerMaster() {
+        return false;
+    }
+
     /** Whether the scenario's acquisitions/s belong in the chart. */
     default boolean charted() {
         return measuresThroughput();
