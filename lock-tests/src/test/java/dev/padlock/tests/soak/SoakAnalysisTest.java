@@ -141,6 +141,42 @@ class SoakAnalysisTest {
         assertThat(verdicts(analyse(List.of(stop), holder, stoppedStampedLate))).containsEntry("overlaps", false);
     }
 
+    /**
+     * Seed 629 again (run 30 of a loop of local runs): a watchdog holder told just as a worker stop
+     * began, stamped after the resume and 2 ms before the next holder, who came after its 3 s
+     * lease (unrenewed while stopped) could have run out. Its unlock found it not held, and the
+     * engine told it the lease was lost: no second holder while it held. It is the earlier-stamped
+     * of the pair, which the analysis explained only for the later one.
+     */
+    @Test
+    void seed629AWatchdogHolderToldAsItsJvmStoppedIsStampedAfterTheResumeJustBeforeTheNextHolder() throws IOException {
+        FaultSchedule.Fault workerStop = new FaultSchedule.Fault(FaultSchedule.Kind.WORKER_STOP, 0, 3_434, 1, 0);
+        SoakRun.Applied stop = new SoakRun.Applied(workerStop, GO + 3_000_000, GO + 6_434_000, GO + 6_456_000, "",
+                null);
+        List<String> next = List.of(acq(2, 48, "TRY_FIXED", 1_000, 6_453_000, 6_464_000, null),
+                rel(2, 48, 6_467_000, "OK"));
+        List<String> stopped = List.of(acq(2, 5, "LOCK_WATCHDOG", 0, 2_996_000, 6_462_000, null),
+                rel(2, 5, 6_464_000, "NOT_HELD"));
+
+        SoakAnalysis blind = analyse(List.of(stop), next, stopped);
+        assertThat(verdicts(blind)).containsEntry("overlaps", true);
+        assertThat(blind.report()).contains("earlier holder told as its process stopped, stamped after the resume");
+
+        // the next holder told before the watchdog lease could have run out (+6.0 s): unexplained
+        List<String> nextTooSoon = List.of(acq(2, 48, "TRY_FIXED", 1_000, 5_400_000, 5_500_000, null),
+                rel(2, 48, 6_470_000, "OK"));
+        assertThat(verdicts(analyse(List.of(stop), nextTooSoon, stopped))).containsEntry("overlaps", false);
+
+        FaultSchedule.Fault waiterStop = new FaultSchedule.Fault(FaultSchedule.Kind.WAITER_STOP, 0, 3_434, 1, 4);
+        SoakRun.Applied aimed = new SoakRun.Applied(waiterStop, GO + 3_000_000, GO + 6_434_000, GO + 6_456_000,
+                "4 ms into t2's wait", new SoakRun.Waiter(2, GO + 2_996_000));
+        assertThat(verdicts(analyse(List.of(aimed), next, stopped))).containsEntry("overlaps", false);
+
+        List<String> begunAfterTheResume = List.of(acq(2, 5, "LOCK_WATCHDOG", 0, 6_440_000, 6_462_000, null),
+                rel(2, 5, 6_464_000, "NOT_HELD"));
+        assertThat(verdicts(analyse(List.of(stop), next, begunAfterTheResume))).containsEntry("overlaps", false);
+    }
+
     @Test
     void aTokenLowerThanOneHandedOutBeforeIsARegressionAndARepeatADuplicate() throws IOException {
         SoakAnalysis analysis = analyse(List.of(),

@@ -28,14 +28,17 @@ import java.util.TreeSet;
  *       beginning before A's unlock and before B was told. A was told before the stop when its
  *       stamp is older than the stop's resume stamp, taken just before {@code SIGCONT} is sent:
  *       a stopped JVM stamps nothing, and after it resumes every stamp is later.</li>
- *   <li>or B, not A, lost its lease: B's stamp is blind to a stop that came just as B was told.
- *       Between the engine's last look at the lease (a reply read within it) and the stamp, the
- *       engine notes the hold, tells the queue and completes a few futures; a thread descheduled
- *       there on a busy machine, then stopped with its JVM, stamps only after the resume. So B's
- *       process was stopped after B's acquisition began, B was stamped within {@link #BLIND_US}
- *       of the resume, the stop was not aimed at B's wait (a waiter stop comes after B's worker
- *       said B still waits), and A was told no earlier than B's lease could have run out after
- *       the stop began (a stop outlasts every lease).</li>
+ *   <li>or one of the two lost its lease while its stamp was blind to a stop that came just as
+ *       it was told. Between the engine's last look at the lease (a reply read within it) and the
+ *       stamp, the engine notes the hold, tells the queue and completes a few futures; a thread
+ *       descheduled there on a busy machine, or stopped there with its JVM, stamps only after the
+ *       resume. So that holder's process was stopped after its acquisition began, it was stamped
+ *       within {@link #BLIND_US} of the resume, the stop was not aimed at its wait (a waiter stop
+ *       comes after its worker said it still waits), and the other holder was told no earlier than
+ *       its lease could have run out after the stop began (a stop outlasts every lease; a watchdog
+ *       lease is the watchdog's, {@link SoakRun#WATCHDOG_MS}, since nothing renews it while its
+ *       process is stopped). The stamped-late holder is B when the other was told before the
+ *       resume, and A when the other was told just after its late stamp.</li>
  * </ol>
  * Anything else is unexplained: two rightful holders at once. That includes a holder told "held"
  * only as its JVM resumed from a stop aimed at its wait, on a grant that ran out while it was
@@ -126,13 +129,21 @@ final class SoakOverlaps {
             }
         }
         for (Outage o : outages) {
-            if (mayHaveBeenToldAsItStopped(b, o)
-                    && a.toldUs() >= o.startUs() + Math.max(0, b.leaseMs()) * 1_000 - GRANT_LAG_US) {
+            if (mayHaveBeenToldAsItStopped(b, o) && a.toldUs() >= o.startUs() + leaseBoundMs(b) * 1_000 - GRANT_LAG_US) {
                 return "lease ran out: later holder told as its process stopped, stamped after the resume ("
+                        + o.kind() + ")";
+            }
+            if (mayHaveBeenToldAsItStopped(a, o) && b.toldUs() >= o.startUs() + leaseBoundMs(a) * 1_000 - GRANT_LAG_US) {
+                return "lease ran out: earlier holder told as its process stopped, stamped after the resume ("
                         + o.kind() + ")";
             }
         }
         return UNEXPLAINED;
+    }
+
+    /** The longest {@code x}'s TTL can last unrenewed: its fixed lease, or the watchdog's lease. */
+    private static long leaseBoundMs(Acquisition x) {
+        return x.leaseMs() > 0 ? x.leaseMs() : SoakRun.WATCHDOG_MS;
     }
 
     /**
