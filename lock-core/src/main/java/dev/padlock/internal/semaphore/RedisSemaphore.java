@@ -146,7 +146,13 @@ public final class RedisSemaphore implements RSemaphore {
         permits(permits);
         SemaphoreWait wait = start(permits, WaitBudget.FOREVER);
         CompletableFuture<Void> acquired = wait.thenApply(taken -> null);
-        acquired.whenComplete((taken, failure) -> wait.cancel(false)); // a cancel of this ends the wait
+        acquired.whenComplete((taken, failure) -> {
+            if (failure == null) {
+                wait.cancel(false); // completed: the wait is done (unless completed from outside)
+            } else {
+                wait.abandon(); // a cancel of this ends the wait, or gives back what it took just before
+            }
+        });
         return acquired;
     }
 

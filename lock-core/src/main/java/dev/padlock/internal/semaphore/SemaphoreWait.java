@@ -173,6 +173,16 @@ final class SemaphoreWait extends CompletableFuture<Boolean> implements PermitHa
         });
     }
 
+    /**
+     * Its caller gave up on it (cancelled the future it was given): ends it, or, when it took its
+     * permits just before, gives them back, since the caller will not release them.
+     */
+    void abandon() {
+        if (!cancel(false) && !isCompletedExceptionally() && Boolean.TRUE.equals(join())) {
+            giveBack();
+        }
+    }
+
     @Override
     public boolean isParked() {
         return park != null && !isDone();

@@ -239,6 +239,29 @@ class SemaphoreWaitHandOffTest {
         assertThat(channel.parks).isEmpty();
     }
 
+    @Test
+    void anAbandonedWaitThatWasHandedItsPermitsGivesThemBack() {
+        Attempts attempts = new Attempts(1);
+        SemaphoreWait wait = parked(attempts, 10_000);
+        assertThat(handOffs.handOff(NAME, 1)).isZero();
+
+        wait.abandon(); // its caller's future was cancelled just after the hand-off completed it
+
+        assertThat(attempts.givenBack).hasValue(1);
+    }
+
+    @Test
+    void anAbandonedOpenWaitEndsAndGivesNothingBack() {
+        Attempts attempts = new Attempts(1);
+        SemaphoreWait wait = parked(attempts, 10_000);
+
+        wait.abandon();
+
+        assertThat(wait).isCancelled();
+        assertThat(attempts.givenBack).hasValue(0);
+        assertThat(handOffs.handOff(NAME, 1)).isEqualTo(1);
+    }
+
     /**
      * A cancel and a hand-off racing: each permit ends with exactly one side, the waiter (then its
      * wait says it took it) or the releaser (then it goes to Redis).
