@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.queue.HandOffBudget;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -122,8 +121,7 @@ public final class PermitHandOffs {
             return null;
         }
         Waiter fits = null;
-        for (Iterator<Map.Entry<Waiter, Integer>> it = entry.waiters.entrySet().iterator(); it.hasNext(); ) {
-            Map.Entry<Waiter, Integer> waiting = it.next();
+        for (Map.Entry<Waiter, Integer> waiting : entry.waiters.entrySet()) {
             if (waiting.getValue() <= left && waiting.getKey().isParked()) {
                 fits = waiting.getKey();
                 break;
