@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 public final class HandOffBudget {
     /** The most hand-offs in a row before a release is global. */
     static final int MAX_LOCAL_HAND_OFFS = 32;
-    /** The longest a chain of hand-offs may go on, from the Redis acquisition that started it. */
+    /** The longest a chain of hand-offs may go on, from the Redis acquisition (or first hand-off) that started it. */
     static final long MAX_LOCAL_CHAIN_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     /** Bounds of the yield after a global release that other clients heard. */
     static final long MIN_YIELD_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
