@@ -33,6 +33,7 @@ import dev.padlock.internal.redis.RedisBackend;
 import dev.padlock.internal.redis.RedisErrors;
 import dev.padlock.internal.renewal.Watchdog;
 import dev.padlock.internal.script.ScriptRunner;
+import dev.padlock.internal.semaphore.PermitHandOffs;
 import dev.padlock.internal.semaphore.RedisPermitExpirableSemaphore;
 import dev.padlock.internal.semaphore.RedisSemaphore;
 import dev.padlock.internal.wakeup.WakeUpRegistry;
@@ -75,11 +76,14 @@ public final class PadlockClient implements LockClient {
     /** This client's entry in the client registry; null when the registry is off. */
     private volatile @Nullable ClientRegistration registration;
     private volatile @Nullable SinceNotes sinceNotes;
+    /** Hand-offs of counted permits between this client's threads, shared by its semaphores. */
+    private final PermitHandOffs permitHandOffs;
 
     private PadlockClient(LockServices services, ExecutorService listenerExecutor) {
         this.services = services;
         this.composites = CompositeServices.of(services.observing(), services.clock(), services.timer());
         this.listenerExecutor = listenerExecutor;
+        this.permitHandOffs = new PermitHandOffs(services.clock());
     }
 
     /**
@@ -250,7 +254,7 @@ public final class PadlockClient implements LockClient {
     @Override
     public RSemaphore getSemaphore(String name) {
         checkName(name);
-        return new RedisSemaphore(name, services);
+        return new RedisSemaphore(name, services, permitHandOffs);
     }
 
     @Override

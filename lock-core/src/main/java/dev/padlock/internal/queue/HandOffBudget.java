@@ -5,18 +5,20 @@ import dev.padlock.internal.protocol.LockProtocol.Release;
 import java.util.concurrent.TimeUnit;
 
 /**
- * How long one {@link LocalQueue} may keep its lock among its own owners: a chain of local
- * hand-offs starts when an owner takes the lock from Redis and ends after
- * {@value #MAX_LOCAL_HAND_OFFS} hand-offs or {@link #MAX_LOCAL_CHAIN_NANOS}, whichever comes first;
- * the release after that is global (delete and publish), so waiters of other clients get their
- * chance. Also how long the next local owner yields after such a release.
+ * How long one client may keep a lock, or a semaphore's permits, among its own threads: for a
+ * {@link LocalQueue}, a chain of local hand-offs starts when an owner takes the lock from Redis;
+ * for a semaphore's permits ({@code semaphore.PermitHandOffs}), at the first hand-off after a
+ * release on Redis. A chain ends after {@value #MAX_LOCAL_HAND_OFFS} hand-offs or
+ * {@link #MAX_LOCAL_CHAIN_NANOS}, whichever comes first; the release after that is global (on
+ * Redis, with its message), so waiters of other clients get their chance. Also how long the next
+ * local owner of a lock yields after such a release.
  *
- * <p>Not thread-safe: guarded by its queue's monitor.
+ * <p>Not thread-safe: guarded by its owner's monitor (the queue's, the hand-offs').
  */
-final class HandOffBudget {
+public final class HandOffBudget {
     /** The most hand-offs in a row before a release is global. */
     static final int MAX_LOCAL_HAND_OFFS = 32;
-    /** The longest a chain of hand-offs may go on, from the Redis acquisition that started it. */
+    /** The longest a chain of hand-offs may go on, from the Redis acquisition (or first hand-off) that started it. */
     static final long MAX_LOCAL_CHAIN_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     /** Bounds of the yield after a global release that other clients heard. */
     static final long MIN_YIELD_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
@@ -27,23 +29,26 @@ final class HandOffBudget {
     /** {@link EngineClock#nanoTime()} when the chain started. */
     private long chainStart;
 
-    HandOffBudget(EngineClock clock) {
+    public HandOffBudget(EngineClock clock) {
         this.clock = clock;
     }
 
-    /** An owner took the lock from Redis (not by a hand-off): a new chain starts now. */
-    void restart() {
+    /**
+     * A new chain starts now: an owner took the lock from Redis (not by a hand-off), or a
+     * semaphore's permits are handed off for the first time since a release on Redis.
+     */
+    public void restart() {
         handOffs = 0;
         chainStart = clock.nanoTime();
     }
 
     /** Redis confirmed one more hand-off of this chain. */
-    void handedOff() {
+    public void handedOff() {
         handOffs++;
     }
 
     /** Whether the next release may hand the lock to a local owner rather than release it on Redis. */
-    boolean allowsHandOff() {
+    public boolean allowsHandOff() {
         return handOffs < MAX_LOCAL_HAND_OFFS && clock.nanoTime() - chainStart < MAX_LOCAL_CHAIN_NANOS;
     }
 

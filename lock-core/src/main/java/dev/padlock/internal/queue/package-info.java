@@ -9,7 +9,9 @@
  * {@code HandOffBudget}, {@code QueueWakeUps} with {@code ChannelWatches} and {@code SpinPoller},
  * {@code HolderLeaseWatch}); the classes that talk to Redis for it ({@code TicketRunner},
  * {@code LocalRelease}) take no lock and see only the transitions they need. When clients take turns
- * by grants is decided in {@code grant.GrantTurns}. Uses {@code grant}, {@code acquire} and below.
+ * by grants is decided in {@code grant.GrantTurns}. {@code HandOffBudget} also bounds the
+ * semaphores' local hand-offs ({@code semaphore.PermitHandOffs}). Uses {@code grant},
+ * {@code acquire} and below.
  */
 @NullMarked
 package dev.padlock.internal.queue;

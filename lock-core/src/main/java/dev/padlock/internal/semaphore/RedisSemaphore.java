@@ -3,6 +3,7 @@ package dev.padlock.internal.semaphore;
 import static java.util.Objects.requireNonNull;
 
 import dev.padlock.RSemaphore;
+import dev.padlock.RedisUnavailableException;
 import dev.padlock.internal.base.Require;
 import dev.padlock.internal.base.WaitBudget;
 import dev.padlock.internal.lock.LockServices;
@@ -17,7 +18,9 @@ import java.util.concurrent.CompletableFuture;
 /**
  * {@link RSemaphore} on Redis: each call one script of {@code lock-lua} ({@code semaphore_*.lua})
  * on the key {@code <name>} (and, for the calls that publish, its channel), waits through
- * {@link SemaphoreWait}. The blocking methods wait at most their wait plus twice the command
+ * {@link SemaphoreWait}. A release first hands its permits to this client's parked waiters on the
+ * same semaphore, with no Redis call, within their budget ({@link PermitHandOffs}); only the rest
+ * is released on Redis. The blocking methods wait at most their wait plus twice the command
  * timeout, then cancel the wait and throw {@link dev.padlock.RedisUnavailableException}.
  */
 public final class RedisSemaphore implements RSemaphore {
@@ -27,14 +30,17 @@ public final class RedisSemaphore implements RSemaphore {
     private final LockServices services;
     private final ScriptRunner scripts;
     private final BlockingCalls calls;
+    private final PermitHandOffs handOffs;
 
-    public RedisSemaphore(String name, LockServices services) {
+    /** @param handOffs the client's hand-offs of counted permits, shared by its semaphores */
+    public RedisSemaphore(String name, LockServices services, PermitHandOffs handOffs) {
         this.name = Require.lockName(name);
         this.keys = new String[] {name};
         this.keyAndChannel = new String[] {name, LockKeys.semaphoreChannel(name)};
         this.services = services;
         this.scripts = services.scripts();
         this.calls = new BlockingCalls("semaphore '" + name + "'", services);
+        this.handOffs = requireNonNull(handOffs, "handOffs");
     }
 
     @Override
@@ -81,7 +87,7 @@ public final class RedisSemaphore implements RSemaphore {
     @Override
     public void acquire(int permits) throws InterruptedException {
         permits(permits);
-        calls.await(start(permits, WaitBudget.FOREVER), WaitBudget.FOREVER, "acquire");
+        await(start(permits, WaitBudget.FOREVER), WaitBudget.FOREVER, "acquire");
     }
 
     @Override
@@ -94,7 +100,34 @@ public final class RedisSemaphore implements RSemaphore {
     public boolean tryAcquire(int permits, Duration wait) throws InterruptedException {
         permits(permits);
         long waitNanos = waitNanos(wait);
-        return calls.await(start(permits, waitNanos), waitNanos, "tryAcquire");
+        return await(start(permits, waitNanos), waitNanos, "tryAcquire");
+    }
+
+    /**
+     * {@link BlockingCalls#await}, except that a wait that took its permits (from Redis, or
+     * handed off) just before the interrupt or the bound could cancel it keeps them: the caller
+     * is told they are taken (an interrupt kept for it), never left holding permits it was told
+     * it has not.
+     */
+    private boolean await(SemaphoreWait wait, long waitNanos, String operation) throws InterruptedException {
+        try {
+            return calls.await(wait, waitNanos, operation);
+        } catch (InterruptedException e) {
+            if (tookPermits(wait)) {
+                Thread.currentThread().interrupt();
+                return true;
+            }
+            throw e;
+        } catch (RedisUnavailableException e) {
+            if (tookPermits(wait)) {
+                return true;
+            }
+            throw e;
+        }
+    }
+
+    private static boolean tookPermits(SemaphoreWait wait) {
+        return wait.isDone() && !wait.isCompletedExceptionally() && wait.join();
     }
 
     static long waitNanos(Duration wait) {
@@ -113,7 +146,13 @@ public final class RedisSemaphore implements RSemaphore {
         permits(permits);
         SemaphoreWait wait = start(permits, WaitBudget.FOREVER);
         CompletableFuture<Void> acquired = wait.thenApply(taken -> null);
-        acquired.whenComplete((taken, failure) -> wait.cancel(false)); // a cancel of this ends the wait
+        acquired.whenComplete((taken, failure) -> {
+            if (failure == null) {
+                wait.cancel(false); // completed: the wait is done (unless completed from outside)
+            } else {
+                wait.abandon(); // a cancel of this ends the wait, or gives back what it took just before
+            }
+        });
         return acquired;
     }
 
@@ -126,6 +165,12 @@ public final class RedisSemaphore implements RSemaphore {
     @Override
     public CompletableFuture<Void> releaseAsync(int permits) {
         permits(permits);
+        int left = handOffs.handOff(name, permits);
+        return left == 0 ? CompletableFuture.completedFuture(null) : releaseOnRedis(left);
+    }
+
+    /** Releases {@code permits} on Redis, waking the waiters of every client. */
+    private CompletableFuture<Void> releaseOnRedis(int permits) {
         CompletableFuture<List<Object>> released = scripts.run(LuaScript.SEMAPHORE_RELEASE, ScriptOutputType.MULTI,
                 keyAndChannel, Integer.toString(permits), services.backend().publishCommand());
         return released.thenApply(reply -> {
@@ -147,7 +192,13 @@ public final class RedisSemaphore implements RSemaphore {
 
             @Override
             public CompletableFuture<?> giveBack() {
-                return releaseAsync(permits);
+                return releaseOnRedis(permits);
+            }
+
+            @Override
+            public void waiting(SemaphoreWait wait) {
+                handOffs.add(name, permits, wait);
+                wait.whenComplete((taken, failure) -> handOffs.remove(name, wait));
             }
         }, services.wakeUps(), keyAndChannel[1], services.timer(), services.clock(), waitNanos, services.lookMillis());
     }

@@ -21,10 +21,15 @@ import org.slf4j.LoggerFactory;
  * keeps one. A failed attempt fails the wait; what it may have taken on Redis (no answer is not
  * "not taken") is given back where a permit's id tells it ({@link Attempts#giveBackIfTaken}).
  *
+ * <p>A wait that parks may also take permits released by a thread of its own client
+ * ({@link PermitHandOffs}, when its {@link Attempts#waiting} registers it there): only while it is
+ * open, as completing it is the one compare-and-set that decides between the hand-off and every
+ * way the wait ends; an attempt in flight then finds it done and gives back what it took.
+ *
  * <p>The loop's steps run one after another (each from the one before's completion), so its
  * subscription is confined to it.
  */
-final class SemaphoreWait extends CompletableFuture<Boolean> {
+final class SemaphoreWait extends CompletableFuture<Boolean> implements PermitHandOffs.Waiter {
     private static final Logger log = LoggerFactory.getLogger(SemaphoreWait.class);
 
     /** An attempt's answer: the permits were taken. */
@@ -50,6 +55,13 @@ final class SemaphoreWait extends CompletableFuture<Boolean> {
          */
         default @Nullable CompletableFuture<?> giveBackIfTaken() {
             return null;
+        }
+
+        /**
+         * Called once, when the wait is about to park for the first time (its first attempt was
+         * refused and time is left): where it may register to take permits released locally.
+         */
+        default void waiting(SemaphoreWait wait) {
         }
     }
 
@@ -131,6 +143,7 @@ final class SemaphoreWait extends CompletableFuture<Boolean> {
         }
         WakeUps.Subscription subscribed = subscription;
         if (subscribed == null) {
+            attempts.waiting(this);
             try {
                 subscribed = wakeUps.subscribe(channel);
             } catch (RuntimeException closed) {
@@ -158,6 +171,30 @@ final class SemaphoreWait extends CompletableFuture<Boolean> {
             park = null;
             attempt();
         });
+    }
+
+    /**
+     * Its caller gave up on it (cancelled the future it was given): ends it, or, when it took its
+     * permits just before, gives them back, since the caller will not release them.
+     */
+    void abandon() {
+        if (!cancel(false) && !isCompletedExceptionally() && Boolean.TRUE.equals(join())) {
+            giveBack();
+        }
+    }
+
+    @Override
+    public boolean isParked() {
+        return park != null && !isDone();
+    }
+
+    @Override
+    public boolean takeHandOff() {
+        if (deadlineNanos != WaitBudget.FOREVER && clock.nanoTime() - deadlineNanos >= 0) {
+            complete(false); // its time is up: it ends now, without the permits
+            return false;
+        }
+        return complete(true); // false when it ended first: cancelled, or failed
     }
 
     private long remainingMillis() {

@@ -4,8 +4,10 @@
  * (renewed by their own rounds on the client's timer when they are the watchdog's);
  * {@code SemaphoreWait}, one wait for permits (an attempt, then attempts after each wake-up on the
  * semaphore's channel, a look interval, or the end of the nearest lease, until the permits are
- * taken or the wait ends); {@code BlockingCalls}, the blocking methods' bounded waits. Uses
- * {@code script}, {@code wakeup} and the client's services from {@code lock}.
+ * taken or the wait ends); {@code PermitHandOffs}, the client's hand-offs of counted permits from
+ * a release to its own parked waiters, within the {@code queue.HandOffBudget}; {@code BlockingCalls},
+ * the blocking methods' bounded waits. Uses {@code script}, {@code wakeup}, the client's services
+ * from {@code lock}, and {@code queue}'s budget.
  */
 @NullMarked
 package dev.padlock.internal.semaphore;

@@ -12,7 +12,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.redisson.api.RedissonClient;
 
 /**
@@ -38,6 +42,8 @@ final class SemaphoreModel implements AutoCloseable {
     /** Permits held by each acquisition (a drain counts as one). */
     private final List<Integer> held = new ArrayList<>();
     private final List<Wait> waits = new ArrayList<>();
+    /** The threads of {@link #contend}. */
+    private final ExecutorService contenders = Executors.newCachedThreadPool();
 
     SemaphoreModel(RedisAdmin admin, String uri) {
         this.admin = admin;
@@ -117,6 +123,45 @@ final class SemaphoreModel implements AutoCloseable {
                 padlock(client).release(permits);
             }
         }
+        check();
+    }
+
+    /**
+     * {@code threads} threads of one Padlock client take one permit each, hold it a moment and
+     * release it, {@code rounds} times, with waits of a few hundred milliseconds: with fewer
+     * permits than threads, releases find this client's waiters parked and hand permits to them
+     * (and to this client's waits of the model). Meanwhile the threads never hold more than the
+     * permits not held before the step (none is made); afterwards {@link #check()}.
+     */
+    void contend(int client, int threads, int rounds) {
+        settleWaits();
+        RSemaphore semaphore = padlock(client);
+        long spare = total - held.stream().mapToLong(Integer::longValue).sum();
+        AtomicInteger inUse = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        List<CompletableFuture<Void>> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            workers.add(CompletableFuture.runAsync(() -> {
+                for (int r = 0; r < rounds; r++) {
+                    boolean taken;
+                    try {
+                        taken = semaphore.tryAcquire(1, Duration.ofMillis(300));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                    if (taken) {
+                        most.accumulateAndGet(inUse.incrementAndGet(), Math::max);
+                        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1)); // work
+                        inUse.decrementAndGet();
+                        semaphore.release(1);
+                    }
+                }
+            }, contenders));
+        }
+        CompletableFuture.allOf(workers.toArray(new CompletableFuture<?>[0])).orTimeout(HANG_SECONDS, TimeUnit.SECONDS).join();
+        assertThat((long) most.get()).as("permits the threads held at once, of %d not held before", spare)
+                .isLessThanOrEqualTo(Math.max(0, spare));
         check();
     }
 
@@ -203,6 +248,7 @@ final class SemaphoreModel implements AutoCloseable {
         try {
             admin.commands().del(name);
         } finally {
+            contenders.shutdownNow();
             clients.forEach(LockClient::close);
             Redissons.close(redisson);
         }

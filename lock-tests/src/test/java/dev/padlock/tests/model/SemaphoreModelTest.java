@@ -27,7 +27,9 @@ import net.jqwik.api.state.Transformer;
 /**
  * Permits of a counting semaphore under random sequences (jqwik {@link ActionChain}, seeded and
  * bounded): two Padlock clients and a Redisson client set, add and remove permits, take them at
- * once or wait for them (waits that end, or are cancelled), release and drain them.
+ * once or wait for them (waits that end, or are cancelled), release and drain them, and let
+ * several threads of one client contend for them (so releases hand permits to that client's
+ * parked waiters).
  * {@link SemaphoreModel} checks after every step that the permits free on Redis plus those held
  * equal the total, so none is lost or made, and that a one-shot attempt with nobody waiting
  * succeeds exactly when enough are free. The seed is {@code padlock.model.seed} when given, as for
@@ -95,6 +97,10 @@ class SemaphoreModelTest {
         Action.Independent<SemaphoreModel> cancel = () -> pick.map(p -> step("cancel(" + p + ")", model -> model.cancel(p)));
         Action.Independent<SemaphoreModel> release = () -> Combinators.combine(actor, pick)
                 .as((a, p) -> step("release(actor " + a + ", " + p + ")", model -> model.release(a, p)));
+        Action.Independent<SemaphoreModel> contend = () -> Combinators.combine(padlock, Arbitraries.integers().between(2, 4),
+                Arbitraries.integers().between(1, 4))
+                .as((c, t, r) -> step("contend(client " + c + ", " + t + " threads, " + r + " rounds)",
+                        model -> model.contend(c, t, r)));
         Action.Independent<SemaphoreModel> drain = () -> padlock
                 .map(c -> step("drainPermits(client " + c + ")", model -> model.drain(c)));
 
@@ -106,6 +112,7 @@ class SemaphoreModelTest {
                 .withAction(2, cancel)
                 .withAction(6, release)
                 .withAction(1, drain)
+                .withAction(2, contend)
                 .withMaxTransformations(Integer.getInteger(LockModelTest.STEPS_PROPERTY, DEFAULT_STEPS));
     }
 
