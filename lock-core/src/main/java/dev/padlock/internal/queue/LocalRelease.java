@@ -184,6 +184,7 @@ final class LocalRelease {
                     queue.onHandOffHeldOn(owner, successor); // the owner holds on: the successor waits again
                     if (!successor.unclaim()) {
                         queue.giveUp(successor);
+                        successor.endGivenUp();
                     }
                 } else {
                     handOffRefused(owner, successor, failure != null, sentAt);
@@ -210,7 +211,9 @@ final class LocalRelease {
      * The holder did not hold the lock any more, or the call's reply was lost ({@code unknown}):
      * the queue forgets it and the successor asks Redis as head ({@link Transitions#onHandOffRefused}),
      * or waits again when a head runs; a successor that gave up meanwhile leaves, and a hand-off to
-     * it that may have landed is given back.
+     * it that may have landed is given back. That give-back is registered before the successor's
+     * caller is told: told, it may acquire again at once, and its new hold must wait for the
+     * give-back, which removes the owner's field whatever hold it is.
      */
     private void handOffRefused(long owner, Ticket successor, boolean unknown, long sentAt) {
         Ticket head = queue.onHandOffRefused(owner, successor, sentAt);
@@ -221,6 +224,7 @@ final class LocalRelease {
             if (unknown && successor.protocol.claiming() != null) {
                 services.abandonments().abandon(successor.protocol, successor.owner, successor.ttlMillis);
             }
+            successor.endGivenUp();
         }
     }
 }

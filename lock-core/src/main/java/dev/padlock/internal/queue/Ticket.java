@@ -185,18 +185,21 @@ final class Ticket implements PendingAcquire {
 
     /**
      * Back in the queue after a hand-off that did not happen; gives up if its wait is over or its
-     * caller cancelled meanwhile.
+     * caller cancelled meanwhile. A ticket that gives up is not told yet: the caller first starts
+     * giving back what the hand-off may have left, then tells it with {@link #endGivenUp}, so that
+     * the owner's next acquisition, which may start as soon as it is told, waits for that give-back.
      *
-     * @return whether it still waits (else the queue must drop it)
+     * @return whether it still waits (else the queue must drop it, and end it)
      */
     boolean unclaim() {
         state = WAITING;
-        if ((result.isDone() || (!forever && remainingNanos() == 0)) && STATE.compareAndSet(this, WAITING, GAVE_UP)) {
-            result.complete(false);
-            settle();
-            return false;
-        }
-        return true;
+        return !((result.isDone() || (!forever && remainingNanos() == 0)) && STATE.compareAndSet(this, WAITING, GAVE_UP));
+    }
+
+    /** Tells the caller of a ticket that gave up in {@link #unclaim} that it did not acquire, and settles it. */
+    void endGivenUp() {
+        result.complete(false);
+        settle();
     }
 
     long remainingNanos() {

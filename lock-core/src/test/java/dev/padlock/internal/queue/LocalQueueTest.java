@@ -13,6 +13,7 @@ import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
 import dev.padlock.internal.queue.RecordingLock.Call;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -564,6 +565,42 @@ class LocalQueueTest {
         giveBack.answer(true);
         lock.next("claim", 1).answer(Attempt.ACQUIRED);
         assertThat(next.result()).isCompletedWithValue(true);
+    }
+
+    /**
+     * Found reading the hand-off path after the fault soak's seed 629: a successor whose wait ended
+     * while a hand-off to it went unanswered was told "not acquired" before the give-back of that
+     * hand-off was registered. Told, its owner may acquire again at once, and the give-back, which
+     * removes the owner's field whatever hold it is, could then remove the new hold.
+     */
+    @Test
+    void aSuccessorWhoseWaitEndedDuringAnUnansweredHandOffIsToldAfterItsGiveBackIsRegistered() {
+        holds(1);
+        PendingAcquire second = acquire(2, 100);
+        PendingAcquire third = acquire(3, FOREVER);
+        AtomicReference<Object> pendingWhenTold = new AtomicReference<>();
+        second.result().whenComplete((acquired, failure) ->
+                pendingWhenTold.set(String.valueOf(services.abandonments().pending(lock, 2) != null)));
+
+        release(1);
+        Call handOff = lock.next("handoff", 1);
+        assertThat(handOff.to).isEqualTo(2);
+        channels.fire(); // an unlock message: the first queued owner becomes head while the hand-off is on its way
+        Call headsClaim = lock.next("claim", 3);
+        timer.advance(200); // the successor's wait ends
+        assertThat(second.result()).as("claimed: it waits for the hand-off's answer").isNotDone();
+        handOff.fail(new RedisUnavailableException("timed out", null));
+
+        assertThat(second.result()).isCompletedWithValue(false);
+        assertThat(pendingWhenTold).as("the give-back was registered when its caller was told").hasValue("true");
+        Call giveBack = lock.next("abandon", 2);
+        PendingAcquire next = acquire(2, FOREVER);
+        assertThat(lock.calls).as("the owner's next acquisition waits for the give-back").isEmpty();
+        giveBack.answer(true);
+        lock.next("claim", 2);
+        assertThat(next.result()).isNotDone();
+        assertThat(third.result()).isNotDone();
+        headsClaim.answer(Attempt.notAcquired(5_000));
     }
 
     // ---- grants between clients (issue 13)

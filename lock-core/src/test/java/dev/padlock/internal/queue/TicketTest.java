@@ -56,6 +56,8 @@ class TicketTest {
         assertThat(ticket.remainingNanos()).as("the wait is over on the manual clock").isZero();
         assertThat(ticket.result()).isNotDone();
         assertThat(ticket.unclaim()).isFalse();
+        assertThat(ticket.result()).as("not told before what the hand-off left is being given back").isNotDone();
+        ticket.endGivenUp();
         assertThat(ticket.result()).isCompletedWithValue(false);
         assertThat(ticket.claim()).as("a ticket that gave up is never claimed").isFalse();
     }
@@ -140,6 +142,7 @@ class TicketTest {
         assertThat(left).as("claimed: the queue, not the cancel, takes it out").hasValue(0);
 
         assertThat(ticket.unclaim()).isFalse();
+        ticket.endGivenUp();
 
         assertThat(ticket.result()).isCancelled();
         assertThat(ticket.settled()).isDone();
