@@ -21,6 +21,8 @@ import java.util.Objects;
 public final class RedisAdmin implements AutoCloseable {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
+    /** The handshake's bound: generous, as a server just started on a busy machine answers late. */
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(30);
 
     private final String uri;
     private final RedisClient client;
@@ -32,14 +34,16 @@ public final class RedisAdmin implements AutoCloseable {
         this.connection = connection;
     }
 
-    /** Connects to {@code uri} with a 5 s command timeout. */
+    /** Connects to {@code uri} (waiting up to 30 s for the handshake) with a 5 s command timeout. */
     public static RedisAdmin connect(String uri) {
         Objects.requireNonNull(uri, "uri");
         RedisURI redisUri = RedisURI.create(uri);
-        redisUri.setTimeout(TIMEOUT);
+        redisUri.setTimeout(CONNECT_TIMEOUT);
         RedisClient client = RedisClient.create(redisUri);
         try {
-            return new RedisAdmin(uri, client, client.connect());
+            StatefulRedisConnection<String, String> connection = client.connect();
+            connection.setTimeout(TIMEOUT);
+            return new RedisAdmin(uri, client, connection);
         } catch (RuntimeException e) {
             client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
             throw e;
