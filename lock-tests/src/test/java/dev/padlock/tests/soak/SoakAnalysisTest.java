@@ -156,7 +156,7 @@ class SoakAnalysisTest {
         List<String> next = List.of(acq(2, 48, "TRY_FIXED", 1_000, 6_453_000, 6_464_000, null),
                 rel(2, 48, 6_467_000, "OK"));
         List<String> stopped = List.of(acq(2, 5, "LOCK_WATCHDOG", 0, 2_996_000, 6_462_000, null),
-                rel(2, 5, 6_464_000, "NOT_HELD"));
+                rel(2, 5, 6_465_000, "NOT_HELD"));
 
         SoakAnalysis blind = analyse(List.of(stop), next, stopped);
         assertThat(verdicts(blind)).containsEntry("overlaps", true);
@@ -173,7 +173,7 @@ class SoakAnalysisTest {
         assertThat(verdicts(analyse(List.of(aimed), next, stopped))).containsEntry("overlaps", false);
 
         List<String> begunAfterTheResume = List.of(acq(2, 5, "LOCK_WATCHDOG", 0, 6_440_000, 6_462_000, null),
-                rel(2, 5, 6_464_000, "NOT_HELD"));
+                rel(2, 5, 6_465_000, "NOT_HELD"));
         assertThat(verdicts(analyse(List.of(stop), next, begunAfterTheResume))).containsEntry("overlaps", false);
     }
 
