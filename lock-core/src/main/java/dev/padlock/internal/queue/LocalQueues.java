@@ -178,6 +178,17 @@ public final class LocalQueues {
         return (queue != null && queue.holdsCounted(owner)) || heldElsewhere(localKey, owner);
     }
 
+    /**
+     * Whether no owner of this client holds (as the local view's holder), acquires, releases or
+     * waits for the lock known as {@code localKey} through its local view: what a multi lock's
+     * one-call acquisition and release need, which go round the view (see
+     * {@link #onHeldElsewhere(String, long, long)}).
+     */
+    public boolean idle(String localKey) {
+        LocalQueue queue = queues.get(localKey);
+        return queue == null || !queue.inUse();
+    }
+
     /** See {@link #onHeldElsewhere}. */
     boolean heldElsewhere(String localKey, long owner) {
         return heldElsewhere.estimatedSize() > 0 && heldElsewhere.getIfPresent(new Holder(localKey, owner)) != null;
