@@ -71,6 +71,16 @@ final class MultiBatch {
         }
     };
 
+    /** What {@link #acquire} did. */
+    enum Taken {
+        /** The owner holds every component. */
+        ALL,
+        /** A component is held by another owner, and nothing of the call is left on Redis. */
+        HELD_ELSEWHERE,
+        /** Not taken for another reason (a lost or late reply), given back or being given back. */
+        NONE
+    }
+
     /** In the multi lock's order. */
     private final List<BatchComponent.Member> members;
     private final AcquireContext client;
@@ -121,15 +131,15 @@ final class MultiBatch {
     }
 
     /**
-     * Claims every component for {@code owner}; true once it holds them all, with the bookkeeping
-     * done. False, with nothing left behind (or its give-back under way, which the owner's next
-     * acquisitions wait for), when one is held elsewhere, a reply was lost or came too late: the
-     * caller goes one by one. Never fails.
+     * Claims every component for {@code owner}; {@link Taken#ALL} once it holds them all, with the
+     * bookkeeping done. Otherwise nothing is left behind (or its give-back is under way, which the
+     * owner's next acquisitions wait for): a component was held elsewhere, or a reply was lost or
+     * came too late. Never fails.
      *
      * @param leaseMillis fixed, or {@link LeaseMillis#WATCHDOG}
      * @param waitNanos the multi lock's wait, as the observer is told it
      */
-    CompletableFuture<Boolean> acquire(long owner, long leaseMillis, long waitNanos) {
+    CompletableFuture<Taken> acquire(long owner, long leaseMillis, long waitNanos) {
         long ttlMillis = LeaseMillis.ttlMillis(leaseMillis, client.watchdog().leaseMillis());
         List<List<BatchComponent.Member>> groups = groups();
         List<CompletableFuture<Integer>> replies = new ArrayList<>(groups.size());
@@ -144,13 +154,15 @@ final class MultiBatch {
                     boolean inTime = client.clock().nanoTime() - LeaseClock.endOf(sentNanos, ttlMillis) < 0;
                     if (allHeld && inTime) {
                         held(owner, leaseMillis, sentNanos, waitNanos);
-                        return CompletableFuture.completedFuture(true);
+                        return CompletableFuture.completedFuture(Taken.ALL);
                     }
+                    boolean elsewhere = !allHeld && replies.stream().noneMatch(CompletableFuture::isCompletedExceptionally);
                     if (allHeld) {
                         log.debug("'{}' and the other components: the reply came after their lease could have run out;"
                                 + " giving them back", members.get(0).protocol().name());
                     }
-                    return giveBack(groups, replies, owner, ttlMillis).thenApply(done -> false);
+                    return giveBack(groups, replies, owner, ttlMillis).thenApply(clean ->
+                            elsewhere && clean ? Taken.HELD_ELSEWHERE : Taken.NONE);
                 });
     }
 
@@ -171,11 +183,12 @@ final class MultiBatch {
     /**
      * Gives back what a claim that is not taken as held may have left: the slots it took are
      * released, the components of a slot whose reply was lost (or of a give-back that failed) are
-     * given back by their claim give-back. Completes once the releases were answered.
+     * given back by their claim give-back. Completes once the releases were answered: whether they
+     * all were.
      */
-    private CompletableFuture<Void> giveBack(List<List<BatchComponent.Member>> groups,
+    private CompletableFuture<Boolean> giveBack(List<List<BatchComponent.Member>> groups,
             List<CompletableFuture<Integer>> replies, long owner, long ttlMillis) {
-        List<CompletableFuture<?>> releases = new ArrayList<>();
+        List<CompletableFuture<List<ReleaseOutcome>>> releases = new ArrayList<>();
         for (int g = 0; g < groups.size(); g++) {
             List<BatchComponent.Member> group = groups.get(g);
             CompletableFuture<Integer> reply = replies.get(g);
@@ -190,7 +203,7 @@ final class MultiBatch {
                         }));
             }
         }
-        return CompletableFuture.allOf(releases.toArray(CompletableFuture<?>[]::new)).handle((ok, failure) -> null);
+        return CompletableFuture.allOf(releases.toArray(CompletableFuture<?>[]::new)).handle((ok, failure) -> failure == null);
     }
 
     private void abandon(List<BatchComponent.Member> group, long owner, long ttlMillis) {

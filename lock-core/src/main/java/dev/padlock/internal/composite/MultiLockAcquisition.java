@@ -140,20 +140,23 @@ final class MultiLockAcquisition implements PendingAcquire {
     /**
      * This round as one call over every component: held, it is reported as a round that took them
      * all at once (their leases began together: nothing to confirm); not taken, the round goes on
-     * one by one. The call is not cancelled with the result: what lands is given back by
-     * {@link #held()}'s roll-back.
+     * one by one, unless it is a single attempt and a component was held by another owner (the
+     * answer one by one would give). The call is not cancelled with the result: what lands is given
+     * back by {@link #held()}'s roll-back.
      */
     private void acquireByBatch(MultiBatch one) {
         firstAskedNanos = clock.nanoTime();
         long waitNanos = budget.forever() ? WaitBudget.FOREVER : budget.oneAttempt() ? 0 : budget.remainingNanos();
-        one.acquire(threadId, leaseMillis, waitNanos).whenComplete((acquired, failure) -> {
+        one.acquire(threadId, leaseMillis, waitNanos).whenComplete((outcome, failure) -> {
             if (failure != null) {
                 rollBack(result.isCancelled() ? null : RedisErrors.unwrap(failure));
-            } else if (acquired) {
+            } else if (outcome == MultiBatch.Taken.ALL) {
                 firstTakenNanos = clock.nanoTime();
                 taken = locks.size();
                 byBatch = true;
                 held();
+            } else if (outcome == MultiBatch.Taken.HELD_ELSEWHERE && budget.oneAttempt()) {
+                rollBack(null); // one attempt, and Redis said a component is held by another owner
             } else {
                 next();
             }

@@ -189,6 +189,11 @@ public final class LocalQueues {
         return queue == null || !queue.inUse();
     }
 
+    /** Redis has no field of {@code owner} in the lock known as {@code localKey}: it holds nothing outside the view. */
+    void notHeldElsewhere(String localKey, long owner) {
+        heldElsewhere.invalidate(new Holder(localKey, owner));
+    }
+
     /** See {@link #onHeldElsewhere}. */
     boolean heldElsewhere(String localKey, long owner) {
         return heldElsewhere.estimatedSize() > 0 && heldElsewhere.getIfPresent(new Holder(localKey, owner)) != null;
