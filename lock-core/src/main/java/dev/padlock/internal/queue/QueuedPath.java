@@ -55,7 +55,8 @@ public final class QueuedPath implements AcquirePath {
     /**
      * An owner that also holds outside the view (through a fair lock, or a multi lock's one call: see
      * {@link LocalQueues#onHeldElsewhere(String, long)}) holds nothing there either once a release
-     * finds no field of it left: the view forgets that too.
+     * finds no field of it left, or cannot be confirmed (its next acquisition then starts a new
+     * count): the view forgets that too.
      */
     @Override
     public CompletableFuture<ReleaseOutcome> release(long owner) {
@@ -64,7 +65,8 @@ public final class QueuedPath implements AcquirePath {
             return reply;
         }
         return reply.whenComplete((outcome, failure) -> {
-            if (outcome == ReleaseOutcome.RELEASED || outcome == ReleaseOutcome.NOT_HELD) {
+            if (outcome == ReleaseOutcome.RELEASED || outcome == ReleaseOutcome.NOT_HELD
+                    || failure != null && RedisErrors.unwrap(failure) instanceof RedisUnavailableException) {
                 queues.notHeldElsewhere(protocol.localKey(), owner);
             }
         });
