@@ -117,8 +117,8 @@ final class MultiBatch {
 
     /** Whether an acquisition by {@code owner} may be one claim of every component now: see the class notes. */
     boolean mayAcquire(long owner) {
-        if (client.wakeUps().isClosed()) {
-            return false; // the one-by-one path says so
+        if (client.wakeUps().isClosed() || !queues.roomOutsideViews(members.size())) {
+            return false; // the one-by-one path says so; or too many holds outside the views to note
         }
         for (BatchComponent.Member member : members) {
             String key = member.protocol().localKey();
