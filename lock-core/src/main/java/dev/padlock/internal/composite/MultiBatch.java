@@ -1,6 +1,9 @@
 package dev.padlock.internal.composite;
 
+import static dev.padlock.internal.base.Nulls.castToNonNull;
+
 import dev.padlock.RLock;
+import dev.padlock.RedisUnavailableException;
 import dev.padlock.internal.acquire.AcquireContext;
 import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.lease.LeaseClock;
@@ -20,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -83,6 +87,12 @@ final class MultiBatch {
 
     /** In the multi lock's order. */
     private final List<BatchComponent.Member> members;
+    /**
+     * Per owner: its holds of this multi lock taken by one call (a first hold, then re-entries, all
+     * outside the local views), so that a re-entry is one call too and a release whose reply was lost
+     * keeps the others, as one by one.
+     */
+    private final ConcurrentHashMap<Long, Integer> holds = new ConcurrentHashMap<>();
     private final AcquireContext client;
     private final LocalQueues queues;
     private final MultiLockCalls calls;
@@ -117,17 +127,24 @@ final class MultiBatch {
 
     /** Whether an acquisition by {@code owner} may be one claim of every component now: see the class notes. */
     boolean mayAcquire(long owner) {
-        if (client.wakeUps().isClosed() || !queues.roomOutsideViews(members.size())) {
+        int held = heldBy(owner);
+        if (client.wakeUps().isClosed() || held == 0 && !queues.roomOutsideViews(members.size())) {
             return false; // the one-by-one path says so; or too many holds outside the views to note
         }
         for (BatchComponent.Member member : members) {
             String key = member.protocol().localKey();
-            if (!queues.idle(key) || queues.counts(key, owner)
+            // a first hold where the owner holds none; a re-entry where it holds each by this path alone
+            if (!queues.idle(key) || queues.counts(key, owner) != (held > 0)
                     || client.abandonments().pending(member.protocol(), owner) != null) {
                 return false;
             }
         }
         return true;
+    }
+
+    /** How many holds of this multi lock {@code owner} took by one call and has not released. */
+    private int heldBy(long owner) {
+        return holds.isEmpty() ? 0 : holds.getOrDefault(owner, 0);
     }
 
     /**
@@ -141,11 +158,13 @@ final class MultiBatch {
      */
     CompletableFuture<Taken> acquire(long owner, long leaseMillis, long waitNanos) {
         long ttlMillis = LeaseMillis.ttlMillis(leaseMillis, client.watchdog().leaseMillis());
+        int heldBefore = heldBy(owner);
         List<List<BatchComponent.Member>> groups = groups();
         List<CompletableFuture<Integer>> replies = new ArrayList<>(groups.size());
         long sentNanos = client.clock().nanoTime();
         for (List<BatchComponent.Member> group : groups) {
-            replies.add(CompositeLocks.call(() -> calls.claim(names(group), ttlMillis, owner)));
+            replies.add(CompositeLocks.call(() -> heldBefore == 0 ? calls.claim(names(group), ttlMillis, owner)
+                    : calls.reenter(names(group), ttlMillis, owner)));
         }
         return CompletableFuture.allOf(replies.toArray(CompletableFuture<?>[]::new)).handle((ok, ignored) -> null)
                 .thenCompose(answered -> {
@@ -153,6 +172,7 @@ final class MultiBatch {
                             && reply.join() == MultiLockCalls.ALL_HELD);
                     boolean inTime = client.clock().nanoTime() - LeaseClock.endOf(sentNanos, ttlMillis) < 0;
                     if (allHeld && inTime) {
+                        holds.merge(owner, 1, Integer::sum);
                         held(owner, leaseMillis, sentNanos, waitNanos);
                         return CompletableFuture.completedFuture(Taken.ALL);
                     }
@@ -161,7 +181,7 @@ final class MultiBatch {
                         log.debug("'{}' and the other components: the reply came after their lease could have run out;"
                                 + " giving them back", members.get(0).protocol().name());
                     }
-                    return giveBack(groups, replies, owner, ttlMillis).thenApply(clean ->
+                    return giveBack(groups, replies, owner, ttlMillis, heldBefore).thenApply(clean ->
                             elsewhere && clean ? Taken.HELD_ELSEWHERE : Taken.NONE);
                 });
     }
@@ -187,18 +207,18 @@ final class MultiBatch {
      * all were.
      */
     private CompletableFuture<Boolean> giveBack(List<List<BatchComponent.Member>> groups,
-            List<CompletableFuture<Integer>> replies, long owner, long ttlMillis) {
+            List<CompletableFuture<Integer>> replies, long owner, long ttlMillis, int heldBefore) {
         List<CompletableFuture<List<ReleaseOutcome>>> releases = new ArrayList<>();
         for (int g = 0; g < groups.size(); g++) {
             List<BatchComponent.Member> group = groups.get(g);
             CompletableFuture<Integer> reply = replies.get(g);
             if (reply.isCompletedExceptionally()) {
-                abandon(group, owner, ttlMillis);
+                abandon(group, owner, ttlMillis, heldBefore);
             } else if (reply.join() == MultiLockCalls.ALL_HELD) {
                 releases.add(CompositeLocks.call(() -> calls.release(names(group), 0, owner)).whenComplete(
                         (outcomes, failure) -> {
                             if (failure != null) {
-                                abandon(group, owner, ttlMillis);
+                                abandon(group, owner, ttlMillis, heldBefore);
                             }
                         }));
             }
@@ -206,9 +226,17 @@ final class MultiBatch {
         return CompletableFuture.allOf(releases.toArray(CompletableFuture<?>[]::new)).handle((ok, failure) -> failure == null);
     }
 
-    private void abandon(List<BatchComponent.Member> group, long owner, long ttlMillis) {
+    /**
+     * Gives back what a call in doubt may have added on {@code group}: a claim by the claim's
+     * give-back; a re-entry by one release where Redis counts more than the owner's other holds.
+     */
+    private void abandon(List<BatchComponent.Member> group, long owner, long ttlMillis, int heldBefore) {
         for (BatchComponent.Member member : group) {
-            client.abandonments().abandon(member.protocol(), owner, ttlMillis);
+            if (heldBefore == 0) {
+                client.abandonments().abandon(member.protocol(), owner, ttlMillis);
+            } else {
+                client.abandonments().giveBackIfLanded(member.protocol(), owner, () -> heldBefore);
+            }
         }
     }
 
@@ -224,11 +252,15 @@ final class MultiBatch {
             return false;
         }
         Watchdog watchdog = client.watchdog();
+        if (heldBy(owner) == 0) {
+            return false; // held another way: one by one
+        }
         Boolean renewing = null;
         for (BatchComponent.Member member : members) {
             LockProtocol protocol = member.protocol();
             String key = protocol.localKey();
-            if (!queues.idle(key) || !queues.counts(key, owner) || watchdog.toldLostOnSilence(protocol, owner)) {
+            if (!queues.idle(key) || !queues.counts(key, owner) || watchdog.toldLostOnSilence(protocol, owner)
+                    || client.abandonments().pending(protocol, owner) != null) {
                 return false;
             }
             boolean renewed = watchdog.isRenewing(protocol, owner);
@@ -247,6 +279,12 @@ final class MultiBatch {
      * nothing, their renewals ended; what Redis kept ends with its lease.
      */
     CompletableFuture<List<ReleaseOutcome>> release(long owner) {
+        int heldBefore = heldBy(owner);
+        if (heldBefore <= 1) {
+            holds.remove(owner);
+        } else {
+            holds.put(owner, heldBefore - 1);
+        }
         Watchdog watchdog = client.watchdog();
         long rearm = 0;
         for (BatchComponent.Member member : members) {
@@ -259,7 +297,7 @@ final class MultiBatch {
         List<CompletableFuture<List<ReleaseOutcome>>> replies = new ArrayList<>(groups.size());
         for (List<BatchComponent.Member> group : groups) {
             replies.add(CompositeLocks.call(() -> calls.release(names(group), rearmMillis, owner))
-                    .whenComplete((outcomes, failure) -> released(group, owner, outcomes, failure)));
+                    .whenComplete((outcomes, failure) -> released(group, owner, outcomes, failure, heldBefore)));
         }
         return CompletableFuture.allOf(replies.toArray(CompletableFuture<?>[]::new)).handle((ok, ignored) -> {
             Map<String, ReleaseOutcome> byName = new LinkedHashMap<>();
@@ -293,15 +331,21 @@ final class MultiBatch {
 
     /** One slot's release answered ({@code outcomes}) or failed: each component's renewal, view and observer. */
     private void released(List<BatchComponent.Member> group, long owner, @Nullable List<ReleaseOutcome> outcomes,
-            @Nullable Throwable failure) {
+            @Nullable Throwable failure, int heldBefore) {
+        // a reply lost with other holds: they stay, and the one in doubt is given back if Redis still counts it
+        boolean inDoubt = outcomes == null && heldBefore > 1
+                && RedisErrors.unwrap(castToNonNull(failure)) instanceof RedisUnavailableException;
         for (int i = 0; i < group.size(); i++) {
             BatchComponent.Member member = group.get(i);
             LockProtocol protocol = member.protocol();
             ReleaseOutcome outcome = outcomes == null ? null : outcomes.get(i);
-            boolean stillHeld = outcome == ReleaseOutcome.STILL_HELD;
+            boolean stillHeld = outcome == ReleaseOutcome.STILL_HELD || inDoubt;
             client.watchdog().afterRelease(protocol, owner, stillHeld);
-            if (!stillHeld) {
+            if (inDoubt) {
+                client.abandonments().giveBackIfLanded(protocol, owner, () -> heldBefore - 1);
+            } else if (!stillHeld) {
                 queues.onReleasedElsewhere(protocol.localKey(), owner);
+                holds.remove(owner); // a component it no longer holds: the rest goes one by one
             }
             Observing observing = member.observing();
             if (observing != null) {

@@ -40,13 +40,28 @@ public final class MultiLockCalls {
      *     owner (nothing was written)
      */
     public CompletableFuture<Integer> claim(List<String> names, long ttlMillis, long owner) {
+        return acquire(names, ttlMillis, owner, true);
+    }
+
+    /**
+     * Re-enters {@code names} for {@code owner}, who holds every one of them (as {@code lock_acquire}:
+     * one more hold each, the TTL raised to the lease, never lowered); a landed call whose caller gave
+     * up is given back, where Redis counts it, by a release of each.
+     *
+     * @return as {@link #claim}
+     */
+    public CompletableFuture<Integer> reenter(List<String> names, long ttlMillis, long owner) {
+        return acquire(names, ttlMillis, owner, false);
+    }
+
+    private CompletableFuture<Integer> acquire(List<String> names, long ttlMillis, long owner, boolean claim) {
         String[] keys = new String[2 * names.size()];
         for (int i = 0; i < names.size(); i++) {
             keys[2 * i] = names.get(i);
             keys[2 * i + 1] = LockKeys.since(names.get(i));
         }
         return client.scripts().<List<Object>>run(LuaScript.MULTI_ACQUIRE, ScriptOutputType.MULTI, keys,
-                ScriptArgs.millis(ttlMillis), client.ownerFields().of(owner), "1")
+                ScriptArgs.millis(ttlMillis), client.ownerFields().of(owner), claim ? "1" : "0")
                 .thenApply(MultiLockCalls::heldElsewhere);
     }
 
