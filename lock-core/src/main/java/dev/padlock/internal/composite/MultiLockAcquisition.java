@@ -18,9 +18,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One acquisition: the components in order, each after the previous one was acquired, as a
- * chain of future callbacks. {@link #result} may be cancelled at any time; the step then in
- * flight is cancelled and the chain rolls back.
+ * One acquisition: each round first as one call over every component when they can take it
+ * ({@link MultiBatch}), else (or when that call did not take them all) the components in order,
+ * each after the previous one was acquired, as a chain of future callbacks. {@link #result} may be
+ * cancelled at any time; the step then in flight is cancelled and the chain rolls back (a one-call
+ * round that lands after the cancel is given back by one call).
  */
 final class MultiLockAcquisition implements PendingAcquire {
     private static final Logger log = LoggerFactory.getLogger(MultiLock.class);
@@ -32,6 +34,12 @@ final class MultiLockAcquisition implements PendingAcquire {
     /** {@link #leaseMillis} in the unit of the components' waits, as they are asked. */
     private final long leaseNanos;
     private final long threadId;
+    /** The one-call path over the components; null when they cannot take it. */
+    private final @Nullable MultiBatch batch;
+    /** Whether this round tried the one-call path already; confined to the step running now. */
+    private boolean batchTried;
+    /** Whether this round's holds came by the one-call path, which gives them back; confined as above. */
+    private boolean byBatch;
     /** When the first component was asked for, this time round. */
     private long firstAskedNanos;
     /** When the first component was held, this time round: an unbounded wait's round starts then. */
@@ -43,7 +51,9 @@ final class MultiLockAcquisition implements PendingAcquire {
     /** The component acquisition in flight; written by the step running now, cancelled by a cancel. */
     private volatile @Nullable CompletableFuture<?> inFlight;
 
-    MultiLockAcquisition(List<RLock> locks, WaitBudget budget, EngineClock clock, long leaseMillis, long threadId) {
+    MultiLockAcquisition(List<RLock> locks, @Nullable MultiBatch batch, WaitBudget budget, EngineClock clock,
+            long leaseMillis, long threadId) {
+        this.batch = batch;
         this.clock = clock;
         this.locks = locks;
         this.budget = budget;
@@ -83,6 +93,14 @@ final class MultiLockAcquisition implements PendingAcquire {
             }
             return;
         }
+        MultiBatch one = batch;
+        if (taken == 0 && one != null && !batchTried) {
+            batchTried = true;
+            if (one.mayAcquire(threadId)) {
+                acquireByBatch(one);
+                return;
+            }
+        }
         RLock lock = locks.get(taken);
         if (taken == 0) {
             firstAskedNanos = clock.nanoTime();
@@ -114,6 +132,32 @@ final class MultiLockAcquisition implements PendingAcquire {
                     firstTakenNanos = clock.nanoTime();
                 }
                 taken++;
+                next();
+            }
+        });
+    }
+
+    /**
+     * This round as one call over every component: held, it is reported as a round that took them
+     * all at once (their leases began together: nothing to confirm); not taken, the round goes on
+     * one by one, unless it is a single attempt and a component was held by another owner (the
+     * answer one by one would give). The call is not cancelled with the result: what lands is given
+     * back by {@link #held()}'s roll-back.
+     */
+    private void acquireByBatch(MultiBatch one) {
+        firstAskedNanos = clock.nanoTime();
+        long waitNanos = budget.forever() ? WaitBudget.FOREVER : budget.oneAttempt() ? 0 : budget.remainingNanos();
+        one.acquire(threadId, leaseMillis, waitNanos).whenComplete((outcome, failure) -> {
+            if (failure != null) {
+                rollBack(result.isCancelled() ? null : RedisErrors.unwrap(failure));
+            } else if (outcome == MultiBatch.Taken.ALL) {
+                firstTakenNanos = clock.nanoTime();
+                taken = locks.size();
+                byBatch = true;
+                held();
+            } else if (outcome == MultiBatch.Taken.HELD_ELSEWHERE && budget.oneAttempt()) {
+                rollBack(null); // one attempt, and Redis said a component is held by another owner
+            } else {
                 next();
             }
         });
@@ -185,6 +229,20 @@ final class MultiLockAcquisition implements PendingAcquire {
     /** As {@link #rollBack(Throwable)}, then runs {@code again} instead of reporting, unless it failed or was cancelled. */
     private void rollBack(@Nullable Throwable failure, @Nullable Runnable again) {
         CompletableFuture<List<Throwable>> chain = CompletableFuture.completedFuture(new ArrayList<>());
+        MultiBatch one = batch;
+        if (byBatch && one != null) {
+            chain = CompositeLocks.call(() -> one.release(threadId)).handle((outcomes, error) -> {
+                List<Throwable> problems = new ArrayList<>();
+                if (error != null) {
+                    problems.add(RedisErrors.unwrap(error));
+                } else if (one.firstNotHeld(outcomes, threadId) != null) {
+                    log.debug("roll-back: {}", one.firstNotHeld(outcomes, threadId));
+                }
+                return problems;
+            });
+            taken = 0;
+        }
+        byBatch = false;
         for (int i = taken - 1; i >= 0; i--) {
             RLock lock = locks.get(i);
             chain = chain.thenCompose(problems -> call(() -> lock.unlockAsync(threadId)).handle((ok, error) -> {
@@ -200,6 +258,7 @@ final class MultiLockAcquisition implements PendingAcquire {
         taken = 0;
         chain.whenComplete((problems, ignored) -> {
             if (again != null && problems.isEmpty() && !result.isDone()) {
+                batchTried = false; // a new round
                 again.run();
             } else {
                 report(failure, problems);

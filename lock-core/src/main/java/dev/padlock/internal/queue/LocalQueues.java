@@ -32,6 +32,8 @@ import java.util.function.Consumer;
 public final class LocalQueues {
     /** How many idle queues a client keeps at most; a power of two. */
     static final int IDLE_SLOTS = 16;
+    /** How many holds outside the views this client notes at most (see {@link #onHeldElsewhere}). */
+    private static final int HELD_ELSEWHERE_MAX = 10_000;
 
     private record Holder(String localKey, long owner) {
     }
@@ -41,8 +43,11 @@ public final class LocalQueues {
     private final AtomicReferenceArray<LocalQueue> idle = new AtomicReferenceArray<>(IDLE_SLOTS);
     /** Acquisitions Redis confirmed so far, in this client: see {@link #confirmations()}. */
     private final AtomicLong confirmations = new AtomicLong();
-    /** Owners holding a lock through a fair lock object, by its local key: see {@link #onHeldElsewhere}. */
-    private final Cache<Holder, Boolean> heldElsewhere = Caffeine.newBuilder().maximumSize(10_000).build();
+    /**
+     * Owners holding a lock outside its view (through a fair lock object, or a multi lock's one
+     * call), by its local key: see {@link #onHeldElsewhere}.
+     */
+    private final Cache<Holder, Boolean> heldElsewhere = Caffeine.newBuilder().maximumSize(HELD_ELSEWHERE_MAX).build();
     /** The last place nonce handed out: see {@link Ticket#nonce}. */
     private final AtomicLong nonces = new AtomicLong();
     /** Called when a queue gets a new holder: see {@link SinceNotes}. */
@@ -176,6 +181,31 @@ public final class LocalQueues {
     public boolean counts(String localKey, long owner) {
         LocalQueue queue = queues.get(localKey);
         return (queue != null && queue.holdsCounted(owner)) || heldElsewhere(localKey, owner);
+    }
+
+    /**
+     * Whether no owner of this client holds (as the local view's holder), acquires, releases or
+     * waits for the lock known as {@code localKey} through its local view: what a multi lock's
+     * one-call acquisition and release need, which go round the view (see
+     * {@link #onHeldElsewhere(String, long, long)}).
+     */
+    public boolean idle(String localKey) {
+        LocalQueue queue = queues.get(localKey);
+        return queue == null || !queue.inUse();
+    }
+
+    /**
+     * Whether {@code holds} more holds outside the views can be noted with room to spare: a note
+     * dropped for want of room would make the owner's next acquisition of that lock a claim rather
+     * than a re-entry, so a multi lock's one call is not taken when it would fill half the room.
+     */
+    public boolean roomOutsideViews(int holds) {
+        return heldElsewhere.estimatedSize() + holds <= HELD_ELSEWHERE_MAX / 2;
+    }
+
+    /** Redis has no field of {@code owner} in the lock known as {@code localKey}: it holds nothing outside the view. */
+    void notHeldElsewhere(String localKey, long owner) {
+        heldElsewhere.invalidate(new Holder(localKey, owner));
     }
 
     /** See {@link #onHeldElsewhere}. */
