@@ -5,6 +5,7 @@ import static dev.padlock.internal.base.Nulls.castToNonNull;
 import dev.padlock.RLock;
 import dev.padlock.RedisUnavailableException;
 import dev.padlock.internal.acquire.AcquireContext;
+import dev.padlock.internal.acquire.HeldBefore;
 import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.lease.LeaseClock;
 import dev.padlock.internal.lease.LeaseMillis;
@@ -93,6 +94,8 @@ final class MultiBatch {
      * keeps the others, as one by one.
      */
     private final ConcurrentHashMap<Long, Integer> holds = new ConcurrentHashMap<>();
+    /** Per owner: its releases by one call not answered yet (a slot's each), while which its count may move. */
+    private final ConcurrentHashMap<Long, Integer> releasing = new ConcurrentHashMap<>();
     private final AcquireContext client;
     private final LocalQueues queues;
     private final MultiLockCalls calls;
@@ -259,8 +262,7 @@ final class MultiBatch {
         for (BatchComponent.Member member : members) {
             LockProtocol protocol = member.protocol();
             String key = protocol.localKey();
-            if (!queues.idle(key) || !queues.counts(key, owner) || watchdog.toldLostOnSilence(protocol, owner)
-                    || client.abandonments().pending(protocol, owner) != null) {
+            if (!queues.idle(key) || !queues.counts(key, owner) || watchdog.toldLostOnSilence(protocol, owner)) {
                 return false;
             }
             boolean renewed = watchdog.isRenewing(protocol, owner);
@@ -296,8 +298,12 @@ final class MultiBatch {
         List<List<BatchComponent.Member>> groups = groups();
         List<CompletableFuture<List<ReleaseOutcome>>> replies = new ArrayList<>(groups.size());
         for (List<BatchComponent.Member> group : groups) {
+            releasing.merge(owner, 1, Integer::sum);
             replies.add(CompositeLocks.call(() -> calls.release(names(group), rearmMillis, owner))
-                    .whenComplete((outcomes, failure) -> released(group, owner, outcomes, failure, heldBefore)));
+                    .whenComplete((outcomes, failure) -> {
+                        releasing.computeIfPresent(owner, (key, count) -> count > 1 ? count - 1 : null);
+                        released(group, owner, outcomes, failure, heldBefore);
+                    }));
         }
         return CompletableFuture.allOf(replies.toArray(CompletableFuture<?>[]::new)).handle((ok, ignored) -> {
             Map<String, ReleaseOutcome> byName = new LinkedHashMap<>();
@@ -329,20 +335,25 @@ final class MultiBatch {
         });
     }
 
-    /** One slot's release answered ({@code outcomes}) or failed: each component's renewal, view and observer. */
+    /**
+     * One slot's release answered ({@code outcomes}) or failed: each component's renewal, view and
+     * observer. A release whose reply was lost ends the owner's hold of a component only when it was
+     * its last there (as one by one: what stays lasts until its lease runs out); with other holds of
+     * the owner (of this multi lock, or through the component's view) they stay, and the one in doubt
+     * is given back if Redis still counts it, against the owner's holds as they are then.
+     */
     private void released(List<BatchComponent.Member> group, long owner, @Nullable List<ReleaseOutcome> outcomes,
             @Nullable Throwable failure, int heldBefore) {
-        // a reply lost with other holds: they stay, and the one in doubt is given back if Redis still counts it
-        boolean inDoubt = outcomes == null && heldBefore > 1
-                && RedisErrors.unwrap(castToNonNull(failure)) instanceof RedisUnavailableException;
+        boolean lost = outcomes == null && RedisErrors.unwrap(castToNonNull(failure)) instanceof RedisUnavailableException;
         for (int i = 0; i < group.size(); i++) {
             BatchComponent.Member member = group.get(i);
             LockProtocol protocol = member.protocol();
             ReleaseOutcome outcome = outcomes == null ? null : outcomes.get(i);
+            boolean inDoubt = lost && (heldBefore > 1 || queues.heldInView(protocol.localKey(), owner) != 0);
             boolean stillHeld = outcome == ReleaseOutcome.STILL_HELD || inDoubt;
             client.watchdog().afterRelease(protocol, owner, stillHeld);
             if (inDoubt) {
-                client.abandonments().giveBackIfLanded(protocol, owner, () -> heldBefore - 1);
+                client.abandonments().giveBackIfLanded(protocol, owner, () -> heldBesides(owner, protocol));
             } else if (!stillHeld) {
                 queues.onReleasedElsewhere(protocol.localKey(), owner);
                 holds.remove(owner); // a component it no longer holds: the rest goes one by one
@@ -354,6 +365,20 @@ final class MultiBatch {
                         protocol, owner);
             }
         }
+    }
+
+    /**
+     * The holds {@code owner} has of {@code protocol}'s lock now, as Redis should count them: this
+     * multi lock's and those through the lock's view; not yet while a release of either is in flight.
+     */
+    private int heldBesides(long owner, LockProtocol protocol) {
+        int inView = queues.heldInView(protocol.localKey(), owner);
+        return releasing.containsKey(owner) ? HeldBefore.NOT_YET : inView < 0 ? inView : heldBy(owner) + inView;
+    }
+
+    /** {@code owner} released this multi lock one by one: one hold fewer taken by one call, if it had any. */
+    void releasedOneByOne(long owner) {
+        holds.computeIfPresent(owner, (key, count) -> count > 1 ? count - 1 : null);
     }
 
     /** The name and owner field of the first component whose outcome is {@code NOT_HELD}, for the exception. */

@@ -99,6 +99,9 @@ public final class MultiLock extends CompositeLock {
         if (one != null && one.mayRelease(threadId)) {
             return releaseByBatch(one, threadId);
         }
+        if (one != null) {
+            one.releasedOneByOne(threadId); // a hold taken by one call may be the one that goes
+        }
         return CompositeLocks.bare(CompositeLocks.callAll(locks, lock -> lock.unlockAsync(threadId))
                 .thenApply(outcomes -> {
                     if (outcomes.stream().anyMatch(outcome -> outcome.failure() instanceof RedisUnavailableException)) {
@@ -124,8 +127,9 @@ public final class MultiLock extends CompositeLock {
                 Throwable cause = RedisErrors.unwrap(failure);
                 if (cause instanceof RedisUnavailableException) {
                     throw new RedisUnavailableException("the unlock of '" + getName() + "' by " + one.ownerField(threadId)
-                            + " could not be confirmed: a hold that did not go lasts until its lease runs out (this"
-                            + " client no longer renews it): " + cause.getMessage(), cause);
+                            + " could not be confirmed: if it was its last hold and did not land, the hold lasts until"
+                            + " its lease runs out (this client no longer renews it); a hold of several is given back"
+                            + " once Redis answers: " + cause.getMessage(), cause);
                 }
                 throw CompositeLocks.unchecked(cause);
             }

@@ -105,10 +105,7 @@ final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transit
                 : new Admission.AfterEarlier(earlier, !holds && tickets.unansweredOf(ticket.owner));
     }
 
-    /**
-     * Whether {@code ticket} goes to Redis at once ({@code direct}: it must), as head, or queues; the
-     * caller runs the first two ({@link #run}) outside the monitor.
-     */
+    /** Whether {@code ticket} goes to Redis at once ({@code direct}: it must), as head, or queues; the caller {@link #run}s it. */
     synchronized Admission.Entry enter(Ticket ticket, boolean direct) {
         boolean holds = holds(ticket.owner);
         if (direct || ticket.oneShot() || holds) {
@@ -291,8 +288,12 @@ final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transit
 
     @Override
     public synchronized int heldBesides(long owner, @Nullable Ticket except) {
-        return releasesInFlight > 0 ? HeldBefore.NOT_YET
-                : holder.heldBesides(owner, tickets.runsOf(owner, except) || queues.heldElsewhere(localKey, owner));
+        return heldInView(owner, except, queues.heldElsewhere(localKey, owner));
+    }
+
+    /** As {@link #heldBesides}; holds outside the view make it unknown only when {@code elsewhereUnknown}. */
+    synchronized int heldInView(long owner, @Nullable Ticket except, boolean elsewhereUnknown) {
+        return releasesInFlight > 0 ? HeldBefore.NOT_YET : holder.heldBesides(owner, tickets.runsOf(owner, except) || elsewhereUnknown);
     }
 
     /** Whether {@code owner} holds as the holder, or through a fair lock on the hash: it re-enters. */

@@ -3,6 +3,7 @@ package dev.padlock.internal.queue;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.padlock.internal.acquire.AcquireContext;
+import dev.padlock.internal.acquire.HeldBefore;
 import dev.padlock.internal.acquire.LockAcquisition;
 import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.base.WaitBudget;
@@ -201,6 +202,16 @@ public final class LocalQueues {
      */
     public boolean roomOutsideViews(int holds) {
         return heldElsewhere.estimatedSize() + holds <= HELD_ELSEWHERE_MAX / 2;
+    }
+
+    /**
+     * How many holds {@code owner} has of the lock known as {@code localKey} through its local view,
+     * holds outside the view not counted: {@link HeldBefore#NOT_YET} while a release or acquisition
+     * of the owner there is in flight. What a give-back by a multi lock's one call adds its own to.
+     */
+    public int heldInView(String localKey, long owner) {
+        LocalQueue queue = queues.get(localKey);
+        return queue == null ? 0 : queue.heldInView(owner, null, false);
     }
 
     /** Redis has no field of {@code owner} in the lock known as {@code localKey}: it holds nothing outside the view. */
