@@ -1,11 +1,7 @@
 package dev.padlock.internal.composite;
 
-import static dev.padlock.internal.base.Nulls.castToNonNull;
-
 import dev.padlock.RLock;
-import dev.padlock.RedisUnavailableException;
 import dev.padlock.internal.acquire.AcquireContext;
-import dev.padlock.internal.acquire.HeldBefore;
 import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.lease.LeaseClock;
 import dev.padlock.internal.lease.LeaseMillis;
@@ -89,13 +85,12 @@ final class MultiBatch {
     /** In the multi lock's order. */
     private final List<BatchComponent.Member> members;
     /**
-     * Per owner: its holds of this multi lock taken by one call (a first hold, then re-entries, all
-     * outside the local views), so that a re-entry is one call too and a release whose reply was lost
-     * keeps the others, as one by one.
+     * Per owner: its holds of this multi lock, all taken by one call (a first hold, then re-entries,
+     * round the local views). While it has any, every acquisition and release of this multi lock by
+     * the owner is one call ({@link #mayAcquire}, {@link #mayRelease}), never one by one: the views
+     * count none of these holds, {@link LocalQueues#batchHolds} does, per component.
      */
     private final ConcurrentHashMap<Long, Integer> holds = new ConcurrentHashMap<>();
-    /** Per owner: its releases by one call not answered yet (a slot's each), while which its count may move. */
-    private final ConcurrentHashMap<Long, Integer> releasing = new ConcurrentHashMap<>();
     private final AcquireContext client;
     private final LocalQueues queues;
     private final MultiLockCalls calls;
@@ -126,23 +121,9 @@ final class MultiBatch {
         return new MultiBatch(List.copyOf(members));
     }
 
-    // ---- acquire
-
-    /** Whether an acquisition by {@code owner} may be one claim of every component now: see the class notes. */
-    boolean mayAcquire(long owner) {
-        int held = heldBy(owner);
-        if (client.wakeUps().isClosed() || held == 0 && !queues.roomOutsideViews(members.size())) {
-            return false; // the one-by-one path says so; or too many holds outside the views to note
-        }
-        for (BatchComponent.Member member : members) {
-            String key = member.protocol().localKey();
-            // a first hold where the owner holds none; a re-entry where it holds each by this path alone
-            if (!queues.idle(key) || queues.counts(key, owner) != (held > 0)
-                    || client.abandonments().pending(member.protocol(), owner) != null) {
-                return false;
-            }
-        }
-        return true;
+    /** Whether {@code owner} holds this multi lock by one call: its acquisitions and releases of it are one call then. */
+    boolean holdsByBatch(long owner) {
+        return heldBy(owner) > 0;
     }
 
     /** How many holds of this multi lock {@code owner} took by one call and has not released. */
@@ -150,24 +131,49 @@ final class MultiBatch {
         return holds.isEmpty() ? 0 : holds.getOrDefault(owner, 0);
     }
 
+    // ---- acquire
+
     /**
-     * Claims every component for {@code owner}; {@link Taken#ALL} once it holds them all, with the
-     * bookkeeping done. Otherwise nothing is left behind (or its give-back is under way, which the
-     * owner's next acquisitions wait for): a component was held elsewhere, or a reply was lost or
-     * came too late. Never fails.
+     * Whether an acquisition by {@code owner} is one call now: always while it holds this multi
+     * lock by one call (a re-entry); else a first hold only where this client's views of the
+     * components are idle, the owner holds none of them (as this client counts), and no give-back
+     * of an earlier acquisition of the owner is under way.
+     */
+    boolean mayAcquire(long owner) {
+        if (client.wakeUps().isClosed()) {
+            return false; // the one-by-one path says so
+        }
+        if (holdsByBatch(owner)) {
+            return true;
+        }
+        for (BatchComponent.Member member : members) {
+            String key = member.protocol().localKey();
+            if (!queues.idle(key) || queues.counts(key, owner) || client.abandonments().pending(member.protocol(), owner) != null) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Claims (or, while the owner holds this multi lock by one call, re-enters) every component for
+     * {@code owner}; {@link Taken#ALL} once it holds them all, with the bookkeeping done. Otherwise
+     * nothing is left behind (or its give-back is under way): a component was held elsewhere, or a
+     * reply was lost or came too late. Never fails.
      *
      * @param leaseMillis fixed, or {@link LeaseMillis#WATCHDOG}
      * @param waitNanos the multi lock's wait, as the observer is told it
      */
     CompletableFuture<Taken> acquire(long owner, long leaseMillis, long waitNanos) {
         long ttlMillis = LeaseMillis.ttlMillis(leaseMillis, client.watchdog().leaseMillis());
-        int heldBefore = heldBy(owner);
-        List<List<BatchComponent.Member>> groups = groups();
+        boolean reentry = holdsByBatch(owner);
+        List<List<BatchComponent.Member>> groups = groups(members);
         List<CompletableFuture<Integer>> replies = new ArrayList<>(groups.size());
+        members.forEach(member -> queues.batchCallStarted(member.protocol().localKey(), owner));
         long sentNanos = client.clock().nanoTime();
         for (List<BatchComponent.Member> group : groups) {
-            replies.add(CompositeLocks.call(() -> heldBefore == 0 ? calls.claim(names(group), ttlMillis, owner)
-                    : calls.reenter(names(group), ttlMillis, owner)));
+            replies.add(CompositeLocks.call(() -> reentry ? calls.reenter(names(group), ttlMillis, owner)
+                    : calls.claim(names(group), ttlMillis, owner)));
         }
         return CompletableFuture.allOf(replies.toArray(CompletableFuture<?>[]::new)).handle((ok, ignored) -> null)
                 .thenCompose(answered -> {
@@ -184,8 +190,10 @@ final class MultiBatch {
                         log.debug("'{}' and the other components: the reply came after their lease could have run out;"
                                 + " giving them back", members.get(0).protocol().name());
                     }
-                    return giveBack(groups, replies, owner, ttlMillis, heldBefore).thenApply(clean ->
-                            elsewhere && clean ? Taken.HELD_ELSEWHERE : Taken.NONE);
+                    return giveBack(groups, replies, owner, ttlMillis, reentry).thenApply(clean -> {
+                        members.forEach(member -> queues.batchCallEnded(member.protocol().localKey(), owner, 0));
+                        return elsewhere && clean ? Taken.HELD_ELSEWHERE : Taken.NONE;
+                    });
                 });
     }
 
@@ -194,7 +202,7 @@ final class MultiBatch {
         Watchdog watchdog = client.watchdog();
         for (BatchComponent.Member member : members) {
             LockProtocol protocol = member.protocol();
-            queues.onHeldElsewhere(protocol.localKey(), owner, leaseMillis);
+            queues.onBatchHeld(protocol.localKey(), owner, leaseMillis);
             watchdog.onAcquired(protocol, owner, leaseMillis, sentNanos);
             Observing observing = member.observing();
             if (observing != null) {
@@ -204,24 +212,23 @@ final class MultiBatch {
     }
 
     /**
-     * Gives back what a claim that is not taken as held may have left: the slots it took are
-     * released, the components of a slot whose reply was lost (or of a give-back that failed) are
-     * given back by their claim give-back. Completes once the releases were answered: whether they
-     * all were.
+     * Gives back what a call that is not taken as held may have left: the slots it took are released,
+     * the components of a slot whose reply was lost (or whose release failed) are given back by their
+     * give-backs. Completes once the releases were answered: whether they all were.
      */
     private CompletableFuture<Boolean> giveBack(List<List<BatchComponent.Member>> groups,
-            List<CompletableFuture<Integer>> replies, long owner, long ttlMillis, int heldBefore) {
+            List<CompletableFuture<Integer>> replies, long owner, long ttlMillis, boolean reentry) {
         List<CompletableFuture<List<ReleaseOutcome>>> releases = new ArrayList<>();
         for (int g = 0; g < groups.size(); g++) {
             List<BatchComponent.Member> group = groups.get(g);
             CompletableFuture<Integer> reply = replies.get(g);
             if (reply.isCompletedExceptionally()) {
-                abandon(group, owner, ttlMillis, heldBefore);
+                abandon(group, owner, ttlMillis, reentry);
             } else if (reply.join() == MultiLockCalls.ALL_HELD) {
                 releases.add(CompositeLocks.call(() -> calls.release(names(group), 0, owner)).whenComplete(
                         (outcomes, failure) -> {
                             if (failure != null) {
-                                abandon(group, owner, ttlMillis, heldBefore);
+                                abandon(group, owner, ttlMillis, reentry);
                             }
                         }));
             }
@@ -231,79 +238,53 @@ final class MultiBatch {
 
     /**
      * Gives back what a call in doubt may have added on {@code group}: a claim by the claim's
-     * give-back; a re-entry by one release where Redis counts more than the owner's other holds.
+     * give-back; a re-entry by one release where Redis counts more than the owner's holds then
+     * (through the view and round it, as this client counts them once this call has ended).
      */
-    private void abandon(List<BatchComponent.Member> group, long owner, long ttlMillis, int heldBefore) {
+    private void abandon(List<BatchComponent.Member> group, long owner, long ttlMillis, boolean reentry) {
         for (BatchComponent.Member member : group) {
-            if (heldBefore == 0) {
-                client.abandonments().abandon(member.protocol(), owner, ttlMillis);
+            LockProtocol protocol = member.protocol();
+            if (reentry) {
+                client.abandonments().giveBackIfLanded(protocol, owner, () -> queues.heldBesides(protocol.localKey(), owner));
             } else {
-                client.abandonments().giveBackIfLanded(member.protocol(), owner, () -> heldBefore);
+                client.abandonments().abandon(protocol, owner, ttlMillis);
             }
         }
     }
 
     // ---- release
 
-    /**
-     * Whether {@code owner}'s unlock may be one release of every component now: it holds each as
-     * this one-call path left it (outside the local views, which are idle), none was told lost on
-     * silence, and the watchdog renews all of them or none (one re-arm lease for all).
-     */
+    /** Whether {@code owner}'s unlock is one call: while it holds this multi lock by one call. */
     boolean mayRelease(long owner) {
-        if (client.wakeUps().isClosed()) {
-            return false;
-        }
-        Watchdog watchdog = client.watchdog();
-        if (heldBy(owner) == 0) {
-            return false; // held another way: one by one
-        }
-        Boolean renewing = null;
-        for (BatchComponent.Member member : members) {
-            LockProtocol protocol = member.protocol();
-            String key = protocol.localKey();
-            if (!queues.idle(key) || !queues.counts(key, owner) || watchdog.toldLostOnSilence(protocol, owner)) {
-                return false;
-            }
-            boolean renewed = watchdog.isRenewing(protocol, owner);
-            if (renewing != null && renewing != renewed) {
-                return false;
-            }
-            renewing = renewed;
-        }
-        return true;
+        return holdsByBatch(owner) && !client.wakeUps().isClosed();
     }
 
     /**
-     * Drops one hold of {@code owner} on every component, with the bookkeeping a single release
-     * does around it; each component's outcome, in the multi lock's order. Fails (once every call
-     * answered) with the first failure: the components it was sent for are then taken as holding
-     * nothing, their renewals ended; what Redis kept ends with its lease.
+     * Drops one hold of {@code owner} on every component it holds so, with the bookkeeping a single
+     * release does around it; each component's outcome, in the multi lock's order (a component whose
+     * holds this client no longer counts, told lost or found gone, is {@code NOT_HELD} and not sent).
+     * Fails (once every call answered) with the first failure.
      */
     CompletableFuture<List<ReleaseOutcome>> release(long owner) {
         int heldBefore = heldBy(owner);
-        if (heldBefore <= 1) {
-            holds.remove(owner);
-        } else {
-            holds.put(owner, heldBefore - 1);
-        }
+        holds.computeIfPresent(owner, (key, count) -> count > 1 ? count - 1 : null);
         Watchdog watchdog = client.watchdog();
-        long rearm = 0;
+        List<BatchComponent.Member> sent = new ArrayList<>(members.size());
+        boolean allRenewed = true;
         for (BatchComponent.Member member : members) {
-            if (watchdog.beforeRelease(member.protocol(), owner)) {
-                rearm = watchdog.leaseMillis();
+            String key = member.protocol().localKey();
+            if (queues.batchHolds(key, owner) != 0) {
+                sent.add(member);
+                allRenewed &= watchdog.beforeRelease(member.protocol(), owner);
+                queues.batchCallStarted(key, owner);
             }
         }
-        long rearmMillis = rearm;
-        List<List<BatchComponent.Member>> groups = groups();
+        long rearmMillis = allRenewed ? watchdog.leaseMillis() : 0; // else the watchdog renews those it does
+        List<List<BatchComponent.Member>> groups = groups(sent);
         List<CompletableFuture<List<ReleaseOutcome>>> replies = new ArrayList<>(groups.size());
         for (List<BatchComponent.Member> group : groups) {
-            releasing.merge(owner, 1, Integer::sum);
             replies.add(CompositeLocks.call(() -> calls.release(names(group), rearmMillis, owner))
-                    .whenComplete((outcomes, failure) -> {
-                        releasing.computeIfPresent(owner, (key, count) -> count > 1 ? count - 1 : null);
-                        released(group, owner, outcomes, failure, heldBefore);
-                    }));
+                    .whenComplete((outcomes, failure) -> released(group, owner, outcomes, failure, heldBefore)));
         }
         return CompletableFuture.allOf(replies.toArray(CompletableFuture<?>[]::new)).handle((ok, ignored) -> {
             Map<String, ReleaseOutcome> byName = new LinkedHashMap<>();
@@ -329,34 +310,40 @@ final class MultiBatch {
             }
             List<ReleaseOutcome> outcomes = new ArrayList<>(members.size());
             for (BatchComponent.Member member : members) {
-                outcomes.add(byName.get(member.protocol().name()));
+                outcomes.add(byName.getOrDefault(member.protocol().name(), ReleaseOutcome.NOT_HELD));
             }
             return outcomes;
         });
     }
 
     /**
-     * One slot's release answered ({@code outcomes}) or failed: each component's renewal, view and
-     * observer. A release whose reply was lost ends the owner's hold of a component only when it was
-     * its last there (as one by one: what stays lasts until its lease runs out); with other holds of
-     * the owner (of this multi lock, or through the component's view) they stay, and the one in doubt
-     * is given back if Redis still counts it, against the owner's holds as they are then.
+     * One slot's release answered ({@code outcomes}) or failed: each component's count, renewal, view
+     * and observer. A release that failed ends the owner's hold of a component only when it was its
+     * last there as this client counts (as one by one: what stays lasts until its lease runs out);
+     * with other holds of the owner (of this multi lock, others, or through the component's view) they
+     * stay, and the one in doubt is given back if Redis still counts it, against the owner's holds as
+     * they are when Redis answers.
      */
     private void released(List<BatchComponent.Member> group, long owner, @Nullable List<ReleaseOutcome> outcomes,
             @Nullable Throwable failure, int heldBefore) {
-        boolean lost = outcomes == null && RedisErrors.unwrap(castToNonNull(failure)) instanceof RedisUnavailableException;
         for (int i = 0; i < group.size(); i++) {
             BatchComponent.Member member = group.get(i);
             LockProtocol protocol = member.protocol();
+            String key = protocol.localKey();
+            queues.batchCallEnded(key, owner, -1);
             ReleaseOutcome outcome = outcomes == null ? null : outcomes.get(i);
-            boolean inDoubt = lost && (heldBefore > 1 || queues.heldInView(protocol.localKey(), owner) != 0);
-            boolean stillHeld = outcome == ReleaseOutcome.STILL_HELD || inDoubt;
-            client.watchdog().afterRelease(protocol, owner, stillHeld);
-            if (inDoubt) {
-                client.abandonments().giveBackIfLanded(protocol, owner, () -> heldBesides(owner, protocol));
-            } else if (!stillHeld) {
-                queues.onReleasedElsewhere(protocol.localKey(), owner);
-                holds.remove(owner); // a component it no longer holds: the rest goes one by one
+            if (outcome == null) {
+                boolean others = heldBefore > 1 || queues.heldBesides(key, owner) != 0;
+                client.watchdog().afterRelease(protocol, owner, others);
+                if (others) {
+                    client.abandonments().giveBackIfLanded(protocol, owner, () -> queues.heldBesides(key, owner));
+                }
+            } else {
+                boolean stillHeld = outcome == ReleaseOutcome.STILL_HELD;
+                client.watchdog().afterRelease(protocol, owner, stillHeld);
+                if (!stillHeld) {
+                    queues.onReleasedElsewhere(key, owner); // no field of the owner left: nothing to count
+                }
             }
             Observing observing = member.observing();
             if (observing != null) {
@@ -365,20 +352,6 @@ final class MultiBatch {
                         protocol, owner);
             }
         }
-    }
-
-    /**
-     * The holds {@code owner} has of {@code protocol}'s lock now, as Redis should count them: this
-     * multi lock's and those through the lock's view; not yet while a release of either is in flight.
-     */
-    private int heldBesides(long owner, LockProtocol protocol) {
-        int inView = queues.heldInView(protocol.localKey(), owner);
-        return releasing.containsKey(owner) ? HeldBefore.NOT_YET : inView < 0 ? inView : heldBy(owner) + inView;
-    }
-
-    /** {@code owner} released this multi lock one by one: one hold fewer taken by one call, if it had any. */
-    void releasedOneByOne(long owner) {
-        holds.computeIfPresent(owner, (key, count) -> count > 1 ? count - 1 : null);
     }
 
     /** The name and owner field of the first component whose outcome is {@code NOT_HELD}, for the exception. */
@@ -400,13 +373,13 @@ final class MultiBatch {
 
     // ---- groups
 
-    /** The components by Cluster slot, in the multi lock's order within each; all together on one server. */
-    private List<List<BatchComponent.Member>> groups() {
-        if (!client.backend().isCluster()) {
-            return List.of(members);
+    /** {@code some} by Cluster slot, in the multi lock's order within each; all together on one server (none when empty). */
+    private List<List<BatchComponent.Member>> groups(List<BatchComponent.Member> some) {
+        if (some.isEmpty() || !client.backend().isCluster()) {
+            return some.isEmpty() ? List.of() : List.of(some);
         }
         Map<Integer, List<BatchComponent.Member>> bySlot = new LinkedHashMap<>();
-        for (BatchComponent.Member member : members) {
+        for (BatchComponent.Member member : some) {
             bySlot.computeIfAbsent(RedisBackend.slot(member.protocol().name()), slot -> new ArrayList<>()).add(member);
         }
         return new ArrayList<>(bySlot.values());

@@ -83,7 +83,7 @@ public final class MultiLock extends CompositeLock {
 
     @Override
     PendingAcquire startAcquisition(WaitBudget budget, long leaseTime, TimeUnit unit, long threadId) {
-        MultiLockAcquisition started = new MultiLockAcquisition(locks, batch, budget, clock,
+        MultiLockAcquisition started = new MultiLockAcquisition(locks, batch, budget, clock, timer,
                 LeaseMillis.of(leaseTime, unit), threadId);
         started.next();
         return started;
@@ -91,16 +91,13 @@ public final class MultiLock extends CompositeLock {
 
     /**
      * Unlocks every component, also when one fails, then fails with the first failure: in one call
-     * when the owner holds them as that call left them ({@link MultiBatch#mayRelease}), else one by one.
+     * while the owner holds this multi lock by one call ({@link MultiBatch#mayRelease}), else one by one.
      */
     @Override
     CompletableFuture<Void> release(long threadId) {
         MultiBatch one = batch;
         if (one != null && one.mayRelease(threadId)) {
             return releaseByBatch(one, threadId);
-        }
-        if (one != null) {
-            one.releasedOneByOne(threadId); // a hold taken by one call may be the one that goes
         }
         return CompositeLocks.bare(CompositeLocks.callAll(locks, lock -> lock.unlockAsync(threadId))
                 .thenApply(outcomes -> {

@@ -9,6 +9,7 @@ import dev.padlock.internal.base.WaitBudget;
 import dev.padlock.internal.lease.LeaseExtending;
 import dev.padlock.internal.lease.LeaseMillis;
 import dev.padlock.internal.redis.RedisErrors;
+import io.netty.util.Timer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -26,9 +27,16 @@ import org.slf4j.LoggerFactory;
  */
 final class MultiLockAcquisition implements PendingAcquire {
     private static final Logger log = LoggerFactory.getLogger(MultiLock.class);
+    /**
+     * How long a re-entry by one call waits before it tries again when a component was not taken
+     * (lost behind the owner's back and held by another, or a reply lost): it cannot go one by one,
+     * which the views would count as holds of their own (see {@link MultiBatch}).
+     */
+    static final long BATCH_REENTRY_RETRY_MILLIS = 100;
     private final List<RLock> locks;
     private final WaitBudget budget;
     private final EngineClock clock;
+    private final Timer timer;
     /** The components' lease: fixed, or {@link LeaseMillis#WATCHDOG}. */
     private final long leaseMillis;
     /** {@link #leaseMillis} in the unit of the components' waits, as they are asked. */
@@ -52,9 +60,10 @@ final class MultiLockAcquisition implements PendingAcquire {
     private volatile @Nullable CompletableFuture<?> inFlight;
 
     MultiLockAcquisition(List<RLock> locks, @Nullable MultiBatch batch, WaitBudget budget, EngineClock clock,
-            long leaseMillis, long threadId) {
+            Timer timer, long leaseMillis, long threadId) {
         this.batch = batch;
         this.clock = clock;
+        this.timer = timer;
         this.locks = locks;
         this.budget = budget;
         this.leaseMillis = leaseMillis;
@@ -147,6 +156,7 @@ final class MultiLockAcquisition implements PendingAcquire {
     private void acquireByBatch(MultiBatch one) {
         firstAskedNanos = clock.nanoTime();
         long waitNanos = budget.forever() ? WaitBudget.FOREVER : budget.oneAttempt() ? 0 : budget.remainingNanos();
+        boolean reentry = one.holdsByBatch(threadId);
         one.acquire(threadId, leaseMillis, waitNanos).whenComplete((outcome, failure) -> {
             if (failure != null) {
                 rollBack(result.isCancelled() ? null : RedisErrors.unwrap(failure));
@@ -157,8 +167,16 @@ final class MultiLockAcquisition implements PendingAcquire {
                 held();
             } else if (outcome == MultiBatch.Taken.HELD_ELSEWHERE && budget.oneAttempt()) {
                 rollBack(null); // one attempt, and Redis said a component is held by another owner
-            } else {
+            } else if (!reentry) {
                 next();
+            } else if (!result.isDone() && (budget.forever() || budget.remainingNanos() > 0)) {
+                long pauseNanos = TimeUnit.MILLISECONDS.toNanos(BATCH_REENTRY_RETRY_MILLIS);
+                timer.newTimeout(timeout -> {
+                    batchTried = false;
+                    next();
+                }, budget.forever() ? pauseNanos : Math.min(pauseNanos, budget.remainingNanos()), TimeUnit.NANOSECONDS);
+            } else {
+                rollBack(null);
             }
         });
     }

@@ -288,12 +288,9 @@ final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transit
 
     @Override
     public synchronized int heldBesides(long owner, @Nullable Ticket except) {
-        return heldInView(owner, except, queues.heldElsewhere(localKey, owner));
-    }
-
-    /** As {@link #heldBesides}; holds outside the view make it unknown only when {@code elsewhereUnknown}. */
-    synchronized int heldInView(long owner, @Nullable Ticket except, boolean elsewhereUnknown) {
-        return releasesInFlight > 0 ? HeldBefore.NOT_YET : holder.heldBesides(owner, tickets.runsOf(owner, except) || elsewhereUnknown);
+        int inView = releasesInFlight > 0 ? HeldBefore.NOT_YET
+                : holder.heldBesides(owner, tickets.runsOf(owner, except) || queues.heldByFair(localKey, owner));
+        return HeldBefore.sum(inView, queues.outsideHolds(localKey, owner)); // and those of multi locks' one calls
     }
 
     /** Whether {@code owner} holds as the holder, or through a fair lock on the hash: it re-enters. */

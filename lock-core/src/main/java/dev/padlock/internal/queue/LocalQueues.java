@@ -33,8 +33,6 @@ import java.util.function.Consumer;
 public final class LocalQueues {
     /** How many idle queues a client keeps at most; a power of two. */
     static final int IDLE_SLOTS = 16;
-    /** How many holds outside the views this client notes at most (see {@link #onHeldElsewhere}). */
-    private static final int HELD_ELSEWHERE_MAX = 10_000;
 
     private record Holder(String localKey, long owner) {
     }
@@ -44,11 +42,10 @@ public final class LocalQueues {
     private final AtomicReferenceArray<LocalQueue> idle = new AtomicReferenceArray<>(IDLE_SLOTS);
     /** Acquisitions Redis confirmed so far, in this client: see {@link #confirmations()}. */
     private final AtomicLong confirmations = new AtomicLong();
-    /**
-     * Owners holding a lock outside its view (through a fair lock object, or a multi lock's one
-     * call), by its local key: see {@link #onHeldElsewhere}.
-     */
-    private final Cache<Holder, Boolean> heldElsewhere = Caffeine.newBuilder().maximumSize(HELD_ELSEWHERE_MAX).build();
+    /** Owners holding a lock through a fair lock object, by its local key: see {@link #onHeldElsewhere}. */
+    private final Cache<Holder, Boolean> heldElsewhere = Caffeine.newBuilder().maximumSize(10_000).build();
+    /** Holds taken round the views by multi locks' one calls: see {@link #batchCallStarted}. */
+    private final OutsideHolds outside = new OutsideHolds();
     /** The last place nonce handed out: see {@link Ticket#nonce}. */
     private final AtomicLong nonces = new AtomicLong();
     /** Called when a queue gets a new holder: see {@link SinceNotes}. */
@@ -196,32 +193,70 @@ public final class LocalQueues {
     }
 
     /**
-     * Whether {@code holds} more holds outside the views can be noted with room to spare: a note
-     * dropped for want of room would make the owner's next acquisition of that lock a claim rather
-     * than a re-entry, so a multi lock's one call is not taken when it would fill half the room.
+     * A multi lock's one call that may add or drop a hold of {@code owner} on the lock known as
+     * {@code localKey}, round its view, is sent: until {@link #batchCallEnded} the owner's holds
+     * there cannot be told ({@link HeldBefore#NOT_YET}), and its acquisitions through the view re-enter.
      */
-    public boolean roomOutsideViews(int holds) {
-        return heldElsewhere.estimatedSize() + holds <= HELD_ELSEWHERE_MAX / 2;
+    public void batchCallStarted(String localKey, long owner) {
+        outside.callStarted(localKey, owner);
     }
 
     /**
-     * How many holds {@code owner} has of the lock known as {@code localKey} through its local view,
-     * holds outside the view not counted: {@link HeldBefore#NOT_YET} while a release or acquisition
-     * of the owner there is in flight. What a give-back by a multi lock's one call adds its own to.
+     * The call answered, or failed: {@code holds} more (or fewer) holds of {@code owner} taken round
+     * the view, as its caller counts them. While the owner has such holds, its acquisitions through
+     * the view re-enter rather than claim, and give-backs count them.
      */
-    public int heldInView(String localKey, long owner) {
+    public void batchCallEnded(String localKey, long owner, int holds) {
+        outside.callEnded(localKey, owner, holds);
+    }
+
+    /**
+     * As {@link #batchCallEnded} with one more hold, which Redis gave the lease {@code leaseMillis}
+     * (fixed, or {@link LeaseMillis#WATCHDOG}): see {@link #onHeldElsewhere(String, long, long)}.
+     */
+    public void onBatchHeld(String localKey, long owner, long leaseMillis) {
+        outside.callEnded(localKey, owner, 1);
         LocalQueue queue = queues.get(localKey);
-        return queue == null ? 0 : queue.heldInView(owner, null, false);
+        if (queue != null && !LeaseMillis.isWatchdog(leaseMillis)) {
+            queue.onLeaseSetElsewhere(owner, leaseMillis);
+        }
+    }
+
+    /** How many holds taken round the view this client counts for {@code owner}; not yet while a call is in flight. */
+    public int batchHolds(String localKey, long owner) {
+        return outside.count(localKey, owner);
+    }
+
+    /**
+     * Every hold {@code owner} has of the lock known as {@code localKey} as this client counts them,
+     * through its view and round it: what a give-back of a call in doubt compares Redis's count with
+     * ({@link HeldBefore}).
+     */
+    public int heldBesides(String localKey, long owner) {
+        LocalQueue queue = queues.get(localKey);
+        return queue == null ? HeldBefore.sum(heldElsewhere(localKey, owner) ? HeldBefore.UNKNOWN : 0,
+                outside.count(localKey, owner)) : queue.heldBesides(owner, null);
     }
 
     /** Redis has no field of {@code owner} in the lock known as {@code localKey}: it holds nothing outside the view. */
     void notHeldElsewhere(String localKey, long owner) {
         heldElsewhere.invalidate(new Holder(localKey, owner));
+        outside.forget(localKey, owner);
+    }
+
+    /** Holds of {@code owner} taken round the view by multi locks' one calls, {@link HeldBefore#NOT_YET} while one is in flight. */
+    int outsideHolds(String localKey, long owner) {
+        return outside.count(localKey, owner);
+    }
+
+    /** Whether {@code owner} holds the lock through a fair lock object, whose holds this client does not count. */
+    boolean heldByFair(String localKey, long owner) {
+        return heldElsewhere.estimatedSize() > 0 && heldElsewhere.getIfPresent(new Holder(localKey, owner)) != null;
     }
 
     /** See {@link #onHeldElsewhere}. */
     boolean heldElsewhere(String localKey, long owner) {
-        return heldElsewhere.estimatedSize() > 0 && heldElsewhere.getIfPresent(new Holder(localKey, owner)) != null;
+        return heldByFair(localKey, owner) || outside.any(localKey, owner);
     }
 
     /**
@@ -235,6 +270,7 @@ public final class LocalQueues {
 
     /** The watchdog found {@code owner}'s lease of the lock known as {@code localKey} lost. */
     public void onLeaseLost(String localKey, long owner) {
+        outside.forget(localKey, owner);
         LocalQueue queue = queues.get(localKey);
         if (queue != null) {
             queue.run(queue.onLeaseLost(owner), true); // the next head, outside the queue's monitor

@@ -52,24 +52,9 @@ public final class QueuedPath implements AcquirePath {
         return queues.acquire(protocol, services, spin, owner, leaseMillis, waitNanos, direct);
     }
 
-    /**
-     * An owner that also holds outside the view (through a fair lock, or a multi lock's one call: see
-     * {@link LocalQueues#onHeldElsewhere(String, long)}) holds nothing there either once a release
-     * finds no field of it left, or cannot be confirmed (its next acquisition then starts a new
-     * count): the view forgets that too.
-     */
     @Override
     public CompletableFuture<ReleaseOutcome> release(long owner) {
-        CompletableFuture<ReleaseOutcome> reply = queues.release(protocol, services, owner);
-        if (!queues.heldElsewhere(protocol.localKey(), owner)) {
-            return reply;
-        }
-        return reply.whenComplete((outcome, failure) -> {
-            if (outcome == ReleaseOutcome.RELEASED || outcome == ReleaseOutcome.NOT_HELD
-                    || failure != null && RedisErrors.unwrap(failure) instanceof RedisUnavailableException) {
-                queues.notHeldElsewhere(protocol.localKey(), owner);
-            }
-        });
+        return queues.release(protocol, services, owner);
     }
 
     @Override
