@@ -195,8 +195,8 @@ final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transit
             if (retired) {
                 return false;
             }
-            if (holder.is(owner) || tickets.acquiring(owner)) {
-                return true; // a claim found the granted field first, or will: the grant is not lost
+            if (holder.is(owner) || tickets.acquiring(owner) || queues.outsideHolds(localKey, owner) != 0) {
+                return true; // a claim (a multi lock's one call too) found the granted field first, or will: not lost
             }
             late = !holder.holdForPassOn(protocol, owner, queues.confirmed()); // another holds here
         }
