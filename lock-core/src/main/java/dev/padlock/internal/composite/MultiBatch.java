@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,26 +32,31 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Implementation notes</h2>
  * <b>When.</b> Only over components that are {@link BatchComponent}s of one client, of distinct
- * names ({@link #of}), and only while this client's local view of every component is idle
- * ({@link LocalQueues#idle}: none of its owners holds, acquires, releases or waits for it) and the
- * owner holds none of them as this client knows, with no give-back of an earlier claim of the owner
- * under way ({@link #mayAcquire}). Then the call is a claim of every lock: all or nothing on Redis.
+ * names ({@link #of}). A first hold is one call only while this client's local view of every
+ * component is idle ({@link LocalQueues#idle}: none of its owners holds, acquires, releases or waits
+ * for it), the owner holds none of them as this client counts, and no give-back of an earlier
+ * acquisition of the owner is under way ({@link #mayAcquire}): then it is a claim of every lock, all
+ * or nothing on Redis. From then on, while the owner holds the multi lock so, its re-entries and
+ * releases of it are one call too, and never one by one: the views do not count these holds, so a
+ * component released through its view would be counted twice or not at all.
  *
  * <p><b>What a miss does.</b> A lock held by another owner (a Padlock or Redisson field) makes the
  * call write nothing; on a Cluster the slots that were taken are given back before anything else is
- * sent. The caller then runs its one-by-one round, which waits as it always did. A reply that was
- * lost (or any failure) is given back by each lock's claim give-back ({@code Abandonments}), which
- * the owner's next acquisition of that lock waits for; the caller is never told it holds on a
- * reply that did not come, nor on one read after the lease it asked for could have run out.
+ * sent. A first hold then runs its one-by-one round, which waits as it always did; a re-entry tries
+ * again ({@link MultiLockAcquisition}). A reply that was lost is given back: a claim by each lock's
+ * claim give-back, a re-entry by one release where Redis counts more than the owner's holds
+ * ({@code Abandonments}); the caller is never told it holds on a reply that did not come, nor on one
+ * read after the lease it asked for could have run out.
  *
- * <p><b>Bookkeeping.</b> Held, each component is what a single acquisition leaves: the local view
- * knows the owner holds it outside the view ({@link LocalQueues#onHeldElsewhere(String, long, long)}:
- * the owner's own acquisitions of the component re-enter, others of the client find it held on
- * Redis and wait for its unlock message), the watchdog renews it (its rounds batch renewals per
- * server already), and the observer hears of each component's hold. The release
- * ({@link #mayRelease}, {@link #release}) is taken only when the owner holds every component so
- * and the views are still idle; each outcome then ends or keeps the renewal, and the view's note,
- * as the one-by-one release would.
+ * <p><b>Bookkeeping.</b> Held, each component is what a single acquisition leaves, but round the
+ * view: the client counts the owner's holds of it taken so ({@link LocalQueues#batchCallStarted},
+ * {@link LocalQueues#onBatchHeld}), so that the owner's own acquisitions of the component through
+ * other lock objects re-enter, and a give-back in doubt, here or in the view, compares Redis's count
+ * with all the owner's holds as they are when Redis answers ({@link LocalQueues#heldBesides}). Others
+ * of the client find it held on Redis and wait for its unlock message. The watchdog renews it (its
+ * rounds batch renewals per server already), and the observer hears of each component's hold. A
+ * release drops one hold of each component still counted (one told lost, or found gone, is not sent)
+ * and ends or keeps each renewal as the one-by-one release would.
  */
 final class MultiBatch {
     private static final Logger log = LoggerFactory.getLogger(MultiLock.class);
@@ -85,12 +89,14 @@ final class MultiBatch {
     /** In the multi lock's order. */
     private final List<BatchComponent.Member> members;
     /**
-     * Per owner: its holds of this multi lock, all taken by one call (a first hold, then re-entries,
-     * round the local views). While it has any, every acquisition and release of this multi lock by
-     * the owner is one call ({@link #mayAcquire}, {@link #mayRelease}), never one by one: the views
-     * count none of these holds, {@link LocalQueues#batchHolds} does, per component.
+     * The components' local keys, in order: what this client counts an owner's holds of this multi
+     * lock by ({@link LocalQueues#multiHolds}), all taken by one call (a first hold, then re-entries,
+     * round the local views), whichever multi lock object of these components took them. While the
+     * owner has any, every acquisition and release of it by the owner is one call ({@link #mayAcquire},
+     * {@link #mayRelease}), never one by one: the views count none of these holds ({@link
+     * LocalQueues#batchHolds} does, per component).
      */
-    private final ConcurrentHashMap<Long, Integer> holds = new ConcurrentHashMap<>();
+    private final List<String> localKeys;
     private final AcquireContext client;
     private final LocalQueues queues;
     private final MultiLockCalls calls;
@@ -100,6 +106,7 @@ final class MultiBatch {
         this.client = members.get(0).client();
         this.queues = members.get(0).queues();
         this.calls = new MultiLockCalls(client);
+        this.localKeys = members.stream().map(member -> member.protocol().localKey()).toList();
     }
 
     /**
@@ -128,7 +135,7 @@ final class MultiBatch {
 
     /** How many holds of this multi lock {@code owner} took by one call and has not released. */
     private int heldBy(long owner) {
-        return holds.isEmpty() ? 0 : holds.getOrDefault(owner, 0);
+        return queues.multiHolds(localKeys, owner);
     }
 
     // ---- acquire
@@ -181,7 +188,7 @@ final class MultiBatch {
                             && reply.join() == MultiLockCalls.ALL_HELD);
                     boolean inTime = client.clock().nanoTime() - LeaseClock.endOf(sentNanos, ttlMillis) < 0;
                     if (allHeld && inTime) {
-                        holds.merge(owner, 1, Integer::sum);
+                        queues.onMultiHeld(localKeys, owner, 1);
                         held(owner, leaseMillis, sentNanos, waitNanos);
                         return CompletableFuture.completedFuture(Taken.ALL);
                     }
@@ -267,7 +274,7 @@ final class MultiBatch {
      */
     CompletableFuture<List<ReleaseOutcome>> release(long owner) {
         int heldBefore = heldBy(owner);
-        holds.computeIfPresent(owner, (key, count) -> count > 1 ? count - 1 : null);
+        queues.onMultiHeld(localKeys, owner, -1);
         Watchdog watchdog = client.watchdog();
         List<BatchComponent.Member> sent = new ArrayList<>(members.size());
         boolean allRenewed = true;

@@ -14,6 +14,7 @@ import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -174,7 +175,8 @@ public final class LocalQueues {
 
     /**
      * Whether {@code owner} holds the lock known as {@code localKey} as this client counts it: as
-     * its local view's holder with holds confirmed, or through a fair lock on the same hash.
+     * its local view's holder with holds confirmed, through a fair lock on the same hash, or round
+     * the view by a multi lock's one call.
      */
     public boolean counts(String localKey, long owner) {
         LocalQueue queue = queues.get(localKey);
@@ -220,6 +222,20 @@ public final class LocalQueues {
         if (queue != null && !LeaseMillis.isWatchdog(leaseMillis)) {
             queue.onLeaseSetElsewhere(owner, leaseMillis);
         }
+    }
+
+    /**
+     * How many holds {@code owner} has of the multi lock of the locks known as {@code localKeys} (in
+     * its order), all taken by one call: counted per client, so that any multi lock object of the same
+     * locks re-enters and releases them.
+     */
+    public int multiHolds(List<String> localKeys, long owner) {
+        return outside.multiHolds(localKeys, owner);
+    }
+
+    /** {@code holds} more (or, when negative, fewer) holds of that multi lock: see {@link #multiHolds}. */
+    public void onMultiHeld(List<String> localKeys, long owner, int holds) {
+        outside.multiHeld(localKeys, owner, holds);
     }
 
     /** How many holds taken round the view this client counts for {@code owner}; not yet while a call is in flight. */

@@ -1,6 +1,7 @@
 package dev.padlock.internal.queue;
 
 import dev.padlock.internal.acquire.HeldBefore;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 
@@ -23,7 +24,26 @@ final class OutsideHolds {
     private record Count(int holds, int calls) {
     }
 
+    /** A multi lock's components, by their local keys in its order, and an owner. */
+    private record Multi(List<String> localKeys, long owner) {
+    }
+
     private final ConcurrentHashMap<Key, Count> counts = new ConcurrentHashMap<>();
+    /** Holds of multi locks taken so, per component set and owner: any multi lock object of those components counts them. */
+    private final ConcurrentHashMap<Multi, Integer> multis = new ConcurrentHashMap<>();
+
+    /** How many holds {@code owner} has of the multi lock of {@code localKeys} taken by one call. */
+    int multiHolds(List<String> localKeys, long owner) {
+        return multis.isEmpty() ? 0 : multis.getOrDefault(new Multi(localKeys, owner), 0);
+    }
+
+    /** {@code holds} more (or fewer) holds of the multi lock of {@code localKeys} by {@code owner}. */
+    void multiHeld(List<String> localKeys, long owner, int holds) {
+        multis.compute(new Multi(localKeys, owner), (key, was) -> {
+            int now = (was == null ? 0 : was) + holds;
+            return now > 0 ? now : null;
+        });
+    }
 
     /** A call that may add or drop a hold of {@code owner} is sent. */
     void callStarted(String localKey, long owner) {

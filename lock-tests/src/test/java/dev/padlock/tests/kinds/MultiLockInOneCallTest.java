@@ -204,6 +204,33 @@ class MultiLockInOneCallTest {
         assertThat(admin.commands().exists(array(names))).isZero();
     }
 
+    /**
+     * A multi lock object is made per call as often as it is kept: the holds one took in one call
+     * are the client's, so another object of the same locks re-enters and releases them in one call
+     * (released one by one through the views, which never counted them, they were left counted, and
+     * the next multi lock of those locks went one by one).
+     */
+    @Test
+    void anotherMultiLockObjectOfTheSameLocksReentersAndReleasesInOneCall() throws Exception {
+        try (RedisServerProcess server = RedisServerProcess.start(); RedisAdmin admin = RedisAdmin.connect(server.uri());
+                LockClient client = LockClient.create(LockConfig.builder().redisUri(server.uri()).clientRegistry(false)
+                        .build())) {
+            List<String> names = names(100);
+            lockAndUnlock(admin, client, names(2)); // loads the scripts
+            CommandStats start = admin.commandStats();
+            multi(client, names).lock();
+            multi(client, names).lock();
+            assertThat(multi(client, names).getHoldCount()).isEqualTo(2);
+            multi(client, names).unlock();
+            multi(client, names).unlock();
+            assertThat(admin.commands().exists(array(names))).isZero();
+            multi(client, names).lock();
+            multi(client, names).unlock();
+            assertThat(CommandStats.delta(start, admin.commandStats()).calls("evalsha")).as("one call each").isEqualTo(6);
+            assertThat(admin.commands().exists(array(names))).isZero();
+        }
+    }
+
     @Test
     void aComponentLostBehindTheOwnersBackFailsTheUnlockAndTheOthersAreReleased(RedisAdmin admin) {
         List<String> names = names(3);
