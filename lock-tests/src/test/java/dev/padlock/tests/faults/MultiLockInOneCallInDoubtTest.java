@@ -11,9 +11,6 @@ import dev.padlock.testing.RedisServerProcess;
 import dev.padlock.testing.junit.RedisTest;
 import dev.padlock.tests.support.Clients;
 import java.time.Duration;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
@@ -33,16 +30,14 @@ class MultiLockInOneCallInDoubtTest {
     @RegisterExtension
     final Clients clients = new Clients();
 
-    /** One thread, so that the owner's calls all come from it. */
-    private final ExecutorService owner = Executors.newSingleThreadExecutor();
+    private final OwnerThread owner = new OwnerThread();
 
     @AfterEach
     void tearDown(RedisServerProcess server) throws Exception {
         if (server.isPaused()) {
             server.resume();
         }
-        owner.shutdownNow();
-        assertThat(owner.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        owner.close();
     }
 
     @Test
@@ -52,19 +47,15 @@ class MultiLockInOneCallInDoubtTest {
         String b = Clients.uniqueName("in-doubt-b");
         LockClient client = clients.open(builder -> builder.commandTimeout(Duration.ofMillis(500)));
         RLock multi = client.getMultiLock(client.getLock(a), client.getLock(b));
-        onOwner(() -> {
+        owner.run(() -> {
             multi.lock();
             multi.lock();
-            return null;
         });
-        String field = client.getId() + ":" + onOwner(() -> Thread.currentThread().getId());
+        String field = client.getId() + ":" + owner.call(() -> Thread.currentThread().getId());
         assertThat(admin.commands().hget(a, field)).as("two holds, taken by one call each").isEqualTo("2");
 
-        assertThat(unlockThatDoesNotLand(multi, server, admin)).isInstanceOf(RedisUnavailableException.class);
-        onOwner(() -> {
-            multi.unlock(); // the owner's last hold, as it counts them
-            return null;
-        });
+        assertThat(owner.unlockThatDoesNotLand(multi, server, admin)).isInstanceOf(RedisUnavailableException.class);
+        owner.run(multi::unlock); // the owner's last hold, as it counts them
 
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(admin.commands().exists(a, b))
                 .as("the hold in doubt given back, the last one released: nothing left").isZero());
@@ -78,49 +69,19 @@ class MultiLockInOneCallInDoubtTest {
         LockClient client = clients.open(builder -> builder.commandTimeout(Duration.ofMillis(500)));
         RLock alone = client.getLock(a);
         RLock multi = client.getMultiLock(client.getLock(a), client.getLock(b));
-        onOwner(() -> {
+        owner.run(() -> {
             multi.lock(60, TimeUnit.SECONDS);
             alone.lock(60, TimeUnit.SECONDS); // a re-entry of the hold the multi lock took round the view
-            return null;
         });
-        String field = client.getId() + ":" + onOwner(() -> Thread.currentThread().getId());
+        String field = client.getId() + ":" + owner.call(() -> Thread.currentThread().getId());
         assertThat(admin.commands().hget(a, field)).isEqualTo("2");
 
-        assertThat(unlockThatDoesNotLand(multi, server, admin)).isInstanceOf(RedisUnavailableException.class);
+        assertThat(owner.unlockThatDoesNotLand(multi, server, admin)).isInstanceOf(RedisUnavailableException.class);
 
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(admin.commands().hget(a, field))
                 .as("the multi lock's hold in doubt given back, the lone hold kept").isEqualTo("1"));
-        assertThat(onOwner(alone::isHeldByCurrentThread)).isTrue();
-        onOwner(() -> {
-            alone.unlock();
-            return null;
-        });
+        assertThat(owner.call(alone::isHeldByCurrentThread)).isTrue();
+        owner.run(alone::unlock);
         assertThat(admin.commands().exists(a)).as("the lone hold's unlock frees it").isZero();
-    }
-
-    /**
-     * The owner's unlock of {@code lock} while the server is paused: its answer, or the
-     * {@link RedisUnavailableException} it threw. The release script is not on the server, so the
-     * unlock surely does not land (see {@code UnconfirmedUnlockTest}).
-     */
-    private Object unlockThatDoesNotLand(RLock lock, RedisServerProcess server, RedisAdmin admin) throws Exception {
-        admin.commands().scriptFlush();
-        server.pause();
-        try {
-            return onOwner(() -> {
-                try {
-                    lock.unlock();
-                    return "unlocked";
-                } catch (RedisUnavailableException e) {
-                    return e;
-                }
-            });
-        } finally {
-            server.resume();
-        }
-    }
-
-    private <T> T onOwner(Callable<T> call) throws Exception {
-        return owner.submit(call).get(20, TimeUnit.SECONDS);
     }
 }
