@@ -86,6 +86,13 @@ final class Episode {
             String script = command.size() > 3 ? command.get(1) : "";
             if (script.endsWith("_release") || script.endsWith("_abandon") || script.endsWith("_leave")) {
                 released.put(command.get(3), world.nanoTime());
+                if (script.equals("multi_release")) {
+                    // every lock it names: the lock, its channel and its since, per lock
+                    int keys = Integer.parseInt(command.get(2));
+                    for (int i = 3; i < 3 + keys; i += 3) {
+                        released.put(command.get(i), world.nanoTime());
+                    }
+                }
             }
             if (script.endsWith("_abandon") || script.endsWith("_release") && !script.endsWith("force_release")) {
                 // a release or give-back the engine sent by itself, not an unlock of the owner's

@@ -5,11 +5,13 @@ import java.util.List;
 /**
  * The lock kinds a simulation drives, each on a name of its own; read and write share one. The
  * multi lock (over the plain and the fair lock, which owners also take alone) and the red lock
- * (three plain locks of its own, on the one model server) are composites: their name is the
+ * (three plain locks of its own, on the one model server) and the multi lock of plain locks
+ * ({@code BATCH}: the plain lock and one of its own, which takes the one-call path) are composites:
+ * their name is the
  * simulation's own, their components' names are keys.
  */
 enum Kind {
-    PLAIN, SPIN, FENCED, FAIR, READ, WRITE, MULTI, RED;
+    PLAIN, SPIN, FENCED, FAIR, READ, WRITE, MULTI, RED, BATCH;
 
     String lockName() {
         return switch (this) {
@@ -20,6 +22,7 @@ enum Kind {
             case READ, WRITE -> SimConfig.READ_WRITE;
             case MULTI -> SimConfig.MULTI;
             case RED -> SimConfig.RED;
+            case BATCH -> SimConfig.BATCH;
         };
     }
 
@@ -28,6 +31,7 @@ enum Kind {
         return switch (this) {
             case MULTI -> SimConfig.MULTI_COMPONENTS;
             case RED -> SimConfig.RED_COMPONENTS;
+            case BATCH -> SimConfig.BATCH_COMPONENTS;
             default -> List.of(lockName());
         };
     }

@@ -365,7 +365,7 @@ final class Promises {
             long disturbed = episode.lastDisturbanceOf(owner.client);
             boolean calm = free > disturbed && owner.waitingSince > disturbed && free.equals(releasedAt(owner.kind()));
             boolean line = owner.kind() == Kind.FAIR || owner.kind() == Kind.READ || owner.kind() == Kind.WRITE
-                    || owner.kind() == Kind.MULTI;
+                    || owner.kind() == Kind.MULTI || owner.kind() == Kind.BATCH;
             long bound = !calm ? freeWaitBound : line ? calmLineWaitBound : calmFreeWaitBound;
             from = calm ? from : Math.max(from, disturbed);
             if (now() - from > bound) {

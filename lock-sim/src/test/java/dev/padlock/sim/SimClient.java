@@ -34,6 +34,7 @@ final class SimClient {
     final RLock write;
     final RLock multi;
     final RLock red;
+    final RLock batch;
     final RSemaphore semaphore;
     final RPermitExpirableSemaphore permits;
     /** When the client's last pause ended (virtual nanos); -1: never paused. */
@@ -66,6 +67,7 @@ final class SimClient {
         this.read = client.getReadWriteLock(SimConfig.READ_WRITE).readLock();
         this.write = client.getReadWriteLock(SimConfig.READ_WRITE).writeLock();
         this.multi = client.getMultiLock(plain, fair);
+        this.batch = client.getMultiLock(plain, client.getLock(SimConfig.BATCH_COMPONENTS.get(0)));
         this.red = client.getRedLock(SimConfig.RED_COMPONENTS.stream().map(client::getLock).toArray(RLock[]::new));
         this.semaphore = client.getSemaphore(SimConfig.SEMAPHORE);
         this.permits = client.getPermitExpirableSemaphore(SimConfig.PERMITS);
@@ -81,6 +83,7 @@ final class SimClient {
             case WRITE -> write;
             case MULTI -> multi;
             case RED -> red;
+            case BATCH -> batch;
         };
     }
 

@@ -17,6 +17,9 @@ record SimConfig(long seed, long steps, int clients, int ownersPerClient, int ep
     /** The multi lock takes the plain and the fair lock, which owners also take alone. */
     static final java.util.List<String> MULTI_COMPONENTS = java.util.List.of(PLAIN, FAIR);
     static final String RED = "r";
+    /** A multi lock of plain locks of one client (issue 41: one script call each way): the plain lock and one of its own. */
+    static final String BATCH = "b";
+    static final java.util.List<String> BATCH_COMPONENTS = java.util.List.of("b2", PLAIN);
     /** The counted semaphore ({@code RSemaphore}) of the episodes that run semaphores. */
     static final String SEMAPHORE = "sm";
     /** The permit-expirable semaphore of the episodes that run semaphores. */

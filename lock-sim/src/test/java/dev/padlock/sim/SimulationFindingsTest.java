@@ -20,6 +20,38 @@ class SimulationFindingsTest {
         assertReplayKeepsEveryPromise(-5797253042806403629L, 60);
     }
 
+    /**
+     * Master seed 25, episode {@code 2130685250551206037:60}: a multi lock held twice by one call
+     * (issue 41); the unlock of one hold could not be confirmed and did not land, and the give-back
+     * of that hold compared Redis's count with the owner's holds as they were at the unlock. The
+     * last unlock, sent meanwhile, had made them one fewer: nothing was given back, and a hold
+     * nobody counted was renewed for ever.
+     */
+    @Test
+    void aMultiLockReleaseInDoubtIsGivenBackAgainstTheOwnersHoldsWhenRedisAnswers() {
+        assertReplayKeepsEveryPromise(2130685250551206037L, 60);
+    }
+
+    /**
+     * Master seed 25, episode {@code -5475809824476494461:60}: a multi lock held by one call and
+     * re-entered one by one, whose holds the components' views then counted as their own; an unlock
+     * in doubt gave back against the views' count alone and took a hold the owner was told of.
+     */
+    @Test
+    void aMultiLockHeldByOneCallIsReenteredAndReleasedOnlyByOneCall() {
+        assertReplayKeepsEveryPromise(-5475809824476494461L, 60);
+    }
+
+    /**
+     * Master seed 5, episode {@code -3138099000974939634:60}: a grant of a plain lock to a place its
+     * owner had left was claimed by the owner's multi lock in one call (the claim found the granted
+     * field); the grant's message, read after, was passed on by releasing that field.
+     */
+    @Test
+    void aLateGrantFoundByAMultiLocksOneCallIsNotPassedOn() {
+        assertReplayKeepsEveryPromise(-3138099000974939634L, 60);
+    }
+
     private static void assertReplayKeepsEveryPromise(long episodeSeed, int operations) {
         Simulation simulation = new Simulation(SimConfig.of(14, 0));
         Episode.Violation violation = simulation.replay(episodeSeed, operations);

@@ -18,4 +18,9 @@ public interface HeldBefore {
 
     /** The count, {@link #UNKNOWN} or {@link #NOT_YET}. */
     int count();
+
+    /** Two counts of holds added up; the first that is not a count when one is not. */
+    static int sum(int one, int other) {
+        return one < 0 ? one : other < 0 ? other : one + other;
+    }
 }

@@ -7,11 +7,13 @@ import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.base.WaitBudget;
 import dev.padlock.internal.lease.LeaseExtending;
 import dev.padlock.internal.lease.LeaseMillis;
+import dev.padlock.internal.redis.RedisErrors;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An {@link RLock} held only when all its component locks are held
@@ -58,8 +60,12 @@ public final class MultiLock extends CompositeLock {
      */
     static final long ROUND_NANOS_PER_COMPONENT = TimeUnit.MILLISECONDS.toNanos(1_500);
 
+    /** The one-call path over the components (see {@link MultiBatch}); null when they cannot take it. */
+    private final @Nullable MultiBatch batch;
+
     private MultiLock(List<RLock> locks, CompositeServices services) {
         super("multi", "multi lock", LockObserver.Kind.MULTI, locks, locks.size(), services);
+        this.batch = MultiBatch.of(locks);
     }
 
     /**
@@ -77,15 +83,22 @@ public final class MultiLock extends CompositeLock {
 
     @Override
     PendingAcquire startAcquisition(WaitBudget budget, long leaseTime, TimeUnit unit, long threadId) {
-        MultiLockAcquisition started = new MultiLockAcquisition(locks, budget, clock, LeaseMillis.of(leaseTime, unit),
-                threadId);
+        MultiLockAcquisition started = new MultiLockAcquisition(locks, batch, budget, clock, timer,
+                LeaseMillis.of(leaseTime, unit), threadId);
         started.next();
         return started;
     }
 
-    /** Unlocks every component, also when one fails, then fails with the first failure. */
+    /**
+     * Unlocks every component, also when one fails, then fails with the first failure: in one call
+     * while the owner holds this multi lock by one call ({@link MultiBatch#mayRelease}), else one by one.
+     */
     @Override
     CompletableFuture<Void> release(long threadId) {
+        MultiBatch one = batch;
+        if (one != null && one.mayRelease(threadId)) {
+            return releaseByBatch(one, threadId);
+        }
         return CompositeLocks.bare(CompositeLocks.callAll(locks, lock -> lock.unlockAsync(threadId))
                 .thenApply(outcomes -> {
                     if (outcomes.stream().anyMatch(outcome -> outcome.failure() instanceof RedisUnavailableException)) {
@@ -102,6 +115,27 @@ public final class MultiLock extends CompositeLock {
                     }
                     return null;
                 }));
+    }
+
+    /** {@link #release} in one call: the same outcomes and exceptions as one by one. */
+    private CompletableFuture<Void> releaseByBatch(MultiBatch one, long threadId) {
+        return CompositeLocks.bare(one.release(threadId).handle((outcomes, failure) -> {
+            if (failure != null) {
+                Throwable cause = RedisErrors.unwrap(failure);
+                if (cause instanceof RedisUnavailableException) {
+                    throw new RedisUnavailableException("the unlock of '" + getName() + "' by " + one.ownerField(threadId)
+                            + " could not be confirmed: if it was its last hold and did not land, the hold lasts until"
+                            + " its lease runs out (this client no longer renews it); a hold of several is given back"
+                            + " once Redis answers: " + cause.getMessage(), cause);
+                }
+                throw CompositeLocks.unchecked(cause);
+            }
+            String notHeld = one.firstNotHeld(outcomes, threadId);
+            if (notHeld != null) {
+                throw new IllegalMonitorStateException(notHeld);
+            }
+            return null;
+        }));
     }
 
     @Override

@@ -9,6 +9,7 @@ import dev.padlock.internal.base.WaitBudget;
 import dev.padlock.internal.lease.LeaseExtending;
 import dev.padlock.internal.lease.LeaseMillis;
 import dev.padlock.internal.redis.RedisErrors;
+import io.netty.util.Timer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -18,20 +19,35 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One acquisition: the components in order, each after the previous one was acquired, as a
- * chain of future callbacks. {@link #result} may be cancelled at any time; the step then in
- * flight is cancelled and the chain rolls back.
+ * One acquisition: each round first as one call over every component when they can take it
+ * ({@link MultiBatch}), else (or when that call did not take them all) the components in order,
+ * each after the previous one was acquired, as a chain of future callbacks. {@link #result} may be
+ * cancelled at any time; the step then in flight is cancelled and the chain rolls back (a one-call
+ * round that lands after the cancel is given back by one call).
  */
 final class MultiLockAcquisition implements PendingAcquire {
     private static final Logger log = LoggerFactory.getLogger(MultiLock.class);
+    /**
+     * How long a re-entry by one call waits before it tries again when a component was not taken
+     * (lost behind the owner's back and held by another, or a reply lost): it cannot go one by one,
+     * which the views would count as holds of their own (see {@link MultiBatch}).
+     */
+    static final long BATCH_REENTRY_RETRY_MILLIS = 100;
     private final List<RLock> locks;
     private final WaitBudget budget;
     private final EngineClock clock;
+    private final Timer timer;
     /** The components' lease: fixed, or {@link LeaseMillis#WATCHDOG}. */
     private final long leaseMillis;
     /** {@link #leaseMillis} in the unit of the components' waits, as they are asked. */
     private final long leaseNanos;
     private final long threadId;
+    /** The one-call path over the components; null when they cannot take it. */
+    private final @Nullable MultiBatch batch;
+    /** Whether this round tried the one-call path already; confined to the step running now. */
+    private boolean batchTried;
+    /** Whether this round's holds came by the one-call path, which gives them back; confined as above. */
+    private boolean byBatch;
     /** When the first component was asked for, this time round. */
     private long firstAskedNanos;
     /** When the first component was held, this time round: an unbounded wait's round starts then. */
@@ -43,8 +59,11 @@ final class MultiLockAcquisition implements PendingAcquire {
     /** The component acquisition in flight; written by the step running now, cancelled by a cancel. */
     private volatile @Nullable CompletableFuture<?> inFlight;
 
-    MultiLockAcquisition(List<RLock> locks, WaitBudget budget, EngineClock clock, long leaseMillis, long threadId) {
+    MultiLockAcquisition(List<RLock> locks, @Nullable MultiBatch batch, WaitBudget budget, EngineClock clock,
+            Timer timer, long leaseMillis, long threadId) {
+        this.batch = batch;
         this.clock = clock;
+        this.timer = timer;
         this.locks = locks;
         this.budget = budget;
         this.leaseMillis = leaseMillis;
@@ -83,6 +102,14 @@ final class MultiLockAcquisition implements PendingAcquire {
             }
             return;
         }
+        MultiBatch one = batch;
+        if (taken == 0 && one != null && !batchTried) {
+            batchTried = true;
+            if (one.mayAcquire(threadId)) {
+                acquireByBatch(one);
+                return;
+            }
+        }
         RLock lock = locks.get(taken);
         if (taken == 0) {
             firstAskedNanos = clock.nanoTime();
@@ -115,6 +142,41 @@ final class MultiLockAcquisition implements PendingAcquire {
                 }
                 taken++;
                 next();
+            }
+        });
+    }
+
+    /**
+     * This round as one call over every component: held, it is reported as a round that took them
+     * all at once (their leases began together: nothing to confirm); not taken, the round goes on
+     * one by one, unless it is a single attempt and a component was held by another owner (the
+     * answer one by one would give). The call is not cancelled with the result: what lands is given
+     * back by {@link #held()}'s roll-back.
+     */
+    private void acquireByBatch(MultiBatch one) {
+        firstAskedNanos = clock.nanoTime();
+        long waitNanos = budget.forever() ? WaitBudget.FOREVER : budget.oneAttempt() ? 0 : budget.remainingNanos();
+        boolean reentry = one.holdsByBatch(threadId);
+        one.acquire(threadId, leaseMillis, waitNanos).whenComplete((outcome, failure) -> {
+            if (failure != null) {
+                rollBack(result.isCancelled() ? null : RedisErrors.unwrap(failure));
+            } else if (outcome == MultiBatch.Taken.ALL) {
+                firstTakenNanos = clock.nanoTime();
+                taken = locks.size();
+                byBatch = true;
+                held();
+            } else if (outcome == MultiBatch.Taken.HELD_ELSEWHERE && budget.oneAttempt()) {
+                rollBack(null); // one attempt, and Redis said a component is held by another owner
+            } else if (!reentry) {
+                next();
+            } else if (!result.isDone() && (budget.forever() || budget.remainingNanos() > 0)) {
+                long pauseNanos = TimeUnit.MILLISECONDS.toNanos(BATCH_REENTRY_RETRY_MILLIS);
+                timer.newTimeout(timeout -> {
+                    batchTried = false;
+                    next();
+                }, budget.forever() ? pauseNanos : Math.min(pauseNanos, budget.remainingNanos()), TimeUnit.NANOSECONDS);
+            } else {
+                rollBack(null);
             }
         });
     }
@@ -185,6 +247,20 @@ final class MultiLockAcquisition implements PendingAcquire {
     /** As {@link #rollBack(Throwable)}, then runs {@code again} instead of reporting, unless it failed or was cancelled. */
     private void rollBack(@Nullable Throwable failure, @Nullable Runnable again) {
         CompletableFuture<List<Throwable>> chain = CompletableFuture.completedFuture(new ArrayList<>());
+        MultiBatch one = batch;
+        if (byBatch && one != null) {
+            chain = CompositeLocks.call(() -> one.release(threadId)).handle((outcomes, error) -> {
+                List<Throwable> problems = new ArrayList<>();
+                if (error != null) {
+                    problems.add(RedisErrors.unwrap(error));
+                } else if (one.firstNotHeld(outcomes, threadId) != null) {
+                    log.debug("roll-back: {}", one.firstNotHeld(outcomes, threadId));
+                }
+                return problems;
+            });
+            taken = 0;
+        }
+        byBatch = false;
         for (int i = taken - 1; i >= 0; i--) {
             RLock lock = locks.get(i);
             chain = chain.thenCompose(problems -> call(() -> lock.unlockAsync(threadId)).handle((ok, error) -> {
@@ -200,6 +276,7 @@ final class MultiLockAcquisition implements PendingAcquire {
         taken = 0;
         chain.whenComplete((problems, ignored) -> {
             if (again != null && problems.isEmpty() && !result.isDone()) {
+                batchTried = false; // a new round
                 again.run();
             } else {
                 report(failure, problems);

@@ -11,6 +11,7 @@ import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.base.CallBound;
 import dev.padlock.internal.base.EngineClock;
 import dev.padlock.internal.base.Require;
+import dev.padlock.internal.composite.BatchComponent;
 import dev.padlock.internal.composite.HoldsForgetting;
 import dev.padlock.internal.composite.RoundAttempts;
 import dev.padlock.internal.composite.ToldLosses;
@@ -20,6 +21,7 @@ import dev.padlock.internal.lease.LeaseMillis;
 import dev.padlock.internal.lease.Leases;
 import dev.padlock.internal.lease.ReportsToLeases;
 import dev.padlock.internal.observe.Observing;
+import dev.padlock.internal.protocol.ExclusiveLockProtocol;
 import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
 import dev.padlock.internal.redis.RedisErrors;
@@ -32,6 +34,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The {@link RLock} facade over a {@link LockProtocol}: argument checks, owner ids, the watchdog
@@ -39,7 +42,7 @@ import java.util.function.Function;
  * asynchronous core as the asynchronous ones, through {@link BlockingWaits}.
  */
 public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, ToldLosses, ReportsToLeases, CallBound,
-        RoundAttempts {
+        RoundAttempts, BatchComponent {
     private final LockProtocol protocol;
     private final LockServices services;
     /** How acquisitions and releases reach Redis: chosen once, from what the kind can do. */
@@ -48,6 +51,8 @@ public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, 
     private final LockObserver.Kind observedKind;
     private final BlockingWaits waits;
     private final AsyncDeadlines deadlines;
+    /** A plain lock's part in a multi lock's one call (no spin, no replica acknowledgements); else null. */
+    private final BatchComponent.@Nullable Member batchMember;
     /** {@link #unconfirmed(Throwable, long)}, made once: an unlock makes no object for its failure. */
     private final BlockingWaits.OwnersFailure unconfirmed = this::unconfirmed;
 
@@ -63,6 +68,14 @@ public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, 
         this.observedKind = LockObserver.Kind.valueOf(kind.toUpperCase(Locale.ROOT));
         this.waits = BlockingWaits.of(protocol.name(), services);
         this.deadlines = new AsyncDeadlines(waits, services.timer(), services.commandTimeoutMillis());
+        this.batchMember = !spin && "lock".equals(kind) && this.protocol instanceof ExclusiveLockProtocol
+                ? new BatchComponent.Member(this.protocol, services, services.queues(), services.observing(), observedKind)
+                : null;
+    }
+
+    @Override
+    public BatchComponent.@Nullable Member batchMember() {
+        return batchMember;
     }
 
     @Override
@@ -360,11 +373,7 @@ public final class RedisLock implements RLock, LeaseExtending, HoldsForgetting, 
         return read("PTTL", services.backend().commands().pttl(getName()), ttl -> ttl);
     }
 
-    /**
-     * Not supported.
-     *
-     * @throws UnsupportedOperationException always: a condition would need a distributed wait set
-     */
+    /** @throws UnsupportedOperationException always: a condition would need a distributed wait set */
     @Override
     public Condition newCondition() {
         throw new UnsupportedOperationException("RLock does not support conditions");

@@ -105,10 +105,7 @@ final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transit
                 : new Admission.AfterEarlier(earlier, !holds && tickets.unansweredOf(ticket.owner));
     }
 
-    /**
-     * Whether {@code ticket} goes to Redis at once ({@code direct}: it must), as head, or queues; the
-     * caller runs the first two ({@link #run}) outside the monitor.
-     */
+    /** Whether {@code ticket} goes to Redis at once ({@code direct}: it must), as head, or queues; the caller {@link #run}s it. */
     synchronized Admission.Entry enter(Ticket ticket, boolean direct) {
         boolean holds = holds(ticket.owner);
         if (direct || ticket.oneShot() || holds) {
@@ -198,8 +195,8 @@ final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transit
             if (retired) {
                 return false;
             }
-            if (holder.is(owner) || tickets.acquiring(owner)) {
-                return true; // a claim found the granted field first, or will: the grant is not lost
+            if (holder.is(owner) || tickets.acquiring(owner) || queues.outsideHolds(localKey, owner) != 0) {
+                return true; // a claim (a multi lock's one call too) found the granted field first, or will: not lost
             }
             late = !holder.holdForPassOn(protocol, owner, queues.confirmed()); // another holds here
         }
@@ -291,8 +288,9 @@ final class LocalQueue implements TicketRunner.Transitions, LocalRelease.Transit
 
     @Override
     public synchronized int heldBesides(long owner, @Nullable Ticket except) {
-        return releasesInFlight > 0 ? HeldBefore.NOT_YET
-                : holder.heldBesides(owner, tickets.runsOf(owner, except) || queues.heldElsewhere(localKey, owner));
+        int inView = releasesInFlight > 0 ? HeldBefore.NOT_YET
+                : holder.heldBesides(owner, tickets.runsOf(owner, except) || queues.heldByFair(localKey, owner));
+        return HeldBefore.sum(inView, queues.outsideHolds(localKey, owner)); // and those of multi locks' one calls
     }
 
     /** Whether {@code owner} holds as the holder, or through a fair lock on the hash: it re-enters. */

@@ -3,6 +3,7 @@ package dev.padlock.internal.queue;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.padlock.internal.acquire.AcquireContext;
+import dev.padlock.internal.acquire.HeldBefore;
 import dev.padlock.internal.acquire.LockAcquisition;
 import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.base.WaitBudget;
@@ -13,6 +14,7 @@ import dev.padlock.internal.protocol.LockProtocol;
 import dev.padlock.internal.protocol.LockProtocol.ReleaseOutcome;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -43,6 +45,8 @@ public final class LocalQueues {
     private final AtomicLong confirmations = new AtomicLong();
     /** Owners holding a lock through a fair lock object, by its local key: see {@link #onHeldElsewhere}. */
     private final Cache<Holder, Boolean> heldElsewhere = Caffeine.newBuilder().maximumSize(10_000).build();
+    /** Holds taken round the views by multi locks' one calls: see {@link #batchCallStarted}. */
+    private final OutsideHolds outside = new OutsideHolds();
     /** The last place nonce handed out: see {@link Ticket#nonce}. */
     private final AtomicLong nonces = new AtomicLong();
     /** Called when a queue gets a new holder: see {@link SinceNotes}. */
@@ -171,16 +175,104 @@ public final class LocalQueues {
 
     /**
      * Whether {@code owner} holds the lock known as {@code localKey} as this client counts it: as
-     * its local view's holder with holds confirmed, or through a fair lock on the same hash.
+     * its local view's holder with holds confirmed, through a fair lock on the same hash, or round
+     * the view by a multi lock's one call.
      */
     public boolean counts(String localKey, long owner) {
         LocalQueue queue = queues.get(localKey);
         return (queue != null && queue.holdsCounted(owner)) || heldElsewhere(localKey, owner);
     }
 
+    /**
+     * Whether no owner of this client holds (as the local view's holder), acquires, releases or
+     * waits for the lock known as {@code localKey} through its local view: what a multi lock's
+     * one-call acquisition and release need, which go round the view (see
+     * {@link #onHeldElsewhere(String, long, long)}).
+     */
+    public boolean idle(String localKey) {
+        LocalQueue queue = queues.get(localKey);
+        return queue == null || !queue.inUse();
+    }
+
+    /**
+     * A multi lock's one call that may add or drop a hold of {@code owner} on the lock known as
+     * {@code localKey}, round its view, is sent: until {@link #batchCallEnded} the owner's holds
+     * there cannot be told ({@link HeldBefore#NOT_YET}), and its acquisitions through the view re-enter.
+     */
+    public void batchCallStarted(String localKey, long owner) {
+        outside.callStarted(localKey, owner);
+    }
+
+    /**
+     * The call answered, or failed: {@code holds} more (or fewer) holds of {@code owner} taken round
+     * the view, as its caller counts them. While the owner has such holds, its acquisitions through
+     * the view re-enter rather than claim, and give-backs count them.
+     */
+    public void batchCallEnded(String localKey, long owner, int holds) {
+        outside.callEnded(localKey, owner, holds);
+    }
+
+    /**
+     * As {@link #batchCallEnded} with one more hold, which Redis gave the lease {@code leaseMillis}
+     * (fixed, or {@link LeaseMillis#WATCHDOG}): see {@link #onHeldElsewhere(String, long, long)}.
+     */
+    public void onBatchHeld(String localKey, long owner, long leaseMillis) {
+        outside.callEnded(localKey, owner, 1);
+        LocalQueue queue = queues.get(localKey);
+        if (queue != null && !LeaseMillis.isWatchdog(leaseMillis)) {
+            queue.onLeaseSetElsewhere(owner, leaseMillis);
+        }
+    }
+
+    /**
+     * How many holds {@code owner} has of the multi lock of the locks known as {@code localKeys} (in
+     * its order), all taken by one call: counted per client, so that any multi lock object of the same
+     * locks re-enters and releases them.
+     */
+    public int multiHolds(List<String> localKeys, long owner) {
+        return outside.multiHolds(localKeys, owner);
+    }
+
+    /** {@code holds} more (or, when negative, fewer) holds of that multi lock: see {@link #multiHolds}. */
+    public void onMultiHeld(List<String> localKeys, long owner, int holds) {
+        outside.multiHeld(localKeys, owner, holds);
+    }
+
+    /** How many holds taken round the view this client counts for {@code owner}; not yet while a call is in flight. */
+    public int batchHolds(String localKey, long owner) {
+        return outside.count(localKey, owner);
+    }
+
+    /**
+     * Every hold {@code owner} has of the lock known as {@code localKey} as this client counts them,
+     * through its view and round it: what a give-back of a call in doubt compares Redis's count with
+     * ({@link HeldBefore}).
+     */
+    public int heldBesides(String localKey, long owner) {
+        LocalQueue queue = queues.get(localKey);
+        return queue == null ? HeldBefore.sum(heldElsewhere(localKey, owner) ? HeldBefore.UNKNOWN : 0,
+                outside.count(localKey, owner)) : queue.heldBesides(owner, null);
+    }
+
+    /** Redis has no field of {@code owner} in the lock known as {@code localKey}: it holds nothing outside the view. */
+    void notHeldElsewhere(String localKey, long owner) {
+        heldElsewhere.invalidate(new Holder(localKey, owner));
+        outside.forget(localKey, owner);
+    }
+
+    /** Holds of {@code owner} taken round the view by multi locks' one calls, {@link HeldBefore#NOT_YET} while one is in flight. */
+    int outsideHolds(String localKey, long owner) {
+        return outside.count(localKey, owner);
+    }
+
+    /** Whether {@code owner} holds the lock through a fair lock object, whose holds this client does not count. */
+    boolean heldByFair(String localKey, long owner) {
+        return heldElsewhere.estimatedSize() > 0 && heldElsewhere.getIfPresent(new Holder(localKey, owner)) != null;
+    }
+
     /** See {@link #onHeldElsewhere}. */
     boolean heldElsewhere(String localKey, long owner) {
-        return heldElsewhere.estimatedSize() > 0 && heldElsewhere.getIfPresent(new Holder(localKey, owner)) != null;
+        return heldByFair(localKey, owner) || outside.any(localKey, owner);
     }
 
     /**
@@ -194,6 +286,7 @@ public final class LocalQueues {
 
     /** The watchdog found {@code owner}'s lease of the lock known as {@code localKey} lost. */
     public void onLeaseLost(String localKey, long owner) {
+        outside.forget(localKey, owner);
         LocalQueue queue = queues.get(localKey);
         if (queue != null) {
             queue.run(queue.onLeaseLost(owner), true); // the next head, outside the queue's monitor

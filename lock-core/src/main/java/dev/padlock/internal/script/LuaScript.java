@@ -18,6 +18,8 @@ public enum LuaScript {
     LOCK_ABANDON("lock_abandon"),
     LOCK_LEAVE("lock_leave"),
     LOCK_SINCE("lock_since"),
+    MULTI_ACQUIRE("multi_acquire"),
+    MULTI_RELEASE("multi_release"),
     FAIR_ACQUIRE("fair_acquire"),
     FAIR_RELEASE("fair_release"),
     FAIR_LEAVE("fair_leave"),

@@ -2,6 +2,7 @@ package dev.padlock.internal.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.padlock.internal.acquire.HeldBefore;
 import dev.padlock.internal.acquire.PendingAcquire;
 import dev.padlock.internal.base.WaitBudget;
 import dev.padlock.internal.lease.LeaseMillis;
@@ -407,6 +408,50 @@ class LocalQueueViewTest {
         granting.next("acquire", 1).answer(Attempt.ACQUIRED); // still the holder: a re-entry
         assertThat(reentry.result()).isCompletedWithValue(true);
         assertThat(successor.result()).isNotDone();
+    }
+
+    /**
+     * Simulator seed 5: the owner left its place, a grant to that place put its field, and the
+     * owner's multi lock claimed the lock in one call, round the view, finding that field. The grant's
+     * message, read after, was passed on by releasing the field: the multi lock's hold went with it.
+     */
+    @Test
+    void aLateGrantForAnOwnerHoldingRoundTheViewByAMultiLocksOneCallIsNotPassedOn() {
+        RecordingLock granting = new RecordingLock("orders:2", true);
+        f.queues.batchCallStarted(granting.localKey(), 1);
+        f.queues.onBatchHeld(granting.localKey(), 1, LeaseMillis.WATCHDOG);
+
+        f.queues.onGranted(granting, 1, 7, f.services);
+
+        granting.sentNothing();
+        assertThat(f.queues.heldBesides(granting.localKey(), 1)).as("the multi lock's hold, counted").isEqualTo(1);
+    }
+
+    /**
+     * What a give-back in doubt compares Redis's count with: the owner's holds through the view and
+     * those round it (a multi lock's one call), added up; not yet while a call that moves them is in
+     * flight; none once Redis said the owner's field is gone.
+     */
+    @Test
+    void theOwnersHoldsThroughTheViewAndRoundItAreCountedTogether() {
+        RecordingLock lock = new RecordingLock("orders:3", true);
+        PendingAcquire held = f.acquire(lock, 1, FOREVER);
+        lock.next("claim", 1).answer(Attempt.ACQUIRED);
+        assertThat(held.result()).isCompletedWithValue(true);
+
+        f.queues.batchCallStarted(lock.localKey(), 1);
+        assertThat(f.queues.heldBesides(lock.localKey(), 1)).isEqualTo(HeldBefore.NOT_YET);
+        f.queues.onBatchHeld(lock.localKey(), 1, LeaseMillis.WATCHDOG);
+        assertThat(f.queues.heldBesides(lock.localKey(), 1)).isEqualTo(2);
+        f.queues.batchCallStarted(lock.localKey(), 1);
+        f.queues.batchCallEnded(lock.localKey(), 1, -1);
+        assertThat(f.queues.heldBesides(lock.localKey(), 1)).isEqualTo(1);
+        assertThat(f.queues.batchHolds(lock.localKey(), 1)).isZero();
+
+        f.queues.batchCallStarted(lock.localKey(), 1);
+        f.queues.onBatchHeld(lock.localKey(), 1, LeaseMillis.WATCHDOG);
+        f.queues.onLeaseLost(lock.localKey(), 1);
+        assertThat(f.queues.heldBesides(lock.localKey(), 1)).as("no field of the owner left").isZero();
     }
 
     @Test

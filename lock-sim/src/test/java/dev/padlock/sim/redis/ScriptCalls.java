@@ -25,10 +25,10 @@ final class ScriptCalls {
     static final List<String> NAMES = List.of("client_register", "fair_acquire", "fair_force_release", "fair_leave",
             "fair_release", "fair_settle", "fenced_acquire", "fenced_token", "lock_abandon", "lock_acquire",
             "lock_claim", "lock_force_release", "lock_handoff", "lock_leave", "lock_release", "lock_renew", "lock_since",
-            "rw_force_release", "rw_read_acquire", "rw_read_leave", "rw_read_locked", "rw_read_release",
+            "multi_acquire", "multi_release", "rw_force_release", "rw_read_acquire", "rw_read_leave", "rw_read_locked", "rw_read_release",
             "rw_read_renew", "rw_write_acquire", "rw_write_leave", "rw_write_release");
     /** Scripts whose integer replies are durations (a PTTL or what is left of a deadline). */
-    private static final List<String> DURATIONS = List.of("lock_acquire", "lock_claim", "fair_acquire",
+    private static final List<String> DURATIONS = List.of("lock_acquire", "lock_claim", "multi_acquire", "fair_acquire",
             "fenced_acquire", "rw_read_acquire", "rw_write_acquire");
     private static final List<String> LOCKS = List.of("a", "{b}");
     private static final List<String> RW_LOCKS = List.of("rw", "{rw2}");
@@ -36,7 +36,7 @@ final class ScriptCalls {
     private static final String CLIENT_NOW = "1700000000000";
     private static final Map<String, String> BODIES = new ConcurrentHashMap<>();
 
-    private static final List<String> ACQUIRES = List.of("lock_acquire", "lock_claim", "fenced_acquire",
+    private static final List<String> ACQUIRES = List.of("lock_acquire", "lock_claim", "multi_acquire", "fenced_acquire",
             "fair_acquire", "rw_read_acquire", "rw_write_acquire");
 
     private final Random random;
@@ -269,6 +269,22 @@ final class ScriptCalls {
                     k.add(suffixed("padlock_since", lock));
                     a.add(o);
                 }
+            }
+            case "multi_acquire" -> {
+                k.addAll(List.of(n, since));
+                if (random.nextBoolean()) {
+                    String other = pick(LOCKS.stream().filter(l -> !l.equals(n)).toList());
+                    k.addAll(List.of(other, suffixed("padlock_since", other)));
+                }
+                a.addAll(List.of(lease(), owner, pick(List.of("0", "1"))));
+            }
+            case "multi_release" -> {
+                k.addAll(List.of(n, unlock, since));
+                if (random.nextBoolean()) {
+                    String other = pick(LOCKS.stream().filter(l -> !l.equals(n)).toList());
+                    k.addAll(List.of(other, suffixed("redisson_lock__channel", other), suffixed("padlock_since", other)));
+                }
+                a.addAll(List.of("0", innerLease(), owner, "publish"));
             }
             case "lock_handoff" -> {
                 k.addAll(List.of(n, since));

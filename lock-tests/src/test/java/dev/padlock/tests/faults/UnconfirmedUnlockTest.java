@@ -10,9 +10,6 @@ import dev.padlock.testing.RedisServerProcess;
 import dev.padlock.testing.junit.RedisTest;
 import dev.padlock.tests.support.Clients;
 import java.time.Duration;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.stream.Stream;
@@ -35,16 +32,14 @@ class UnconfirmedUnlockTest {
     @RegisterExtension
     final Clients clients = new Clients();
 
-    /** One thread, so that the owner's calls all come from it. */
-    private final ExecutorService owner = Executors.newSingleThreadExecutor();
+    private final OwnerThread owner = new OwnerThread();
 
     @AfterEach
     void tearDown(RedisServerProcess server) throws Exception {
         if (server.isPaused()) {
             server.resume();
         }
-        owner.shutdownNow();
-        assertThat(owner.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        owner.close();
     }
 
     /** The kind, its lock of a name, and the owner field of thread {@code t} of the client. */
@@ -64,23 +59,23 @@ class UnconfirmedUnlockTest {
         String name = Clients.uniqueName("unconfirmed-" + kind);
         LockClient client = clients.open(b -> b.commandTimeout(Duration.ofMillis(500)));
         RLock lock = make.apply(client, name);
-        String field = client.getId() + ":" + onOwner(() -> Thread.currentThread().getId()) + fieldSuffix;
+        String field = client.getId() + ":" + owner.call(() -> Thread.currentThread().getId()) + fieldSuffix;
 
-        onOwner(() -> {
+        owner.call(() -> {
             lock.lock(60, TimeUnit.SECONDS);
             return null;
         });
-        Object outcome = unlockThatDoesNotLand(lock, server, admin);
+        Object outcome = owner.unlockThatDoesNotLand(lock, server, admin);
         assertThat(outcome).as("the unlock could not be confirmed").isInstanceOf(RedisUnavailableException.class);
         assertThat(admin.commands().hget(name, field)).as("what the unconfirmed unlock left").isEqualTo("1");
 
-        onOwner(() -> {
+        owner.call(() -> {
             lock.lock(60, TimeUnit.SECONDS);
             return null;
         });
         assertThat(admin.commands().hget(name, field)).as("the next lock holds once, not on top of the leftover")
                 .isEqualTo("1");
-        onOwner(() -> {
+        owner.call(() -> {
             lock.unlock();
             return null;
         });
@@ -106,53 +101,26 @@ class UnconfirmedUnlockTest {
         String name = Clients.uniqueName("unconfirmed-inner-" + kind);
         LockClient client = clients.open(b -> b.commandTimeout(Duration.ofMillis(500)));
         RLock lock = make.apply(client, name);
-        String field = client.getId() + ":" + onOwner(() -> Thread.currentThread().getId()) + fieldSuffix;
-        onOwner(() -> {
+        String field = client.getId() + ":" + owner.call(() -> Thread.currentThread().getId()) + fieldSuffix;
+        owner.call(() -> {
             lock.lock(60, TimeUnit.SECONDS);
             lock.lock(60, TimeUnit.SECONDS);
             return null;
         });
-        Object outcome = unlockThatDoesNotLand(lock, server, admin);
+        Object outcome = owner.unlockThatDoesNotLand(lock, server, admin);
         assertThat(outcome).as("the unlock could not be confirmed").isInstanceOf(RedisUnavailableException.class);
 
-        onOwner(() -> {
+        owner.call(() -> {
             lock.lock(60, TimeUnit.SECONDS);
             return null;
         });
         assertThat(admin.commands().hget(name, field)).as("the hold kept and the new one").isEqualTo("2");
-        assertThat(onOwner(() -> lock.getHoldCount())).isEqualTo(2);
-        onOwner(() -> {
+        assertThat(owner.call(() -> lock.getHoldCount())).isEqualTo(2);
+        owner.call(() -> {
             lock.unlock();
             lock.unlock();
             return null;
         });
         assertThat(admin.commands().exists(name)).as("its two unlocks free the lock").isZero();
-    }
-
-    /**
-     * The owner's unlock of {@code lock} while the server is paused: its answer, or the
-     * {@link RedisUnavailableException} it threw. The release script is not on the server: its
-     * EVALSHA, read after the timeout, answers NOSCRIPT too late for the EVAL that would follow, so
-     * the unlock surely does not land.
-     */
-    private Object unlockThatDoesNotLand(RLock lock, RedisServerProcess server, RedisAdmin admin) throws Exception {
-        admin.commands().scriptFlush();
-        server.pause();
-        try {
-            return onOwner(() -> {
-                try {
-                    lock.unlock();
-                    return "unlocked";
-                } catch (RedisUnavailableException e) {
-                    return e;
-                }
-            });
-        } finally {
-            server.resume();
-        }
-    }
-
-    private <T> T onOwner(Callable<T> call) throws Exception {
-        return owner.submit(call).get(20, TimeUnit.SECONDS);
     }
 }

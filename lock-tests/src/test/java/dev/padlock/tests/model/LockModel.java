@@ -347,6 +347,81 @@ final class LockModel implements AutoCloseable {
         };
     }
 
+    /**
+     * A multi lock over both exclusive names, through the plain locks of an idle asynchronous Padlock
+     * owner (the {@code ownerIndex}-th or the next) that holds neither (issue 41: one script call each
+     * way while the client's views of them are idle, else one by one): a one-shot tryLock with a long
+     * fixed lease, unlocked at once when taken. Taken, the owner certainly holds both from the answer
+     * to the unlock's call (a segment each, checked against every other holding), Redis shows its
+     * field once on each, and the unlock publishes (waiters then get the names promptly); not taken,
+     * no field of it is left on either.
+     */
+    void multiOnce(int ownerIndex) {
+        begin();
+        long now = System.nanoTime();
+        Owner owner = null;
+        for (int i = 0; i < owners.size() && owner == null; i++) {
+            Owner candidate = owners.get((ownerIndex + i) % owners.size());
+            if (candidate.idle() && !candidate.redisson() && !candidate.threaded() && names.stream().allMatch(name -> {
+                Hold hold = holds.get(key(candidate, name, Side.EXCLUSIVE));
+                return hold == null || hold.state(now) == State.NONE;
+            })) {
+                owner = candidate;
+            }
+        }
+        if (owner == null) {
+            note("multiOnce: no idle asynchronous owner that holds neither name");
+            end();
+            return;
+        }
+        Owner taker = owner;
+        RLock multi = clients.get(taker.client).getMultiLock(
+                names.stream().map(name -> lock(taker.client, name, Kind.LOCK)).toArray(RLock[]::new));
+        String what = taker + " multi tryLock(" + names + ", lease " + LONG_LEASE_MILLIS + "ms)";
+        note(what);
+        count("multi lock of plain locks");
+        CompletableFuture<Boolean> taken = multi.tryLockAsync(0, LONG_LEASE_MILLIS, TimeUnit.MILLISECONDS, taker.id);
+        if (!awaitQuietly(taken, CALL_MILLIS)) {
+            fail(what + " did not answer within " + CALL_MILLIS + " ms");
+        }
+        long at = System.nanoTime();
+        Throwable failure = failureOf(taken);
+        String field = field(taker, Side.EXCLUSIVE);
+        if (failure != null || !taken.join()) {
+            note("  -> " + (failure != null ? failure : "false"));
+            for (String name : names) {
+                if (failure == null && redis.hgetall(name).containsKey(field)) {
+                    violation("multi", what + " answered false and left its field on " + name + ": "
+                            + redis.hgetall(name));
+                }
+            }
+            end();
+            return;
+        }
+        count("multi lock taken");
+        List<Segment> segments = new ArrayList<>();
+        for (String name : names) {
+            Map<String, String> onRedis = redis.hgetall(name);
+            if (!"1".equals(onRedis.get(field))) {
+                violation("multi", what + " answered true, but Redis shows " + name + " as " + onRedis);
+            }
+            Segment segment = new Segment(taker, name, Side.EXCLUSIVE, at, NEVER, "multi lock");
+            addSegment(segment);
+            segments.add(segment);
+        }
+        long unlockAt = System.nanoTime();
+        for (Segment segment : segments) {
+            segment.end = unlockAt;
+            publishedReleaseAt.put(segment.name, unlockAt);
+            lastReleaseKind.put(segment.name, Kind.LOCK);
+        }
+        Throwable unlocked = call(() -> multi.unlockAsync(taker.id), taker + " unlocks the multi lock");
+        if (unlocked != null) {
+            fail("the unlock of " + what + " failed with " + unlocked, unlocked);
+        }
+        end();
+    }
+
     /** An unlock by a holder (the {@code pick}-th that may act now), through a kind of its side. */
     void unlock(int pick, Kind kind) {
         begin();
@@ -1105,6 +1180,8 @@ final class LockModel implements AutoCloseable {
                 long rearmed = calledAt + nanos(WATCHDOG_MILLIS);
                 hold.leaseEnd = Math.min(hold.leaseEnd, rearmed);
                 hold.definiteUntil = Math.min(hold.definiteUntil, rearmed - LEASE_MARGIN_NANOS);
+                // and longer too: a re-entry's shorter lease no longer ends it, the re-armed one does
+                hold.possiblyUntil = Math.max(hold.possiblyUntil, doneAt + nanos(WATCHDOG_MILLIS) + LEASE_SLACK_NANOS);
                 if (hold.open != null) {
                     hold.open.end = Math.min(hold.open.end, hold.definiteUntil);
                 }

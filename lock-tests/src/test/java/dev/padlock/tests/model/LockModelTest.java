@@ -154,6 +154,8 @@ class LockModelTest {
                 .map(ms -> mutate("pause(" + ms + " ms)", model -> model.pause(ms)));
         Action.Independent<LockModel> stall = () -> Arbitraries.of(300L, 600L, 800L)
                 .map(ms -> mutate("stall(" + ms + " ms)", model -> model.stall(ms)));
+        Action.Independent<LockModel> multiOnce = () -> owner
+                .map(o -> mutate("multiOnce(owner " + o + ")", model -> model.multiOnce(o)));
         Action.Independent<LockModel> giveUp = () -> pick
                 .map(p -> mutate("giveUp(waiter " + p + ")", model -> model.giveUp(p)));
 
@@ -168,6 +170,7 @@ class LockModelTest {
                 .withAction(1, pause)
                 .withAction(1, stall)
                 .withAction(1, giveUp)
+                .withAction(1, multiOnce)
                 .withMaxTransformations(Integer.getInteger(STEPS_PROPERTY, DEFAULT_STEPS));
     }
 
