@@ -52,6 +52,19 @@ class SimulationFindingsTest {
         assertReplayKeepsEveryPromise(-3138099000974939634L, 60);
     }
 
+    /**
+     * Master seed 5, episode {@code 5550643089867640329:60}: the fair component of a multi lock, under
+     * a stalled server. The wait's caller gave up at its bound with an attempt unanswered; a grant
+     * to its place came, so it held and released again, and that attempt had taken the place again
+     * at the tail. Not noted as a wait that held by a grant (its caller was not told), the later
+     * grant to that place held the lock for nobody under the owner's next acquisition, which
+     * re-entered on it: a hold renewed for ever.
+     */
+    @Test
+    void aSecondGrantToAPlaceWhoseCancelledWaitHeldByAGrantIsGivenBack() {
+        assertReplayKeepsEveryPromise(5550643089867640329L, 60);
+    }
+
     private static void assertReplayKeepsEveryPromise(long episodeSeed, int operations) {
         Simulation simulation = new Simulation(SimConfig.of(14, 0));
         Episode.Violation violation = simulation.replay(episodeSeed, operations);

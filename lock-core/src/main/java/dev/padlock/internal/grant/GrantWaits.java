@@ -70,8 +70,9 @@ public final class GrantWaits {
     private final Cache<Long, LeftBehind> leftBehind = Caffeine.newBuilder()
             .expireAfterWrite(Duration.ofMillis(Abandonments.PLACE_RETRY_MILLIS)).maximumSize(10_000).build();
     /**
-     * Places whose wait held by a grant, by nonce: a second grant to one reached a place that an
-     * attempt of that wait, run after the first grant, took again (see {@link #onGranted}).
+     * Places whose wait held by a grant (its caller told so or not), by nonce: a second grant to one
+     * reached a place that an attempt of that wait, run after the first grant, took again (see
+     * {@link #onGranted}).
      */
     private final Cache<Long, GrantTaken> grantTaken = Caffeine.newBuilder()
             .expireAfterWrite(Duration.ofMillis(Abandonments.PLACE_RETRY_MILLIS)).maximumSize(10_000).build();
@@ -123,12 +124,20 @@ public final class GrantWaits {
         Key key = new Key(GrantKind.of(protocol), protocol.name(), owner);
         // noted before the caller is told and before the wait leaves the running ones: no grant misses both
         acquisition.whenPlaceLeftBehind(() -> leftBehind.put(acquisition.placeNonce(), new LeftBehind(key, acquisition)));
-        acquisition.result().whenComplete((acquired, failure) -> {
-            if (failure == null && acquired && acquisition.granted()) {
+        // a wait that held by a grant is noted whatever its caller heard (a hold that came after a
+        // cancel is released again, but an attempt of it may still have taken the place again)
+        Runnable noteGrantTaken = () -> {
+            if (acquisition.granted()) {
                 grantTaken.put(acquisition.placeNonce(), new GrantTaken(key, protocol));
+            }
+        };
+        acquisition.result().whenComplete((acquired, failure) -> {
+            noteGrantTaken.run();
+            if (failure == null && acquired && acquisition.granted()) {
                 scheduleSinceNote(protocol, services, key);
             }
         });
+        acquisition.settled().whenComplete((ignored, failure) -> noteGrantTaken.run());
         if (spin) {
             begin(counted, acquisition);
             return acquisition;

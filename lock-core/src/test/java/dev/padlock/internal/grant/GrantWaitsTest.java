@@ -324,6 +324,30 @@ class GrantWaitsTest {
     }
 
     /**
+     * Simulator seed 5 (the fair component of a multi lock, under a stalled server): the wait's
+     * caller gave up at its bound while an attempt was unanswered; the grant to its place came, so
+     * the wait held and released the hold again, but its caller had not been told, and the place
+     * taken again by that attempt was not noted. A later grant to it held the lock for nobody, under
+     * the owner's next acquisition, which re-entered on it: a hold renewed for ever.
+     */
+    @Test
+    void aSecondGrantToAPlaceWhoseCancelledWaitHeldByTheFirstIsGivenBack() {
+        PendingAcquire first = start(1, FOREVER);
+        long place = parks(fair);
+        client.timer.advance(5_000); // the lock's TTL: it looks again
+        RecordingProtocol.Call attempt = fair.next("acquire"); // unanswered
+        first.result().cancel(false);
+        waits.onGranted(new GrantMessage(GrantKind.FAIR, 1, place, "orders"));
+        attempt.lose();
+        fair.next("release").answer(new Release(ReleaseOutcome.RELEASED, 0)); // held after the cancel: released
+        assertThat(first.settled()).isDone();
+
+        waits.onGranted(new GrantMessage(GrantKind.FAIR, 1, place, "orders"));
+
+        assertThat(fair.next("release").owner).as("the second grant given back").isEqualTo(1);
+    }
+
+    /**
      * Simulator seeds 9 and 10 (the write and the read lock): an owner told on silence that it lost
      * the lock still had its count on Redis; its next acquisition added to it, and the leftover
      * outlived every unlock, renewed under later holds. After a loss told, the owner's next
