@@ -254,12 +254,6 @@ public final class LocalQueues {
                 outside.count(localKey, owner)) : queue.heldBesides(owner, null);
     }
 
-    /** Redis has no field of {@code owner} in the lock known as {@code localKey}: it holds nothing outside the view. */
-    void notHeldElsewhere(String localKey, long owner) {
-        heldElsewhere.invalidate(new Holder(localKey, owner));
-        outside.forget(localKey, owner);
-    }
-
     /** Holds of {@code owner} taken round the view by multi locks' one calls, {@link HeldBefore#NOT_YET} while one is in flight. */
     int outsideHolds(String localKey, long owner) {
         return outside.count(localKey, owner);
@@ -284,7 +278,11 @@ public final class LocalQueues {
         onLeaseLost(localKey, owner);
     }
 
-    /** The watchdog found {@code owner}'s lease of the lock known as {@code localKey} lost. */
+    /**
+     * The watchdog found {@code owner}'s lease of the lock known as {@code localKey} lost (or a
+     * release found its field gone): the view forgets it as holder, and none of its holds taken
+     * round the view by a multi lock's one call is counted any more.
+     */
     public void onLeaseLost(String localKey, long owner) {
         outside.forget(localKey, owner);
         LocalQueue queue = queues.get(localKey);
