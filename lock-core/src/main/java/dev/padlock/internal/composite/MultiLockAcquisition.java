@@ -171,10 +171,14 @@ final class MultiLockAcquisition implements PendingAcquire {
                 next();
             } else if (!result.isDone() && (budget.forever() || budget.remainingNanos() > 0)) {
                 long pauseNanos = TimeUnit.MILLISECONDS.toNanos(BATCH_REENTRY_RETRY_MILLIS);
-                timer.newTimeout(timeout -> {
-                    batchTried = false;
-                    next();
-                }, budget.forever() ? pauseNanos : Math.min(pauseNanos, budget.remainingNanos()), TimeUnit.NANOSECONDS);
+                try {
+                    timer.newTimeout(timeout -> {
+                        batchTried = false;
+                        next();
+                    }, budget.forever() ? pauseNanos : Math.min(pauseNanos, budget.remainingNanos()), TimeUnit.NANOSECONDS);
+                } catch (RuntimeException e) {
+                    rollBack(e); // the client's timer stopped: it is closing
+                }
             } else {
                 rollBack(null);
             }
