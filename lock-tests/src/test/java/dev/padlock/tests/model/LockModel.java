@@ -1185,6 +1185,15 @@ final class LockModel implements AutoCloseable {
                 if (hold.open != null) {
                     hold.open.end = Math.min(hold.open.end, hold.definiteUntil);
                 }
+                // that re-arm sets the hash's TTL, which its own read holds of the name live by too
+                Hold read = side == Side.WRITE ? holds.get(key(owner, name, Side.READ)) : null;
+                if (read != null && !read.watchdog) {
+                    read.readEnds.replaceAll(end -> Math.min(end, rearmed));
+                    read.definiteUntil = Math.min(read.definiteUntil, rearmed - LEASE_MARGIN_NANOS);
+                    if (read.open != null) {
+                        read.open.end = Math.min(read.open.end, read.definiteUntil);
+                    }
+                }
             }
             note("  -> ok, count " + hold.count);
             if (hold.count == 0) {
