@@ -10,7 +10,9 @@
  * {@code HolderLeaseWatch}); the classes that talk to Redis for it ({@code TicketRunner},
  * {@code LocalRelease}) take no lock and see only the transitions they need. When clients take turns
  * by grants is decided in {@code grant.GrantTurns}. {@code HandOffBudget} also bounds the
- * semaphores' local hand-offs ({@code semaphore.PermitHandOffs}). Uses {@code grant},
+ * semaphores' local hand-offs ({@code semaphore.PermitHandOffs}). {@code OutsideHolds} counts the
+ * holds a multi lock's one call takes round the views, which the views re-enter on and count in
+ * their give-backs. Uses {@code grant},
  * {@code acquire} and below.
  */
 @NullMarked

@@ -218,13 +218,13 @@ class MultiLockInOneCallTest {
             List<String> names = names(100);
             lockAndUnlock(admin, client, names(2)); // loads the scripts
             CommandStats start = admin.commandStats();
-            multi(client, names).lock();
-            multi(client, names).lock();
+            multi(client, names).lock(60, TimeUnit.SECONDS); // no renewal to count
+            multi(client, names).lock(60, TimeUnit.SECONDS); // no renewal to count
             assertThat(multi(client, names).getHoldCount()).isEqualTo(2);
             multi(client, names).unlock();
             multi(client, names).unlock();
             assertThat(admin.commands().exists(array(names))).isZero();
-            multi(client, names).lock();
+            multi(client, names).lock(60, TimeUnit.SECONDS); // no renewal to count
             multi(client, names).unlock();
             assertThat(CommandStats.delta(start, admin.commandStats()).calls("evalsha")).as("one call each").isEqualTo(6);
             assertThat(admin.commands().exists(array(names))).isZero();
